@@ -1,0 +1,1 @@
+"""The GL backend: PyOpenGL over headless EGL (or a hidden GLFW window)."""

@@ -1,0 +1,278 @@
+"""Runs a Case on the current GL context and returns the raw observation.
+
+Every case builds its own program, buffers and queries and deletes them afterwards; the
+state a case may change (patch parameters, rasterizer discard, bindings) is put back to GL's
+initial values, so each case starts from the same known state.
+"""
+from __future__ import annotations
+
+import ctypes
+import re
+
+import numpy as np
+
+from harness.backends.gl.context import open_contexts, select_platform
+from harness.case import Case
+from harness.observation import encode_records, record_dtype
+from harness.worker import BackendError, Skip
+
+LIMITS = (
+    "GL_MAX_VARYING_COMPONENTS", "GL_MAX_VERTEX_OUTPUT_COMPONENTS",
+    "GL_MAX_TESS_CONTROL_INPUT_COMPONENTS", "GL_MAX_TESS_CONTROL_OUTPUT_COMPONENTS",
+    "GL_MAX_TESS_EVALUATION_INPUT_COMPONENTS", "GL_MAX_TESS_EVALUATION_OUTPUT_COMPONENTS",
+    "GL_MAX_GEOMETRY_INPUT_COMPONENTS", "GL_MAX_GEOMETRY_OUTPUT_COMPONENTS",
+    "GL_MAX_FRAGMENT_INPUT_COMPONENTS", "GL_MAX_PATCH_VERTICES", "GL_MAX_TESS_GEN_LEVEL",
+    "GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS", "GL_MAX_CLIP_DISTANCES",
+    "GL_MAX_VERTEX_ATTRIBS",
+)
+COMPAT_LIMITS = ("GL_MAX_TEXTURE_COORDS",)
+STAGE_ENUMS = {"vs": "GL_VERTEX_SHADER", "tcs": "GL_TESS_CONTROL_SHADER",
+               "tes": "GL_TESS_EVALUATION_SHADER", "gs": "GL_GEOMETRY_SHADER",
+               "fs": "GL_FRAGMENT_SHADER"}
+XFB_VERTICES = {"POINTS": 1, "LINES": 2, "TRIANGLES": 3}
+FB_SIZE = 32
+
+
+class GLBackend:
+    def __init__(self, platform: str = "egl"):
+        select_platform(platform)
+        from OpenGL import GL
+        self.gl = GL
+        self._contexts = open_contexts(platform)
+        self._facts = {}                      # profile -> version, extensions, limits
+        self._framebuffers = {}               # profile -> the FBO every case draws into
+
+    # -- context facts -------------------------------------------------------------------
+    def _use(self, profile: str) -> dict:
+        self._contexts.make_current(profile)
+        if profile not in self._facts:
+            self._facts[profile] = self._query_facts(profile)
+            self._framebuffers[profile] = self._framebuffer()
+        self._profile = profile
+        return self._facts[profile]
+
+    def _framebuffer(self) -> int:
+        """Surfaceless contexts have no default framebuffer, and draws need a complete one."""
+        GL = self.gl
+        fbo = int(GL.glGenFramebuffers(1))
+        rbo = int(GL.glGenRenderbuffers(1))
+        GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, rbo)
+        GL.glRenderbufferStorage(GL.GL_RENDERBUFFER, GL.GL_RGBA8, FB_SIZE, FB_SIZE)
+        GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, fbo)
+        GL.glFramebufferRenderbuffer(GL.GL_FRAMEBUFFER, GL.GL_COLOR_ATTACHMENT0, GL.GL_RENDERBUFFER, rbo)
+        status = GL.glCheckFramebufferStatus(GL.GL_FRAMEBUFFER)
+        if status != GL.GL_FRAMEBUFFER_COMPLETE:
+            raise BackendError(f"cannot make a {FB_SIZE}x{FB_SIZE} RGBA8 framebuffer: status {hex(status)}")
+        return fbo
+
+    def _query_facts(self, profile: str) -> dict:
+        GL = self.gl
+        version = GL.glGetString(GL.GL_VERSION).decode()
+        match = re.match(r"(\d+)\.(\d+)", version)
+        names = LIMITS + (COMPAT_LIMITS if profile == "compat" else ())
+        count = GL.glGetIntegerv(GL.GL_NUM_EXTENSIONS)
+        return {
+            "renderer": GL.glGetString(GL.GL_RENDERER).decode(),
+            "vendor": GL.glGetString(GL.GL_VENDOR).decode(),
+            "version": version,
+            "version_number": [int(match[1]), int(match[2])],
+            "glsl_version": GL.glGetString(GL.GL_SHADING_LANGUAGE_VERSION).decode(),
+            "limits": {n: int(GL.glGetIntegerv(getattr(GL, n))) for n in names},
+            "extensions": sorted(GL.glGetStringi(GL.GL_EXTENSIONS, i).decode() for i in range(count)),
+        }
+
+    def info(self) -> dict:
+        profiles = {p: {k: v for k, v in self._use(p).items() if k != "extensions"}
+                    for p in ("core", "compat")}
+        core = profiles["core"]
+        return {"renderer": core["renderer"], "vendor": core["vendor"], "version": core["version"],
+                "platform": self._contexts.platform, "profiles": profiles}
+
+    def _check_requirements(self, case: Case, facts: dict) -> None:
+        req = case.requires
+        if tuple(facts["version_number"]) < tuple(req.gl_version):
+            raise Skip(f"needs GL {req.gl_version[0]}.{req.gl_version[1]} {req.profile}, "
+                       f"context has {facts['version']}")
+        missing = [e for e in req.extensions if e not in facts["extensions"]]
+        if missing:
+            raise Skip(f"needs extension(s) {', '.join(missing)}")
+        for name, op, value in req.limits:
+            have = facts["limits"].get(name)
+            if have is None:
+                have = int(self.gl.glGetIntegerv(getattr(self.gl, name)))
+            if not (have >= value if op == ">=" else have == value):
+                raise Skip(f"needs {name} {op} {value}, context has {have}")
+
+    # -- running a case ------------------------------------------------------------------
+    def run(self, case: Case) -> dict:
+        facts = self._use(case.requires.profile)
+        self._check_requirements(case, facts)
+        GL = self.gl
+        made = _Objects(GL)
+        try:
+            program = self._program(case, made)
+            GL.glUseProgram(program)
+            self._vertex_data(case, made)
+            return {"draws": [self._draw(case, i, made) for i in range(len(case.draws))]}
+        except GL.GLError as exc:
+            raise BackendError(f"GL error {_error_name(GL, exc.err)} from {exc.baseOperation.__name__}"
+                               f"{_args(exc)}") from None
+        finally:
+            made.delete()
+            self._reset()
+
+    def _program(self, case: Case, made: "_Objects") -> int:
+        GL = self.gl
+        program = made.program(GL.glCreateProgram())
+        for stage, source in case.shaders:
+            shader = made.shader(GL.glCreateShader(getattr(GL, STAGE_ENUMS[stage])))
+            GL.glShaderSource(shader, source)
+            GL.glCompileShader(shader)
+            if not GL.glGetShaderiv(shader, GL.GL_COMPILE_STATUS):
+                log = _text(GL.glGetShaderInfoLog(shader))
+                raise BackendError(f"{stage.upper()} failed to compile:\n{log}")
+            GL.glAttachShader(program, shader)
+        names = [c.varying.encode() for c in case.readback.captures]
+        if names:
+            array = (ctypes.c_char_p * len(names))(*names)
+            array = ctypes.cast(array, ctypes.POINTER(ctypes.POINTER(ctypes.c_char)))
+            GL.glTransformFeedbackVaryings(program, len(names), array, GL.GL_INTERLEAVED_ATTRIBS)
+        GL.glLinkProgram(program)
+        if not GL.glGetProgramiv(program, GL.GL_LINK_STATUS):
+            raise BackendError(f"program failed to link:\n{_text(GL.glGetProgramInfoLog(program))}")
+        return program
+
+    def _vertex_data(self, case: Case, made: "_Objects") -> None:
+        GL = self.gl
+        GL.glBindVertexArray(made.vertex_array(GL.glGenVertexArrays(1)))
+        for attr in case.attributes:
+            buf = made.buffer(GL.glGenBuffers(1))
+            GL.glBindBuffer(GL.GL_ARRAY_BUFFER, buf)
+            data = (ctypes.c_float * len(attr.data))(*attr.data)
+            GL.glBufferData(GL.GL_ARRAY_BUFFER, ctypes.sizeof(data), data, GL.GL_STATIC_DRAW)
+            GL.glVertexAttribPointer(attr.location, attr.components, GL.GL_FLOAT, GL.GL_FALSE, 0, None)
+            GL.glEnableVertexAttribArray(attr.location)
+        GL.glBindBuffer(GL.GL_ARRAY_BUFFER, 0)
+
+    def _draw(self, case: Case, index: int, made: "_Objects") -> dict:
+        GL = self.gl
+        draw, readback = case.draws[index], case.readback
+        state = draw.state
+        if state.patch_vertices is not None:
+            GL.glPatchParameteri(GL.GL_PATCH_VERTICES, state.patch_vertices)
+        if state.default_outer is not None:
+            GL.glPatchParameterfv(GL.GL_PATCH_DEFAULT_OUTER_LEVEL, (ctypes.c_float * 4)(*state.default_outer))
+        if state.default_inner is not None:
+            GL.glPatchParameterfv(GL.GL_PATCH_DEFAULT_INNER_LEVEL, (ctypes.c_float * 2)(*state.default_inner))
+
+        stride = record_dtype(readback.captures).itemsize
+        xfb = None
+        if readback.captures:
+            xfb = made.buffer(GL.glGenBuffers(1))
+            GL.glBindBuffer(GL.GL_TRANSFORM_FEEDBACK_BUFFER, xfb)
+            GL.glBufferData(GL.GL_TRANSFORM_FEEDBACK_BUFFER, stride * readback.max_records, None, GL.GL_STATIC_READ)
+            GL.glBindBufferBase(GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0, xfb)
+            GL.glEnable(GL.GL_RASTERIZER_DISCARD)
+        queries = {"primitives_generated": GL.GL_PRIMITIVES_GENERATED}
+        if xfb is not None:
+            queries["xfb_primitives_written"] = GL.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN
+        ids = {name: made.query(GL.glGenQueries(1)) for name in queries}
+        active = []
+        try:
+            for name, target in queries.items():
+                GL.glBeginQuery(target, ids[name])
+                active.append(target)
+            if xfb is not None:
+                GL.glBeginTransformFeedback(getattr(GL, "GL_" + readback.xfb_primitive))
+                active.append("xfb")
+            self._issue(draw)
+        finally:
+            for what in reversed(active):    # also after an error, so the objects can be deleted
+                _quietly(GL.glEndTransformFeedback) if what == "xfb" else _quietly(GL.glEndQuery, what)
+        counts = {name: int(GL.glGetQueryObjectuiv(ids[name], GL.GL_QUERY_RESULT)) for name in queries}
+        result = {"counts": counts}
+        if xfb is not None:
+            vertices = counts["xfb_primitives_written"] * XFB_VERTICES[readback.xfb_primitive]
+            counts["xfb_vertices"] = vertices
+            raw = GL.glGetBufferSubData(GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0, vertices * stride) if vertices else b""
+            result["xfb"] = encode_records(bytes(raw))
+        return result
+
+    def _issue(self, draw) -> None:
+        GL = self.gl
+        mode = getattr(GL, "GL_" + draw.mode)
+        if draw.command == "DrawArrays":
+            GL.glDrawArrays(mode, draw.first, draw.count)
+        else:
+            raise BackendError(f"draw command gl{draw.command} is not supported by the GL runner yet")
+
+    def _reset(self) -> None:
+        """Put back GL's initial values for everything a case may have changed."""
+        GL = self.gl
+        GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, self._framebuffers[self._profile])
+        GL.glViewport(0, 0, FB_SIZE, FB_SIZE)
+        GL.glUseProgram(0)
+        GL.glBindVertexArray(0)
+        GL.glBindBuffer(GL.GL_ARRAY_BUFFER, 0)
+        GL.glBindBuffer(GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0)
+        GL.glBindBufferBase(GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0)
+        GL.glDisable(GL.GL_RASTERIZER_DISCARD)
+        GL.glPatchParameteri(GL.GL_PATCH_VERTICES, 3)
+        GL.glPatchParameterfv(GL.GL_PATCH_DEFAULT_OUTER_LEVEL, (ctypes.c_float * 4)(1, 1, 1, 1))
+        GL.glPatchParameterfv(GL.GL_PATCH_DEFAULT_INNER_LEVEL, (ctypes.c_float * 2)(1, 1))
+        while GL.glGetError() != GL.GL_NO_ERROR:
+            pass
+
+
+class _Objects:
+    """GL objects a case created, deleted together when it ends."""
+
+    def __init__(self, GL):
+        self.GL = GL
+        self._made = []
+
+    def _add(self, kind, name):
+        name = int(np.ravel(name)[0])         # glGen* hand back arrays, glCreate* plain ints
+        self._made.append((kind, name))
+        return name
+
+    def program(self, name): return self._add("program", name)
+    def shader(self, name): return self._add("shader", name)
+    def buffer(self, name): return self._add("buffer", name)
+    def vertex_array(self, name): return self._add("vertex_array", name)
+    def query(self, name): return self._add("query", name)
+
+    def delete(self):
+        GL = self.GL
+        deleters = {"program": GL.glDeleteProgram, "shader": GL.glDeleteShader,
+                    "buffer": lambda n: GL.glDeleteBuffers(1, [n]),
+                    "vertex_array": lambda n: GL.glDeleteVertexArrays(1, [n]),
+                    "query": lambda n: GL.glDeleteQueries(1, [n])}
+        for kind, name in reversed(self._made):
+            _quietly(deleters[kind], name)
+        self._made.clear()
+
+
+def _quietly(call, *args):
+    """Clean-up after a failed case must not hide the error that failed it."""
+    try:
+        call(*args)
+    except Exception:
+        pass
+
+
+def _text(log) -> str:
+    return (log.decode("utf-8", "replace") if isinstance(log, bytes) else str(log)).strip()
+
+
+def _error_name(GL, code: int) -> str:
+    for name in ("GL_INVALID_ENUM", "GL_INVALID_VALUE", "GL_INVALID_OPERATION",
+                 "GL_INVALID_FRAMEBUFFER_OPERATION", "GL_OUT_OF_MEMORY"):
+        if getattr(GL, name) == code:
+            return name
+    return hex(code)
+
+
+def _args(exc) -> str:
+    args = getattr(exc, "cArguments", None)
+    return "(" + ", ".join(repr(a) for a in args) + ")" if args else ""

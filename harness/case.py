@@ -1,0 +1,179 @@
+"""The case model: plain, frozen, JSON-serialisable descriptions of one conformance case.
+
+A Case knows nothing about backends or pytest. It says what to build (GLSL per stage, vertex
+data), what to do (draw commands and the state each sets), what to read back (transform
+feedback captures, queries) and what the spec says must come back (expected named quantities).
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+STAGES = ("vs", "tcs", "tes", "gs", "fs")
+
+# A case id is a '/'-separated path of lower-case tokens. It is the one name of a case in
+# pytest node ids, JUnit, results, baselines and -k; keep it stable across releases.
+ID_RE = re.compile(r"^[a-z][a-z0-9_]*(/[a-z0-9][a-z0-9_.,+-]*)+$")
+
+# GLSL types that transform feedback may capture: type -> (numpy base type, components).
+CAPTURE_TYPES = {
+    "float": ("f4", 1), "vec2": ("f4", 2), "vec3": ("f4", 3), "vec4": ("f4", 4),
+    "int": ("i4", 1), "ivec2": ("i4", 2), "ivec3": ("i4", 3), "ivec4": ("i4", 4),
+    "uint": ("u4", 1), "uvec2": ("u4", 2), "uvec3": ("u4", 3), "uvec4": ("u4", 4),
+}
+
+
+class CaseError(ValueError):
+    """A case description that cannot be used (malformed JSON, unknown field, bad id)."""
+
+
+@dataclass(frozen=True)
+class Requirements:
+    gl_version: tuple[int, int] = (3, 3)
+    profile: str = "core"                                  # "core" or "compat"
+    extensions: tuple[str, ...] = ()
+    # (GL enum name, op, value), op is ">=" or "==", e.g. ("GL_MAX_PATCH_VERTICES", ">=", 32)
+    limits: tuple[tuple[str, str, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class Attribute:
+    location: int
+    components: int                                         # floats per vertex, 1..4
+    data: tuple[float, ...]                                 # len == vertices * components
+
+
+@dataclass(frozen=True)
+class DrawState:
+    """State a draw sets before it is issued; None leaves the current value alone."""
+    patch_vertices: int | None = None
+    default_outer: tuple[float, float, float, float] | None = None
+    default_inner: tuple[float, float] | None = None
+
+
+@dataclass(frozen=True)
+class Draw:
+    command: str                                            # GL entry point without "gl", e.g. "DrawArrays"
+    mode: str                                               # primitive mode without "GL_", e.g. "PATCHES"
+    first: int = 0
+    count: int = 0
+    state: DrawState = DrawState()
+    label: str = ""                                         # how failure messages name the draw
+
+
+@dataclass(frozen=True)
+class Capture:
+    """One transform-feedback varying of the last vertex stage."""
+    varying: str                                            # GLSL name
+    type: str                                               # a key of CAPTURE_TYPES
+    quantity: str                                           # what it carries, as messages name it
+
+
+@dataclass(frozen=True)
+class Readback:
+    captures: tuple[Capture, ...] = ()
+    xfb_primitive: str = "POINTS"                           # POINTS, LINES or TRIANGLES
+    max_records: int = 4096                                 # transform-feedback buffer capacity, per draw
+
+
+@dataclass(frozen=True)
+class RecordGroup:
+    """Expectations for every captured record whose `key` quantity equals `key_value`."""
+    key: str                                                # quantity that selects the records
+    key_value: int
+    label: str                                              # e.g. "patch 1"
+    # quantity -> expected value; a tuple compares the first len(value) components
+    values: tuple[tuple[str, float | tuple[float, ...]], ...]
+
+
+@dataclass(frozen=True)
+class DrawExpectation:
+    draw: int
+    counts: tuple[tuple[str, int], ...] = ()                # e.g. ("primitives_generated", 12)
+    groups: tuple[RecordGroup, ...] = ()
+    tolerance: float = 0.0
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    family: str
+    shaders: tuple[tuple[str, str], ...]                    # (stage, GLSL source)
+    requires: Requirements
+    vertices: int
+    attributes: tuple[Attribute, ...]
+    draws: tuple[Draw, ...]
+    readback: Readback
+    expect: tuple[DrawExpectation, ...]
+    description: str = ""
+    params: tuple[tuple[str, Any], ...] = field(default=())  # generator parameters, for triage
+
+    def __post_init__(self):
+        if not ID_RE.match(self.id):
+            raise CaseError(f"bad case id {self.id!r}: must match {ID_RE.pattern}")
+        if not self.id.startswith(self.family + "/"):
+            raise CaseError(f"case id {self.id!r} does not start with its family {self.family!r}")
+        for stage, _ in self.shaders:
+            if stage not in STAGES:
+                raise CaseError(f"case {self.id}: unknown shader stage {stage!r}")
+        for cap in self.readback.captures:
+            if cap.type not in CAPTURE_TYPES:
+                raise CaseError(f"case {self.id}: cannot capture GLSL type {cap.type!r}")
+        quantities = [cap.quantity for cap in self.readback.captures]
+        if len(set(quantities)) != len(quantities):
+            raise CaseError(f"case {self.id}: two captures name the same quantity")
+
+    def shader(self, stage: str) -> str | None:
+        return dict(self.shaders).get(stage)
+
+    def to_json(self) -> str:
+        return json.dumps(dataclasses.asdict(self), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> "Case":
+        try:
+            return _build(cls, json.loads(text))
+        except CaseError:
+            raise
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            raise CaseError(f"malformed case description: {exc}") from None
+
+
+def _build(cls, data):
+    """Rebuild a dataclass tree from json.loads output, turning lists back into tuples."""
+    if not isinstance(data, dict):
+        raise CaseError(f"{cls.__name__}: expected an object, got {type(data).__name__}")
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = set(data) - set(fields)
+    if unknown:
+        raise CaseError(f"{cls.__name__}: unknown field(s) {sorted(unknown)}")
+    hints = _FIELD_CLASSES.get(cls, {})
+    kwargs = {}
+    for name, value in data.items():
+        sub = hints.get(name)
+        if sub is not None and isinstance(value, list):
+            kwargs[name] = tuple(_build(sub, v) for v in value)
+        elif sub is not None and value is not None:
+            kwargs[name] = _build(sub, value)
+        else:
+            kwargs[name] = _tuplify(value)
+    return cls(**kwargs)
+
+
+def _tuplify(value):
+    if isinstance(value, list):
+        return tuple(_tuplify(v) for v in value)
+    return value
+
+
+# Which fields hold nested dataclasses (a list field holds a tuple of them).
+_FIELD_CLASSES = {
+    Case: {"requires": Requirements, "attributes": Attribute, "draws": Draw,
+           "readback": Readback, "expect": DrawExpectation},
+    Draw: {"state": DrawState},
+    Readback: {"captures": Capture},
+    DrawExpectation: {"groups": RecordGroup},
+}

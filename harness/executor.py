@@ -1,0 +1,144 @@
+"""Per (pytest process, target): a long-lived child that holds the driver's context.
+
+A crash of the child (signal, abort, exit) becomes the verdict `crash` of the case in flight,
+naming the signal and quoting the tail of the child's stderr; a case past its timeout becomes
+`timeout` and its child is killed. Either way the next case gets a fresh child.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+
+from harness import protocol
+from harness.case import Case
+from harness.targets import Target
+
+STDERR_TAIL = 2000          # characters of child stderr quoted in a crash message
+START_TIMEOUT = 60.0        # seconds for a child to start and create its context
+
+
+@dataclass
+class Result:
+    status: str                     # ok, skip, fail, error, crash, timeout
+    message: str = ""
+    observation: dict | None = None
+    duration: float = 0.0
+
+
+def describe_exit(returncode: int) -> str:
+    if returncode < 0:
+        try:
+            return signal.Signals(-returncode).name
+        except ValueError:
+            return f"signal {-returncode}"
+    return f"exit status {returncode}"
+
+
+def printable(text: str) -> str:
+    """Drop control bytes (NUL and friends) that would break JUnit XML or a terminal."""
+    return "".join(c if c.isprintable() or c in "\n\t" else "\ufffd" for c in text)
+
+
+class Executor:
+    def __init__(self, target: Target, case_timeout: float = 60.0, gl_platform: str = "egl",
+                 extra_env: dict[str, str] | None = None):
+        self.target = target
+        self.case_timeout = case_timeout
+        self.gl_platform = gl_platform
+        self.extra_env = extra_env or {}
+        self._proc: subprocess.Popen | None = None
+        self._stderr = None
+        self._info: dict | None = None
+
+    # -- child lifecycle -------------------------------------------------------------------
+    def _start(self) -> None:
+        self._stderr = tempfile.TemporaryFile()
+        env = self.target.environment(os.environ)
+        env.update(self.extra_env)
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "harness.worker", self.target.name,
+             "--backend", self.target.backend, "--gl-platform", self.gl_platform],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, env=env,
+            start_new_session=True)       # a hang cannot take the caller's signals with it
+
+    def _kill(self) -> None:
+        if self._proc is not None:
+            if self._proc.poll() is None:
+                self._proc.kill()
+            self._proc.wait()
+            for stream in (self._proc.stdin, self._proc.stdout):
+                stream.close()
+        if self._stderr is not None:
+            self._stderr.close()
+        self._proc = self._stderr = None
+
+    def close(self) -> None:
+        if self._proc is not None and self._proc.poll() is None:
+            self._proc.stdin.close()      # the child's loop ends on EOF
+            try:
+                self._proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+        self._kill()
+
+    def _stderr_tail(self) -> str:
+        if self._stderr is None:
+            return ""
+        self._stderr.seek(0, os.SEEK_END)
+        size = self._stderr.tell()
+        self._stderr.seek(max(0, size - STDERR_TAIL * 4))
+        return printable(self._stderr.read().decode("utf-8", "replace"))[-STDERR_TAIL:].strip()
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc is not None else None
+
+    # -- requests ----------------------------------------------------------------------------
+    def _request(self, message: dict, timeout: float) -> Result:
+        if self._proc is None:
+            self._start()
+        start = time.perf_counter()
+        try:
+            protocol.send(self._proc.stdin.fileno(), message)
+            reply = protocol.recv(self._proc.stdout.fileno(), timeout)
+        except protocol.ChildTimeout:
+            self._kill()
+            return Result("timeout", f"no result after {timeout:g} s; child killed",
+                          duration=time.perf_counter() - start)
+        except (protocol.ChildGone, BrokenPipeError):
+            try:
+                code = self._proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                code = None
+            how = "did not exit" if code is None else describe_exit(code)
+            tail = self._stderr_tail()
+            self._kill()
+            message = f"child process died: {how}"
+            if tail:
+                message += "\n--- stderr tail ---\n" + tail
+            return Result("crash", message, duration=time.perf_counter() - start)
+        return Result(reply["status"], printable(reply.get("message", "")),
+                      reply.get("observation") or reply.get("info"),
+                      reply.get("duration", time.perf_counter() - start))
+
+    def info(self) -> Result:
+        """The target's renderer, version and limits, from a live context."""
+        if self._proc is None or self._info is None:
+            # A fresh child creates its context here, so start-up does not count against a case.
+            result = self._request({"op": "info"}, START_TIMEOUT)
+            if result.status != "ok":
+                return result
+            self._info = result.observation
+        return Result("ok", observation=self._info)
+
+    def run(self, case: Case) -> Result:
+        started = self.info()
+        if started.status != "ok":
+            return Result(started.status if started.status in ("crash", "timeout") else "error",
+                          f"target {self.target.name} did not start: {started.message}")
+        return self._request({"op": "run", "case": case.to_json()}, self.case_timeout)

@@ -1,0 +1,31 @@
+"""What a backend sends back for a case, and how its transform-feedback bytes are decoded.
+
+An observation is JSON: {"draws": [{"counts": {name: int}, "xfb": base64}], ...}. The records
+are interleaved in the order of the case's captures, 4 bytes per component.
+"""
+from __future__ import annotations
+
+import base64
+
+import numpy as np
+
+from harness.case import CAPTURE_TYPES, Capture
+
+
+def record_dtype(captures: tuple[Capture, ...]) -> np.dtype:
+    fields = []
+    for cap in captures:
+        base, n = CAPTURE_TYPES[cap.type]
+        fields.append((cap.quantity, "<" + base, (n,)))
+    return np.dtype(fields)
+
+
+def encode_records(raw: bytes) -> str:
+    return base64.b64encode(raw).decode("ascii")
+
+
+def decode_records(captures: tuple[Capture, ...], text: str) -> np.ndarray:
+    raw = base64.b64decode(text)
+    dtype = record_dtype(captures)
+    usable = len(raw) - len(raw) % dtype.itemsize
+    return np.frombuffer(raw[:usable], dtype=dtype)

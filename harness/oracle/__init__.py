@@ -1,0 +1,1 @@
+"""Reference models of what the OpenGL spec says a draw must produce."""

@@ -1,0 +1,92 @@
+"""Observation against expectation: a status and a message that names each wrong quantity.
+
+A message reads like `draw 1, patch 0, TES: gl_TessLevelOuter = (1, 1, 1, 1), expected
+(2, 3, 4, 5) (all 6 records)` and ends with the target and its renderer.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from harness.case import Case, DrawExpectation
+from harness.executor import Result
+from harness.observation import decode_records
+
+MAX_PROBLEMS = 12
+STATUSES = ("pass", "fail", "skip", "crash", "timeout", "error")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: str
+    message: str = ""
+
+
+def judge(case: Case, result: Result, where: str) -> Verdict:
+    """`where` names the target and renderer, e.g. 'zink (zink (llvmpipe ...), 4.6 Core ...)'."""
+    if result.status == "skip":
+        return Verdict("skip", f"{result.message} [{where}]")
+    if result.status != "ok":
+        status = "fail" if result.status == "fail" else result.status
+        return Verdict(status, f"{result.message}\n[{where}]")
+    problems = check(case, result.observation)
+    if not problems:
+        return Verdict("pass")
+    shown = problems[:MAX_PROBLEMS]
+    if len(problems) > MAX_PROBLEMS:
+        shown.append(f"... and {len(problems) - MAX_PROBLEMS} more")
+    return Verdict("fail", "\n".join(shown) + f"\n[{where}]")
+
+
+def check(case: Case, observation: dict) -> list[str]:
+    if not case.expect:
+        return [f"case {case.id} expects nothing: a case that checks nothing cannot pass"]
+    draws = observation.get("draws", [])
+    problems = []
+    for expectation in case.expect:
+        label = case.draws[expectation.draw].label or f"draw {expectation.draw}"
+        if expectation.draw >= len(draws):
+            problems.append(f"{label}: no observation (the backend returned {len(draws)} draws)")
+            continue
+        problems += _check_draw(case, expectation, draws[expectation.draw], label)
+    return problems
+
+
+def _check_draw(case: Case, exp: DrawExpectation, observed: dict, label: str) -> list[str]:
+    problems = []
+    for name, expected in exp.counts:
+        value = observed.get("counts", {}).get(name)
+        if value != expected:
+            problems.append(f"{label}: {name} = {value}, expected {expected}")
+    if not exp.groups:
+        return problems
+    records = decode_records(case.readback.captures, observed.get("xfb", ""))
+    claimed = np.zeros(len(records), dtype=bool)
+    for group in exp.groups:
+        mask = records[group.key][:, 0] == group.key_value
+        claimed |= mask
+        total = int(mask.sum())
+        if total == 0:
+            problems.append(f"{label}, {group.label}: no record has {group.key} = {group.key_value}")
+            continue
+        for quantity, expected in group.values:
+            want = np.atleast_1d(np.asarray(expected, dtype=np.float64))
+            got = records[quantity][mask][:, :len(want)].astype(np.float64)
+            bad = np.any(~(np.abs(got - want) <= exp.tolerance), axis=1)   # NaN counts as bad
+            if bad.any():
+                first = got[bad][0]
+                scope = f"all {total} records" if bad.all() else f"{int(bad.sum())} of {total} records"
+                problems.append(f"{label}, {group.label}: {quantity} = {_fmt(first)}, "
+                                f"expected {_fmt(want)} ({scope})")
+    if not claimed.all():
+        key = exp.groups[0].key
+        strays = sorted({int(v) for v in records[key][~claimed][:, 0]})
+        problems.append(f"{label}: {int((~claimed).sum())} records have {key} in {strays[:8]}, "
+                        f"which the draw should not produce")
+    return problems
+
+
+def _fmt(values) -> str:
+    parts = [f"{float(v):g}" for v in np.atleast_1d(values)]
+    return parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")"

@@ -1,0 +1,82 @@
+"""The executor's child process: holds one backend (and its context) and runs cases sent to it.
+
+Started as `python -m harness.worker TARGET [--gl-platform P]` with the target's environment.
+Requests arrive on stdin; replies go out on the original stdout. Anything else written to
+stdout (drivers do print) is redirected to stderr so it cannot corrupt the framing.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+import traceback
+
+from harness import protocol
+from harness.case import Case
+
+
+class Skip(Exception):
+    """The context lacks something the case requires; the message names it."""
+
+
+class BackendError(Exception):
+    """The backend could not do what the case asks (GL error, compile/link failure, ...)."""
+
+
+def make_backend(target_name: str, backend: str, options: dict):
+    if backend == "gl":
+        from harness.backends.gl.runner import GLBackend
+        return GLBackend(platform=options.get("gl_platform", "egl"))
+    if backend == "fault":
+        from harness.backends.fault import FaultBackend
+        return FaultBackend()
+    raise BackendError(f"target {target_name}: backend {backend!r} is not implemented")
+
+
+def serve(backend, inp: int, out: int) -> None:
+    while True:
+        try:
+            request = protocol.recv(inp)
+        except protocol.ChildGone:
+            return
+        protocol.send(out, handle(backend, request))
+
+
+def handle(backend, request: dict) -> dict:
+    op = request.get("op")
+    start = time.perf_counter()
+    try:
+        if op == "info":
+            return {"status": "ok", "info": backend.info()}
+        if op == "run":
+            case = Case.from_json(request["case"])
+            observation = backend.run(case)
+            return {"status": "ok", "observation": observation,
+                    "duration": time.perf_counter() - start}
+        return {"status": "error", "message": f"unknown request {op!r}"}
+    except Skip as exc:
+        return {"status": "skip", "message": str(exc)}
+    except BackendError as exc:
+        return {"status": "fail", "message": str(exc), "duration": time.perf_counter() - start}
+    except Exception as exc:  # a harness bug: report it on this case, keep serving
+        tb = traceback.format_exc(limit=4)
+        print(tb, file=sys.stderr, flush=True)
+        return {"status": "error", "message": f"{type(exc).__name__}: {exc}"}
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m harness.worker")
+    parser.add_argument("target")
+    parser.add_argument("--backend", required=True)
+    parser.add_argument("--gl-platform", default="egl")
+    args = parser.parse_args(argv)
+    out = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    backend = make_backend(args.target, args.backend, {"gl_platform": args.gl_platform})
+    serve(backend, 0, out)
+
+
+if __name__ == "__main__":
+    main()
