@@ -15,8 +15,9 @@ from typing import Any
 STAGES = ("vs", "tcs", "tes", "gs", "fs")
 
 # A case id is a '/'-separated path of lower-case tokens. It is the one name of a case in
-# pytest node ids, JUnit, results, baselines and -k; keep it stable across releases.
-ID_RE = re.compile(r"^[a-z][a-z0-9_]*(/[a-z0-9][a-z0-9_.,+-]*)+$")
+# pytest node ids, JUnit, results, baselines and -k; keep it stable across releases. The
+# characters are those pytest's -k accepts in a name (no commas, no spaces).
+ID_RE = re.compile(r"^[a-z][a-z0-9_]*(/[a-z0-9][a-z0-9_.+-]*)+$")
 
 # GLSL types that transform feedback may capture: type -> (numpy base type, components).
 CAPTURE_TYPES = {
@@ -136,9 +137,7 @@ class Case:
     def from_json(cls, text: str) -> "Case":
         try:
             return _build(cls, json.loads(text))
-        except CaseError:
-            raise
-        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:   # CaseError included
             raise CaseError(f"malformed case description: {exc}") from None
 
 

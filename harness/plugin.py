@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,7 @@ def _probe(config, target) -> str:
     return "" if result.status == "ok" else result.message.splitlines()[0] if result.message else result.status
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_configure(config):
     for family in FAMILIES:
         config.addinivalue_line("markers", f"{family}: cases of the {family} conformance family")
@@ -85,9 +87,6 @@ def pytest_configure(config):
             # The default report; this hook runs before junitxml's own configure reads the option.
             config.option.xmlpath = str(results / "junit.xml")
         config.pluginmanager.register(ResultsWriter(results / "results.json"), "harness-results")
-
-
-pytest_configure = pytest.hookimpl(tryfirst=True)(pytest_configure)
 
 
 def _collects_cases(config) -> bool:
@@ -120,9 +119,13 @@ def pytest_collect_file(file_path: Path, parent):
 
 class CaseFile(pytest.File):
     def collect(self):
-        spec = importlib.util.spec_from_file_location(f"harness_family_{self.path.parent.name}", self.path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        name = f"harness_family_{self.path.parent.name}"
+        module = sys.modules.get(name)
+        if module is None:
+            spec = importlib.util.spec_from_file_location(name, self.path)
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[name] = module            # dataclasses look their module up there
+            spec.loader.exec_module(module)
         for case in module.generate():
             for target in self.config.stash[TARGETS]:
                 item = CaseItem.from_parent(self, name=f"{case.id}[{target}]", case=case, target=target)
@@ -147,7 +150,8 @@ class CaseItem(pytest.Item):
         result = executor.run(self.case)
         info = executor.info().observation or {}
         renderer = info.get("renderer", "?")
-        self.user_properties += [("renderer", renderer), ("gl_version", info.get("version", "?"))]
+        self.user_properties += [("renderer", renderer), ("gl_version", info.get("version", "?")),
+                                 ("platform", info.get("platform", "?"))]
         verdict = judge(self.case, result, f"{self.target}: {renderer}, {info.get('version', '?')}")
         self.user_properties += [("status", verdict.status), ("case_duration", f"{result.duration:.4f}")]
         if verdict.status == "skip":

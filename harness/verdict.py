@@ -54,13 +54,14 @@ def check(case: Case, observation: dict) -> list[str]:
 
 
 def _check_draw(case: Case, exp: DrawExpectation, observed: dict, label: str) -> list[str]:
-    problems = []
+    """Counts and missing or stray records first (they say what went wrong), then values."""
+    shape, values = [], []
     for name, expected in exp.counts:
         value = observed.get("counts", {}).get(name)
         if value != expected:
-            problems.append(f"{label}: {name} = {value}, expected {expected}")
+            shape.append(f"{label}: {name} = {value}, expected {expected}")
     if not exp.groups:
-        return problems
+        return shape
     records = decode_records(case.readback.captures, observed.get("xfb", ""))
     claimed = np.zeros(len(records), dtype=bool)
     for group in exp.groups:
@@ -68,7 +69,7 @@ def _check_draw(case: Case, exp: DrawExpectation, observed: dict, label: str) ->
         claimed |= mask
         total = int(mask.sum())
         if total == 0:
-            problems.append(f"{label}, {group.label}: no record has {group.key} = {group.key_value}")
+            shape.append(f"{label}, {group.label}: no record has {group.key} = {group.key_value}")
             continue
         for quantity, expected in group.values:
             want = np.atleast_1d(np.asarray(expected, dtype=np.float64))
@@ -77,14 +78,14 @@ def _check_draw(case: Case, exp: DrawExpectation, observed: dict, label: str) ->
             if bad.any():
                 first = got[bad][0]
                 scope = f"all {total} records" if bad.all() else f"{int(bad.sum())} of {total} records"
-                problems.append(f"{label}, {group.label}: {quantity} = {_fmt(first)}, "
-                                f"expected {_fmt(want)} ({scope})")
+                values.append(f"{label}, {group.label}: {quantity} = {_fmt(first)}, "
+                              f"expected {_fmt(want)} ({scope})")
     if not claimed.all():
         key = exp.groups[0].key
         strays = sorted({int(v) for v in records[key][~claimed][:, 0]})
-        problems.append(f"{label}: {int((~claimed).sum())} records have {key} in {strays[:8]}, "
-                        f"which the draw should not produce")
-    return problems
+        shape.append(f"{label}: {int((~claimed).sum())} records have {key} in {strays[:8]}, "
+                     f"which the draw should not produce")
+    return shape + values
 
 
 def _fmt(values) -> str:

@@ -13,15 +13,8 @@ import time
 import traceback
 
 from harness import protocol
+from harness.backends import BackendError, Skip
 from harness.case import Case
-
-
-class Skip(Exception):
-    """The context lacks something the case requires; the message names it."""
-
-
-class BackendError(Exception):
-    """The backend could not do what the case asks (GL error, compile/link failure, ...)."""
 
 
 def make_backend(target_name: str, backend: str, options: dict):
@@ -48,7 +41,10 @@ def handle(backend, request: dict) -> dict:
     start = time.perf_counter()
     try:
         if op == "info":
-            return {"status": "ok", "info": backend.info()}
+            try:
+                return {"status": "ok", "info": backend.info()}
+            except Exception as exc:
+                return {"status": "error", "message": f"{exc}"}
         if op == "run":
             case = Case.from_json(request["case"])
             observation = backend.run(case)
@@ -74,8 +70,24 @@ def main(argv=None) -> None:
     out = os.dup(1)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    backend = make_backend(args.target, args.backend, {"gl_platform": args.gl_platform})
+    try:
+        backend = make_backend(args.target, args.backend, {"gl_platform": args.gl_platform})
+    except Exception as exc:  # no driver, no display, no backend: say so on every request
+        backend = Unusable(f"{type(exc).__name__}: {exc}")
     serve(backend, 0, out)
+
+
+class Unusable:
+    """Stands in for a backend that could not start, so the parent gets one clear line."""
+
+    def __init__(self, why: str):
+        self.why = why
+
+    def info(self):
+        raise BackendError(self.why)
+
+    def run(self, case):
+        raise BackendError(self.why)
 
 
 if __name__ == "__main__":

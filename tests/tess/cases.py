@@ -69,8 +69,8 @@ def _num(value: float) -> str:
 def level_token(domain: str, levels) -> str:
     n_outer, n_inner = used_levels(domain)
     outer, inner = levels
-    token = "o" + ",".join(_num(v) for v in outer[:n_outer])
-    return token + ("-i" + ",".join(_num(v) for v in inner[:n_inner]) if n_inner else "")
+    token = "o" + "_".join(_num(v) for v in outer[:n_outer])
+    return token + ("-i" + "_".join(_num(v) for v in inner[:n_inner]) if n_inner else "")
 
 
 def step_token(domain: str, step: Step) -> str:

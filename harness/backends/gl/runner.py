@@ -11,10 +11,10 @@ import re
 
 import numpy as np
 
+from harness.backends import BackendError, Skip
 from harness.backends.gl.context import open_contexts, select_platform
 from harness.case import Case
 from harness.observation import encode_records, record_dtype
-from harness.worker import BackendError, Skip
 
 LIMITS = (
     "GL_MAX_VARYING_COMPONENTS", "GL_MAX_VERTEX_OUTPUT_COMPONENTS",

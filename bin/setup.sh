@@ -1,0 +1,31 @@
+# Sourced by bin/conformance and bin/selftest: installs what is missing, and nothing else.
+# - Debian packages: the GL/EGL and Vulkan drivers (Mesa), glslang, Xvfb (GLFW self-test)
+# - Python packages: a virtual environment in .venv with this project installed (editable)
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+APT_PACKAGES=(libegl1 libgl1-mesa-dri libegl-mesa0 mesa-vulkan-drivers libvulkan1 glslang-tools xvfb)
+PYTHON=${PYTHON:-python3}
+
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+    [ "$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null)" = installed ] || missing+=("$pkg")
+done
+"$PYTHON" -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing Debian packages: ${missing[*]}" >&2
+    SUDO=""
+    [ "$(id -u)" = 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+VENV="$ROOT/.venv"
+[ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
+stamp=$(sha256sum "$ROOT/pyproject.toml" | cut -d' ' -f1)
+if [ "$(cat "$VENV/.installed" 2>/dev/null)" != "$stamp" ]; then
+    echo "setup: installing Python packages into .venv" >&2
+    "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$ROOT[test]"
+    echo "$stamp" > "$VENV/.installed"
+fi
+export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-$(mktemp -d)}   # zink's loader warns without one
+cd "$ROOT"

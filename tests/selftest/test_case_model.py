@@ -1,0 +1,80 @@
+"""Case ids are stable, unique and readable; cases survive a JSON round trip unchanged."""
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import cases as tess
+import pytest
+
+from harness.case import ID_RE, Case, CaseError
+
+# Pinned ids: baselines and bisection scripts name cases by these strings. If a change renames
+# one of them, that is a deliberate decision (and a note for users), not an accident.
+PINNED = [
+    "tess/no-tcs/quads/equal/pv4/o2_3_4_5-i6_7",
+    "tess/no-tcs/triangles/fractional_odd/pv4/o2.5_1.25_3.75-i3.5",
+    "tess/no-tcs/isolines/equal/pv32/o2_3",
+    "tess/no-tcs/quads/fractional_even/points/pv4/o2_3_4_5-i6_7",
+    "tess/no-tcs/triangles/equal/pv4/o2_3_4-i6/then/pv16",
+    "tess/no-tcs/isolines/equal/initial",
+]
+
+
+def test_ids_unique_and_well_formed(tess_cases):
+    generated = tess.generate()
+    assert len(generated) == len({c.id for c in generated}) >= 100
+    for case in generated:
+        assert ID_RE.match(case.id), case.id
+
+
+def test_ids_stable_across_generations(tess_cases):
+    assert [c.id for c in tess.generate()] == list(tess_cases)
+    assert [c.to_json() for c in tess.generate()] == [c.to_json() for c in tess_cases.values()]
+
+
+@pytest.mark.parametrize("case_id", PINNED)
+def test_pinned_ids_exist(tess_cases, case_id):
+    assert case_id in tess_cases
+
+
+def test_json_round_trip(tess_cases):
+    for case in tess_cases.values():
+        again = Case.from_json(case.to_json())
+        assert again == case
+        assert again.to_json() == case.to_json()
+
+
+def test_json_is_plain_data(tess_cases):
+    case = tess_cases["tess/no-tcs/quads/equal/pv4/o2_3_4_5-i6_7"]
+    data = json.loads(case.to_json())
+    assert data["id"] == case.id
+    assert data["draws"][0]["state"]["default_outer"] == [2.0, 3.0, 4.0, 5.0]
+    assert dict(map(tuple, data["shaders"]))["tes"].startswith("#version 400 core")
+
+
+@pytest.mark.parametrize("mutate, words", [
+    (lambda d: d.update(id="Not An Id"), "bad case id"),
+    (lambda d: d.update(family="draw_params"), "does not start with its family"),
+    (lambda d: d.update(colour="red"), "unknown field"),
+    (lambda d: d["draws"][0].update(bogus=1), "unknown field"),
+    (lambda d: d.update(shaders=[["mesh", "void main(){}"]]), "unknown shader stage"),
+    (lambda d: d["readback"]["captures"][0].update(type="dmat4"), "cannot capture"),
+    (lambda d: d.update(draws="DrawArrays"), "Draw: expected an object"),
+])
+def test_malformed_case_is_one_clear_error(tess_cases, mutate, words):
+    data = json.loads(next(iter(tess_cases.values())).to_json())
+    mutate(data)
+    with pytest.raises(CaseError, match="^malformed case description: .*" + words):
+        Case.from_json(json.dumps(data))
+
+
+def test_not_json_at_all():
+    with pytest.raises(CaseError, match="malformed case"):
+        Case.from_json("{ not json")
+
+
+def test_case_is_frozen(tess_cases):
+    case = next(iter(tess_cases.values()))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        case.id = "tess/other"

@@ -1,0 +1,139 @@
+"""End to end: pytest runs real cases on llvmpipe and zink and writes JUnit and results.json."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from conftest import ROOT
+from junitparser import Failure, JUnitXml, Properties
+
+SELECTION = "no-tcs/quads/equal/pv4 or no-tcs/isolines/equal/initial"
+
+
+def pytest_run(*args, cwd=ROOT, env=None):
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+                          cwd=cwd, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, **(env or {})})
+
+
+def test_parallel_run_writes_junit_and_results(tmp_path):
+    proc = pytest_run("-n", "2", "tests/tess", "-k", SELECTION, "--target", "llvmpipe",
+                      "--target", "zink", "--results-dir", str(tmp_path))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+
+    suite = next(iter(JUnitXml.fromfile(str(tmp_path / "junit.xml"))))
+    cases = {tc.name: tc for tc in suite}
+    ids = {name.rsplit("[", 1)[0] for name in cases}
+    assert "tess/no-tcs/quads/equal/pv4/o2_3_4_5-i6_7" in ids
+    assert "tess/no-tcs/isolines/equal/initial" in ids
+    assert set(cases) == {f"{i}[{t}]" for i in ids for t in ("llvmpipe", "zink")}
+    for name, tc in cases.items():
+        props = {p.name: p.value for p in tc.child(Properties)}
+        assert props["case_id"] == name.rsplit("[", 1)[0]
+        assert props["target"] == name[:-1].rsplit("[", 1)[1]
+        assert props["status"] == "pass" and tc.is_passed
+        assert ("zink" in props["renderer"]) == (props["target"] == "zink")
+        assert props["gl_version"].startswith("4.")
+
+    results = json.loads((tmp_path / "results.json").read_text())["results"]
+    assert sorted((r["id"], r["target"]) for r in results) == \
+        sorted((n.rsplit("[", 1)[0], n[:-1].rsplit("[", 1)[1]) for n in cases)
+    assert all(r["status"] == "pass" and r["duration"] > 0 for r in results)
+
+
+HAZARD_FAMILY = '''
+"""A family whose second draw forgets to set the levels: the stale-levels hazard."""
+import dataclasses, sys
+sys.path.insert(0, {tess!r})
+import cases as tess
+
+def generate():
+    case = {{c.id: c for c in tess.generate()}}[{case_id!r}]
+    draws = list(case.draws)
+    draws[1] = dataclasses.replace(draws[1], state=dataclasses.replace(
+        draws[1].state, default_outer=None, default_inner=None))
+    return [dataclasses.replace(case, draws=tuple(draws))]
+'''
+
+
+def family_tree(tmp_path, source: str):
+    """A project tree with one family, tests/tess/cases.py, holding `source`."""
+    (tmp_path / "tests" / "tess").mkdir(parents=True)
+    (tmp_path / "tests" / "tess" / "cases.py").write_text(source)
+    (tmp_path / "conftest.py").write_text('pytest_plugins = ["harness.plugin"]\n')
+    return tmp_path
+
+
+def test_failure_reaches_junit_with_observed_and_expected(tmp_path):
+    case_id = "tess/no-tcs/triangles/equal/pv4/o2_3_4-i6/then/o2.5_1.25_3.75-i3.5"
+    tree = family_tree(tmp_path, HAZARD_FAMILY.format(tess=str(ROOT / "tests" / "tess"), case_id=case_id))
+    proc = pytest_run("tests/tess", "--target", "llvmpipe", "--rootdir", str(tree), cwd=tree)
+    assert proc.returncode == 1, proc.stdout[-3000:]
+    suite = next(iter(JUnitXml.fromfile(str(tree / "results" / "junit.xml"))))
+    (tc,) = list(suite)
+    assert tc.name == f"{case_id}[llvmpipe]"
+    (failure,) = [r for r in tc.result if isinstance(r, Failure)]
+    text = failure.text or failure.message
+    assert "patch 0, TES: gl_TessLevelOuter = (2, 3, 4), expected (2.5, 1.25, 3.75)" in text
+    assert "llvmpipe: llvmpipe (LLVM" in text                 # target and renderer string
+    (entry,) = json.loads((tree / "results" / "results.json").read_text())["results"]
+    assert entry["status"] == "fail" and "gl_TessLevelOuter" in entry["message"]
+
+
+def test_malformed_case_file_is_a_clear_error(tmp_path):
+    tree = family_tree(tmp_path, "def generate():\n    return [{'id': 'not a case'}]\n")
+    proc = pytest_run("tests/tess", "--target", "llvmpipe", cwd=tree)
+    assert proc.returncode not in (0, 5)
+    assert "tests/tess/cases.py" in proc.stdout
+
+
+def test_unknown_target_is_one_line_and_nonzero():
+    proc = pytest_run("tests/tess", "--target", "nope")
+    assert proc.returncode == 4
+    assert proc.stderr.strip().splitlines() == [
+        "ERROR: unknown target 'nope' (known: llvmpipe, zink, system-gl, lavapipe, system-vk)"]
+
+
+def test_reserved_target_is_refused_with_reason():
+    proc = pytest_run("tests/tess", "--target", "lavapipe")
+    assert proc.returncode == 4
+    assert "target lavapipe is not available: the Vulkan backend is not implemented yet" in proc.stderr
+
+
+def test_harness_targets_env_selects():
+    proc = pytest_run("tests/tess", "--collect-only", "-q", env={"HARNESS_TARGETS": "zink"})
+    items = [line for line in proc.stdout.splitlines() if "::" in line]
+    assert len(items) >= 100 and all(line.endswith("[zink]") for line in items)
+
+
+@pytest.mark.skipif(not shutil.which("xvfb-run"), reason="xvfb-run not installed (Debian package xvfb)")
+def test_glfw_platform_under_xvfb(tmp_path):
+    proc = subprocess.run(
+        ["xvfb-run", "-a", sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tests/tess",
+         "-k", "tess/no-tcs/quads/equal/pv4/o2_3_4_5-i6_7[llvmpipe]", "--target", "llvmpipe",
+         "--gl-platform", "glfw",
+         "--results-dir", str(tmp_path)],
+        cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "1 passed" in proc.stdout
+    (tc,) = list(next(iter(JUnitXml.fromfile(str(tmp_path / "junit.xml")))))
+    assert {p.name: p.value for p in tc.child(Properties)}["platform"].startswith("GLFW 3.")
+
+
+def test_targets_command_prints_facts():
+    proc = subprocess.run([sys.executable, "-m", "harness", "targets", "llvmpipe", "zink"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "renderer: llvmpipe (LLVM" in out and "renderer: zink (llvmpipe" in out
+    for limit in ("GL_MAX_VARYING_COMPONENTS = ", "GL_MAX_PATCH_VERTICES = 32", "GL_MAX_TESS_GEN_LEVEL = 64"):
+        assert out.count(limit) == 2
+    assert "4.6 (Compatibility Profile)" in out and "4.5 (Core Profile)" in out
+    bad = subprocess.run([sys.executable, "-m", "harness", "targets", "nope"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "unknown target 'nope'" in bad.stderr
