@@ -27,5 +27,8 @@ if [ "$(cat "$VENV/.installed" 2>/dev/null)" != "$stamp" ]; then
     "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$ROOT[test]"
     echo "$stamp" > "$VENV/.installed"
 fi
-export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-$(mktemp -d)}   # zink's loader warns without one
+if [ -z "${XDG_RUNTIME_DIR:-}" ]; then          # zink's Vulkan WSI warns without one
+    export XDG_RUNTIME_DIR="${TMPDIR:-/tmp}/harness-runtime-$(id -u)"
+    mkdir -p -m 700 "$XDG_RUNTIME_DIR"
+fi
 cd "$ROOT"
