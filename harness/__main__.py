@@ -6,7 +6,7 @@ import json
 import sys
 
 from harness import targets as targets_mod
-from harness.executor import Executor
+from harness.executor import probe as probe_target
 
 SHOWN_LIMITS = ("GL_MAX_VARYING_COMPONENTS", "GL_MAX_VERTEX_OUTPUT_COMPONENTS",
                 "GL_MAX_TESS_EVALUATION_INPUT_COMPONENTS", "GL_MAX_FRAGMENT_INPUT_COMPONENTS",
@@ -21,11 +21,7 @@ def probe(name: str, gl_platform: str) -> dict:
              "default": target.default, "env": dict(target.env)}
     if target.unavailable:
         return entry | {"available": False, "reason": target.unavailable}
-    executor = Executor(target, gl_platform=gl_platform)
-    try:
-        result = executor.info()
-    finally:
-        executor.close()
+    result = probe_target(target, gl_platform)
     if result.status != "ok":
         return entry | {"available": False, "reason": result.message or result.status}
     return entry | {"available": True, **result.observation}

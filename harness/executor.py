@@ -142,3 +142,12 @@ class Executor:
             return Result(started.status if started.status in ("crash", "timeout") else "error",
                           f"target {self.target.name} did not start: {started.message}")
         return self._request({"op": "run", "case": case.to_json()}, self.case_timeout)
+
+
+def probe(target: Target, gl_platform: str = "egl") -> Result:
+    """Start a child for the target once: its facts (renderer, version, limits) or why not."""
+    executor = Executor(target, gl_platform=gl_platform)
+    try:
+        return executor.info()
+    finally:
+        executor.close()

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from harness import targets as targets_mod
-from harness.executor import Executor
+from harness.executor import Executor, probe
 from harness.verdict import judge
 
 FAMILIES = ("tess", "draw_params", "varyings")
@@ -60,13 +60,11 @@ def _selected_targets(config) -> list[str]:
 
 
 def _probe(config, target) -> str:
-    """Start the target's child once; '' if it made a context, else why not."""
-    executor = Executor(target, gl_platform=config.getoption("gl_platform"))
-    try:
-        result = executor.info()
-    finally:
-        executor.close()
-    return "" if result.status == "ok" else result.message.splitlines()[0] if result.message else result.status
+    """'' if the target's child made a context, else the first line of why not."""
+    result = probe(target, config.getoption("gl_platform"))
+    if result.status == "ok":
+        return ""
+    return (result.message or result.status).splitlines()[0]
 
 
 @pytest.hookimpl(tryfirst=True)
