@@ -111,18 +111,28 @@ def test_harness_targets_env_selects():
     assert len(items) >= 100 and all(line.endswith("[zink]") for line in items)
 
 
-@pytest.mark.skipif(not shutil.which("xvfb-run"), reason="xvfb-run not installed (Debian package xvfb)")
-def test_glfw_platform_under_xvfb(tmp_path):
+def platform_of_one_case(tmp_path, *args, prefix=(), env=None) -> str:
+    """Run one real case on llvmpipe; return the GL platform its JUnit properties name."""
     proc = subprocess.run(
-        ["xvfb-run", "-a", sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tests/tess",
+        [*prefix, sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tests/tess",
          "-k", "tess/no-tcs/quads/equal/pv4/o2_3_4_5-i6_7[llvmpipe]", "--target", "llvmpipe",
-         "--gl-platform", "glfw",
-         "--results-dir", str(tmp_path)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300)
+         "--results-dir", str(tmp_path), *args],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, env={**os.environ, **(env or {})})
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "1 passed" in proc.stdout
     (tc,) = list(next(iter(JUnitXml.fromfile(str(tmp_path / "junit.xml")))))
-    assert {p.name: p.value for p in tc.child(Properties)}["platform"].startswith("GLFW 3.")
+    return {p.name: p.value for p in tc.child(Properties)}["platform"]
+
+
+@pytest.mark.skipif(not shutil.which("xvfb-run"), reason="xvfb-run not installed (Debian package xvfb)")
+def test_glfw_platform_under_xvfb(tmp_path):
+    assert platform_of_one_case(tmp_path, "--gl-platform", "glfw", prefix=("xvfb-run", "-a")).startswith("GLFW 3.")
+
+
+def test_egl_device_platform_fallback(tmp_path):
+    """Where surfaceless EGL is missing, the EGL device platform is used (forced here)."""
+    assert platform_of_one_case(tmp_path, env={"HARNESS_EGL_PLATFORM": "device"}) == "EGL 1.5 device 0"
+    assert platform_of_one_case(tmp_path) == "EGL 1.5 surfaceless"
 
 
 def test_targets_command_prints_facts():
