@@ -14,10 +14,10 @@ from typing import Any
 
 STAGES = ("vs", "tcs", "tes", "gs", "fs")
 
-# A case id is a '/'-separated path of lower-case tokens. It is the one name of a case in
+# A case id is a '/'-separated path of tokens, the first the family. It is the one name of a case in
 # pytest node ids, JUnit, results, baselines and -k; keep it stable across releases. The
 # characters are those pytest's -k accepts in a name (no commas, no spaces).
-ID_RE = re.compile(r"^[a-z][a-z0-9_]*(/[a-z0-9][a-z0-9_.+-]*)+$")
+ID_RE = re.compile(r"^[a-z][a-z0-9_]*(/[A-Za-z0-9][A-Za-z0-9_.+-]*)+$")
 
 # GLSL types that transform feedback may capture: type -> (numpy base type, components).
 CAPTURE_TYPES = {
@@ -25,6 +25,8 @@ CAPTURE_TYPES = {
     "int": ("i4", 1), "ivec2": ("i4", 2), "ivec3": ("i4", 3), "ivec4": ("i4", 4),
     "uint": ("u4", 1), "uvec2": ("u4", 2), "uvec3": ("u4", 3), "uvec4": ("u4", 4),
 }
+
+INDEX_TYPES = {"UNSIGNED_BYTE": 1, "UNSIGNED_SHORT": 2, "UNSIGNED_INT": 4}   # bytes per index
 
 
 class CaseError(ValueError):
@@ -43,8 +45,9 @@ class Requirements:
 @dataclass(frozen=True)
 class Attribute:
     location: int
-    components: int                                         # floats per vertex, 1..4
-    data: tuple[float, ...]                                 # len == vertices * components
+    components: int                                         # floats per element, 1..4
+    data: tuple[float, ...]                                 # len == elements * components
+    divisor: int = 0                                        # 0: per vertex; n: per n instances
 
 
 @dataclass(frozen=True)
@@ -56,13 +59,27 @@ class DrawState:
 
 
 @dataclass(frozen=True)
+class DrawEntry:
+    """One sub-draw's arguments. A command passes only those it takes (see the draw-parameters
+    oracle); `first` is the first vertex, or for element draws the first index."""
+    count: int
+    instance_count: int = 1
+    first: int = 0
+    base_vertex: int = 0
+    base_instance: int = 0
+
+
+@dataclass(frozen=True)
 class Draw:
     command: str                                            # GL entry point without "gl", e.g. "DrawArrays"
     mode: str                                               # primitive mode without "GL_", e.g. "PATCHES"
-    first: int = 0
-    count: int = 0
+    entries: tuple[DrawEntry, ...]                          # one for single draws; any number for multi-draws
     state: DrawState = DrawState()
     label: str = ""                                         # how failure messages name the draw
+    restart_index: int | None = None                        # primitive restart enabled for this draw
+    indirect_offset: int = 0                                # bytes into the indirect buffer
+    indirect_stride: int = 0                                # bytes between indirect commands; 0 = packed
+    draw_count: int | None = None                           # *IndirectCount: the count in the parameter buffer
 
 
 @dataclass(frozen=True)
@@ -91,10 +108,18 @@ class RecordGroup:
 
 
 @dataclass(frozen=True)
+class ExpectedRecord:
+    """One captured record, in capture order."""
+    label: str                                              # e.g. "entry 1, vertex 3, instance 0"
+    values: tuple[tuple[str, float | tuple[float, ...]], ...]
+
+
+@dataclass(frozen=True)
 class DrawExpectation:
     draw: int
     counts: tuple[tuple[str, int], ...] = ()                # e.g. ("primitives_generated", 12)
-    groups: tuple[RecordGroup, ...] = ()
+    groups: tuple[RecordGroup, ...] = ()                    # records matched by a key, in any order
+    sequence: tuple[ExpectedRecord, ...] = ()               # records in the order captured
     tolerance: float = 0.0
 
 
@@ -109,6 +134,8 @@ class Case:
     draws: tuple[Draw, ...]
     readback: Readback
     expect: tuple[DrawExpectation, ...]
+    indices: tuple[int, ...] = ()                           # the element array, for indexed draws
+    index_type: str = "UNSIGNED_INT"                        # UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT
     description: str = ""
     params: tuple[tuple[str, Any], ...] = field(default=())  # generator parameters, for triage
 
@@ -123,6 +150,8 @@ class Case:
         for cap in self.readback.captures:
             if cap.type not in CAPTURE_TYPES:
                 raise CaseError(f"case {self.id}: cannot capture GLSL type {cap.type!r}")
+        if self.index_type not in INDEX_TYPES:
+            raise CaseError(f"case {self.id}: unknown index type {self.index_type!r}")
         quantities = [cap.quantity for cap in self.readback.captures]
         if len(set(quantities)) != len(quantities):
             raise CaseError(f"case {self.id}: two captures name the same quantity")
@@ -172,7 +201,7 @@ def _tuplify(value):
 _FIELD_CLASSES = {
     Case: {"requires": Requirements, "attributes": Attribute, "draws": Draw,
            "readback": Readback, "expect": DrawExpectation},
-    Draw: {"state": DrawState},
+    Draw: {"state": DrawState, "entries": DrawEntry},
     Readback: {"captures": Capture},
-    DrawExpectation: {"groups": RecordGroup},
+    DrawExpectation: {"groups": RecordGroup, "sequence": ExpectedRecord},
 }

@@ -60,9 +60,11 @@ def _check_draw(case: Case, exp: DrawExpectation, observed: dict, label: str) ->
         value = observed.get("counts", {}).get(name)
         if value != expected:
             shape.append(f"{label}: {name} = {value}, expected {expected}")
-    if not exp.groups:
+    if not exp.groups and not exp.sequence:
         return shape
     records = decode_records(case.readback.captures, observed.get("xfb", ""))
+    if exp.sequence:
+        return shape + _check_sequence(exp, records, label)
     claimed = np.zeros(len(records), dtype=bool)
     for group in exp.groups:
         mask = records[group.key][:, 0] == group.key_value
@@ -86,6 +88,20 @@ def _check_draw(case: Case, exp: DrawExpectation, observed: dict, label: str) ->
         shape.append(f"{label}: {int((~claimed).sum())} records have {key} in {strays[:8]}, "
                      f"which the draw should not produce")
     return shape + values
+
+
+def _check_sequence(exp: DrawExpectation, records: np.ndarray, label: str) -> list[str]:
+    """Records compared one by one in capture order; the first mismatching ones are named."""
+    problems = []
+    if len(records) != len(exp.sequence):
+        problems.append(f"{label}: {len(records)} records captured, expected {len(exp.sequence)}")
+    for record, expected in zip(records, exp.sequence):
+        for quantity, value in expected.values:
+            want = np.atleast_1d(np.asarray(value, dtype=np.float64))
+            got = np.atleast_1d(record[quantity])[:len(want)].astype(np.float64)
+            if np.any(~(np.abs(got - want) <= exp.tolerance)):
+                problems.append(f"{label}, {expected.label}: {quantity} = {_fmt(got)}, expected {_fmt(want)}")
+    return problems
 
 
 def _fmt(values) -> str:

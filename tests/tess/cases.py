@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.case import (Attribute, Capture, Case, Draw, DrawExpectation, DrawState, Readback,
-                          RecordGroup, Requirements)
+from harness.case import (Attribute, Capture, Case, Draw, DrawEntry, DrawExpectation, DrawState,
+                          Readback, RecordGroup, Requirements)
 from harness.glsl import render
 from harness.oracle.tessellator import primitives_generated, used_levels
 
@@ -102,7 +102,7 @@ def make_case(domain: str, spacing: str, point_mode: bool, steps: tuple[Step, ..
                           default_outer=tuple(map(float, outer)) if step.levels else None,
                           default_inner=tuple(map(float, inner)) if step.levels else None)
         label = f"draw {index} (glDrawArrays(GL_PATCHES, {first}, {count}))"
-        draws.append(Draw("DrawArrays", "PATCHES", first=first, count=count, state=state, label=label))
+        draws.append(Draw("DrawArrays", "PATCHES", (DrawEntry(count, first=first),), state=state, label=label))
         per_patch = primitives_generated(domain, spacing, point_mode, outer, inner, SPEC_MAX_LEVEL)
         generated = per_patch * PATCHES_PER_DRAW
         vertices_per_prim = 1 if point_mode else (2 if domain == "isolines" else 3)

@@ -1,8 +1,9 @@
 """Runs a Case on the current GL context and returns the raw observation.
 
-Every case builds its own program, buffers and queries and deletes them afterwards; the
-state a case may change (patch parameters, rasterizer discard, bindings) is put back to GL's
-initial values, so each case starts from the same known state.
+Every case builds its own program, buffers and queries and deletes them afterwards (deleting
+a buffer also unbinds it); the state a case may change (patch parameters, rasterizer discard,
+primitive restart, bindings) is put back to GL's initial values, so each case starts from the
+same known state.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import numpy as np
 
 from harness.backends import BackendError, Skip
 from harness.backends.gl.context import open_contexts, select_platform
+from harness.backends.gl.draws import issue
 from harness.case import Case
 from harness.observation import encode_records, record_dtype
 
@@ -30,6 +32,7 @@ STAGE_ENUMS = {"vs": "GL_VERTEX_SHADER", "tcs": "GL_TESS_CONTROL_SHADER",
                "tes": "GL_TESS_EVALUATION_SHADER", "gs": "GL_GEOMETRY_SHADER",
                "fs": "GL_FRAGMENT_SHADER"}
 XFB_VERTICES = {"POINTS": 1, "LINES": 2, "TRIANGLES": 3}
+INDEX_DTYPES = {"UNSIGNED_BYTE": "<u1", "UNSIGNED_SHORT": "<u2", "UNSIGNED_INT": "<u4"}
 FB_SIZE = 32
 
 
@@ -146,13 +149,17 @@ class GLBackend:
         GL = self.gl
         GL.glBindVertexArray(made.vertex_array(GL.glGenVertexArrays(1)))
         for attr in case.attributes:
-            buf = made.buffer(GL.glGenBuffers(1))
-            GL.glBindBuffer(GL.GL_ARRAY_BUFFER, buf)
-            data = (ctypes.c_float * len(attr.data))(*attr.data)
-            GL.glBufferData(GL.GL_ARRAY_BUFFER, ctypes.sizeof(data), data, GL.GL_STATIC_DRAW)
+            GL.glBindBuffer(GL.GL_ARRAY_BUFFER, made.buffer(GL.glGenBuffers(1)))
+            data = np.asarray(attr.data, dtype="<f4").tobytes()
+            GL.glBufferData(GL.GL_ARRAY_BUFFER, len(data), data, GL.GL_STATIC_DRAW)
             GL.glVertexAttribPointer(attr.location, attr.components, GL.GL_FLOAT, GL.GL_FALSE, 0, None)
+            GL.glVertexAttribDivisor(attr.location, attr.divisor)
             GL.glEnableVertexAttribArray(attr.location)
         GL.glBindBuffer(GL.GL_ARRAY_BUFFER, 0)
+        if case.indices:                               # the element array binding is VAO state
+            GL.glBindBuffer(GL.GL_ELEMENT_ARRAY_BUFFER, made.buffer(GL.glGenBuffers(1)))
+            data = np.asarray(case.indices, dtype=INDEX_DTYPES[case.index_type]).tobytes()
+            GL.glBufferData(GL.GL_ELEMENT_ARRAY_BUFFER, len(data), data, GL.GL_STATIC_DRAW)
 
     def _draw(self, case: Case, index: int, made: "_Objects") -> dict:
         GL = self.gl
@@ -185,7 +192,11 @@ class GLBackend:
             if xfb is not None:
                 GL.glBeginTransformFeedback(getattr(GL, "GL_" + readback.xfb_primitive))
                 active.append("xfb")
-            self._issue(draw)
+            if draw.restart_index is not None:
+                GL.glEnable(GL.GL_PRIMITIVE_RESTART)
+                GL.glPrimitiveRestartIndex(draw.restart_index)
+            issue(GL, case, draw, lambda: made.buffer(GL.glGenBuffers(1)))
+            GL.glDisable(GL.GL_PRIMITIVE_RESTART)
         finally:
             for what in reversed(active):    # also after an error, so the objects can be deleted
                 _quietly(GL.glEndTransformFeedback) if what == "xfb" else _quietly(GL.glEndQuery, what)
@@ -198,14 +209,6 @@ class GLBackend:
             result["xfb"] = encode_records(bytes(raw))
         return result
 
-    def _issue(self, draw) -> None:
-        GL = self.gl
-        mode = getattr(GL, "GL_" + draw.mode)
-        if draw.command == "DrawArrays":
-            GL.glDrawArrays(mode, draw.first, draw.count)
-        else:
-            raise BackendError(f"draw command gl{draw.command} is not supported by the GL runner yet")
-
     def _reset(self) -> None:
         """Put back GL's initial values for everything a case may have changed."""
         GL = self.gl
@@ -217,6 +220,8 @@ class GLBackend:
         GL.glBindBuffer(GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0)
         GL.glBindBufferBase(GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0)
         GL.glDisable(GL.GL_RASTERIZER_DISCARD)
+        GL.glDisable(GL.GL_PRIMITIVE_RESTART)
+        GL.glPrimitiveRestartIndex(0)
         GL.glPatchParameteri(GL.GL_PATCH_VERTICES, 3)
         GL.glPatchParameterfv(GL.GL_PATCH_DEFAULT_OUTER_LEVEL, (ctypes.c_float * 4)(1, 1, 1, 1))
         GL.glPatchParameterfv(GL.GL_PATCH_DEFAULT_INNER_LEVEL, (ctypes.c_float * 2)(1, 1))

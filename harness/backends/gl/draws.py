@@ -1,0 +1,120 @@
+"""Issues a Draw through the GL entry point it names, with exactly the arguments it takes.
+
+Element draws read the case's element array (bound with the VAO); indirect draws read their
+commands from a buffer built here, at the draw's offset and stride; *IndirectCount draws read
+the draw count from a parameter buffer.
+"""
+from __future__ import annotations
+
+import ctypes
+import struct
+
+from harness.backends import BackendError
+from harness.case import INDEX_TYPES, Case, Draw
+
+PARAMETER_OFFSET = 4          # bytes into the parameter buffer where the draw count sits
+
+
+def issue(GL, case: Case, draw: Draw, new_buffer) -> None:
+    """`new_buffer()` makes a buffer object that is deleted with the case's other objects."""
+    mode = getattr(GL, "GL_" + draw.mode)
+    command = draw.command
+    index_type = getattr(GL, "GL_" + case.index_type)
+    size = INDEX_TYPES[case.index_type]
+    entries = draw.entries
+    if command.startswith("Multi") and "Indirect" not in command:
+        _multi(GL, command, mode, entries, index_type, size)
+        return
+    if "Indirect" in command:
+        _indirect(GL, case, draw, mode, index_type, new_buffer)
+        return
+    (e,) = entries
+    offset = ctypes.c_void_p(e.first * size)
+    if command == "DrawArrays":
+        GL.glDrawArrays(mode, e.first, e.count)
+    elif command == "DrawArraysInstanced":
+        GL.glDrawArraysInstanced(mode, e.first, e.count, e.instance_count)
+    elif command == "DrawArraysInstancedBaseInstance":
+        GL.glDrawArraysInstancedBaseInstance(mode, e.first, e.count, e.instance_count, e.base_instance)
+    elif command == "DrawElements":
+        GL.glDrawElements(mode, e.count, index_type, offset)
+    elif command == "DrawRangeElements":
+        start, end = _range(case, e)
+        GL.glDrawRangeElements(mode, start, end, e.count, index_type, offset)
+    elif command == "DrawElementsBaseVertex":
+        GL.glDrawElementsBaseVertex(mode, e.count, index_type, offset, e.base_vertex)
+    elif command == "DrawRangeElementsBaseVertex":
+        start, end = _range(case, e)
+        GL.glDrawRangeElementsBaseVertex(mode, start, end, e.count, index_type, offset, e.base_vertex)
+    elif command == "DrawElementsInstanced":
+        GL.glDrawElementsInstanced(mode, e.count, index_type, offset, e.instance_count)
+    elif command == "DrawElementsInstancedBaseVertex":
+        GL.glDrawElementsInstancedBaseVertex(mode, e.count, index_type, offset, e.instance_count, e.base_vertex)
+    elif command == "DrawElementsInstancedBaseInstance":
+        GL.glDrawElementsInstancedBaseInstance(mode, e.count, index_type, offset, e.instance_count,
+                                               e.base_instance)
+    elif command == "DrawElementsInstancedBaseVertexBaseInstance":
+        GL.glDrawElementsInstancedBaseVertexBaseInstance(mode, e.count, index_type, offset, e.instance_count,
+                                                         e.base_vertex, e.base_instance)
+    else:
+        raise BackendError(f"unknown draw command gl{command}")
+
+
+def _range(case: Case, e) -> tuple[int, int]:
+    """DrawRange*'s start and end: the smallest and largest index values the draw reads."""
+    used = case.indices[e.first:e.first + e.count] or (0,)
+    return min(used), max(used)
+
+
+def _multi(GL, command, mode, entries, index_type, size) -> None:
+    n = len(entries)
+    counts = (ctypes.c_int * max(n, 1))(*[e.count for e in entries])
+    if command == "MultiDrawArrays":
+        firsts = (ctypes.c_int * max(n, 1))(*[e.first for e in entries])
+        GL.glMultiDrawArrays(mode, firsts, counts, n)
+        return
+    offsets = (ctypes.c_void_p * max(n, 1))(*[e.first * size for e in entries])
+    if command == "MultiDrawElements":
+        GL.glMultiDrawElements(mode, counts, index_type, offsets, n)
+    elif command == "MultiDrawElementsBaseVertex":
+        bases = (ctypes.c_int * max(n, 1))(*[e.base_vertex for e in entries])
+        GL.glMultiDrawElementsBaseVertex(mode, counts, index_type, offsets, n, bases)
+    else:
+        raise BackendError(f"unknown draw command gl{command}")
+
+
+def _indirect(GL, case: Case, draw: Draw, mode, index_type, new_buffer) -> None:
+    elements = "Elements" in draw.command
+    packed = 20 if elements else 16                  # sizeof(Draw{Elements,Arrays}IndirectCommand)
+    stride = draw.indirect_stride or packed
+    data = bytearray(draw.indirect_offset + stride * max(len(draw.entries), 1))
+    for i, e in enumerate(draw.entries):
+        fields = ((e.count, e.instance_count, e.first, e.base_vertex, e.base_instance) if elements
+                  else (e.count, e.instance_count, e.first, e.base_instance))
+        struct.pack_into("<5I" if elements else "<4I", data, draw.indirect_offset + i * stride,
+                         *[v & 0xFFFFFFFF for v in fields])         # baseVertex is a signed int
+    GL.glBindBuffer(GL.GL_DRAW_INDIRECT_BUFFER, new_buffer())
+    GL.glBufferData(GL.GL_DRAW_INDIRECT_BUFFER, len(data), bytes(data), GL.GL_STATIC_DRAW)
+    where = ctypes.c_void_p(draw.indirect_offset)
+    n = len(draw.entries)
+    command = draw.command
+    if command == "DrawArraysIndirect":
+        GL.glDrawArraysIndirect(mode, where)
+    elif command == "DrawElementsIndirect":
+        GL.glDrawElementsIndirect(mode, index_type, where)
+    elif command == "MultiDrawArraysIndirect":
+        GL.glMultiDrawArraysIndirect(mode, where, n, draw.indirect_stride)
+    elif command == "MultiDrawElementsIndirect":
+        GL.glMultiDrawElementsIndirect(mode, index_type, where, n, draw.indirect_stride)
+    elif command in ("MultiDrawArraysIndirectCount", "MultiDrawElementsIndirectCount"):
+        from OpenGL.GL.ARB import indirect_parameters as ARB
+        parameters = struct.pack("<2I", 0xDEADBEEF, draw.draw_count)      # count at PARAMETER_OFFSET
+        GL.glBindBuffer(ARB.GL_PARAMETER_BUFFER_ARB, new_buffer())
+        GL.glBufferData(ARB.GL_PARAMETER_BUFFER_ARB, len(parameters), parameters, GL.GL_STATIC_DRAW)
+        if elements:
+            ARB.glMultiDrawElementsIndirectCountARB(mode, index_type, where, PARAMETER_OFFSET, n,
+                                                    draw.indirect_stride)
+        else:
+            ARB.glMultiDrawArraysIndirectCountARB(mode, where, PARAMETER_OFFSET, n, draw.indirect_stride)
+    else:
+        raise BackendError(f"unknown draw command gl{command}")
