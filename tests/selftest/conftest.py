@@ -1,6 +1,7 @@
 """Shared helpers for the harness's own tests."""
 from __future__ import annotations
 
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -10,6 +11,15 @@ from harness.case import Case, Draw, DrawEntry, DrawExpectation, Readback, Requi
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "tess"))     # the tess family's generator, as `cases`
+
+
+def family(name: str):
+    """A family's generator module, loaded the way the plugin loads it."""
+    spec = importlib.util.spec_from_file_location(f"selftest_family_{name}", ROOT / "tests" / name / "cases.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def fault_case(fault: str, value: int = 7, expected: int = 7) -> Case:
@@ -25,3 +35,8 @@ def fault_case(fault: str, value: int = 7, expected: int = 7) -> Case:
 def tess_cases():
     import cases
     return {case.id: case for case in cases.generate()}
+
+
+@pytest.fixture(scope="session")
+def draw_params_cases():
+    return {case.id: case for case in family("draw_params").generate()}

@@ -21,11 +21,20 @@ PINNED = [
 ]
 
 
-def test_ids_unique_and_well_formed(tess_cases):
+def test_ids_unique_and_well_formed(tess_cases, draw_params_cases):
     generated = tess.generate()
     assert len(generated) == len({c.id for c in generated}) >= 100
-    for case in generated:
-        assert ID_RE.match(case.id), case.id
+    every = list(tess_cases) + list(draw_params_cases)
+    assert len(every) == len(set(every))
+    for case_id in every:
+        assert ID_RE.match(case_id), case_id
+
+
+def test_every_id_is_a_valid_k_expression(tess_cases, draw_params_cases):
+    """`pytest -k '<case id>'` must work for every case: -k rejects e.g. commas and spaces."""
+    from _pytest.mark.expression import Expression      # pytest's own -k parser
+    for case_id in list(tess_cases) + list(draw_params_cases):
+        assert Expression.compile(case_id).evaluate(lambda name: name == case_id), case_id
 
 
 def test_ids_stable_across_generations(tess_cases):
@@ -38,8 +47,8 @@ def test_pinned_ids_exist(tess_cases, case_id):
     assert case_id in tess_cases
 
 
-def test_json_round_trip(tess_cases):
-    for case in tess_cases.values():
+def test_json_round_trip(tess_cases, draw_params_cases):
+    for case in list(tess_cases.values()) + list(draw_params_cases.values()):
         again = Case.from_json(case.to_json())
         assert again == case
         assert again.to_json() == case.to_json()
