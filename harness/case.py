@@ -40,6 +40,9 @@ class Requirements:
     extensions: tuple[str, ...] = ()
     # (GL enum name, op, value), op is ">=" or "==", e.g. ("GL_MAX_PATCH_VERTICES", ">=", 32)
     limits: tuple[tuple[str, str, int], ...] = ()
+    # Non-empty: the spec lets this program fail to link (e.g. one component over a limit);
+    # a link failure is then `skip` with this reason, never `pass`.
+    link_failure_allowed: str = ""
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,7 @@ class Attribute:
     components: int                                         # floats per element, 1..4
     data: tuple[float, ...]                                 # len == elements * components
     divisor: int = 0                                        # 0: per vertex; n: per n instances
+    name: str = ""                                          # bound to `location` before linking, if set
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,8 @@ class DrawState:
     patch_vertices: int | None = None
     default_outer: tuple[float, float, float, float] | None = None
     default_inner: tuple[float, float] | None = None
+    enable: tuple[str, ...] = ()                            # capabilities without "GL_", disabled after the draw
+    clip_planes: tuple[tuple[float, float, float, float], ...] = ()   # glClipPlane(GL_CLIP_PLANEi), compat
 
 
 @dataclass(frozen=True)
@@ -95,6 +101,10 @@ class Readback:
     captures: tuple[Capture, ...] = ()
     xfb_primitive: str = "POINTS"                           # POINTS, LINES or TRIANGLES
     max_records: int = 4096                                 # transform-feedback buffer capacity, per draw
+    # (width, height) of an RGBA32F colour target the fragment shader writes, cleared to
+    # `clear` before each draw and read back after it; None: no fragment readback.
+    image: tuple[int, int] | None = None
+    clear: float = -7777.0
 
 
 @dataclass(frozen=True)
@@ -115,11 +125,24 @@ class ExpectedRecord:
 
 
 @dataclass(frozen=True)
+class ExpectedPixel:
+    """One channel of the read-back image: index = (y * width + x) * 4 + channel."""
+    index: int
+    quantity: str                                           # e.g. "FS input u7.y"
+    value: float
+    source: str = ""                                        # what carries this value, e.g. "u7.y"
+
+
+@dataclass(frozen=True)
 class DrawExpectation:
     draw: int
     counts: tuple[tuple[str, int], ...] = ()                # e.g. ("primitives_generated", 12)
     groups: tuple[RecordGroup, ...] = ()                    # records matched by a key, in any order
     sequence: tuple[ExpectedRecord, ...] = ()               # records in the order captured
+    pixels: tuple[ExpectedPixel, ...] = ()                  # channels of the read-back image
+    # (value, what carries it) for values written that must NOT arrive (e.g. the front colour
+    # when the back one is selected): a failure that shows one of them names it
+    written: tuple[tuple[float, str], ...] = ()
     tolerance: float = 0.0
 
 
@@ -138,6 +161,7 @@ class Case:
     index_type: str = "UNSIGNED_INT"                        # UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT
     description: str = ""
     params: tuple[tuple[str, Any], ...] = field(default=())  # generator parameters, for triage
+    separable: bool = False                                 # one program per stage, in a pipeline
 
     def __post_init__(self):
         if not ID_RE.match(self.id):
@@ -203,5 +227,5 @@ _FIELD_CLASSES = {
            "readback": Readback, "expect": DrawExpectation},
     Draw: {"state": DrawState, "entries": DrawEntry},
     Readback: {"captures": Capture},
-    DrawExpectation: {"groups": RecordGroup, "sequence": ExpectedRecord},
+    DrawExpectation: {"groups": RecordGroup, "sequence": ExpectedRecord, "pixels": ExpectedPixel},
 }

@@ -10,7 +10,8 @@ import jinja2
 @lru_cache(maxsize=None)
 def _environment(folder: str) -> jinja2.Environment:
     return jinja2.Environment(loader=jinja2.FileSystemLoader(folder), undefined=jinja2.StrictUndefined,
-                              keep_trailing_newline=True, autoescape=False)
+                              keep_trailing_newline=True, autoescape=False,
+                              trim_blocks=True, lstrip_blocks=True)
 
 
 def render(path: Path, **params) -> str:

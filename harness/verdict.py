@@ -5,6 +5,7 @@ A message reads like `draw 1, patch 0, TES: gl_TessLevelOuter = (1, 1, 1, 1), ex
 """
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass
 
 import numpy as np
@@ -60,6 +61,8 @@ def _check_draw(case: Case, exp: DrawExpectation, observed: dict, label: str) ->
         value = observed.get("counts", {}).get(name)
         if value != expected:
             shape.append(f"{label}: {name} = {value}, expected {expected}")
+    if exp.pixels:
+        shape += _check_pixels(case, exp, observed, label)
     if not exp.groups and not exp.sequence:
         return shape
     records = decode_records(case.readback.captures, observed.get("xfb", ""))
@@ -101,6 +104,30 @@ def _check_sequence(exp: DrawExpectation, records: np.ndarray, label: str) -> li
             got = np.atleast_1d(record[quantity])[:len(want)].astype(np.float64)
             if np.any(~(np.abs(got - want) <= exp.tolerance)):
                 problems.append(f"{label}, {expected.label}: {quantity} = {_fmt(got)}, expected {_fmt(want)}")
+    return problems
+
+
+def _check_pixels(case: Case, exp: DrawExpectation, observed: dict, label: str) -> list[str]:
+    """Each expected channel of the image; a wrong value is traced to what carries that value,
+    since the values of a case are unique (a clobbered varying shows whose value it got)."""
+    image = np.frombuffer(base64.b64decode(observed.get("image", "")), dtype="<f4")
+    carriers = {round(value, 4): source for value, source in exp.written}
+    for pixel in exp.pixels:
+        if pixel.source:
+            carriers.setdefault(round(pixel.value, 4), pixel.source)
+    clear = case.readback.clear
+    problems = []
+    for pixel in exp.pixels:
+        got = float(image[pixel.index]) if pixel.index < image.size else float("nan")
+        if abs(got - pixel.value) <= exp.tolerance:
+            continue
+        if got == clear:
+            whose = " (nothing was drawn there: the clear value)"
+        elif round(got, 4) in carriers:
+            whose = f" (the value of {carriers[round(got, 4)]})"
+        else:
+            whose = ""
+        problems.append(f"{label}: {pixel.quantity} = {got:g}{whose}, expected {pixel.value:g}")
     return problems
 
 

@@ -28,6 +28,9 @@ LIMITS = (
     "GL_MAX_VERTEX_ATTRIBS",
 )
 COMPAT_LIMITS = ("GL_MAX_TEXTURE_COORDS",)
+STAGE_BITS = {"vs": "GL_VERTEX_SHADER_BIT", "tcs": "GL_TESS_CONTROL_SHADER_BIT",
+              "tes": "GL_TESS_EVALUATION_SHADER_BIT", "gs": "GL_GEOMETRY_SHADER_BIT",
+              "fs": "GL_FRAGMENT_SHADER_BIT"}
 STAGE_ENUMS = {"vs": "GL_VERTEX_SHADER", "tcs": "GL_TESS_CONTROL_SHADER",
                "tes": "GL_TESS_EVALUATION_SHADER", "gs": "GL_GEOMETRY_SHADER",
                "fs": "GL_FRAGMENT_SHADER"}
@@ -113,9 +116,10 @@ class GLBackend:
         GL = self.gl
         made = _Objects(GL)
         try:
-            program = self._program(case, made)
-            GL.glUseProgram(program)
+            self._program(case, made)
             self._vertex_data(case, made)
+            if case.readback.image:
+                self._image_target(case.readback.image, made)
             return {"draws": [self._draw(case, i, made) for i in range(len(case.draws))]}
         except GL.GLError as exc:
             raise BackendError(f"GL error {_error_name(GL, exc.err)} from {exc.baseOperation.__name__}"
@@ -124,10 +128,25 @@ class GLBackend:
             made.delete()
             self._reset()
 
-    def _program(self, case: Case, made: "_Objects") -> int:
+    def _program(self, case: Case, made: "_Objects") -> None:
+        """Compile and link the case's program (or one separable program per stage) and bind it."""
         GL = self.gl
-        program = made.program(GL.glCreateProgram())
-        for stage, source in case.shaders:
+        if case.separable:
+            pipeline = made.pipeline(GL.glGenProgramPipelines(1))
+            for stage, source in case.shaders:
+                program = made.program(GL.glCreateProgram())
+                GL.glProgramParameteri(program, GL.GL_PROGRAM_SEPARABLE, GL.GL_TRUE)
+                self._link(case, program, [(stage, source)], made)
+                GL.glUseProgramStages(pipeline, getattr(GL, STAGE_BITS[stage]), program)
+            GL.glBindProgramPipeline(pipeline)
+        else:
+            program = made.program(GL.glCreateProgram())
+            self._link(case, program, case.shaders, made)
+            GL.glUseProgram(program)
+
+    def _link(self, case: Case, program: int, shaders, made: "_Objects") -> None:
+        GL = self.gl
+        for stage, source in shaders:
             shader = made.shader(GL.glCreateShader(getattr(GL, STAGE_ENUMS[stage])))
             GL.glShaderSource(shader, source)
             GL.glCompileShader(shader)
@@ -135,6 +154,9 @@ class GLBackend:
                 log = _text(GL.glGetShaderInfoLog(shader))
                 raise BackendError(f"{stage.upper()} failed to compile:\n{log}")
             GL.glAttachShader(program, shader)
+        for attr in case.attributes:
+            if attr.name:
+                GL.glBindAttribLocation(program, attr.location, attr.name)
         names = [c.varying.encode() for c in case.readback.captures]
         if names:
             array = (ctypes.c_char_p * len(names))(*names)
@@ -142,8 +164,11 @@ class GLBackend:
             GL.glTransformFeedbackVaryings(program, len(names), array, GL.GL_INTERLEAVED_ATTRIBS)
         GL.glLinkProgram(program)
         if not GL.glGetProgramiv(program, GL.GL_LINK_STATUS):
-            raise BackendError(f"program failed to link:\n{_text(GL.glGetProgramInfoLog(program))}")
-        return program
+            log = _text(GL.glGetProgramInfoLog(program))
+            if case.requires.link_failure_allowed:
+                raise Skip(f"{case.requires.link_failure_allowed}; the program did not link: "
+                           f"{log.splitlines()[0] if log else 'no log'}")
+            raise BackendError(f"program failed to link:\n{log}")
 
     def _vertex_data(self, case: Case, made: "_Objects") -> None:
         GL = self.gl
@@ -161,6 +186,21 @@ class GLBackend:
             data = np.asarray(case.indices, dtype=INDEX_DTYPES[case.index_type]).tobytes()
             GL.glBufferData(GL.GL_ELEMENT_ARRAY_BUFFER, len(data), data, GL.GL_STATIC_DRAW)
 
+    def _image_target(self, size: tuple[int, int], made: "_Objects") -> None:
+        GL = self.gl
+        GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, made.framebuffer(GL.glGenFramebuffers(1)))
+        GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, made.renderbuffer(GL.glGenRenderbuffers(1)))
+        GL.glRenderbufferStorage(GL.GL_RENDERBUFFER, GL.GL_RGBA32F, *size)
+        GL.glFramebufferRenderbuffer(GL.GL_FRAMEBUFFER, GL.GL_COLOR_ATTACHMENT0, GL.GL_RENDERBUFFER,
+                                     made.last())
+        GL.glViewport(0, 0, *size)
+
+    def _read_image(self, readback) -> str:
+        GL = self.gl
+        width, height = readback.image
+        raw = GL.glReadPixels(0, 0, width, height, GL.GL_RGBA, GL.GL_FLOAT)
+        return encode_records(np.asarray(raw, dtype="<f4").tobytes())
+
     def _draw(self, case: Case, index: int, made: "_Objects") -> dict:
         GL = self.gl
         draw, readback = case.draws[index], case.readback
@@ -171,6 +211,12 @@ class GLBackend:
             GL.glPatchParameterfv(GL.GL_PATCH_DEFAULT_OUTER_LEVEL, (ctypes.c_float * 4)(*state.default_outer))
         if state.default_inner is not None:
             GL.glPatchParameterfv(GL.GL_PATCH_DEFAULT_INNER_LEVEL, (ctypes.c_float * 2)(*state.default_inner))
+        for i, plane in enumerate(state.clip_planes):
+            GL.glClipPlane(GL.GL_CLIP_PLANE0 + i, (ctypes.c_double * 4)(*plane))
+        for cap in state.enable:
+            GL.glEnable(getattr(GL, "GL_" + cap))
+        if readback.image:
+            GL.glClearBufferfv(GL.GL_COLOR, 0, (ctypes.c_float * 4)(*[readback.clear] * 4))
 
         stride = record_dtype(readback.captures).itemsize
         xfb = None
@@ -200,8 +246,12 @@ class GLBackend:
         finally:
             for what in reversed(active):    # also after an error, so the objects can be deleted
                 _quietly(GL.glEndTransformFeedback) if what == "xfb" else _quietly(GL.glEndQuery, what)
+        for cap in state.enable:
+            GL.glDisable(getattr(GL, "GL_" + cap))
         counts = {name: int(GL.glGetQueryObjectuiv(ids[name], GL.GL_QUERY_RESULT)) for name in queries}
         result = {"counts": counts}
+        if readback.image:
+            result["image"] = self._read_image(readback)
         if xfb is not None:
             vertices = counts["xfb_primitives_written"] * XFB_VERTICES[readback.xfb_primitive]
             counts["xfb_vertices"] = vertices
@@ -215,6 +265,7 @@ class GLBackend:
         GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, self._framebuffers[self._profile])
         GL.glViewport(0, 0, FB_SIZE, FB_SIZE)
         GL.glUseProgram(0)
+        GL.glBindProgramPipeline(0)
         GL.glBindVertexArray(0)
         GL.glBindBuffer(GL.GL_ARRAY_BUFFER, 0)
         GL.glBindBuffer(GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0)
@@ -241,7 +292,11 @@ class _Objects:
         self._made.append((kind, name))
         return name
 
+    def last(self): return self._made[-1][1]
     def program(self, name): return self._add("program", name)
+    def pipeline(self, name): return self._add("pipeline", name)
+    def framebuffer(self, name): return self._add("framebuffer", name)
+    def renderbuffer(self, name): return self._add("renderbuffer", name)
     def shader(self, name): return self._add("shader", name)
     def buffer(self, name): return self._add("buffer", name)
     def vertex_array(self, name): return self._add("vertex_array", name)
@@ -252,7 +307,10 @@ class _Objects:
         deleters = {"program": GL.glDeleteProgram, "shader": GL.glDeleteShader,
                     "buffer": lambda n: GL.glDeleteBuffers(1, [n]),
                     "vertex_array": lambda n: GL.glDeleteVertexArrays(1, [n]),
-                    "query": lambda n: GL.glDeleteQueries(1, [n])}
+                    "query": lambda n: GL.glDeleteQueries(1, [n]),
+                    "pipeline": lambda n: GL.glDeleteProgramPipelines(1, [n]),
+                    "framebuffer": lambda n: GL.glDeleteFramebuffers(1, [n]),
+                    "renderbuffer": lambda n: GL.glDeleteRenderbuffers(1, [n])}
         for kind, name in reversed(self._made):
             _quietly(deleters[kind], name)
         self._made.clear()

@@ -1,0 +1,599 @@
+"""Varying slots: legacy builtins against user varyings, up to the limits, on every stage chain.
+
+A GL-on-Vulkan layer must give the legacy builtins that have no SPIR-V builtin (colours,
+gl_TexCoord[], gl_FogFragCoord, gl_ClipVertex, ...) ordinary locations beside the user's
+varyings; placed carelessly, one clobbers the other. Every component of every varying carries a
+value unique in its case; the vertex shader writes them as constants, intermediate stages hand
+them on, and each fragment reports a few of them as RGBA32F, so a wrong value names the varying
+it came from: `FS input u7.y = 41 (the value of gl_TexCoord[2].y), expected 30`.
+
+The quad covers a 2-row image; both rows report every value, except where gl_ClipVertex and a
+user clip plane clip the top row away, which must then keep the clear value.
+"""
+from __future__ import annotations
+
+import itertools
+import random
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.case import (Attribute, Case, Draw, DrawEntry, DrawExpectation, DrawState, ExpectedPixel,
+                          Readback, Requirements)
+from harness.glsl import render
+
+HERE = Path(__file__).parent
+FAMILY = "varyings"
+ROWS = 2
+TOLERANCE = 1e-4                 # constant over the primitive, so interpolation is (nearly) exact
+
+# -- builtins ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Builtin:
+    written: str                 # what the VS (and stages after it) write
+    read: str                    # what the FS reads; "" if the FS cannot read it
+    components: int
+    colour: bool = False         # values clamped to [0, 1]: use fractions
+
+
+TEXCOORDS = {f"tex{i}": Builtin(f"gl_TexCoord[{i}]", f"gl_TexCoord[{i}]", 4) for i in range(8)}
+BUILTINS = {
+    "color": Builtin("gl_FrontColor", "gl_Color", 4, colour=True),
+    "secondary": Builtin("gl_FrontSecondaryColor", "gl_SecondaryColor", 4, colour=True),
+    **TEXCOORDS,
+    "fog": Builtin("gl_FogFragCoord", "gl_FogFragCoord", 1),
+}
+BACK = {"color": "gl_BackColor", "secondary": "gl_BackSecondaryColor"}
+# Builtins that do have SPIR-V builtins, as controls: their slots must not move the others.
+CONTROLS = ("pointsize", "clipdist")
+
+# -- user varyings ----------------------------------------------------------------------------
+
+# type -> (scalar type, columns, rows); vectors have columns == 1
+TYPES = {
+    "float": ("float", 1, 1), "vec2": ("float", 1, 2), "vec3": ("float", 1, 3), "vec4": ("float", 1, 4),
+    "int": ("int", 1, 1), "ivec2": ("int", 1, 2), "ivec3": ("int", 1, 3), "ivec4": ("int", 1, 4),
+    "uint": ("uint", 1, 1), "uvec2": ("uint", 1, 2), "uvec3": ("uint", 1, 3), "uvec4": ("uint", 1, 4),
+    "mat2": ("float", 2, 2), "mat3": ("float", 3, 3), "mat4": ("float", 4, 4),
+    "mat2x3": ("float", 2, 3), "mat3x2": ("float", 3, 2), "mat2x4": ("float", 2, 4),
+    "mat4x2": ("float", 4, 2), "mat3x4": ("float", 3, 4), "mat4x3": ("float", 4, 3),
+    "double": ("double", 1, 1), "dvec2": ("double", 1, 2), "dvec3": ("double", 1, 3),
+    "dvec4": ("double", 1, 4), "dmat2": ("double", 2, 2),
+}
+SWIZZLE = "xyzw"
+
+
+@dataclass(frozen=True)
+class Varying:
+    name: str
+    type: str
+    qualifier: str = ""          # flat, noperspective, smooth, centroid, sample
+    array: int = 0               # 0: not an array
+    location: int | None = None
+    component: int | None = None
+
+    @property
+    def scalar(self) -> str:
+        return TYPES[self.type][0]
+
+    def needs_flat(self) -> bool:
+        return self.scalar != "float"
+
+    def groups(self) -> list[tuple[str, list[str]]]:
+        """(assignable GLSL name, accessors of its scalars) per array element, scalars in
+        constructor order: column, then row."""
+        _, cols, rows = TYPES[self.type]
+        out = []
+        for a in range(self.array or 1):
+            head = self.name + (f"[{a}]" if self.array else "")
+            if cols > 1:
+                out.append((head, [f"{head}[{c}][{r}]" for c in range(cols) for r in range(rows)]))
+            else:
+                out.append((head, [head] if rows == 1 else [f"{head}.{SWIZZLE[r]}" for r in range(rows)]))
+        return out
+
+    def elements(self) -> list[str]:
+        return [accessor for _, accessors in self.groups() for accessor in accessors]
+
+    @property
+    def components(self) -> int:
+        return len(self.elements())
+
+
+def literal(scalar: str, value: float) -> str:
+    if scalar == "int":
+        return str(int(value))
+    if scalar == "uint":
+        return f"{int(value)}u"
+    if scalar == "double":
+        return f"{value:.1f}lf"
+    return f"{value!r}" if value != int(value) else f"{value:.1f}"
+
+
+# -- GLSL versions ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Dialect:
+    version: int
+    compat: bool
+
+    @property
+    def line(self) -> str:
+        if self.version < 150:
+            return f"#version {self.version}"
+        return f"#version {self.version} {'compatibility' if self.compat else 'core'}"
+
+    @property
+    def modern(self) -> bool:             # in/out, flat, ints as varyings
+        return self.version >= 130
+
+    @property
+    def gl_version(self) -> tuple[int, int]:
+        return {110: (2, 0), 120: (2, 1), 130: (3, 0), 140: (3, 1), 150: (3, 2)}.get(
+            self.version, (self.version // 100, self.version % 100 // 10))
+
+    @property
+    def token(self) -> str:
+        return f"glsl{self.version}{'compat' if self.compat else 'core'}"
+
+
+# -- a case's plan ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plan:
+    dialect: Dialect
+    chain: str                               # vs-fs, vs-gs-fs, vs-tes-fs, vs-tcs-tes-fs, vs-tcs-tes-gs-fs
+    builtins: tuple[str, ...] = ()           # keys of BUILTINS
+    controls: tuple[str, ...] = ()
+    users: tuple[Varying, ...] = ()
+    face: str = "front"                      # front, back (one-sided), two-side-front, two-side-back
+    clip_vertex: bool = False
+    separable: bool = False
+    reverse_consumer: bool = False           # the FS declares its inputs in the opposite order
+    fs_users: tuple[str, ...] | None = None  # separable: the FS reads only these (by name)
+    limit: tuple[int, str] | None = None     # (GL_MAX_VARYING_COMPONENTS, "at" | "over"): limit cases
+    tag: str = ""                            # names what the user varyings are, in the id
+
+
+def components(plan: Plan) -> int:
+    """What the FS receives, counted as the GL spec counts varying components: every legacy
+    builtin the FS reads takes a vec4 slot."""
+    return 4 * len(plan.builtins) + sum(v.components for v in plan.users)
+
+
+class Values:
+    """Unique values for one case: fractions below 1 for colours, salted integers otherwise."""
+
+    def __init__(self, case_id: str):
+        salt = zlib.crc32(case_id.encode()) % 97
+        self._next_free = 100 + 10 * salt
+        self._next_colour = 1 + 2 * (salt % 8)
+
+    def take(self, colour: bool) -> float:
+        if colour:
+            self._next_colour += 1
+            return (self._next_colour - 1) / 256.0
+        self._next_free += 1
+        return float(self._next_free - 1)
+
+
+def make_case(plan: Plan) -> Case:
+    case_id = case_id_of(plan)
+    values = Values(case_id)
+    d = plan.dialect
+    stages = plan.chain.split("-")
+
+    # writes: (GLSL name, type, values) the VS assigns; reads: (FS expression, value, label,
+    # source) the FS reports; decoys: (value, name) written but selected away.
+    writes, reads, decoys = [], [], []
+    for key in plan.builtins:
+        b = BUILTINS[key]
+        type_ = "vec4" if b.components == 4 else "float"
+        front = [values.take(b.colour) for _ in range(b.components)]
+        writes.append((b.written, type_, front))
+        shown, shown_names = front, _component_names(b.written, b.components)
+        if key in BACK and plan.face.startswith("two-side"):
+            back = [values.take(True) for _ in range(b.components)]
+            writes.append((BACK[key], type_, back))
+            back_names = _component_names(BACK[key], b.components)
+            if plan.face == "two-side-back":
+                decoys += list(zip(front, shown_names))
+                shown, shown_names = back, back_names
+            else:
+                decoys += list(zip(back, back_names))
+        for read_name, value, source in zip(_component_names(b.read, b.components), shown, shown_names):
+            label = read_name if read_name == source else f"{read_name} ({source})"
+            reads.append((read_name, value, label, source))
+    for user in plan.users:
+        for name, accessors in user.groups():
+            group = [values.take(False) for _ in accessors]
+            writes.append((name, user.type, group))
+            if plan.fs_users is None or user.name in plan.fs_users:
+                reads += [(a, v, a, a) for a, v in zip(accessors, group)]
+    for control in plan.controls:
+        if control == "pointsize":
+            writes.append(("gl_PointSize", "float", [values.take(False)]))
+        else:                    # clip distances: positive, so nothing is clipped
+            for i in range(2):
+                value = values.take(False)
+                writes.append((f"gl_ClipDistance[{i}]", "float", [value]))
+                if d.modern:
+                    name = f"gl_ClipDistance[{i}]"
+                    reads.append((name, value, name, name))
+
+    width = max(1, -(-len(reads) // 4))
+    shaders = [("vs", _vs(plan, writes))]
+    for stage in stages[1:-1]:
+        shaders.append((stage, _middle(stage, plan)))
+    shaders.append(("fs", _fs(plan, reads)))
+
+    pixels = []
+    for row in range(ROWS):
+        clipped = plan.clip_vertex and row == 1
+        for slot, (expr, value, label, source) in enumerate(reads):
+            index = (row * width + slot // 4) * 4 + slot % 4
+            if clipped:
+                pixels.append(ExpectedPixel(index, f"row 1 (clipped by gl_ClipVertex), FS input {label}",
+                                            -7777.0))
+            else:
+                pixels.append(ExpectedPixel(index, f"row {row}, FS input {label}", value, source))
+    if not pixels:
+        raise ValueError(f"{case_id}: the FS reads nothing")
+
+    enable = []
+    if plan.face.startswith("two-side"):
+        enable.append("VERTEX_PROGRAM_TWO_SIDE")
+    if plan.clip_vertex:
+        enable.append("CLIP_PLANE0")
+    if "clipdist" in plan.controls:
+        enable += ["CLIP_DISTANCE0", "CLIP_DISTANCE1"]
+    tess = "tes" in stages
+    state = DrawState(enable=tuple(enable),
+                      clip_planes=((0.0, -1.0, 0.0, 0.0),) if plan.clip_vertex else (),
+                      patch_vertices=3 if tess else None,
+                      default_outer=(1.0, 1.0, 1.0, 1.0) if tess else None,
+                      default_inner=(1.0, 1.0) if tess else None)
+    positions = quad(back=plan.face in ("back", "two-side-back"))
+    draw = Draw("DrawArrays", "PATCHES" if tess else "TRIANGLES", (DrawEntry(6),), state=state,
+                label="draw 0 (the quad)")
+    return Case(
+        id=case_id, family=FAMILY, shaders=tuple(shaders), requires=requirements(plan),
+        vertices=6, attributes=(Attribute(0, 4, positions, name="a_position"),),
+        draws=(draw,), readback=Readback(image=(width, ROWS)),
+        expect=(DrawExpectation(0, pixels=tuple(pixels), tolerance=TOLERANCE,
+                                written=tuple((v, n) for v, n in decoys)),),
+        separable=plan.separable,
+        description=f"{plan.chain}, {d.line[1:]}, builtins {list(plan.builtins)}, "
+                    f"{len(plan.users)} user varyings ({components(plan)} components)",
+        params=(("chain", plan.chain), ("glsl", d.version), ("compat", d.compat),
+                ("builtins", plan.builtins), ("user_components", sum(v.components for v in plan.users))),
+    )
+
+
+def _component_names(name: str, n: int) -> list[str]:
+    return [name] if n == 1 else [f"{name}.{SWIZZLE[i]}" for i in range(n)]
+
+
+def quad(back: bool) -> tuple[float, ...]:
+    """Two triangles over the whole viewport, counter-clockwise (front-facing) unless `back`."""
+    triangles = [((-1, -1), (1, -1), (1, 1)), ((-1, -1), (1, 1), (-1, 1))]
+    out = []
+    for tri in triangles:
+        for x, y in (reversed(tri) if back else tri):
+            out += [float(x), float(y), 0.0, 1.0]
+    return tuple(out)
+
+
+def requirements(plan: Plan) -> Requirements:
+    d = plan.dialect
+    gl = d.gl_version
+    stages = plan.chain.split("-")
+    if "tes" in stages:
+        gl = max(gl, (4, 0))
+    extensions = []
+    if any(v.scalar == "double" for v in plan.users) and gl < (4, 0):
+        extensions.append("GL_ARB_gpu_shader_fp64")
+    limits = []
+    total = components(plan)
+    if plan.limit and plan.limit[1] == "over":       # runs only where it is one vec4 over
+        limits.append(("GL_MAX_VARYING_COMPONENTS", "==", plan.limit[0]))
+    elif total > 60:
+        limits.append(("GL_MAX_VARYING_COMPONENTS", ">=", total))
+    top = max((v.location for v in plan.users if v.location is not None), default=None)
+    if top is not None:
+        limits.append(("GL_MAX_VARYING_COMPONENTS", ">=", 4 * (top + 1)))
+    return Requirements(
+        gl_version=gl, profile="compat" if d.compat else "core", extensions=tuple(extensions),
+        limits=tuple(limits),
+        link_failure_allowed="one component over GL_MAX_VARYING_COMPONENTS" if plan.limit
+        and plan.limit[1] == "over" else "")
+
+
+# -- GLSL generation ----------------------------------------------------------------------------
+
+def _decl(v: Varying, direction: str, d: Dialect, array_suffix: str = "", consumer_flat: bool = False) -> str:
+    layout = []
+    if v.location is not None:
+        layout.append(f"location = {v.location}")
+    if v.component is not None:
+        layout.append(f"component = {v.component}")
+    parts = [f"layout({', '.join(layout)})"] if layout else []
+    qualifier = v.qualifier or ("flat" if v.needs_flat() else "")
+    if d.modern:
+        if qualifier:
+            parts.append(qualifier)
+        parts.append(direction)
+    else:
+        parts.append("varying")
+    size = f"[{v.array}]" if v.array else ""
+    parts.append(f"{v.type} {v.name}{size}{array_suffix};")
+    return " ".join(parts)
+
+
+def _vs(plan: Plan, writes) -> str:
+    d = plan.dialect
+    decls = [f"{'in' if d.modern else 'attribute'} vec4 a_position;"]
+    if plan.separable:           # separable programs must redeclare the builtins they use
+        members = ["vec4 gl_Position;"] + (["float gl_PointSize;"] if "pointsize" in plan.controls else [])
+        decls.append("out gl_PerVertex { " + " ".join(members) + " };")
+    if "clipdist" in plan.controls and d.modern:
+        decls.append("out float gl_ClipDistance[2];")
+    blocked = _uses_blocks(plan)
+    decls += _block("out", "V", "v_out", plan.users, d) if blocked else [_decl(v, "out", d) for v in plan.users]
+    body = ["gl_Position = a_position;"]
+    for name, type_, group in writes:
+        scalar = TYPES[type_][0]
+        target = name if name.startswith("gl_") or not blocked else f"v_out.{name}"
+        value = (literal(scalar, group[0]) if len(group) == 1
+                 else f"{type_}({', '.join(literal(scalar, v) for v in group)})")
+        body.append(f"{target} = {value};")
+    if plan.clip_vertex:
+        body.append("gl_ClipVertex = a_position;     // the user clip plane keeps y <= 0")
+    return render(HERE / "stage.glsl", version_line=d.line, extensions=_extensions(plan), layout=[],
+                  declarations=decls, body=body)
+
+
+def _uses_blocks(plan: Plan) -> bool:
+    """User varyings cross intermediate stages in interface blocks (arrays of arrays and
+    structs could not be per-vertex inputs otherwise)."""
+    return len(plan.chain.split("-")) > 2 and bool(plan.users)
+
+
+def _block(direction: str, name: str, instance: str, users, d: Dialect) -> list[str]:
+    lines = [f"{direction} {name} {{"]
+    for v in users:
+        qualifier = v.qualifier or ("flat" if v.needs_flat() else "")
+        size = f"[{v.array}]" if v.array else ""
+        lines.append(f"    {qualifier + ' ' if qualifier else ''}{v.type} {v.name}{size};")
+    lines.append(f"}} {instance};")
+    return lines
+
+
+def _extensions(plan: Plan) -> list[str]:
+    d = plan.dialect
+    lines = []
+    if any(v.scalar == "double" for v in plan.users) and d.version < 400:
+        lines.append("#extension GL_ARB_gpu_shader_fp64 : require")
+    if any(v.component is not None for v in plan.users) and d.version < 440:
+        lines.append("#extension GL_ARB_enhanced_layouts : require")
+    return lines
+
+
+LEGACY_PER_VERTEX = ("gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor", "gl_BackSecondaryColor",
+                     "gl_FogFragCoord")
+
+
+def _legacy_copies(plan: Plan, src: str, dst: str) -> list[str]:
+    """Copy statements for the legacy builtins between gl_in[] and the stage's outputs."""
+    names = []
+    for key in plan.builtins:
+        b = BUILTINS[key]
+        names.append(b.written)
+        if key in BACK and plan.face.startswith("two-side"):
+            names.append(BACK[key])
+    if plan.clip_vertex:
+        names.append("gl_ClipVertex")
+    if "clipdist" in plan.controls:
+        names += ["gl_ClipDistance[0]", "gl_ClipDistance[1]"]
+    if "pointsize" in plan.controls:
+        names.append("gl_PointSize")
+    return [f"{dst}{n} = {src}{n};" for n in names]
+
+
+def _middle(stage: str, plan: Plan) -> str:
+    d = plan.dialect
+    users = plan.users
+    nxt = plan.chain.split("-")[plan.chain.split("-").index(stage) + 1]
+    to_fs = nxt == "fs"
+    decls, body, layout = [], [], []
+    decls += _block("in", "V", "v_in[]", users, d) if users else []
+    if stage == "tcs":
+        layout.append("layout(vertices = 3) out;")
+        decls += _block("out", "V", "v_out[]", users, d) if users else []
+        body.append("gl_out[gl_InvocationID].gl_Position = gl_in[gl_InvocationID].gl_Position;")
+        body += _legacy_copies(plan, "gl_in[gl_InvocationID].", "gl_out[gl_InvocationID].")
+        body += [f"v_out[gl_InvocationID].{v.name} = v_in[gl_InvocationID].{v.name};" for v in users]
+        body += ["gl_TessLevelOuter[0] = 1.0;", "gl_TessLevelOuter[1] = 1.0;",
+                 "gl_TessLevelOuter[2] = 1.0;", "gl_TessLevelInner[0] = 1.0;"]
+    else:
+        if stage == "tes":
+            layout.append("layout(triangles, equal_spacing, ccw) in;")
+        else:
+            layout += ["layout(triangles) in;", "layout(triangle_strip, max_vertices = 3) out;"]
+        if to_fs:
+            decls += [_decl(v, "out", d) for v in users]
+            prefix = ""
+        else:
+            decls += _block("out", "V", "v_out", users, d) if users else []
+            prefix = "v_out."
+        copy = ([f"{prefix}{v.name} = v_in[{{i}}].{v.name};" for v in users]
+                + _legacy_copies(plan, "gl_in[{i}].", ""))
+        if stage == "tes":       # values are the same at every vertex; position interpolates
+            body.append("gl_Position = gl_TessCoord.x * gl_in[0].gl_Position"
+                        " + gl_TessCoord.y * gl_in[1].gl_Position + gl_TessCoord.z * gl_in[2].gl_Position;")
+            body += [line.format(i=0) for line in copy]
+        else:
+            body.append("for (int i = 0; i < 3; i++) {")
+            body += ["    gl_Position = gl_in[i].gl_Position;"] + [f"    {line.format(i='i')}" for line in copy]
+            body += ["    EmitVertex();", "}"]
+    return render(HERE / "stage.glsl", version_line=d.line, extensions=_extensions(plan), layout=layout,
+                  declarations=decls, body=body)
+
+
+def _fs(plan: Plan, reads) -> str:
+    d = plan.dialect
+    users = [v for v in plan.users if plan.fs_users is None or v.name in plan.fs_users]
+    if plan.reverse_consumer:
+        users = users[::-1]
+    decls = [_decl(v, "in", d) for v in users]
+    if "clipdist" in plan.controls and d.modern:
+        decls.append("in float gl_ClipDistance[2];")
+    out = "gl_FragColor"
+    if d.modern and not d.compat:
+        decls.append("out vec4 o_report;")
+        out = "o_report"
+    body = ["// Fragment column k reports read values 4k .. 4k+3.",
+            "int k = int(gl_FragCoord.x);", "vec4 r = vec4(-1.0);"]
+    for pixel in range(-(-len(reads) // 4)):
+        chunk = [f"float({expr})" for expr, *_ in reads[4 * pixel:4 * pixel + 4]]
+        chunk += ["-1.0"] * (4 - len(chunk))
+        body.append(f"{'if' if pixel == 0 else 'else if'} (k == {pixel}) r = vec4({', '.join(chunk)});")
+    body.append(f"{out} = r;")
+    return render(HERE / "stage.glsl", version_line=d.line, extensions=_extensions(plan), layout=[],
+                  declarations=decls, body=body)
+
+
+# -- ids ----------------------------------------------------------------------------------------
+
+def case_id_of(plan: Plan) -> str:
+    parts = [FAMILY, plan.chain, plan.dialect.token]
+    if plan.separable:
+        parts.append("separable")
+    parts.append("builtins-" + ("+".join(plan.builtins + plan.controls) or "none"))
+    if plan.face != "front":
+        parts.append(plan.face)
+    if plan.clip_vertex:
+        parts.append("clipvertex")
+    user_components = sum(v.components for v in plan.users)
+    parts.append(f"users-{len(plan.users)}x{plan.tag or 'none'}-{user_components}c")
+    if plan.limit:
+        parts.append(f"{plan.limit[1]}-limit{plan.limit[0]}")
+    if plan.reverse_consumer:
+        parts.append("reversed")
+    return "/".join(parts)
+
+
+# -- the case set -------------------------------------------------------------------------------
+
+COMPAT_GS = Dialect(150, True)
+COMPAT_TESS = Dialect(400, True)
+CORE = Dialect(450, False)
+CHAINS = ("vs-fs", "vs-gs-fs", "vs-tes-fs", "vs-tcs-tes-fs", "vs-tcs-tes-gs-fs")
+
+
+def compat_for(chain: str) -> Dialect:
+    return Dialect(130, True) if chain == "vs-fs" else COMPAT_GS if "tes" not in chain else COMPAT_TESS
+
+
+def vec4s(n: int, prefix: str = "u", qualifier: str = "") -> tuple[Varying, ...]:
+    return tuple(Varying(f"{prefix}{i}", "vec4", qualifier) for i in range(n))
+
+
+def builtin_subsets() -> list[tuple[str, ...]]:
+    """Every subset size of the FS-visible builtins, a seeded sample of each size, and the
+    gl_TexCoord shapes that matter (full, partial, non-contiguous)."""
+    keys = list(BUILTINS)
+    rng = random.Random(4)
+    subsets = {(), tuple(keys)}
+    for size in range(1, len(keys)):
+        combos = list(itertools.combinations(keys, size))
+        for combo in rng.sample(combos, min(3, len(combos))):
+            subsets.add(combo)
+    subsets |= {tuple(TEXCOORDS), ("tex0", "tex1", "tex2", "tex3"), ("tex1", "tex4", "tex7"), ("tex0", "tex7"),
+                ("color", "tex2", "fog"), ("color", "secondary")}
+    return sorted(subsets, key=lambda s: (len(s), s))
+
+
+def plans() -> list[Plan]:
+    out = []
+    # Builtins x user varyings on every chain: no users, a few, and up to 64 components.
+    for chain in CHAINS:
+        d = compat_for(chain)
+        for subset in builtin_subsets():
+            out.append(Plan(d, chain, subset, users=vec4s(3), tag="vec4"))
+        for subset in (("color", "tex2", "fog"), tuple(BUILTINS)):
+            out.append(Plan(d, chain, subset))
+            fill = (64 - 4 * len(subset)) // 4
+            out.append(Plan(d, chain, subset, users=vec4s(fill), tag="vec4"))
+        out.append(Plan(d, chain, ("color", "tex0", "tex5"), CONTROLS, vec4s(4), tag="vec4"))
+    # Every GLSL version with the builtins, on VS -> FS.
+    for version in (110, 120, 130, 140, 150, 400, 450):
+        d = Dialect(version, True)
+        for subset in (("color", "secondary", "tex0", "tex3", "fog"), tuple(BUILTINS)):
+            out.append(Plan(d, "vs-fs", subset, users=vec4s(2), tag="vec4"))
+    # Two-sided colours: which colour the FS sees depends on the face and the enable.
+    for chain, d in (("vs-fs", Dialect(130, True)), ("vs-gs-fs", COMPAT_GS)):
+        for face in ("back", "two-side-front", "two-side-back"):
+            out.append(Plan(d, chain, ("color", "secondary", "tex0"), face=face, users=vec4s(2), tag="vec4"))
+    # gl_ClipVertex with a user clip plane: the top row is clipped away; the rest still arrives.
+    for chain in ("vs-fs", "vs-gs-fs"):
+        d = compat_for(chain)
+        out.append(Plan(d, chain, ("color", "tex1"), clip_vertex=True, users=vec4s(2), tag="vec4"))
+        out.append(Plan(d, chain, tuple(BUILTINS), clip_vertex=True, users=vec4s(4), tag="vec4"))
+    # Limits: exactly at GL_MAX_VARYING_COMPONENTS for the common values, and one vec4 over.
+    for total in (64, 124, 128):
+        out.append(Plan(CORE, "vs-fs", users=vec4s(total // 4), tag="vec4", limit=(total, "at")))
+        out.append(Plan(CORE, "vs-fs", users=vec4s(total // 4 + 1), tag="vec4", limit=(total, "over")))
+        subset = ("color", "secondary", "tex0", "tex1", "tex2", "tex3", "fog")
+        fill = (total - 4 * len(subset)) // 4
+        out.append(Plan(Dialect(450, True), "vs-fs", subset, users=vec4s(fill), tag="vec4", limit=(total, "at")))
+        out.append(Plan(Dialect(450, True), "vs-fs", subset, users=vec4s(fill + 1), tag="vec4",
+                        limit=(total, "over")))
+    # Core profile: types, qualifiers, locations and components, on two chains.
+    for chain in ("vs-fs", "vs-gs-fs", "vs-tcs-tes-fs"):
+        for tag, users in type_sets(chain):
+            out.append(Plan(CORE, chain, users=users, tag=tag))
+    out.append(Plan(CORE, "vs-fs", users=vec4s(6), tag="vec4", reverse_consumer=True))
+    out.append(Plan(Dialect(130, True), "vs-fs", ("color", "tex3"), users=vec4s(6), tag="vec4",
+                    reverse_consumer=True))
+    # Separable programs: the VS writes a superset of what the FS reads (PSIZ, VAR0, VAR8 vs VAR0, VAR8).
+    located = tuple(Varying(f"u{i}", "vec4", location=i) for i in (0, 3, 8))
+    out.append(Plan(CORE, "vs-fs", controls=("pointsize",), users=located, tag="vec4-loc0+3+8",
+                    separable=True, fs_users=("u0", "u8")))
+    out.append(Plan(CORE, "vs-fs", users=located, tag="vec4-loc0+3+8", separable=True, fs_users=("u8",)))
+    return out
+
+
+def type_sets(chain: str):
+    """(tag, user varyings) for the type and qualifier coverage."""
+    for t in TYPES:
+        if t.startswith("d"):
+            yield t, (Varying("a", t), Varying("b", "vec4"))
+        else:
+            yield t, (Varying("a", t), Varying("b", "vec4"), Varying("c", t))
+    yield "arrays", (Varying("a", "float", array=3), Varying("b", "vec2", array=2),
+                     Varying("c", "mat2", array=2), Varying("d", "ivec3", array=2))
+    for q in ("flat", "noperspective", "smooth", "centroid", "sample"):
+        yield f"qualifier-{q}", (Varying("a", "vec4", q), Varying("b", "vec3", q), Varying("c", "float", q))
+    yield "mixed", (Varying("a", "float"), Varying("b", "mat3x2"), Varying("c", "uvec2"),
+                    Varying("d", "vec3", "noperspective"), Varying("e", "int"), Varying("f", "dvec3"))
+    if chain == "vs-fs":       # explicit locations and components: matched by location, not name
+        yield "locations", (Varying("a", "vec4", location=15), Varying("b", "vec4", location=0),
+                            Varying("c", "vec2", location=7))
+        yield "components", (Varying("a", "vec2", location=3, component=0),
+                             Varying("b", "float", location=3, component=2),
+                             Varying("c", "float", location=3, component=3),
+                             Varying("d", "vec3", location=4, component=1),
+                             Varying("e", "vec4", location=5))
+
+
+def generate() -> list[Case]:
+    cases = {}
+    for plan in plans():
+        case = make_case(plan)
+        cases.setdefault(case.id, case)
+    return list(cases.values())
