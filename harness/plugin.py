@@ -14,12 +14,14 @@ from pathlib import Path
 
 import pytest
 
+from harness import baseline
 from harness import targets as targets_mod
 from harness.executor import Executor, probe
 from harness.verdict import judge
 
 FAMILIES = ("tess", "draw_params", "varyings")
 POOL = pytest.StashKey["ExecutorPool"]()
+BASELINE = pytest.StashKey[dict]()
 TARGETS = pytest.StashKey[list]()
 
 
@@ -33,7 +35,9 @@ def pytest_addoption(parser):
     group.addoption("--gl-platform", choices=("egl", "glfw"), default="egl",
                     help="how GL contexts are made: headless EGL (default) or a hidden GLFW window")
     group.addoption("--results-dir", default="results", metavar="DIR",
-                    help="where junit.xml and results.json go (default: results)")
+                    help="where junit.xml, results.json, results.csv and failures.csv go (default: results)")
+    group.addoption("--baseline", action="append", default=[], metavar="FILE",
+                    help="expected failures, 'case-id[target],Fail|Crash|Timeout' lines (repeatable)")
 
 
 def _selected_targets(config) -> list[str]:
@@ -79,6 +83,10 @@ def pytest_configure(config):
     else:
         config.stash[TARGETS] = []
     config.stash[POOL] = ExecutorPool(config)
+    try:
+        config.stash[BASELINE] = baseline.load(config.getoption("baseline"))
+    except baseline.BaselineError as exc:
+        raise pytest.UsageError(str(exc)) from None
     if config.stash[TARGETS] and not hasattr(config, "workerinput"):
         results = Path(config.getoption("results_dir"))
         if not config.option.xmlpath:
@@ -152,10 +160,19 @@ class CaseItem(pytest.Item):
                                  ("platform", info.get("platform", "?"))]
         verdict = judge(self.case, result, f"{self.target}: {renderer}, {info.get('version', '?')}")
         self.user_properties += [("status", verdict.status), ("case_duration", f"{result.duration:.4f}")]
+        expected = baseline.lookup(self.config.stash[BASELINE], self.case.id, self.target)
+        if expected:
+            self.user_properties.append(("expected", expected))
+            if baseline.STATUS_NAMES.get(verdict.status) == expected:
+                # An expected failure passes the run; JUnit shows it as skipped, with the reason.
+                pytest.skip(f"expected {expected} (baseline): {verdict.message.splitlines()[0]}")
+            if verdict.status == "pass":
+                raise CaseFailure(f"unexpected pass: the baseline expects {expected}; update the baseline")
         if verdict.status == "skip":
             pytest.skip(verdict.message)
         if verdict.status != "pass":
-            raise CaseFailure(f"{verdict.status}: {verdict.message}")
+            raise CaseFailure(f"{verdict.status}: {verdict.message}"
+                              + (f"\n(the baseline expects {expected})" if expected else ""))
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, CaseFailure):
@@ -204,15 +221,23 @@ class ResultsWriter:
             message = longrepr[2].removeprefix("Skipped: ")
         else:
             message = "" if report.passed else str(longrepr or "")
+        status = props.get("status") or ("skip" if report.skipped else "error")
         self.entries.append({
-            "id": props["case_id"], "target": props["target"],
-            "status": props.get("status") or ("skip" if report.skipped else "error"),
+            "id": props["case_id"], "target": props["target"], "status": status,
+            "expected": props.get("expected", ""),
             "duration": round(float(props.get("case_duration", report.duration)), 4),
             "renderer": props.get("renderer", ""), "message": message})
 
     def pytest_sessionfinish(self, session):
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        folder = self.path.parent
+        folder.mkdir(parents=True, exist_ok=True)
         self.path.write_text(json.dumps({"results": self.entries}, indent=1) + "\n")
+        rows = ["id,status,duration"] + [f"{e['id']}[{e['target']}],{e['status']},{e['duration']}"
+                                          for e in self.entries]
+        (folder / "results.csv").write_text("\n".join(rows) + "\n")
+        failures = [baseline.failure_line(e["id"], e["target"], e["status"]) for e in self.entries]
+        (folder / "failures.csv").write_text(
+            "# failures of this run, in --baseline format\n" + "".join(f"{f}\n" for f in failures if f))
 
 
 def pytest_sessionfinish(session, exitstatus):
