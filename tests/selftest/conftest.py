@@ -40,3 +40,8 @@ def tess_cases():
 @pytest.fixture(scope="session")
 def draw_params_cases():
     return {case.id: case for case in family("draw_params").generate()}
+
+
+@pytest.fixture(scope="session")
+def varyings_cases():
+    return {case.id: case for case in family("varyings").generate()}

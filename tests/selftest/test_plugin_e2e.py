@@ -85,6 +85,42 @@ def test_failure_reaches_junit_with_observed_and_expected(tmp_path):
     assert entry["status"] == "fail" and "gl_TessLevelOuter" in entry["message"]
 
 
+def test_baseline_expected_failure_and_unexpected_pass(tmp_path):
+    case_id = "tess/no-tcs/triangles/equal/pv4/o2_3_4-i6/then/o2.5_1.25_3.75-i3.5"
+    tree = family_tree(tmp_path, HAZARD_FAMILY.format(tess=str(ROOT / "tests" / "tess"), case_id=case_id))
+    proc = pytest_run("tests/tess", "--target", "llvmpipe", "--target", "zink", cwd=tree)
+    assert proc.returncode == 1
+    failures = (tree / "results" / "failures.csv").read_text().splitlines()
+    assert sorted(failures[1:]) == [f"{case_id}[llvmpipe],Fail", f"{case_id}[zink],Fail"]
+
+    # failures.csv is a baseline: with it the same run passes, and JUnit shows what was expected.
+    (tree / "base.csv").write_text("\n".join(failures) + "\n")
+    proc = pytest_run("tests/tess", "--target", "llvmpipe", "--target", "zink", "--baseline", "base.csv",
+                      cwd=tree)
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    for tc in next(iter(JUnitXml.fromfile(str(tree / "results" / "junit.xml")))):
+        (skipped,) = tc.result
+        assert skipped.message.startswith("expected Fail (baseline): draw 1 (glDrawArrays")
+
+    # A case the baseline expects to fail that passes fails the run: the baseline is stale.
+    passing = "tess/no-tcs/quads/equal/initial"
+    (tree / "stale.csv").write_text(f"# stale\n{passing},Fail\n")
+    proc = pytest_run(str(ROOT / "tests" / "tess"), "--rootdir", str(ROOT), "-k", f"{passing}[llvmpipe]",
+                      "--target", "llvmpipe", "--baseline", str(tree / "stale.csv"),
+                      "--results-dir", str(tmp_path / "stale"), cwd=ROOT)
+    assert proc.returncode == 1
+    assert "unexpected pass: the baseline expects Fail; update the baseline" in proc.stdout
+
+
+def test_malformed_baseline_is_one_line(tmp_path):
+    (tmp_path / "bad.csv").write_text("tess/no-tcs/quads/equal/initial,Broken\n")
+    proc = pytest_run("tests/tess", "--target", "llvmpipe", "--baseline", str(tmp_path / "bad.csv"))
+    assert proc.returncode == 4
+    assert proc.stderr.strip().splitlines() == [
+        f"ERROR: {tmp_path / 'bad.csv'}:1: expected 'case-id,Fail|Crash|Timeout', "
+        "got 'tess/no-tcs/quads/equal/initial,Broken'"]
+
+
 def test_malformed_case_file_is_a_clear_error(tmp_path):
     tree = family_tree(tmp_path, "def generate():\n    return [{'id': 'not a case'}]\n")
     proc = pytest_run("tests/tess", "--target", "llvmpipe", cwd=tree)
