@@ -63,6 +63,10 @@ TYPES = {
     "dvec4": ("double", 1, 4), "dmat2": ("double", 2, 2),
 }
 SWIZZLE = "xyzw"
+# A struct varying (GLSL 1.50+): member name -> type, in declaration order.
+STRUCTS = {"S": (("a", "vec3"), ("b", "float"), ("c", "mat2"))}
+STRUCT_DECLARATIONS = {name: f"struct {name} {{ " + " ".join(f"{t} {m};" for m, t in members) + " };"
+                       for name, members in STRUCTS.items()}
 
 
 @dataclass(frozen=True)
@@ -76,7 +80,7 @@ class Varying:
 
     @property
     def scalar(self) -> str:
-        return TYPES[self.type][0]
+        return "float" if self.type in STRUCTS else TYPES[self.type][0]
 
     def needs_flat(self) -> bool:
         return self.scalar != "float"
@@ -84,6 +88,8 @@ class Varying:
     def groups(self) -> list[tuple[str, list[str]]]:
         """(assignable GLSL name, accessors of its scalars) per array element, scalars in
         constructor order: column, then row."""
+        if self.type in STRUCTS:
+            return [(self.name, [a for m, t in STRUCTS[self.type] for a in Varying(f"{self.name}.{m}", t).elements()])]
         _, cols, rows = TYPES[self.type]
         out = []
         for a in range(self.array or 1):
@@ -100,6 +106,21 @@ class Varying:
     @property
     def components(self) -> int:
         return len(self.elements())
+
+
+def constructor(type_: str, values: list[float]) -> str:
+    """A GLSL expression of `type_` made of `values`, in the order groups() lists scalars."""
+    if type_ in STRUCTS:
+        parts, rest = [], list(values)
+        for _, member in STRUCTS[type_]:
+            n = Varying("m", member).components
+            parts.append(constructor(member, rest[:n]))
+            rest = rest[n:]
+        return f"{type_}({', '.join(parts)})"
+    scalar = TYPES[type_][0]
+    if len(values) == 1:
+        return literal(scalar, values[0])
+    return f"{type_}({', '.join(literal(scalar, v) for v in values)})"
 
 
 def literal(scalar: str, value: float) -> str:
@@ -336,7 +357,7 @@ def _decl(v: Varying, direction: str, d: Dialect, array_suffix: str = "", consum
 
 def _vs(plan: Plan, writes) -> str:
     d = plan.dialect
-    decls = [f"{'in' if d.modern else 'attribute'} vec4 a_position;"]
+    decls = _structs(plan) + [f"{'in' if d.modern else 'attribute'} vec4 a_position;"]
     if plan.separable:           # separable programs must redeclare the builtins they use
         members = ["vec4 gl_Position;"] + (["float gl_PointSize;"] if "pointsize" in plan.controls else [])
         decls.append("out gl_PerVertex { " + " ".join(members) + " };")
@@ -346,11 +367,8 @@ def _vs(plan: Plan, writes) -> str:
     decls += _block("out", "V", "v_out", plan.users, d) if blocked else [_decl(v, "out", d) for v in plan.users]
     body = ["gl_Position = a_position;"]
     for name, type_, group in writes:
-        scalar = TYPES[type_][0]
         target = name if name.startswith("gl_") or not blocked else f"v_out.{name}"
-        value = (literal(scalar, group[0]) if len(group) == 1
-                 else f"{type_}({', '.join(literal(scalar, v) for v in group)})")
-        body.append(f"{target} = {value};")
+        body.append(f"{target} = {constructor(type_, group)};")
     if plan.clip_vertex:
         body.append("gl_ClipVertex = a_position;     // the user clip plane keeps y <= 0")
     return render(HERE / "stage.glsl", version_line=d.line, extensions=_extensions(plan), layout=[],
@@ -371,6 +389,10 @@ def _block(direction: str, name: str, instance: str, users, d: Dialect) -> list[
         lines.append(f"    {qualifier + ' ' if qualifier else ''}{v.type} {v.name}{size};")
     lines.append(f"}} {instance};")
     return lines
+
+
+def _structs(plan: Plan) -> list[str]:
+    return [STRUCT_DECLARATIONS[t] for t in sorted({v.type for v in plan.users} & set(STRUCTS))]
 
 
 def _extensions(plan: Plan) -> list[str]:
@@ -409,7 +431,7 @@ def _middle(stage: str, plan: Plan) -> str:
     users = plan.users
     nxt = plan.chain.split("-")[plan.chain.split("-").index(stage) + 1]
     to_fs = nxt == "fs"
-    decls, body, layout = [], [], []
+    decls, body, layout = _structs(plan), [], []
     decls += _block("in", "V", "v_in[]", users, d) if users else []
     if stage == "tcs":
         layout.append("layout(vertices = 3) out;")
@@ -449,7 +471,7 @@ def _fs(plan: Plan, reads) -> str:
     users = [v for v in plan.users if plan.fs_users is None or v.name in plan.fs_users]
     if plan.reverse_consumer:
         users = users[::-1]
-    decls = [_decl(v, "in", d) for v in users]
+    decls = _structs(plan) + [_decl(v, "in", d) for v in users]
     if "clipdist" in plan.controls and d.modern:
         decls.append("in float gl_ClipDistance[2];")
     out = "gl_FragColor"
@@ -525,11 +547,13 @@ def plans() -> list[Plan]:
         d = compat_for(chain)
         for subset in builtin_subsets():
             out.append(Plan(d, chain, subset, users=vec4s(3), tag="vec4"))
-        for subset in (("color", "tex2", "fog"), tuple(BUILTINS)):
-            out.append(Plan(d, chain, subset))
-            fill = (64 - 4 * len(subset)) // 4
+            fill = (64 - 4 * len(subset)) // 4          # the rest of 64 components: zink's limit
             out.append(Plan(d, chain, subset, users=vec4s(fill), tag="vec4"))
+        out.append(Plan(d, chain, ("color", "tex2", "fog")))
         out.append(Plan(d, chain, ("color", "tex0", "tex5"), CONTROLS, vec4s(4), tag="vec4"))
+        mixed = (Varying("a", "float"), Varying("b", "mat3x2"), Varying("c", "uvec2"),
+                 Varying("d", "vec3", "noperspective"), Varying("e", "int"), Varying("f", "vec2", array=2))
+        out.append(Plan(d, chain, ("color", "tex1", "tex6", "fog"), users=mixed, tag="mixed"))
     # Every GLSL version with the builtins, on VS -> FS.
     for version in (110, 120, 130, 140, 150, 400, 450):
         d = Dialect(version, True)
@@ -553,8 +577,8 @@ def plans() -> list[Plan]:
         out.append(Plan(Dialect(450, True), "vs-fs", subset, users=vec4s(fill), tag="vec4", limit=(total, "at")))
         out.append(Plan(Dialect(450, True), "vs-fs", subset, users=vec4s(fill + 1), tag="vec4",
                         limit=(total, "over")))
-    # Core profile: types, qualifiers, locations and components, on two chains.
-    for chain in ("vs-fs", "vs-gs-fs", "vs-tcs-tes-fs"):
+    # Core profile: types, qualifiers, locations and components, on every chain.
+    for chain in CHAINS:
         for tag, users in type_sets(chain):
             out.append(Plan(CORE, chain, users=users, tag=tag))
     out.append(Plan(CORE, "vs-fs", users=vec4s(6), tag="vec4", reverse_consumer=True))
@@ -577,6 +601,7 @@ def type_sets(chain: str):
             yield t, (Varying("a", t), Varying("b", "vec4"), Varying("c", t))
     yield "arrays", (Varying("a", "float", array=3), Varying("b", "vec2", array=2),
                      Varying("c", "mat2", array=2), Varying("d", "ivec3", array=2))
+    yield "struct", (Varying("a", "S"), Varying("b", "vec4"), Varying("c", "S"))
     for q in ("flat", "noperspective", "smooth", "centroid", "sample"):
         yield f"qualifier-{q}", (Varying("a", "vec4", q), Varying("b", "vec3", q), Varying("c", "float", q))
     yield "mixed", (Varying("a", "float"), Varying("b", "mat3x2"), Varying("c", "uvec2"),
