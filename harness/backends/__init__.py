@@ -10,3 +10,24 @@ class Skip(Exception):
 
 class BackendError(Exception):
     """The driver did not do what the case asks (GL error, compile or link failure, ...)."""
+
+
+def check_requirements(case, facts: dict, query=None) -> None:
+    """Skip, naming what is missing, where the context lacks the case's GL version, an
+    extension or a limit. `facts` holds version_number, version, extensions and limits;
+    `query(name)` answers limits that `facts` does not list."""
+    req = case.requires
+    if tuple(facts["version_number"]) < tuple(req.gl_version):
+        raise Skip(f"needs GL {req.gl_version[0]}.{req.gl_version[1]} {req.profile}, "
+                   f"context has {facts['version']}")
+    missing = [e for e in req.extensions if e not in facts["extensions"]]
+    if missing:
+        raise Skip(f"needs extension(s) {', '.join(missing)}")
+    for name, op, value in req.limits:
+        have = facts["limits"].get(name)
+        if have is None and query is not None:
+            have = query(name)
+        if have is None:
+            raise Skip(f"needs {name} {op} {value}, which this target does not report")
+        if not (have >= value if op == ">=" else have == value):
+            raise Skip(f"needs {name} {op} {value}, context has {have}")

@@ -12,7 +12,7 @@ import re
 
 import numpy as np
 
-from harness.backends import BackendError, Skip
+from harness.backends import BackendError, Skip, check_requirements
 from harness.backends.gl.context import open_contexts, select_platform
 from harness.backends.gl.draws import issue
 from harness.case import Case
@@ -94,33 +94,27 @@ class GLBackend:
         return {"renderer": core["renderer"], "vendor": core["vendor"], "version": core["version"],
                 "platform": self._contexts.platform, "profiles": profiles}
 
-    def _check_requirements(self, case: Case, facts: dict) -> None:
-        req = case.requires
-        if tuple(facts["version_number"]) < tuple(req.gl_version):
-            raise Skip(f"needs GL {req.gl_version[0]}.{req.gl_version[1]} {req.profile}, "
-                       f"context has {facts['version']}")
-        missing = [e for e in req.extensions if e not in facts["extensions"]]
-        if missing:
-            raise Skip(f"needs extension(s) {', '.join(missing)}")
-        for name, op, value in req.limits:
-            have = facts["limits"].get(name)
-            if have is None:
-                have = int(self.gl.glGetIntegerv(getattr(self.gl, name)))
-            if not (have >= value if op == ">=" else have == value):
-                raise Skip(f"needs {name} {op} {value}, context has {have}")
-
     # -- running a case ------------------------------------------------------------------
     def run(self, case: Case) -> dict:
         facts = self._use(case.requires.profile)
-        self._check_requirements(case, facts)
+        check_requirements(case, facts, lambda name: int(self.gl.glGetIntegerv(getattr(self.gl, name))))
         GL = self.gl
         made = _Objects(GL)
         try:
-            self._program(case, made)
+            programs = self._program(case, made)
             self._vertex_data(case, made)
             if case.readback.image:
                 self._image_target(case.readback.image, made)
-            return {"draws": [self._draw(case, i, made) for i in range(len(case.draws))]}
+            current, observed = 0, []
+            for i, draw in enumerate(case.draws):
+                for index in draw.delete_programs:         # the name stays in use while current
+                    GL.glDeleteProgram(programs[index])
+                    made.forget("program", programs[index])
+                if draw.program != current:
+                    GL.glUseProgram(programs[draw.program])
+                    current = draw.program
+                observed.append(self._draw(case, i, made))
+            return {"draws": observed}
         except GL.GLError as exc:
             raise BackendError(f"GL error {_error_name(GL, exc.err)} from {exc.baseOperation.__name__}"
                                f"{_args(exc)}") from None
@@ -128,31 +122,42 @@ class GLBackend:
             made.delete()
             self._reset()
 
-    def _program(self, case: Case, made: "_Objects") -> None:
-        """Compile and link the case's program (or one separable program per stage) and bind it."""
+    def _program(self, case: Case, made: "_Objects") -> list[int]:
+        """Compile and link the case's programs (or one separable program per stage), bind the
+        first and return them all. A (stage, source) that several programs list is compiled
+        once, and that one shader object is attached to each of them."""
         GL = self.gl
         if case.separable:
             pipeline = made.pipeline(GL.glGenProgramPipelines(1))
             for stage, source in case.shaders:
                 program = made.program(GL.glCreateProgram())
                 GL.glProgramParameteri(program, GL.GL_PROGRAM_SEPARABLE, GL.GL_TRUE)
-                self._link(case, program, [(stage, source)], made)
+                self._link(case, program, [(stage, source)], made, {})
                 GL.glUseProgramStages(pipeline, getattr(GL, STAGE_BITS[stage]), program)
             GL.glBindProgramPipeline(pipeline)
-        else:
+            return []
+        compiled, programs = {}, []
+        for index, shaders in enumerate((case.shaders,) + case.programs):
             program = made.program(GL.glCreateProgram())
-            self._link(case, program, case.shaders, made)
-            GL.glUseProgram(program)
+            self._link(case, program, shaders, made, compiled,
+                       f"program {index}: " if case.programs else "")
+            programs.append(program)
+        GL.glUseProgram(programs[0])
+        return programs
 
-    def _link(self, case: Case, program: int, shaders, made: "_Objects") -> None:
+    def _link(self, case: Case, program: int, shaders, made: "_Objects", compiled: dict,
+              which: str = "") -> None:
         GL = self.gl
         for stage, source in shaders:
-            shader = made.shader(GL.glCreateShader(getattr(GL, STAGE_ENUMS[stage])))
-            GL.glShaderSource(shader, source)
-            GL.glCompileShader(shader)
-            if not GL.glGetShaderiv(shader, GL.GL_COMPILE_STATUS):
-                log = _text(GL.glGetShaderInfoLog(shader))
-                raise BackendError(f"{stage.upper()} failed to compile:\n{log}")
+            shader = compiled.get((stage, source))
+            if shader is None:
+                shader = made.shader(GL.glCreateShader(getattr(GL, STAGE_ENUMS[stage])))
+                GL.glShaderSource(shader, source)
+                GL.glCompileShader(shader)
+                if not GL.glGetShaderiv(shader, GL.GL_COMPILE_STATUS):
+                    log = _text(GL.glGetShaderInfoLog(shader))
+                    raise BackendError(f"{which}{stage.upper()} failed to compile:\n{log}")
+                compiled[(stage, source)] = shader
             GL.glAttachShader(program, shader)
         for attr in case.attributes:
             if attr.name:
@@ -168,7 +173,7 @@ class GLBackend:
             if case.requires.link_failure_allowed:
                 raise Skip(f"{case.requires.link_failure_allowed}; the program did not link: "
                            f"{log.splitlines()[0] if log else 'no log'}")
-            raise BackendError(f"program failed to link:\n{log}")
+            raise BackendError(f"{which or 'program '}failed to link:\n{log}")
 
     def _vertex_data(self, case: Case, made: "_Objects") -> None:
         GL = self.gl
@@ -293,6 +298,10 @@ class _Objects:
         return name
 
     def last(self): return self._made[-1][1]
+
+    def forget(self, kind, name):
+        """An object the case deleted itself."""
+        self._made.remove((kind, name))
     def program(self, name): return self._add("program", name)
     def pipeline(self, name): return self._add("pipeline", name)
     def framebuffer(self, name): return self._add("framebuffer", name)

@@ -1,0 +1,150 @@
+"""One Vulkan instance and device per executor child, and the few resources cases need.
+
+Optional device features (transform feedback, 8-bit indices, list restart, fp64, ...) are
+enabled where the device has them; what is missing is recorded, so that a case needing it is
+skipped with the reason rather than failing.
+"""
+from __future__ import annotations
+
+import vulkan as vk
+
+from harness.backends import BackendError
+
+WANTED_EXTENSIONS = ("VK_EXT_transform_feedback", "VK_EXT_index_type_uint8",
+                     "VK_EXT_primitive_topology_list_restart", "VK_KHR_draw_indirect_count")
+
+
+class Device:
+    def __init__(self):
+        app = vk.VkApplicationInfo(sType=vk.VK_STRUCTURE_TYPE_APPLICATION_INFO, pApplicationName="gl-layer-harness",
+                                   applicationVersion=1, pEngineName="harness", engineVersion=1,
+                                   apiVersion=vk.VK_MAKE_VERSION(1, 2, 0))
+        try:
+            self.instance = vk.vkCreateInstance(vk.VkInstanceCreateInfo(
+                sType=vk.VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, pApplicationInfo=app), None)
+            physical = vk.vkEnumeratePhysicalDevices(self.instance)
+        except vk.VkError as exc:
+            raise BackendError(f"no Vulkan instance or device: {type(exc).__name__}") from None
+        if not physical:
+            raise BackendError("no Vulkan physical device (is the ICD installed? VK_ICD_FILENAMES?)")
+        self.physical = physical[0]
+        self.properties = vk.vkGetPhysicalDeviceProperties(self.physical)
+        self.limits = self.properties.limits
+        available = {e.extensionName for e in vk.vkEnumerateDeviceExtensionProperties(self.physical, None)}
+        self.extensions = [e for e in WANTED_EXTENSIONS if e in available]
+        self._create_device()
+        self.memory = vk.vkGetPhysicalDeviceMemoryProperties(self.physical)
+        self.pool = vk.vkCreateCommandPool(self.device, vk.VkCommandPoolCreateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, queueFamilyIndex=self.queue_family,
+            flags=vk.VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT), None)
+        self.ext = {name: vk.vkGetDeviceProcAddr(self.device, name) for name in (
+            "vkCmdBindTransformFeedbackBuffersEXT", "vkCmdBeginTransformFeedbackEXT",
+            "vkCmdEndTransformFeedbackEXT") if "VK_EXT_transform_feedback" in self.extensions}
+
+    def _create_device(self) -> None:
+        families = vk.vkGetPhysicalDeviceQueueFamilyProperties(self.physical)
+        self.queue_family = next(i for i, f in enumerate(families) if f.queueFlags & vk.VK_QUEUE_GRAPHICS_BIT)
+        # Query the optional features, then enable exactly what the device has.
+        self.f11 = vk.VkPhysicalDeviceVulkan11Features(sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES)
+        self.f12 = vk.VkPhysicalDeviceVulkan12Features(sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                                       pNext=self.f11)
+        chain = self.f12
+        self.xfb = self.uint8 = self.restart = None
+        if "VK_EXT_transform_feedback" in self.extensions:
+            self.xfb = chain = vk.VkPhysicalDeviceTransformFeedbackFeaturesEXT(
+                sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT, pNext=chain)
+        if "VK_EXT_index_type_uint8" in self.extensions:
+            self.uint8 = chain = vk.VkPhysicalDeviceIndexTypeUint8FeaturesEXT(
+                sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT, pNext=chain)
+        if "VK_EXT_primitive_topology_list_restart" in self.extensions:
+            self.restart = chain = vk.VkPhysicalDevicePrimitiveTopologyListRestartFeaturesEXT(
+                sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVE_TOPOLOGY_LIST_RESTART_FEATURES_EXT, pNext=chain)
+        self.features = vk.VkPhysicalDeviceFeatures2(sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, pNext=chain)
+        vk.vkGetPhysicalDeviceFeatures2(self.physical, self.features)
+        queue = vk.VkDeviceQueueCreateInfo(sType=vk.VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+                                           queueFamilyIndex=self.queue_family, queueCount=1, pQueuePriorities=[1.0])
+        self.device = vk.vkCreateDevice(self.physical, vk.VkDeviceCreateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, pNext=self.features, queueCreateInfoCount=1,
+            pQueueCreateInfos=[queue], enabledExtensionCount=len(self.extensions),
+            ppEnabledExtensionNames=self.extensions), None)
+        self.queue = vk.vkGetDeviceQueue(self.device, self.queue_family, 0)
+
+    def has(self, feature: str) -> bool:
+        core = self.features.features
+        return bool({
+            "transform_feedback": self.xfb is not None and self.xfb.transformFeedback,
+            "uint8_indices": self.uint8 is not None and self.uint8.indexTypeUint8,
+            "list_restart": self.restart is not None and self.restart.primitiveTopologyListRestart,
+            "patch_restart": self.restart is not None and self.restart.primitiveTopologyPatchListRestart,
+            "draw_indirect_count": self.f12.drawIndirectCount,
+            "shader_draw_parameters": self.f11.shaderDrawParameters,
+            "multi_draw_indirect": core.multiDrawIndirect,
+            "tessellation": core.tessellationShader,
+            "geometry": core.geometryShader,
+            "fp64": core.shaderFloat64,
+            "clip_distance": core.shaderClipDistance,
+        }[feature])
+
+    # -- resources ---------------------------------------------------------------------------
+    def _memory_type(self, bits: int, flags: int) -> int:
+        for i in range(self.memory.memoryTypeCount):
+            if bits & (1 << i) and (self.memory.memoryTypes[i].propertyFlags & flags) == flags:
+                return i
+        raise BackendError(f"no Vulkan memory type with flags {flags:#x}")
+
+    def buffer(self, size: int, usage: int, data: bytes = b"") -> "Buffer":
+        return Buffer(self, max(size, len(data), 4), usage, data)
+
+    def one_shot(self, record) -> None:
+        """Record with `record(cmd)`, submit, wait."""
+        cmd = vk.vkAllocateCommandBuffers(self.device, vk.VkCommandBufferAllocateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, commandPool=self.pool,
+            level=vk.VK_COMMAND_BUFFER_LEVEL_PRIMARY, commandBufferCount=1))[0]
+        try:
+            vk.vkBeginCommandBuffer(cmd, vk.VkCommandBufferBeginInfo(
+                sType=vk.VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                flags=vk.VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT))
+            record(cmd)
+            vk.vkEndCommandBuffer(cmd)
+            fence = vk.vkCreateFence(self.device, vk.VkFenceCreateInfo(sType=vk.VK_STRUCTURE_TYPE_FENCE_CREATE_INFO), None)
+            try:
+                vk.vkQueueSubmit(self.queue, 1, [vk.VkSubmitInfo(sType=vk.VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                                                                 commandBufferCount=1, pCommandBuffers=[cmd])], fence)
+                vk.vkWaitForFences(self.device, 1, [fence], vk.VK_TRUE, 60_000_000_000)
+            finally:
+                vk.vkDestroyFence(self.device, fence, None)
+        finally:
+            vk.vkFreeCommandBuffers(self.device, self.pool, 1, [cmd])
+
+
+class Buffer:
+    """A host-visible buffer (simple and plenty fast for conformance cases)."""
+
+    def __init__(self, device: Device, size: int, usage: int, data: bytes = b""):
+        self.device, self.size = device, size
+        dev = device.device
+        self.handle = vk.vkCreateBuffer(dev, vk.VkBufferCreateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, size=size, usage=usage,
+            sharingMode=vk.VK_SHARING_MODE_EXCLUSIVE), None)
+        req = vk.vkGetBufferMemoryRequirements(dev, self.handle)
+        kind = device._memory_type(req.memoryTypeBits, vk.VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT
+                                   | vk.VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
+        self.memory = vk.vkAllocateMemory(dev, vk.VkMemoryAllocateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, allocationSize=req.size, memoryTypeIndex=kind), None)
+        vk.vkBindBufferMemory(dev, self.handle, self.memory, 0)
+        self.write(data if data else bytes(size))
+
+    def write(self, data: bytes, offset: int = 0) -> None:
+        mapped = vk.vkMapMemory(self.device.device, self.memory, 0, self.size, 0)
+        mapped[offset:offset + len(data)] = data
+        vk.vkUnmapMemory(self.device.device, self.memory)
+
+    def read(self, size: int | None = None) -> bytes:
+        mapped = vk.vkMapMemory(self.device.device, self.memory, 0, self.size, 0)
+        data = bytes(mapped[:self.size if size is None else size])
+        vk.vkUnmapMemory(self.device.device, self.memory)
+        return data
+
+    def destroy(self) -> None:
+        vk.vkDestroyBuffer(self.device.device, self.handle, None)
+        vk.vkFreeMemory(self.device.device, self.memory, None)
