@@ -46,10 +46,11 @@ def printable(text: str) -> str:
 
 class Executor:
     def __init__(self, target: Target, case_timeout: float = 60.0, gl_platform: str = "egl",
-                 extra_env: dict[str, str] | None = None):
+                 extra_env: dict[str, str] | None = None, vk_without: str = ""):
         self.target = target
         self.case_timeout = case_timeout
         self.gl_platform = gl_platform
+        self.vk_without = vk_without
         self.extra_env = extra_env or {}
         self._proc: subprocess.Popen | None = None
         self._stderr = None
@@ -62,7 +63,8 @@ class Executor:
         env.update(self.extra_env)
         self._proc = subprocess.Popen(
             [sys.executable, "-m", "harness.worker", self.target.name,
-             "--backend", self.target.backend, "--gl-platform", self.gl_platform],
+             "--backend", self.target.backend, "--gl-platform", self.gl_platform,
+             "--vk-without", self.vk_without],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, env=env,
             start_new_session=True)       # a hang cannot take the caller's signals with it
 
@@ -144,9 +146,9 @@ class Executor:
         return self._request({"op": "run", "case": case.to_json()}, self.case_timeout)
 
 
-def probe(target: Target, gl_platform: str = "egl") -> Result:
+def probe(target: Target, gl_platform: str = "egl", vk_without: str = "") -> Result:
     """Start a child for the target once: its facts (renderer, version, limits) or why not."""
-    executor = Executor(target, gl_platform=gl_platform)
+    executor = Executor(target, gl_platform=gl_platform, vk_without=vk_without)
     try:
         return executor.info()
     finally:

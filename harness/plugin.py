@@ -36,6 +36,9 @@ def pytest_addoption(parser):
                     help="how GL contexts are made: headless EGL (default) or a hidden GLFW window")
     group.addoption("--results-dir", default="results", metavar="DIR",
                     help="where junit.xml, results.json, results.csv and failures.csv go (default: results)")
+    group.addoption("--vk-without", default="", metavar="T1,T2",
+                    help="Vulkan backend: translations to switch off, to show the cases catch the hazard "
+                         "(passthrough-tcs, base-vertex, draw-id, slot-map)")
     group.addoption("--baseline", action="append", default=[], metavar="FILE",
                     help="expected failures, 'case-id[target],Fail|Crash|Timeout' lines (repeatable)")
 
@@ -65,7 +68,7 @@ def _selected_targets(config) -> list[str]:
 
 def _probe(config, target) -> str:
     """'' if the target's child made a context, else the first line of why not."""
-    result = probe(target, config.getoption("gl_platform"))
+    result = probe(target, config.getoption("gl_platform"), config.getoption("vk_without"))
     if result.status == "ok":
         return ""
     return (result.message or result.status).splitlines()[0]
@@ -194,7 +197,8 @@ class ExecutorPool:
         if name not in self._executors:
             self._executors[name] = Executor(targets_mod.get(name),
                                              case_timeout=self._config.getoption("case_timeout"),
-                                             gl_platform=self._config.getoption("gl_platform"))
+                                             gl_platform=self._config.getoption("gl_platform"),
+                                             vk_without=self._config.getoption("vk_without"))
         return self._executors[name]
 
     def close(self):

@@ -5,6 +5,7 @@ run in a child process started with that environment (see executor.py).
 """
 from __future__ import annotations
 
+import platform
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -24,6 +25,7 @@ class Target:
         return env
 
 
+_LVP_ICD = f"/usr/share/vulkan/icd.d/lvp_icd.{platform.machine()}.json"     # Debian's mesa-vulkan-drivers
 _MESA_SW = (("LIBGL_ALWAYS_SOFTWARE", "1"), ("EGL_PLATFORM", "surfaceless"))
 
 TARGETS = MappingProxyType({t.name: t for t in (
@@ -33,10 +35,10 @@ TARGETS = MappingProxyType({t.name: t for t in (
     Target("zink", "gl", _MESA_SW + (("GALLIUM_DRIVER", "zink"),),
            "Mesa zink on lavapipe (GL on Vulkan)", default=True),
     Target("system-gl", "gl", (), "the machine's own GL driver through EGL"),
-    Target("lavapipe", "vk", (), "Mesa lavapipe through the harness's Vulkan backend",
-           unavailable="the Vulkan backend is not implemented yet (issue 6)"),
-    Target("system-vk", "vk", (), "the machine's own Vulkan driver through the harness's Vulkan backend",
-           unavailable="the Vulkan backend is not implemented yet (issue 6)"),
+    Target("lavapipe", "vk", (("VK_ICD_FILENAMES", _LVP_ICD), ("VK_DRIVER_FILES", _LVP_ICD)),
+           "Mesa lavapipe through the harness's Vulkan backend (a GL-on-Vulkan layer of its own)",
+           default=True),
+    Target("system-vk", "vk", (), "the machine's own Vulkan driver through the harness's Vulkan backend"),
 )})
 
 

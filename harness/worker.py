@@ -21,6 +21,9 @@ def make_backend(target_name: str, backend: str, options: dict):
     if backend == "gl":
         from harness.backends.gl.runner import GLBackend
         return GLBackend(platform=options.get("gl_platform", "egl"))
+    if backend == "vk":
+        from harness.backends.vk.runner import VKBackend
+        return VKBackend(without=frozenset(filter(None, options.get("vk_without", "").split(","))))
     if backend == "fault":
         from harness.backends.fault import FaultBackend
         return FaultBackend()
@@ -66,12 +69,14 @@ def main(argv=None) -> None:
     parser.add_argument("target")
     parser.add_argument("--backend", required=True)
     parser.add_argument("--gl-platform", default="egl")
+    parser.add_argument("--vk-without", default="", help="translations the Vulkan layer leaves out")
     args = parser.parse_args(argv)
     out = os.dup(1)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     try:
-        backend = make_backend(args.target, args.backend, {"gl_platform": args.gl_platform})
+        backend = make_backend(args.target, args.backend,
+                               {"gl_platform": args.gl_platform, "vk_without": args.vk_without})
     except Exception as exc:  # no driver, no display, no backend: say so on every request
         backend = Unusable(f"{type(exc).__name__}: {exc}")
     serve(backend, 0, out)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 TRANSLATIONS = ("passthrough-tcs", "base-vertex", "draw-id", "slot-map")
 CLIP_PLANES = 4
 
-# The push constants every translated stage declares (std430: 104 bytes).
+# The push constants every translated stage declares (std430: 112 bytes, planes at offset 48).
 LAYER_BLOCK = (f"layout(push_constant) uniform Layer {{ vec4 outer; vec2 inner; int indexed; int draw_id;"
                f" int two_side; int clip_enabled; vec4 planes[{CLIP_PLANES}]; }} _layer;")
 
@@ -273,14 +273,20 @@ def _legacy(program: Program, stage: str, text: str, last: bool) -> str:
     if not program.legacy_used:
         return text
     decls = []
+    # Without slot-map, a builtin whose naive location a user varying already holds simply is
+    # that varying (one slot, two names): what a careless layer's SPIR-V does at run time.
+    alias = _naive_aliases(program, stage, text) if "slot-map" in program.without else {}
     if stage == "fs":
         for name in _fs_legacy_inputs(program, text):
-            loc = legacy_location(program, name)
-            decls.append(f"layout(location = {loc}) in {LEGACY_TYPE.get(name, 'vec4')} _hl_{name}_in;")
+            if name not in alias:
+                loc = legacy_location(program, name)
+                decls.append(f"layout(location = {loc}) in {LEGACY_TYPE.get(name, 'vec4')} _hl_{name}_in;")
         text = _fs_colours(program, text)
         for name in program.legacy_used:
             if name.startswith("TexCoord") or name == "FogFragCoord":
                 text = re.sub(_gl_pattern(name), f"_hl_{name}_in", text)
+        for name, var in alias.items():
+            text = re.sub(rf"\b_hl_{name}_in\b", var, text)
         return _after_globals(text, decls)
     for name in program.legacy_used:
         loc = legacy_location(program, name)
@@ -293,6 +299,9 @@ def _legacy(program: Program, stage: str, text: str, last: bool) -> str:
             decls.append(f"layout(location = {loc}) out {type_} _hl_{name}_out[];")
             text = re.sub(rf"gl_out\s*\[([^\]]*)\]\s*\.\s*{pattern}", rf"_hl_{name}_out[\1]", text)
         elif stage != "tcs" and re.search(rf"(?<![.\w]){pattern}", text):
+            if name in alias:
+                text = re.sub(rf"(?<![.\w]){pattern}", alias[name], text)
+                continue
             if name == "ClipVertex" and last and "slot-map" not in program.without:
                 decls.append("vec4 _hl_ClipVertex_out;")         # consumed right here, not passed on
             else:
@@ -302,6 +311,19 @@ def _legacy(program: Program, stage: str, text: str, last: bool) -> str:
         text = _clip_vertex(stage, text)
         decls.append(f"out float gl_ClipDistance[{CLIP_PLANES}];")
     return _after_globals(text, decls)
+
+
+def _naive_aliases(program: Program, stage: str, text: str) -> dict[str, str]:
+    """legacy name -> the plain vec4 user varying of this stage at the same naive location."""
+    direction = "in" if stage == "fs" else "out"
+    at = {program.locations[v.name]: v.name for v in interface(stage, text)
+          if v.direction == direction and not v.body and v.type == "vec4" and not v.array}
+    aliases = {}
+    for name in program.legacy_used:
+        var = at.get(legacy_location(program, name))
+        if var:
+            aliases[name] = f"{var}.x" if LEGACY_TYPE.get(name) == "float" else var
+    return aliases
 
 
 def _fs_legacy_inputs(program: Program, text: str) -> list[str]:

@@ -1,0 +1,407 @@
+"""Runs a Case through Vulkan with the layer's translations, reading back what the GL runner does.
+
+GL draw calls map to vkCmdDraw*/vkCmdDraw*Indirect(Count) with the same arguments. A GL
+multi-draw with direct arguments is split into single draws, each told its index through the
+layer's push constant (the `draw-id` translation); an indirect multi-draw stays one call and
+gets native DrawIndex. The viewport is flipped (negative height) so that winding and rows match
+GL, and image rows are put back into GL's bottom-up order.
+"""
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+import vulkan as vk
+
+from harness.backends import BackendError, Skip, check_requirements
+from harness.backends.vk import spirv
+from harness.backends.vk.device import Device
+from harness.backends.vk.tcs import passthrough_tcs
+from harness.backends.vk.translate import CLIP_PLANES, TRANSLATIONS, Program, translate
+from harness.case import INDEX_TYPES, Case, Draw
+from harness.observation import encode_records, record_dtype
+from harness.oracle import draw_params
+
+STAGE_BITS = {"vs": vk.VK_SHADER_STAGE_VERTEX_BIT, "tcs": vk.VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT,
+              "tes": vk.VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, "gs": vk.VK_SHADER_STAGE_GEOMETRY_BIT,
+              "fs": vk.VK_SHADER_STAGE_FRAGMENT_BIT}
+TOPOLOGY = {"POINTS": vk.VK_PRIMITIVE_TOPOLOGY_POINT_LIST, "LINES": vk.VK_PRIMITIVE_TOPOLOGY_LINE_LIST,
+            "TRIANGLES": vk.VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, "PATCHES": vk.VK_PRIMITIVE_TOPOLOGY_PATCH_LIST}
+INDEX_VK = {"UNSIGNED_BYTE": vk.VK_INDEX_TYPE_UINT8_EXT, "UNSIGNED_SHORT": vk.VK_INDEX_TYPE_UINT16,
+            "UNSIGNED_INT": vk.VK_INDEX_TYPE_UINT32}
+XFB_VERTICES = {"POINTS": 1, "LINES": 2, "TRIANGLES": 3}
+PUSH_SIZE = 48 + 16 * CLIP_PLANES          # the Layer block's std430 layout: planes start at 48
+ALL_STAGES = sum(STAGE_BITS.values())
+COLOR_FORMAT = vk.VK_FORMAT_R32G32B32A32_SFLOAT
+GL_EXTENSIONS = ("GL_ARB_shader_draw_parameters", "GL_ARB_base_instance", "GL_ARB_draw_indirect",
+                 "GL_ARB_multi_draw_indirect", "GL_ARB_enhanced_layouts", "GL_ARB_separate_shader_objects",
+                 "GL_ARB_compatibility", "GL_ARB_tessellation_shader")
+
+
+class VKBackend:
+    def __init__(self, without: frozenset[str] = frozenset()):
+        unknown = set(without) - set(TRANSLATIONS)
+        if unknown:
+            raise BackendError(f"unknown translation(s) {sorted(unknown)}; known: {', '.join(TRANSLATIONS)}")
+        self.without = frozenset(without)
+        self.dev = Device()
+        self.modules: dict[tuple[str, str], object] = {}      # (stage, source) -> VkShaderModule
+        self.layout = vk.vkCreatePipelineLayout(self.dev.device, vk.VkPipelineLayoutCreateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, pushConstantRangeCount=1,
+            pPushConstantRanges=[vk.VkPushConstantRange(stageFlags=ALL_STAGES, offset=0, size=PUSH_SIZE)]), None)
+        self.facts = self._facts()
+
+    # -- what this "GL" offers -------------------------------------------------------------
+    def _facts(self) -> dict:
+        d, lim = self.dev, self.dev.limits
+        p = d.properties
+        api = f"{p.apiVersion >> 22}.{(p.apiVersion >> 12) & 0x3FF}"
+        extensions = list(GL_EXTENSIONS)
+        if d.has("draw_indirect_count"):
+            extensions.append("GL_ARB_indirect_parameters")
+        if d.has("fp64"):
+            extensions.append("GL_ARB_gpu_shader_fp64")
+        varying = min(lim.maxVertexOutputComponents, lim.maxFragmentInputComponents)
+        limits = {
+            "GL_MAX_VARYING_COMPONENTS": varying, "GL_MAX_VERTEX_OUTPUT_COMPONENTS": lim.maxVertexOutputComponents,
+            "GL_MAX_TESS_CONTROL_INPUT_COMPONENTS": lim.maxTessellationControlPerVertexInputComponents,
+            "GL_MAX_TESS_CONTROL_OUTPUT_COMPONENTS": lim.maxTessellationControlPerVertexOutputComponents,
+            "GL_MAX_TESS_EVALUATION_INPUT_COMPONENTS": lim.maxTessellationEvaluationInputComponents,
+            "GL_MAX_TESS_EVALUATION_OUTPUT_COMPONENTS": lim.maxTessellationEvaluationOutputComponents,
+            "GL_MAX_GEOMETRY_INPUT_COMPONENTS": lim.maxGeometryInputComponents,
+            "GL_MAX_GEOMETRY_OUTPUT_COMPONENTS": lim.maxGeometryOutputComponents,
+            "GL_MAX_FRAGMENT_INPUT_COMPONENTS": lim.maxFragmentInputComponents,
+            "GL_MAX_PATCH_VERTICES": lim.maxTessellationPatchSize,
+            "GL_MAX_TESS_GEN_LEVEL": lim.maxTessellationGenerationLevel,
+            "GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS": 64,
+            "GL_MAX_CLIP_DISTANCES": lim.maxClipDistances, "GL_MAX_VERTEX_ATTRIBS": lim.maxVertexInputAttributes,
+            "GL_MAX_TEXTURE_COORDS": 8, "GL_MAX_GEOMETRY_OUTPUT_VERTICES": lim.maxGeometryOutputVertices,
+        }
+        return {"renderer": f"harness Vulkan layer on {p.deviceName} (Vulkan {api})",
+                "vendor": "gl-layer-harness", "version": f"4.6 (harness Vulkan layer, Vulkan {api})",
+                "version_number": [4, 6], "glsl_version": "4.60", "limits": limits,
+                "extensions": sorted(extensions)}
+
+    def info(self) -> dict:
+        facts = {k: v for k, v in self.facts.items() if k != "extensions"}
+        without = ", ".join(sorted(self.without)) or "none"
+        return {"renderer": facts["renderer"], "vendor": facts["vendor"], "version": facts["version"],
+                "platform": f"Vulkan, translations switched off: {without}",
+                "profiles": {"core": facts, "compat": facts}}
+
+    # -- running a case -----------------------------------------------------------------------
+    def run(self, case: Case) -> dict:
+        check_requirements(case, self.facts)
+        self._check_features(case)
+        run = _CaseRun(self, case)
+        try:
+            return {"draws": [run.draw(i) for i in range(len(case.draws))]}
+        except vk.VkError as exc:
+            raise BackendError(f"Vulkan error {type(exc).__name__} while running the case") from None
+        finally:
+            run.destroy()
+
+    def _check_features(self, case: Case) -> None:
+        needs = []
+        stages = dict(case.shaders)
+        if case.readback.captures:
+            needs.append("transform_feedback")
+        if "tes" in stages:
+            needs.append("tessellation")
+        if "gs" in stages:
+            needs.append("geometry")
+        if case.index_type == "UNSIGNED_BYTE" and any(d.command in draw_params.ELEMENTS_COMMANDS for d in case.draws):
+            needs.append("uint8_indices")
+        if any(d.restart_index is not None for d in case.draws):
+            needs.append("patch_restart" if any(d.mode == "PATCHES" for d in case.draws) else "list_restart")
+        if any(d.command.endswith("IndirectCount") for d in case.draws):
+            needs.append("draw_indirect_count")
+        if any(d.command.startswith("Multi") and "Indirect" in d.command for d in case.draws):
+            needs.append("multi_draw_indirect")
+        missing = [n for n in needs if not self.dev.has(n)]
+        if missing:
+            raise Skip(f"the Vulkan device lacks {', '.join(missing)}")
+
+    def module(self, stage: str, source: str):
+        key = (stage, source)
+        if key not in self.modules:
+            try:
+                code = spirv.compile_glsl(stage, source)
+            except spirv.CompileError as exc:
+                raise BackendError(str(exc)) from None
+            self.modules[key] = vk.vkCreateShaderModule(self.dev.device, vk.VkShaderModuleCreateInfo(
+                sType=vk.VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, codeSize=len(code), pCode=code), None)
+        return self.modules[key]
+
+
+class _CaseRun:
+    """The resources of one case, and its draws in order (GL state carried from draw to draw)."""
+
+    def __init__(self, backend: VKBackend, case: Case):
+        self.b, self.case, self.dev = backend, case, backend.dev
+        self.destroyers = []
+        self.program = Program(dict(case.shaders), backend.without,
+                               captures=tuple((c.varying, c.type) for c in case.readback.captures),
+                               attributes={a.name: a.location for a in case.attributes if a.name},
+                               separable=case.separable)
+        self.stages = translate(self.program)
+        self.patch_vertices, self.outer, self.inner = 3, (1.0,) * 4, (1.0, 1.0)
+        self.width, self.height = case.readback.image or (1, 1)
+        self._vertex_buffers()
+        self._target()
+
+    def _keep(self, destroy):
+        self.destroyers.append(destroy)
+
+    def destroy(self) -> None:
+        vk.vkDeviceWaitIdle(self.dev.device)
+        for destroy in reversed(self.destroyers):
+            destroy()
+
+    def _buffer(self, size: int, usage: int, data: bytes = b""):
+        buf = self.dev.buffer(size, usage, data)
+        self._keep(buf.destroy)
+        return buf
+
+    def _vertex_buffers(self) -> None:
+        case = self.case
+        self.attributes = [self._buffer(0, vk.VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
+                                        np.asarray(a.data, dtype="<f4").tobytes()) for a in case.attributes]
+        self.indices = None
+        if case.indices:
+            data = np.asarray(case.indices, dtype={1: "<u1", 2: "<u2", 4: "<u4"}[INDEX_TYPES[case.index_type]])
+            self.indices = self._buffer(0, vk.VK_BUFFER_USAGE_INDEX_BUFFER_BIT, data.tobytes())
+
+    def _target(self) -> None:
+        dev = self.dev.device
+        self.image = vk.vkCreateImage(dev, vk.VkImageCreateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, imageType=vk.VK_IMAGE_TYPE_2D, format=COLOR_FORMAT,
+            extent=vk.VkExtent3D(self.width, self.height, 1), mipLevels=1, arrayLayers=1,
+            samples=vk.VK_SAMPLE_COUNT_1_BIT, tiling=vk.VK_IMAGE_TILING_OPTIMAL,
+            usage=vk.VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | vk.VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+            sharingMode=vk.VK_SHARING_MODE_EXCLUSIVE, initialLayout=vk.VK_IMAGE_LAYOUT_UNDEFINED), None)
+        req = vk.vkGetImageMemoryRequirements(dev, self.image)
+        memory = vk.vkAllocateMemory(dev, vk.VkMemoryAllocateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, allocationSize=req.size,
+            memoryTypeIndex=self.dev._memory_type(req.memoryTypeBits, 0)), None)
+        vk.vkBindImageMemory(dev, self.image, memory, 0)
+        self._keep(lambda: (vk.vkDestroyImage(dev, self.image, None), vk.vkFreeMemory(dev, memory, None)))
+        view = vk.vkCreateImageView(dev, vk.VkImageViewCreateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, image=self.image, viewType=vk.VK_IMAGE_VIEW_TYPE_2D,
+            format=COLOR_FORMAT, subresourceRange=_color_range()), None)
+        self._keep(lambda: vk.vkDestroyImageView(dev, view, None))
+        attachment = vk.VkAttachmentDescription(
+            format=COLOR_FORMAT, samples=vk.VK_SAMPLE_COUNT_1_BIT, loadOp=vk.VK_ATTACHMENT_LOAD_OP_CLEAR,
+            storeOp=vk.VK_ATTACHMENT_STORE_OP_STORE, stencilLoadOp=vk.VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+            stencilStoreOp=vk.VK_ATTACHMENT_STORE_OP_DONT_CARE, initialLayout=vk.VK_IMAGE_LAYOUT_UNDEFINED,
+            finalLayout=vk.VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL)
+        subpass = vk.VkSubpassDescription(
+            pipelineBindPoint=vk.VK_PIPELINE_BIND_POINT_GRAPHICS, colorAttachmentCount=1,
+            pColorAttachments=[vk.VkAttachmentReference(attachment=0, layout=vk.VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL)])
+        self.render_pass = vk.vkCreateRenderPass(dev, vk.VkRenderPassCreateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, attachmentCount=1, pAttachments=[attachment],
+            subpassCount=1, pSubpasses=[subpass]), None)
+        self._keep(lambda: vk.vkDestroyRenderPass(dev, self.render_pass, None))
+        self.framebuffer = vk.vkCreateFramebuffer(dev, vk.VkFramebufferCreateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, renderPass=self.render_pass, attachmentCount=1,
+            pAttachments=[view], width=self.width, height=self.height, layers=1), None)
+        self._keep(lambda: vk.vkDestroyFramebuffer(dev, self.framebuffer, None))
+
+    # -- pipelines ---------------------------------------------------------------------------
+    def _pipeline(self, draw: Draw):
+        stages = dict(self.stages)
+        if "tes" in stages and "tcs" not in stages:
+            stages["tcs"] = passthrough_tcs(stages["vs"], self.patch_vertices,
+                                            faithful="passthrough-tcs" not in self.b.without)
+        infos = [vk.VkPipelineShaderStageCreateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, stage=STAGE_BITS[s],
+            module=self.b.module(s, src), pName="main") for s, src in stages.items()]
+        bindings, attributes = [], []
+        for i, a in enumerate(self.case.attributes):
+            rate = vk.VK_VERTEX_INPUT_RATE_INSTANCE if a.divisor else vk.VK_VERTEX_INPUT_RATE_VERTEX
+            if a.divisor > 1:
+                raise Skip("the Vulkan backend supports attribute divisors 0 and 1 only")
+            bindings.append(vk.VkVertexInputBindingDescription(binding=i, stride=4 * a.components, inputRate=rate))
+            attributes.append(vk.VkVertexInputAttributeDescription(
+                location=a.location, binding=i, format=[None, vk.VK_FORMAT_R32_SFLOAT, vk.VK_FORMAT_R32G32_SFLOAT,
+                                                        vk.VK_FORMAT_R32G32B32_SFLOAT,
+                                                        vk.VK_FORMAT_R32G32B32A32_SFLOAT][a.components], offset=0))
+        captures = bool(self.case.readback.captures)
+        info = vk.VkGraphicsPipelineCreateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, stageCount=len(infos), pStages=infos,
+            pVertexInputState=vk.VkPipelineVertexInputStateCreateInfo(
+                sType=vk.VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
+                vertexBindingDescriptionCount=len(bindings), pVertexBindingDescriptions=bindings or None,
+                vertexAttributeDescriptionCount=len(attributes), pVertexAttributeDescriptions=attributes or None),
+            pInputAssemblyState=vk.VkPipelineInputAssemblyStateCreateInfo(
+                sType=vk.VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO, topology=TOPOLOGY[draw.mode],
+                primitiveRestartEnable=draw.restart_index is not None),
+            pTessellationState=vk.VkPipelineTessellationStateCreateInfo(
+                sType=vk.VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO,
+                patchControlPoints=self.patch_vertices) if "tes" in stages else None,
+            pViewportState=vk.VkPipelineViewportStateCreateInfo(
+                sType=vk.VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, viewportCount=1, scissorCount=1),
+            pRasterizationState=vk.VkPipelineRasterizationStateCreateInfo(
+                sType=vk.VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+                rasterizerDiscardEnable=captures, polygonMode=vk.VK_POLYGON_MODE_FILL,
+                cullMode=vk.VK_CULL_MODE_NONE, frontFace=vk.VK_FRONT_FACE_COUNTER_CLOCKWISE, lineWidth=1.0),
+            pMultisampleState=vk.VkPipelineMultisampleStateCreateInfo(
+                sType=vk.VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+                rasterizationSamples=vk.VK_SAMPLE_COUNT_1_BIT),
+            pColorBlendState=vk.VkPipelineColorBlendStateCreateInfo(
+                sType=vk.VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO, attachmentCount=1,
+                pAttachments=[vk.VkPipelineColorBlendAttachmentState(blendEnable=False, colorWriteMask=0xF)]),
+            pDynamicState=vk.VkPipelineDynamicStateCreateInfo(
+                sType=vk.VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, dynamicStateCount=2,
+                pDynamicStates=[vk.VK_DYNAMIC_STATE_VIEWPORT, vk.VK_DYNAMIC_STATE_SCISSOR]),
+            layout=self.b.layout, renderPass=self.render_pass, subpass=0)
+        try:
+            pipeline = vk.vkCreateGraphicsPipelines(self.dev.device, None, 1, [info], None)[0]
+        except vk.VkError as exc:
+            raise BackendError(f"vkCreateGraphicsPipelines failed: {type(exc).__name__}") from None
+        self._keep(lambda: vk.vkDestroyPipeline(self.dev.device, pipeline, None))
+        return pipeline
+
+    # -- one draw -----------------------------------------------------------------------------
+    def draw(self, index: int) -> dict:
+        case, draw = self.case, self.case.draws[index]
+        state = draw.state
+        self.patch_vertices = state.patch_vertices or self.patch_vertices
+        self.outer = state.default_outer or self.outer
+        self.inner = state.default_inner or self.inner
+        flags = self._enables(state)
+        pipeline = self._pipeline(draw)
+        readback = case.readback
+        stride = record_dtype(readback.captures).itemsize
+        xfb = self._buffer(stride * readback.max_records, vk.VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT) \
+            if readback.captures else None
+        image_copy = self._buffer(self.width * self.height * 16, vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT) \
+            if readback.image else None
+        queries = None
+        if xfb is not None:
+            queries = vk.vkCreateQueryPool(self.dev.device, vk.VkQueryPoolCreateInfo(
+                sType=vk.VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                queryType=vk.VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT, queryCount=1), None)
+            self._keep(lambda: vk.vkDestroyQueryPool(self.dev.device, queries, None))
+        calls = self._calls(draw)
+
+        def record(cmd):
+            if queries is not None:
+                vk.vkCmdResetQueryPool(cmd, queries, 0, 1)
+            clear = vk.VkClearValue(color=vk.VkClearColorValue(float32=[readback.clear] * 4))
+            vk.vkCmdBeginRenderPass(cmd, vk.VkRenderPassBeginInfo(
+                sType=vk.VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, renderPass=self.render_pass,
+                framebuffer=self.framebuffer, renderArea=vk.VkRect2D(vk.VkOffset2D(0, 0),
+                                                                     vk.VkExtent2D(self.width, self.height)),
+                clearValueCount=1, pClearValues=[clear]), vk.VK_SUBPASS_CONTENTS_INLINE)
+            vk.vkCmdBindPipeline(cmd, vk.VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline)
+            # GL orientation: y up, so that winding (two-sided colour) and rows match GL.
+            vk.vkCmdSetViewport(cmd, 0, 1, [vk.VkViewport(0, self.height, self.width, -self.height, 0.0, 1.0)])
+            vk.vkCmdSetScissor(cmd, 0, 1, [vk.VkRect2D(vk.VkOffset2D(0, 0), vk.VkExtent2D(self.width, self.height))])
+            if self.attributes:
+                vk.vkCmdBindVertexBuffers(cmd, 0, len(self.attributes), [b.handle for b in self.attributes],
+                                          [0] * len(self.attributes))
+            if self.indices is not None:
+                vk.vkCmdBindIndexBuffer(cmd, self.indices.handle, 0, INDEX_VK[case.index_type])
+            if queries is not None:
+                vk.vkCmdBeginQuery(cmd, queries, 0, 0)
+                self.dev.ext["vkCmdBindTransformFeedbackBuffersEXT"](cmd, 0, 1, [xfb.handle], [0], [xfb.size])
+                self.dev.ext["vkCmdBeginTransformFeedbackEXT"](cmd, 0, 0, None, None)
+            for call in calls:
+                self._push(cmd, flags, call["indexed"], call["draw_id"])
+                call["record"](cmd)
+            if queries is not None:
+                self.dev.ext["vkCmdEndTransformFeedbackEXT"](cmd, 0, 0, None, None)
+                vk.vkCmdEndQuery(cmd, queries, 0)
+            vk.vkCmdEndRenderPass(cmd)
+            if image_copy is not None:
+                vk.vkCmdCopyImageToBuffer(cmd, self.image, vk.VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, image_copy.handle,
+                                          1, [vk.VkBufferImageCopy(
+                                              bufferOffset=0, bufferRowLength=0, bufferImageHeight=0,
+                                              imageSubresource=vk.VkImageSubresourceLayers(
+                                                  aspectMask=vk.VK_IMAGE_ASPECT_COLOR_BIT, mipLevel=0,
+                                                  baseArrayLayer=0, layerCount=1),
+                                              imageOffset=vk.VkOffset3D(0, 0, 0),
+                                              imageExtent=vk.VkExtent3D(self.width, self.height, 1))])
+
+        self.dev.one_shot(record)
+        result = {"counts": {}}
+        if queries is not None:
+            data = vk.ffi.new("uint64_t[2]")
+            vk.vkGetQueryPoolResults(self.dev.device, queries, 0, 1, 16, data, 16,
+                                     vk.VK_QUERY_RESULT_64_BIT | vk.VK_QUERY_RESULT_WAIT_BIT)
+            written, needed = int(data[0]), int(data[1])
+            vertices = written * XFB_VERTICES[readback.xfb_primitive]
+            result["counts"] = {"primitives_generated": needed, "xfb_primitives_written": written,
+                                "xfb_vertices": vertices}
+            result["xfb"] = encode_records(xfb.read(vertices * stride))
+        if image_copy is not None:
+            rows = np.frombuffer(image_copy.read(), dtype="<f4").reshape(self.height, self.width * 4)
+            result["image"] = encode_records(rows[::-1].tobytes())      # GL reads bottom row first
+        return result
+
+    def _enables(self, state) -> dict:
+        flags = {"two_side": 0, "clip_enabled": 0, "planes": [(0.0,) * 4] * CLIP_PLANES}
+        for cap in state.enable:
+            if cap == "VERTEX_PROGRAM_TWO_SIDE":
+                flags["two_side"] = 1
+            elif cap.startswith(("CLIP_PLANE", "CLIP_DISTANCE")):
+                flags["clip_enabled"] |= 1 << int(cap[-1])
+            else:
+                raise BackendError(f"GL capability {cap} is not supported by the Vulkan backend")
+        for i, plane in enumerate(state.clip_planes[:CLIP_PLANES]):
+            flags["planes"][i] = tuple(plane)
+        return flags
+
+    def _push(self, cmd, flags: dict, indexed: bool, draw_id: int) -> None:
+        data = struct.pack("<4f2f4i8x", *self.outer, *self.inner, int(indexed), draw_id, flags["two_side"],
+                           flags["clip_enabled"])
+        data += b"".join(struct.pack("<4f", *p) for p in flags["planes"])
+        vk.vkCmdPushConstants(cmd, self.b.layout, ALL_STAGES, 0, len(data), vk.ffi.new("char[]", data))
+
+    def _calls(self, draw: Draw) -> list[dict]:
+        """The Vulkan draw calls for one GL draw: (indexed, draw id to push, recorder)."""
+        command = draw.command
+        indexed = command in draw_params.ELEMENTS_COMMANDS
+        takes = draw_params.takes(command)
+        restart_max = (1 << (8 * INDEX_TYPES[self.case.index_type])) - 1
+        if draw.restart_index is not None and draw.restart_index != restart_max:
+            raise Skip(f"Vulkan restarts only at {restart_max:#x}; the case uses {draw.restart_index:#x}")
+
+        def direct(e, draw_id):
+            n = e.instance_count if "instance_count" in takes else 1
+            bi = e.base_instance if "base_instance" in takes else 0
+            bv = e.base_vertex if "base_vertex" in takes else 0
+            if indexed:
+                rec = lambda cmd: vk.vkCmdDrawIndexed(cmd, e.count, n, e.first, bv, bi)  # noqa: E731
+            else:
+                rec = lambda cmd: vk.vkCmdDraw(cmd, e.count, n, e.first, bi)  # noqa: E731
+            return {"indexed": indexed, "draw_id": draw_id, "record": rec}
+
+        if command not in draw_params.INDIRECT_COMMANDS:
+            return [direct(e, i if command in draw_params.MULTI_COMMANDS else 0)
+                    for i, e in enumerate(draw.entries) if e.count]
+        packed = 20 if indexed else 16
+        stride = draw.indirect_stride or packed
+        data = bytearray(draw.indirect_offset + stride * max(len(draw.entries), 1))
+        for i, e in enumerate(draw.entries):
+            fields = ((e.count, e.instance_count, e.first, e.base_vertex, e.base_instance) if indexed
+                      else (e.count, e.instance_count, e.first, e.base_instance))
+            struct.pack_into("<5I" if indexed else "<4I", data, draw.indirect_offset + i * stride,
+                             *[v & 0xFFFFFFFF for v in fields])
+        buf = self._buffer(len(data), vk.VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, bytes(data))
+        n, offset = len(draw.entries), draw.indirect_offset
+        if command.endswith("IndirectCount"):
+            count = self._buffer(8, vk.VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, struct.pack("<2I", 0, draw.draw_count))
+            fn = vk.vkCmdDrawIndexedIndirectCount if indexed else vk.vkCmdDrawIndirectCount
+            rec = lambda cmd: fn(cmd, buf.handle, offset, count.handle, 4, n, stride)  # noqa: E731
+        else:
+            fn = vk.vkCmdDrawIndexedIndirect if indexed else vk.vkCmdDrawIndirect
+            n = n if command.startswith("Multi") else 1
+            rec = lambda cmd: fn(cmd, buf.handle, offset, n, stride) if n else None  # noqa: E731
+        return [{"indexed": indexed, "draw_id": 0, "record": rec}]
+
+
+def _color_range():
+    return vk.VkImageSubresourceRange(aspectMask=vk.VK_IMAGE_ASPECT_COLOR_BIT, baseMipLevel=0, levelCount=1,
+                                      baseArrayLayer=0, layerCount=1)
