@@ -23,7 +23,8 @@ def make_backend(target_name: str, backend: str, options: dict):
         return GLBackend(platform=options.get("gl_platform", "egl"))
     if backend == "vk":
         from harness.backends.vk.runner import VKBackend
-        return VKBackend(without=frozenset(filter(None, options.get("vk_without", "").split(","))))
+        return VKBackend(without=frozenset(filter(None, options.get("vk_without", "").split(","))),
+                         validation=os.environ.get("HARNESS_VK_VALIDATION") == "1")
     if backend == "fault":
         from harness.backends.fault import FaultBackend
         return FaultBackend()

@@ -324,6 +324,13 @@ def requirements(plan: Plan) -> Requirements:
         limits.append(("GL_MAX_VARYING_COMPONENTS", "==", plan.limit[0]))
     elif total > 60:
         limits.append(("GL_MAX_VARYING_COMPONENTS", ">=", total))
+    # Stages with per-vertex inputs have limits of their own (zink and Vulkan report 64 for GS);
+    # gl_ClipVertex passing through them is one more vec4 there.
+    through = total + (4 if plan.clip_vertex else 0)
+    for stage, limit in (("gs", "GL_MAX_GEOMETRY_INPUT_COMPONENTS"), ("tcs", "GL_MAX_TESS_CONTROL_INPUT_COMPONENTS"),
+                         ("tes", "GL_MAX_TESS_EVALUATION_INPUT_COMPONENTS")):
+        if stage in stages:
+            limits.append((limit, ">=", through))
     top = max((v.location for v in plan.users if v.location is not None), default=None)
     if top is not None:
         limits.append(("GL_MAX_VARYING_COMPONENTS", ">=", 4 * (top + 1)))

@@ -14,17 +14,30 @@ WANTED_EXTENSIONS = ("VK_EXT_transform_feedback", "VK_EXT_index_type_uint8",
                      "VK_EXT_primitive_topology_list_restart", "VK_KHR_draw_indirect_count")
 
 
+VALIDATION_LAYER = "VK_LAYER_KHRONOS_validation"
+
+
 class Device:
-    def __init__(self):
+    def __init__(self, validation: bool = False):
         app = vk.VkApplicationInfo(sType=vk.VK_STRUCTURE_TYPE_APPLICATION_INFO, pApplicationName="gl-layer-harness",
                                    applicationVersion=1, pEngineName="harness", engineVersion=1,
                                    apiVersion=vk.VK_MAKE_VERSION(1, 2, 0))
+        self.validation_messages: list[str] = []
+        layers, extensions = [], []
+        if validation:
+            if VALIDATION_LAYER not in {p.layerName for p in vk.vkEnumerateInstanceLayerProperties()}:
+                raise BackendError(f"{VALIDATION_LAYER} is not installed (Debian package vulkan-validationlayers)")
+            layers, extensions = [VALIDATION_LAYER], ["VK_EXT_debug_utils"]
         try:
             self.instance = vk.vkCreateInstance(vk.VkInstanceCreateInfo(
-                sType=vk.VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, pApplicationInfo=app), None)
+                sType=vk.VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, pApplicationInfo=app,
+                enabledLayerCount=len(layers), ppEnabledLayerNames=layers,
+                enabledExtensionCount=len(extensions), ppEnabledExtensionNames=extensions), None)
             physical = vk.vkEnumeratePhysicalDevices(self.instance)
         except vk.VkError as exc:
             raise BackendError(f"no Vulkan instance or device: {type(exc).__name__}") from None
+        if validation:
+            self._messenger()
         if not physical:
             raise BackendError("no Vulkan physical device (is the ICD installed? VK_ICD_FILENAMES?)")
         self.physical = physical[0]
@@ -40,6 +53,19 @@ class Device:
         self.ext = {name: vk.vkGetDeviceProcAddr(self.device, name) for name in (
             "vkCmdBindTransformFeedbackBuffersEXT", "vkCmdBeginTransformFeedbackEXT",
             "vkCmdEndTransformFeedbackEXT") if "VK_EXT_transform_feedback" in self.extensions}
+
+    def _messenger(self) -> None:
+        """Validation errors are collected; the runner fails the case they happened in."""
+        def collect(severity, types, data, user):
+            self.validation_messages.append(vk.ffi.string(data.pMessage).decode(errors="replace"))
+            return 0
+        create = vk.vkGetInstanceProcAddr(self.instance, "vkCreateDebugUtilsMessengerEXT")
+        self._callback = collect                          # keep it alive as long as the device
+        self.messenger = create(self.instance, vk.VkDebugUtilsMessengerCreateInfoEXT(
+            sType=vk.VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+            messageSeverity=vk.VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+            messageType=vk.VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | vk.VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT,
+            pfnUserCallback=collect), None)
 
     def _create_device(self) -> None:
         families = vk.vkGetPhysicalDeviceQueueFamilyProperties(self.physical)

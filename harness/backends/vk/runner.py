@@ -17,7 +17,7 @@ from harness.backends import BackendError, Skip, check_requirements
 from harness.backends.vk import spirv
 from harness.backends.vk.device import Device
 from harness.backends.vk.tcs import passthrough_tcs
-from harness.backends.vk.translate import CLIP_PLANES, TRANSLATIONS, Program, translate
+from harness.backends.vk.translate import CLIP_PLANES, TRANSLATIONS, Program, locations_used, translate
 from harness.case import INDEX_TYPES, Case, Draw
 from harness.observation import encode_records, record_dtype
 from harness.oracle import draw_params
@@ -39,16 +39,18 @@ GL_EXTENSIONS = ("GL_ARB_shader_draw_parameters", "GL_ARB_base_instance", "GL_AR
 
 
 class VKBackend:
-    def __init__(self, without: frozenset[str] = frozenset()):
+    def __init__(self, without: frozenset[str] = frozenset(), validation: bool = False):
         unknown = set(without) - set(TRANSLATIONS)
         if unknown:
             raise BackendError(f"unknown translation(s) {sorted(unknown)}; known: {', '.join(TRANSLATIONS)}")
         self.without = frozenset(without)
-        self.dev = Device()
+        self.dev = Device(validation)
         self.modules: dict[tuple[str, str], object] = {}      # (stage, source) -> VkShaderModule
         self.layout = vk.vkCreatePipelineLayout(self.dev.device, vk.VkPipelineLayoutCreateInfo(
             sType=vk.VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, pushConstantRangeCount=1,
             pPushConstantRanges=[vk.VkPushConstantRange(stageFlags=ALL_STAGES, offset=0, size=PUSH_SIZE)]), None)
+        self.render_pass = _render_pass(self.dev.device)
+        self.pipelines: dict[tuple, object] = {}
         self.facts = self._facts()
 
     # -- what this "GL" offers -------------------------------------------------------------
@@ -61,14 +63,17 @@ class VKBackend:
             extensions.append("GL_ARB_indirect_parameters")
         if d.has("fp64"):
             extensions.append("GL_ARB_gpu_shader_fp64")
-        varying = min(lim.maxVertexOutputComponents, lim.maxFragmentInputComponents)
+        # Vulkan counts the gl_PerVertex block (position, point size, clip and cull distance)
+        # against the stages' limits; GL does not count builtins, so keep room for them.
+        per_vertex = 8
+        varying = min(lim.maxVertexOutputComponents - per_vertex, lim.maxFragmentInputComponents)
         limits = {
             "GL_MAX_VARYING_COMPONENTS": varying, "GL_MAX_VERTEX_OUTPUT_COMPONENTS": lim.maxVertexOutputComponents,
-            "GL_MAX_TESS_CONTROL_INPUT_COMPONENTS": lim.maxTessellationControlPerVertexInputComponents,
-            "GL_MAX_TESS_CONTROL_OUTPUT_COMPONENTS": lim.maxTessellationControlPerVertexOutputComponents,
-            "GL_MAX_TESS_EVALUATION_INPUT_COMPONENTS": lim.maxTessellationEvaluationInputComponents,
+            "GL_MAX_TESS_CONTROL_INPUT_COMPONENTS": lim.maxTessellationControlPerVertexInputComponents - per_vertex,
+            "GL_MAX_TESS_CONTROL_OUTPUT_COMPONENTS": lim.maxTessellationControlPerVertexOutputComponents - per_vertex,
+            "GL_MAX_TESS_EVALUATION_INPUT_COMPONENTS": lim.maxTessellationEvaluationInputComponents - per_vertex,
             "GL_MAX_TESS_EVALUATION_OUTPUT_COMPONENTS": lim.maxTessellationEvaluationOutputComponents,
-            "GL_MAX_GEOMETRY_INPUT_COMPONENTS": lim.maxGeometryInputComponents,
+            "GL_MAX_GEOMETRY_INPUT_COMPONENTS": lim.maxGeometryInputComponents - per_vertex,
             "GL_MAX_GEOMETRY_OUTPUT_COMPONENTS": lim.maxGeometryOutputComponents,
             "GL_MAX_FRAGMENT_INPUT_COMPONENTS": lim.maxFragmentInputComponents,
             "GL_MAX_PATCH_VERTICES": lim.maxTessellationPatchSize,
@@ -93,13 +98,17 @@ class VKBackend:
     def run(self, case: Case) -> dict:
         check_requirements(case, self.facts)
         self._check_features(case)
+        self.dev.validation_messages.clear()
         run = _CaseRun(self, case)
         try:
-            return {"draws": [run.draw(i) for i in range(len(case.draws))]}
+            observation = {"draws": [run.draw(i) for i in range(len(case.draws))]}
         except vk.VkError as exc:
             raise BackendError(f"Vulkan error {type(exc).__name__} while running the case") from None
         finally:
             run.destroy()
+        if self.dev.validation_messages:
+            raise BackendError("Vulkan validation error(s):\n" + "\n".join(self.dev.validation_messages[:5]))
+        return observation
 
     def _check_features(self, case: Case) -> None:
         needs = []
@@ -145,10 +154,20 @@ class _CaseRun:
                                attributes={a.name: a.location for a in case.attributes if a.name},
                                separable=case.separable)
         self.stages = translate(self.program)
+        self._check_link(backend.facts["limits"])
         self.patch_vertices, self.outer, self.inner = 3, (1.0,) * 4, (1.0, 1.0)
         self.width, self.height = case.readback.image or (1, 1)
         self._vertex_buffers()
         self._target()
+
+    def _check_link(self, limits: dict) -> None:
+        """The GL link-time limit: varyings (the layer's legacy slots included) must fit."""
+        used = 4 * locations_used(self.program)
+        if used > limits["GL_MAX_VARYING_COMPONENTS"]:
+            why = f"{used} varying components, GL_MAX_VARYING_COMPONENTS is {limits['GL_MAX_VARYING_COMPONENTS']}"
+            if self.case.requires.link_failure_allowed:
+                raise Skip(f"{self.case.requires.link_failure_allowed}; the program did not link: {why}")
+            raise BackendError(f"program failed to link: {why}")
 
     def _keep(self, destroy):
         self.destroyers.append(destroy)
@@ -190,29 +209,23 @@ class _CaseRun:
             sType=vk.VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, image=self.image, viewType=vk.VK_IMAGE_VIEW_TYPE_2D,
             format=COLOR_FORMAT, subresourceRange=_color_range()), None)
         self._keep(lambda: vk.vkDestroyImageView(dev, view, None))
-        attachment = vk.VkAttachmentDescription(
-            format=COLOR_FORMAT, samples=vk.VK_SAMPLE_COUNT_1_BIT, loadOp=vk.VK_ATTACHMENT_LOAD_OP_CLEAR,
-            storeOp=vk.VK_ATTACHMENT_STORE_OP_STORE, stencilLoadOp=vk.VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-            stencilStoreOp=vk.VK_ATTACHMENT_STORE_OP_DONT_CARE, initialLayout=vk.VK_IMAGE_LAYOUT_UNDEFINED,
-            finalLayout=vk.VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL)
-        subpass = vk.VkSubpassDescription(
-            pipelineBindPoint=vk.VK_PIPELINE_BIND_POINT_GRAPHICS, colorAttachmentCount=1,
-            pColorAttachments=[vk.VkAttachmentReference(attachment=0, layout=vk.VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL)])
-        self.render_pass = vk.vkCreateRenderPass(dev, vk.VkRenderPassCreateInfo(
-            sType=vk.VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, attachmentCount=1, pAttachments=[attachment],
-            subpassCount=1, pSubpasses=[subpass]), None)
-        self._keep(lambda: vk.vkDestroyRenderPass(dev, self.render_pass, None))
         self.framebuffer = vk.vkCreateFramebuffer(dev, vk.VkFramebufferCreateInfo(
-            sType=vk.VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, renderPass=self.render_pass, attachmentCount=1,
+            sType=vk.VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, renderPass=self.b.render_pass, attachmentCount=1,
             pAttachments=[view], width=self.width, height=self.height, layers=1), None)
         self._keep(lambda: vk.vkDestroyFramebuffer(dev, self.framebuffer, None))
 
     # -- pipelines ---------------------------------------------------------------------------
     def _pipeline(self, draw: Draw):
+        """Pipelines are immutable and kept across cases, keyed by everything that makes them."""
         stages = dict(self.stages)
         if "tes" in stages and "tcs" not in stages:
             stages["tcs"] = passthrough_tcs(stages["vs"], self.patch_vertices,
                                             faithful="passthrough-tcs" not in self.b.without)
+        key = (tuple(sorted(stages.items())), draw.mode, draw.restart_index is not None, self.patch_vertices,
+               tuple((a.location, a.components, bool(a.divisor)) for a in self.case.attributes),
+               bool(self.case.readback.captures))
+        if key in self.b.pipelines:
+            return self.b.pipelines[key]
         infos = [vk.VkPipelineShaderStageCreateInfo(
             sType=vk.VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, stage=STAGE_BITS[s],
             module=self.b.module(s, src), pName="main") for s, src in stages.items()]
@@ -238,6 +251,11 @@ class _CaseRun:
                 primitiveRestartEnable=draw.restart_index is not None),
             pTessellationState=vk.VkPipelineTessellationStateCreateInfo(
                 sType=vk.VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO,
+                # GL's tessellation domain has its origin lower-left; Vulkan's default is
+                # upper-left, which would swap cw and ccw.
+                pNext=vk.VkPipelineTessellationDomainOriginStateCreateInfo(
+                    sType=vk.VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_DOMAIN_ORIGIN_STATE_CREATE_INFO,
+                    domainOrigin=vk.VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT),
                 patchControlPoints=self.patch_vertices) if "tes" in stages else None,
             pViewportState=vk.VkPipelineViewportStateCreateInfo(
                 sType=vk.VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, viewportCount=1, scissorCount=1),
@@ -254,12 +272,12 @@ class _CaseRun:
             pDynamicState=vk.VkPipelineDynamicStateCreateInfo(
                 sType=vk.VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, dynamicStateCount=2,
                 pDynamicStates=[vk.VK_DYNAMIC_STATE_VIEWPORT, vk.VK_DYNAMIC_STATE_SCISSOR]),
-            layout=self.b.layout, renderPass=self.render_pass, subpass=0)
+            layout=self.b.layout, renderPass=self.b.render_pass, subpass=0)
         try:
             pipeline = vk.vkCreateGraphicsPipelines(self.dev.device, None, 1, [info], None)[0]
         except vk.VkError as exc:
             raise BackendError(f"vkCreateGraphicsPipelines failed: {type(exc).__name__}") from None
-        self._keep(lambda: vk.vkDestroyPipeline(self.dev.device, pipeline, None))
+        self.b.pipelines[key] = pipeline
         return pipeline
 
     # -- one draw -----------------------------------------------------------------------------
@@ -290,7 +308,7 @@ class _CaseRun:
                 vk.vkCmdResetQueryPool(cmd, queries, 0, 1)
             clear = vk.VkClearValue(color=vk.VkClearColorValue(float32=[readback.clear] * 4))
             vk.vkCmdBeginRenderPass(cmd, vk.VkRenderPassBeginInfo(
-                sType=vk.VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, renderPass=self.render_pass,
+                sType=vk.VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, renderPass=self.b.render_pass,
                 framebuffer=self.framebuffer, renderArea=vk.VkRect2D(vk.VkOffset2D(0, 0),
                                                                      vk.VkExtent2D(self.width, self.height)),
                 clearValueCount=1, pClearValues=[clear]), vk.VK_SUBPASS_CONTENTS_INLINE)
@@ -400,6 +418,21 @@ class _CaseRun:
             n = n if command.startswith("Multi") else 1
             rec = lambda cmd: fn(cmd, buf.handle, offset, n, stride) if n else None  # noqa: E731
         return [{"indexed": indexed, "draw_id": 0, "record": rec}]
+
+
+def _render_pass(device):
+    """One RGBA32F colour attachment, cleared, then copied out: compatible with every case."""
+    attachment = vk.VkAttachmentDescription(
+        format=COLOR_FORMAT, samples=vk.VK_SAMPLE_COUNT_1_BIT, loadOp=vk.VK_ATTACHMENT_LOAD_OP_CLEAR,
+        storeOp=vk.VK_ATTACHMENT_STORE_OP_STORE, stencilLoadOp=vk.VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+        stencilStoreOp=vk.VK_ATTACHMENT_STORE_OP_DONT_CARE, initialLayout=vk.VK_IMAGE_LAYOUT_UNDEFINED,
+        finalLayout=vk.VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL)
+    subpass = vk.VkSubpassDescription(
+        pipelineBindPoint=vk.VK_PIPELINE_BIND_POINT_GRAPHICS, colorAttachmentCount=1,
+        pColorAttachments=[vk.VkAttachmentReference(attachment=0, layout=vk.VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL)])
+    return vk.vkCreateRenderPass(device, vk.VkRenderPassCreateInfo(
+        sType=vk.VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, attachmentCount=1, pAttachments=[attachment],
+        subpassCount=1, pSubpasses=[subpass]), None)
 
 
 def _color_range():

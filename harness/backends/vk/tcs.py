@@ -24,15 +24,15 @@ def passthrough_tcs(vs: str, patch_vertices: int, faithful: bool = True) -> str:
     body = ["gl_out[gl_InvocationID].gl_Position = gl_in[gl_InvocationID].gl_Position;"]
     clip = _clip_distances(vs)
     if faithful:
-        members = ["vec4 gl_Position;"]
+        # gl_PerVertex as the VS has it: redeclared the same way, or left implicit like the VS's.
+        block = re.search(r"out\s+gl_PerVertex\s*\{([^}]*)\}\s*;", vs)
+        if block:
+            lines.append(f"in gl_PerVertex {{{block[1]}}} gl_in[gl_MaxPatchVertices];")
+            lines.append(f"out gl_PerVertex {{{block[1]}}} gl_out[];")
         if re.search(r"\bgl_PointSize\b", vs):
-            members.append("float gl_PointSize;")
             body.append("gl_out[gl_InvocationID].gl_PointSize = gl_in[gl_InvocationID].gl_PointSize;")
-        if clip:
-            members.append(f"float gl_ClipDistance[{clip}];")
-            body.append("gl_out[gl_InvocationID].gl_ClipDistance = gl_in[gl_InvocationID].gl_ClipDistance;")
-        lines.append(f"in gl_PerVertex {{ {' '.join(members)} }} gl_in[gl_MaxPatchVertices];")
-        lines.append(f"out gl_PerVertex {{ {' '.join(members)} }} gl_out[];")
+        for k in range(clip):
+            body.append(f"gl_out[gl_InvocationID].gl_ClipDistance[{k}] = gl_in[gl_InvocationID].gl_ClipDistance[{k}];")
         for i, m in enumerate(OUT_DECL.finditer(vs)):
             if "xfb_" in m["layout"]:
                 continue

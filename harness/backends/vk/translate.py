@@ -80,9 +80,10 @@ class Program:
     captures: tuple[tuple[str, str], ...] = ()          # (varying, glsl type) in capture order
     attributes: dict[str, int] = field(default_factory=dict)   # attribute name -> location
     separable: bool = False
-    locations: dict[str, int] = field(default_factory=dict)
-    legacy_base: int = 0
-    legacy_used: tuple[str, ...] = ()
+    # Locations per interface: interface i joins the i-th stage present to the next one.
+    locations: dict[tuple[int, str], int] = field(default_factory=dict)
+    legacy: dict[int, tuple[int, tuple[str, ...]]] = field(default_factory=dict)   # i -> (base, names)
+    legacy_used: tuple[str, ...] = ()                     # in any stage
     structs: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
 
 
@@ -139,34 +140,60 @@ def _size(v: Varying, structs: dict) -> int:
     return per if per_vertex or not v.array else per * _array_length(v.array)
 
 
+def stage_order(program: Program) -> list[str]:
+    return [s for s in STAGE_ORDER if s in program.shaders]
+
+
+def interface_index(program: Program, stage: str, direction: str) -> int:
+    """Which interface a stage's inputs or outputs belong to."""
+    return stage_order(program).index(stage) - (1 if direction == "in" else 0)
+
+
 def assign_locations(program: Program) -> None:
-    """Same name -> same location in every stage (GL matches varyings by name); explicit
-    locations are kept; the legacy builtins follow the last user location."""
+    """Per interface (producer/consumer pair): same name -> same location on both sides, as GL
+    matches varyings by name; explicit locations kept; the legacy builtins the pair uses after
+    the last user location (at 0, on top of the user's, without `slot-map`)."""
     structs = {}
     for source in program.shaders.values():
         for name, body in STRUCT.findall(source):
             structs[name] = _members(body)
     program.structs = structs
-    sizes, explicit = {}, {}
-    for stage, source in program.shaders.items():
-        for v in interface(stage, source):
-            if v.explicit_location is not None:
-                explicit[v.name] = v.explicit_location
-            sizes[v.name] = max(sizes.get(v.name, 0), _size(v, structs))
-    taken = set()
-    for name, loc in explicit.items():
-        taken |= set(range(loc, loc + sizes[name]))
-    locations, next_free = dict(explicit), 0
-    for name in sorted(n for n in sizes if n not in explicit):
-        while any(loc in taken for loc in range(next_free, next_free + sizes[name])):
-            next_free += 1
-        locations[name] = next_free
-        taken |= set(range(next_free, next_free + sizes[name]))
-        next_free += sizes[name]
-    program.locations = locations
-    used = [name for name in LEGACY if any(_uses_legacy(src, name) for src in program.shaders.values())]
-    program.legacy_used = tuple(used)
-    program.legacy_base = 0 if "slot-map" in program.without else (max(taken) + 1 if taken else 0)
+    order = stage_order(program)
+    program.legacy_used = tuple(n for n in LEGACY if any(_uses_legacy(src, n) for src in program.shaders.values()))
+    for index in range(len(order)):       # the last one: outputs nothing consumes (captured ones)
+        sides = [(order[index], "out")] + ([(order[index + 1], "in")] if index + 1 < len(order) else [])
+        sizes, explicit = {}, {}
+        for stage, direction in sides:
+            for v in interface(stage, program.shaders[stage]):
+                if v.direction != direction:
+                    continue
+                if v.explicit_location is not None:
+                    explicit[v.name] = v.explicit_location
+                sizes[v.name] = max(sizes.get(v.name, 0), _size(v, structs))
+        taken = set()
+        for name, loc in explicit.items():
+            taken |= set(range(loc, loc + sizes[name]))
+        next_free = 0
+        for name in sorted(sizes):
+            if name in explicit:
+                program.locations[(index, name)] = explicit[name]
+                continue
+            while any(loc in taken for loc in range(next_free, next_free + sizes[name])):
+                next_free += 1
+            program.locations[(index, name)] = next_free
+            taken |= set(range(next_free, next_free + sizes[name]))
+            next_free += sizes[name]
+        names = tuple(n for n in program.legacy_used
+                      if any(_uses_legacy(program.shaders[stage], n) for stage, _ in sides))
+        base = 0 if "slot-map" in program.without else (max(taken) + 1 if taken else 0)
+        program.legacy[index] = (base, names)
+
+
+def locations_used(program: Program) -> int:
+    """The most locations any interface needs."""
+    ends = [loc + 1 for loc in program.locations.values()]
+    ends += [base + len(names) for base, names in program.legacy.values() if names]
+    return max(ends, default=0)
 
 
 def _uses_legacy(source: str, name: str) -> bool:
@@ -179,8 +206,9 @@ def _uses_legacy(source: str, name: str) -> bool:
     return re.search(rf"\bgl_{name}\b", source) is not None
 
 
-def legacy_location(program: Program, name: str) -> int:
-    return program.legacy_base + program.legacy_used.index(name)
+def legacy_location(program: Program, index: int, name: str) -> int:
+    base, names = program.legacy[index]
+    return base + names.index(name)
 
 
 # -- translation ------------------------------------------------------------------------------
@@ -202,6 +230,8 @@ def _translate_stage(program: Program, stage: str, source: str, last: bool) -> s
     text = re.sub(r"^\s*#extension[^\n]*\n", "", text, flags=re.M)
     text = _declare_locations(program, stage, text, last)
     text = _legacy(program, stage, text, last)
+    if last:
+        text = _point_size(stage, text)
     if stage == "vs":
         text = _draw_parameters(program, text)
     if stage == "fs":
@@ -220,7 +250,7 @@ def _declare_locations(program: Program, stage: str, text: str, last: bool) -> s
     for v in interface(stage, text):
         quals = [q for q in (v.layout.strip(),) if q]
         if v.explicit_location is None:
-            quals.insert(0, f"location = {program.locations[v.name]}")
+            quals.insert(0, f"location = {program.locations[(interface_index(program, stage, v.direction), v.name)]}")
         if last and v.direction == "out" and v.name in captured:
             quals.append(f"xfb_buffer = 0, xfb_offset = {offsets[captured[v.name]]}, xfb_stride = {stride}")
         layout = f"layout({', '.join(quals)}) "
@@ -273,29 +303,34 @@ def _legacy(program: Program, stage: str, text: str, last: bool) -> str:
     if not program.legacy_used:
         return text
     decls = []
-    # Without slot-map, a builtin whose naive location a user varying already holds simply is
-    # that varying (one slot, two names): what a careless layer's SPIR-V does at run time.
-    alias = _naive_aliases(program, stage, text) if "slot-map" in program.without else {}
+    order = stage_order(program)
+    inputs = order.index(stage) - 1                      # interface index of this stage's inputs
+    outputs = order.index(stage)
     if stage == "fs":
-        for name in _fs_legacy_inputs(program, text):
+        # Without slot-map, a builtin whose naive location a user varying already holds simply
+        # is that varying (one slot, two names): what a careless layer's SPIR-V does at run time.
+        alias = _naive_aliases(program, stage, "in", text) if "slot-map" in program.without else {}
+        for name in _fs_legacy_inputs(program, inputs, text):
             if name not in alias:
-                loc = legacy_location(program, name)
+                loc = legacy_location(program, inputs, name)
                 decls.append(f"layout(location = {loc}) in {LEGACY_TYPE.get(name, 'vec4')} _hl_{name}_in;")
-        text = _fs_colours(program, text)
+        text = _fs_colours(program, inputs, text)
         for name in program.legacy_used:
             if name.startswith("TexCoord") or name == "FogFragCoord":
                 text = re.sub(_gl_pattern(name), f"_hl_{name}_in", text)
         for name, var in alias.items():
             text = re.sub(rf"\b_hl_{name}_in\b", var, text)
         return _after_globals(text, decls)
+    alias = _naive_aliases(program, stage, "out", text) if "slot-map" in program.without else {}
     for name in program.legacy_used:
-        loc = legacy_location(program, name)
         type_ = LEGACY_TYPE.get(name, "vec4")
         pattern = _gl_pattern(name)
         if stage in ARRAYED_INPUTS and re.search(rf"gl_in\s*\[[^\]]*\]\s*\.\s*{pattern}", text):
+            loc = legacy_location(program, inputs, name)
             decls.append(f"layout(location = {loc}) in {type_} _hl_{name}_in[];")
             text = re.sub(rf"gl_in\s*\[([^\]]*)\]\s*\.\s*{pattern}", rf"_hl_{name}_in[\1]", text)
         if stage == "tcs" and re.search(rf"gl_out\s*\[[^\]]*\]\s*\.\s*{pattern}", text):
+            loc = legacy_location(program, outputs, name)
             decls.append(f"layout(location = {loc}) out {type_} _hl_{name}_out[];")
             text = re.sub(rf"gl_out\s*\[([^\]]*)\]\s*\.\s*{pattern}", rf"_hl_{name}_out[\1]", text)
         elif stage != "tcs" and re.search(rf"(?<![.\w]){pattern}", text):
@@ -305,6 +340,7 @@ def _legacy(program: Program, stage: str, text: str, last: bool) -> str:
             if name == "ClipVertex" and last and "slot-map" not in program.without:
                 decls.append("vec4 _hl_ClipVertex_out;")         # consumed right here, not passed on
             else:
+                loc = legacy_location(program, outputs, name)
                 decls.append(f"layout(location = {loc}) out {type_} _hl_{name}_out;")
             text = re.sub(rf"(?<![.\w]){pattern}", f"_hl_{name}_out", text)
     if last and re.search(r"\b_hl_ClipVertex_out\b", text) and "slot-map" not in program.without:
@@ -313,26 +349,26 @@ def _legacy(program: Program, stage: str, text: str, last: bool) -> str:
     return _after_globals(text, decls)
 
 
-def _naive_aliases(program: Program, stage: str, text: str) -> dict[str, str]:
+def _naive_aliases(program: Program, stage: str, direction: str, text: str) -> dict[str, str]:
     """legacy name -> the plain vec4 user varying of this stage at the same naive location."""
-    direction = "in" if stage == "fs" else "out"
-    at = {program.locations[v.name]: v.name for v in interface(stage, text)
+    index = interface_index(program, stage, direction)
+    at = {program.locations[(index, v.name)]: v.name for v in interface(stage, text)
           if v.direction == direction and not v.body and v.type == "vec4" and not v.array}
     aliases = {}
-    for name in program.legacy_used:
-        var = at.get(legacy_location(program, name))
+    for name in program.legacy[index][1]:
+        var = at.get(legacy_location(program, index, name))
         if var:
             aliases[name] = f"{var}.x" if LEGACY_TYPE.get(name) == "float" else var
     return aliases
 
 
-def _fs_legacy_inputs(program: Program, text: str) -> list[str]:
+def _fs_legacy_inputs(program: Program, index: int, text: str) -> list[str]:
     """Which legacy varyings the FS must declare: what it reads, and the back colours too
     where two-sided lighting may select them."""
     reads = {"FrontColor": r"\bgl_Color\b", "FrontSecondaryColor": r"\bgl_SecondaryColor\b",
              "FogFragCoord": r"\bgl_FogFragCoord\b"}
     needed = []
-    for name in program.legacy_used:
+    for name in program.legacy[index][1]:
         if name in reads:
             hit = re.search(reads[name], text)
         elif name.startswith("Back"):
@@ -346,18 +382,29 @@ def _fs_legacy_inputs(program: Program, text: str) -> list[str]:
     return needed
 
 
-def _fs_colours(program: Program, text: str) -> str:
+def _fs_colours(program: Program, index: int, text: str) -> str:
     """gl_Color/gl_SecondaryColor: front unless two-sided lighting picks the back one."""
     for front, back, builtin in (("FrontColor", "BackColor", "gl_Color"),
                                  ("FrontSecondaryColor", "BackSecondaryColor", "gl_SecondaryColor")):
         if not re.search(rf"\b{builtin}\b", text):
             continue
-        if back in program.legacy_used and "slot-map" not in program.without:
+        if back in program.legacy[index][1] and "slot-map" not in program.without:
             expr = f"((_layer.two_side == 0 || gl_FrontFacing) ? _hl_{front}_in : _hl_{back}_in)"
         else:
             expr = f"_hl_{front}_in"
         text = re.sub(rf"\b{builtin}\b", expr, text)
     return text
+
+
+def _point_size(stage: str, text: str) -> str:
+    """GL rasterizes points at the glPointSize state (1.0) when no shader writes gl_PointSize;
+    Vulkan has no such state, so the last pre-rasterization stage must write it."""
+    if re.search(r"\bgl_PointSize\b", text) or re.search(r"out\s+gl_PerVertex\s*\{", text):
+        return text
+    if stage == "gs":
+        return re.sub(r"\bEmitVertex\s*\(\s*\)\s*;", "gl_PointSize = 1.0; EmitVertex();", text)
+    end = text.rstrip().rfind("}")
+    return text[:end] + "    gl_PointSize = 1.0;     // GL's point size state\n" + text[end:]
 
 
 def _clip_vertex(stage: str, text: str) -> str:
