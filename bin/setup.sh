@@ -1,9 +1,11 @@
 # Sourced by bin/conformance and bin/selftest: installs what is missing, and nothing else.
-# - Debian packages: the GL/EGL and Vulkan drivers (Mesa), glslang, Xvfb (GLFW self-test)
+# - Debian packages: the GL/EGL and Vulkan drivers (Mesa), glslang, Xvfb (GLFW self-test),
+#   the Khronos validation layer (Vulkan backend self-test)
 # - Python packages: a virtual environment in .venv with this project installed (editable)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-APT_PACKAGES=(libegl1 libgl1-mesa-dri libegl-mesa0 mesa-vulkan-drivers libvulkan1 glslang-tools xvfb)
+APT_PACKAGES=(libegl1 libgl1-mesa-dri libegl-mesa0 mesa-vulkan-drivers libvulkan1 glslang-tools xvfb
+              vulkan-validationlayers)
 PYTHON=${PYTHON:-python3}
 
 missing=()
