@@ -39,6 +39,8 @@ def pytest_addoption(parser):
     group.addoption("--vk-without", default="", metavar="T1,T2",
                     help="Vulkan backend: translations to switch off, to show the cases catch the hazard "
                          "(passthrough-tcs, base-vertex, draw-id, slot-map)")
+    group.addoption("--vk-validation", action="store_true",
+                    help="Vulkan backend: run under the Khronos validation layer; a validation error fails the case")
     group.addoption("--baseline", action="append", default=[], metavar="FILE",
                     help="expected failures, 'case-id[target],Fail|Crash|Timeout' lines (repeatable)")
 
@@ -198,7 +200,9 @@ class ExecutorPool:
             self._executors[name] = Executor(targets_mod.get(name),
                                              case_timeout=self._config.getoption("case_timeout"),
                                              gl_platform=self._config.getoption("gl_platform"),
-                                             vk_without=self._config.getoption("vk_without"))
+                                             vk_without=self._config.getoption("vk_without"),
+                                             extra_env={"HARNESS_VK_VALIDATION": "1"}
+                                             if self._config.getoption("vk_validation") else None)
         return self._executors[name]
 
     def close(self):
