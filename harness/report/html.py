@@ -1,0 +1,297 @@
+"""`python -m harness report RESULTS... [-o DIR]`: results.json files (and the observations
+beside them) merged into one static HTML page, DIR/index.html, with the PNGs it shows under
+DIR/images/. Relative links, inline CSS, no script: it opens from file:// without a server.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+import jinja2
+
+from harness.case import Case, CaseError
+from harness.report import images
+
+STATUSES = ("pass", "fail", "skip", "crash", "timeout", "error", "flake")
+FAILED = ("fail", "crash", "timeout", "error", "flake")      # shown with message, GLSL, images
+DEFAULT_OUT = Path("results") / "report"
+PROG = "python -m harness report"
+
+
+class ReportError(Exception):
+    """Input the report cannot use: said in one line."""
+
+
+@dataclass
+class Row:
+    id: str
+    target: str
+    status: str
+    expected: str
+    duration: float | None
+    renderer: str
+    message: str
+    folder: Path                   # the results directory, where observations/ may be
+    family: str = field(init=False)
+
+    def __post_init__(self):
+        self.family = self.id.split("/", 1)[0]
+
+
+def load(paths: list[Path]) -> tuple[list[Row], list[str]]:
+    """Every entry of every results file, a later entry for the same case and target replacing
+    an earlier one; and notes on what was replaced."""
+    rows: dict[tuple[str, str], Row] = {}
+    notes = []
+    for path in paths:
+        for row in _read(path):
+            key = (row.id, row.target)
+            if key in rows:
+                notes.append(f"{row.id} [{row.target}] appears twice; {row.folder} wins")
+            rows[key] = row
+    return list(rows.values()), notes
+
+
+def _read(path: Path) -> list[Row]:
+    file = path / "results.json" if path.is_dir() else path
+    if not path.exists():
+        raise ReportError(f"{path}: no such results directory or file")
+    if not file.is_file():
+        raise ReportError(f"{path}: no results.json in this directory")
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ReportError(f"{file}: cannot read: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise ReportError(f"{file}: not JSON: {exc}") from None
+    entries = data.get("results") if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        raise ReportError(f'{file}: not a results file: expected {{"results": [...]}}')
+    rows = []
+    for number, entry in enumerate(entries):
+        where = f"{file}: results[{number}]"
+        if not isinstance(entry, dict):
+            raise ReportError(f"{where} is not an object")
+        for key in ("id", "target", "status"):
+            if not isinstance(entry.get(key), str) or not entry[key]:
+                raise ReportError(f"{where} has no {key!r} string")
+        duration = entry.get("duration")
+        if isinstance(duration, bool) or not isinstance(duration, (int, float)):
+            duration = None
+        rows.append(Row(id=entry["id"], target=entry["target"], status=entry["status"],
+                        expected=str(entry.get("expected") or ""), duration=duration,
+                        renderer=str(entry.get("renderer") or ""),
+                        message=str(entry.get("message") or ""), folder=file.parent))
+    return rows
+
+
+def observation_path(folder: Path, case_id: str, target: str) -> Path:
+    """Where the plugin keeps the observation of a failed case on a target."""
+    return folder / "observations" / f"{case_id.replace('/', '~')}[{target}].json"
+
+
+def anchor(case_id: str) -> str:
+    return "case-" + case_id.replace("/", "~")
+
+
+def _counts(rows: list[Row], statuses: tuple[str, ...]) -> dict:
+    count = Counter(row.status for row in rows)
+    durations = [row.duration for row in rows if row.duration is not None]
+    seconds = sum(durations)
+    whole = len(durations) == len(rows) and seconds > 0
+    return {"cases": len(rows), "by_status": [count.get(s, 0) for s in statuses],
+            "seconds": seconds if durations else None,
+            "rate": len(rows) / seconds if whole else None}
+
+
+def _statuses(rows: list[Row]) -> tuple[str, ...]:
+    """The seven statuses, and any other a results file holds, after them."""
+    extra = sorted({row.status for row in rows} - set(STATUSES))
+    return STATUSES + tuple(extra)
+
+
+def _title(row: Row) -> str:
+    lines = [f"{row.status}" + (f" (expected {row.expected})" if row.expected else "")]
+    if row.message:
+        lines.append(row.message.strip().splitlines()[0][:300])
+    return "\n".join(lines)
+
+
+class _Images:
+    """Writes the PNGs of failures under out_dir/images/, one folder per case and target."""
+
+    def __init__(self, out_dir: Path):
+        self.out_dir = out_dir
+
+    def of(self, row: Row, case: Case, observation: dict) -> tuple[list[dict], list[str]]:
+        if case.readback.image is None:
+            return [], []
+        size = tuple(case.readback.image)
+        draws = observation.get("draws") if isinstance(observation, dict) else None
+        if not isinstance(draws, list):
+            return [], ["the observation has no draws"]
+        stem = f"{row.id.replace('/', '~')}.{row.target}"
+        shown, notes = [], []
+        for expectation in case.expect:
+            if not expectation.pixels:
+                continue
+            if expectation.draw >= len(draws) or not isinstance(draws[expectation.draw], dict):
+                notes.append(f"draw {expectation.draw}: not in the observation")
+                continue
+            try:
+                made = images.write_draw(expectation, draws[expectation.draw], size,
+                                         expectation.tolerance, self.out_dir / "images" / stem,
+                                         f"draw{expectation.draw}")
+            except images.ImageError as exc:
+                notes.append(f"draw {expectation.draw}: {exc}")
+                continue
+            label = case.draws[expectation.draw].label if expectation.draw < len(case.draws) else ""
+            shown.append({"draw": made.draw, "label": label or f"draw {made.draw}",
+                          "width": made.width, "height": made.height, "scale": made.scale,
+                          "wrong": made.wrong, "checked": made.checked,
+                          **{name: self.link(getattr(made, name))
+                             for name in ("expected", "observed", "diff")}})
+        return shown, notes
+
+    def link(self, path: Path) -> str:
+        return quote(path.relative_to(self.out_dir).as_posix())
+
+
+def _observation(row: Row) -> tuple[Case | None, dict | None, str]:
+    """The case and observation from the row's observation file; a note when there is one that
+    cannot be read. No file: (None, None, "")."""
+    path = observation_path(row.folder, row.id, row.target)
+    if not path.is_file():
+        return None, None, ""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        text = data["case"]
+        case = Case.from_json(text if isinstance(text, str) else json.dumps(text))
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, CaseError) as exc:
+        return None, None, f"{path.name}: unreadable observation file ({exc})"
+    if case.id != row.id:
+        return None, None, f"{path.name}: holds case {case.id}, not {row.id}"
+    return case, data.get("observation"), ""
+
+
+def _programs(case: Case) -> list[dict]:
+    """The GLSL of each program, per stage."""
+    programs = [case.shaders] + list(case.programs)
+    return [{"name": f"program {i}" if len(programs) > 1 else "", "stages": list(stages)}
+            for i, stages in enumerate(programs)]
+
+
+def context(rows: list[Row], out_dir: Path, inputs: list[Path], notes: list[str]) -> dict:
+    statuses = _statuses(rows)
+    targets = list(dict.fromkeys(row.target for row in rows))
+    by_target = {t: [row for row in rows if row.target == t] for t in targets}
+    families = sorted({row.family for row in rows})
+    totals = [{"target": t, "renderers": sorted({r.renderer for r in by_target[t] if r.renderer}),
+               **_counts(by_target[t], statuses)} for t in targets]
+    family_tables = []
+    for name in families:
+        in_family = [row for row in rows if row.family == name]
+        family_tables.append({
+            "name": name, "cases": len({row.id for row in in_family}),
+            "rows": [{"target": t, **_counts([r for r in in_family if r.target == t], statuses)}
+                     for t in targets if any(r.target == t for r in in_family)],
+            "all": _counts(in_family, statuses)})
+
+    cells: dict[str, dict[str, Row]] = {}
+    for row in rows:
+        cells.setdefault(row.id, {})[row.target] = row
+    diff_rows = []
+    for case_id in sorted(cells):
+        present = cells[case_id]
+        disagree = len({row.status for row in present.values()}) > 1
+        failed = any(row.status in FAILED for row in present.values())
+        diff_rows.append({
+            "id": case_id, "family": case_id.split("/", 1)[0], "disagree": disagree,
+            "anchor": anchor(case_id) if failed else "",
+            "cells": [{"status": present[t].status, "expected": present[t].expected,
+                       "title": _title(present[t])} if t in present else None for t in targets]})
+    diff_rows.sort(key=lambda d: not d["disagree"])          # stable: by id within each part
+
+    writer = _Images(out_dir)
+    failures = []
+    for diff_row in diff_rows:
+        failed_rows = [cells[diff_row["id"]][t] for t in targets
+                       if t in cells[diff_row["id"]] and cells[diff_row["id"]][t].status in FAILED]
+        if not failed_rows:
+            continue
+        entry = {"id": diff_row["id"], "anchor": diff_row["anchor"], "disagree": diff_row["disagree"],
+                 "programs": [], "targets": []}
+        for row in failed_rows:
+            case, observation, note = _observation(row)
+            shown, image_notes = writer.of(row, case, observation) if case else ([], [])
+            if case and not entry["programs"]:
+                entry["programs"] = _programs(case)
+            entry["targets"].append({"target": row.target, "status": row.status,
+                                     "expected": row.expected, "renderer": row.renderer,
+                                     "duration": row.duration, "message": row.message,
+                                     "images": shown, "notes": ([note] if note else []) + image_notes})
+        failures.append(entry)
+
+    return {"inputs": [str(p) for p in inputs], "notes": notes, "statuses": statuses,
+            "targets": targets, "totals": totals, "all": _counts(rows, statuses),
+            "case_count": len(cells), "families": family_tables, "diff_rows": diff_rows,
+            "disagreeing": sum(d["disagree"] for d in diff_rows), "failures": failures,
+            "legend": images.LEGEND}
+
+
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.PackageLoader("harness.report", "templates"),
+                             autoescape=True, trim_blocks=True, lstrip_blocks=True,
+                             undefined=jinja2.StrictUndefined)
+    env.filters["seconds"] = lambda s: "—" if s is None else f"{s:.2f} s"
+    env.filters["rate"] = lambda r: "—" if r is None else f"{r:.1f}"
+    return env
+
+
+def write_report(results: list[Path], out_dir: Path) -> Path:
+    """Merge the results files (or directories holding results.json) into out_dir/index.html;
+    returns its path. Raises ReportError for input it cannot use."""
+    results = [Path(p) for p in results]
+    if not results:
+        raise ReportError("no results given")
+    rows, notes = load(results)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    page = _environment().get_template("index.html.j2").render(
+        **context(rows, out_dir, results, notes))
+    index = out_dir / "index.html"
+    index.write_text(page, encoding="utf-8")
+    return index
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog=PROG, description="Write a static HTML dashboard of "
+                                     "conformance results.")
+    parser.add_argument("results", nargs="*", type=Path, metavar="RESULTS",
+                        help="results directories (holding results.json) or results.json files "
+                             "(default: results); several are merged")
+    parser.add_argument("-o", "--output", type=Path, default=DEFAULT_OUT, metavar="DIR",
+                        help=f"where index.html and its images go (default: {DEFAULT_OUT})")
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:                 # --help, or a usage error argparse has printed
+        return exc.code if isinstance(exc.code, int) else 2
+    try:
+        index = write_report(args.results or [Path("results")], args.output)
+    except ReportError as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"{PROG}: cannot write the report: {exc}", file=sys.stderr)
+        return 2
+    print(index)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
