@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -86,6 +87,9 @@ class Draw:
     indirect_offset: int = 0                                # bytes into the indirect buffer
     indirect_stride: int = 0                                # bytes between indirect commands; 0 = packed
     draw_count: int | None = None                           # *IndirectCount: the count in the parameter buffer
+    # Added for cases with several programs (see Case.programs); omitted from JSON at the default.
+    program: int = 0                                        # which of the case's programs draws
+    delete_programs: tuple[int, ...] = ()                   # glDeleteProgram on these before the draw
 
 
 @dataclass(frozen=True)
@@ -134,6 +138,35 @@ class ExpectedPixel:
 
 
 @dataclass(frozen=True)
+class ValueSet:
+    """The distinct values of one captured quantity over some records must be exactly `values`.
+
+    Added for the tessellation family (the exact gl_TessCoord set of a patch, the primitive ids
+    a geometry shader sees); a backend only captures, the verdict checks.
+    """
+    quantity: str
+    values: tuple[tuple[float, ...], ...]                   # each compares the first len(value) components
+    label: str                                              # e.g. "patch 1, TES"
+    key: str = ""                                           # records whose `key` equals `key_value`; "": all
+    key_value: int = 0
+    each: int = 0                                           # > 0: every value appears exactly this often
+    tolerance: float = 0.0
+
+
+@dataclass(frozen=True)
+class TessCoordCheck:
+    """Rules every captured gl_TessCoord obeys (OpenGL 4.6, 11.2.2): all components in [0, 1];
+    z == 1 - x - y for triangles (within `tolerance`), z == 0 for quads and isolines. With
+    `winding` ("cw" or "ccw") each captured triangle (three consecutive records, TRIANGLES
+    capture) has that vertex order in (u, v) space, or no area. Added for the tessellation family."""
+    quantity: str                                           # the capture holding gl_TessCoord
+    domain: str                                             # triangles, quads or isolines
+    winding: str = ""
+    tolerance: float = 1e-5
+    key: str = ""                                           # a quantity that names a bad record's patch
+
+
+@dataclass(frozen=True)
 class DrawExpectation:
     draw: int
     counts: tuple[tuple[str, int], ...] = ()                # e.g. ("primitives_generated", 12)
@@ -144,6 +177,9 @@ class DrawExpectation:
     # when the back one is selected): a failure that shows one of them names it
     written: tuple[tuple[float, str], ...] = ()
     tolerance: float = 0.0
+    # Added for the tessellation family; omitted from JSON at the default.
+    value_sets: tuple[ValueSet, ...] = ()                   # exact sets of captured values
+    tess_coord: TessCoordCheck | None = None                # per-record rules of gl_TessCoord
 
 
 @dataclass(frozen=True)
@@ -162,15 +198,30 @@ class Case:
     description: str = ""
     params: tuple[tuple[str, Any], ...] = field(default=())  # generator parameters, for triage
     separable: bool = False                                 # one program per stage, in a pipeline
+    # Further programs, for draw sequences that switch programs: program 0 is `shaders`, program
+    # i + 1 is programs[i], each a tuple of (stage, GLSL source). A backend builds every program
+    # before the first draw and compiles each distinct (stage, source) once: programs that list
+    # the same source share that shader object (e.g. one TES linked with and without a TCS).
+    # Draw.program picks the program; Draw.delete_programs deletes programs before a draw.
+    # Not with `separable`. Omitted from JSON when empty.
+    programs: tuple[tuple[tuple[str, str], ...], ...] = ()
 
     def __post_init__(self):
         if not ID_RE.match(self.id):
             raise CaseError(f"bad case id {self.id!r}: must match {ID_RE.pattern}")
         if not self.id.startswith(self.family + "/"):
             raise CaseError(f"case id {self.id!r} does not start with its family {self.family!r}")
-        for stage, _ in self.shaders:
-            if stage not in STAGES:
-                raise CaseError(f"case {self.id}: unknown shader stage {stage!r}")
+        for program in (self.shaders,) + self.programs:
+            for stage, _ in program:
+                if stage not in STAGES:
+                    raise CaseError(f"case {self.id}: unknown shader stage {stage!r}")
+        if self.programs and self.separable:
+            raise CaseError(f"case {self.id}: several programs and separable are not supported together")
+        for draw in self.draws:
+            for index in (draw.program,) + draw.delete_programs:
+                if not 0 <= index <= len(self.programs):
+                    raise CaseError(f"case {self.id}: draw names program {index}, the case has "
+                                    f"{len(self.programs) + 1}")
         for cap in self.readback.captures:
             if cap.type not in CAPTURE_TYPES:
                 raise CaseError(f"case {self.id}: cannot capture GLSL type {cap.type!r}")
@@ -184,14 +235,48 @@ class Case:
         return dict(self.shaders).get(stage)
 
     def to_json(self) -> str:
-        return json.dumps(dataclasses.asdict(self), sort_keys=True, separators=(",", ":"))
+        return json.dumps(_plain(self), sort_keys=True, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str) -> "Case":
         try:
-            return _build(cls, json.loads(text))
+            # NaN (a tessellation level may be one) comes back as the one math.nan object, so a
+            # case that holds math.nan compares equal to its round trip.
+            return _build(cls, json.loads(text, parse_constant=_constant))
         except (ValueError, TypeError, KeyError, AttributeError) as exc:   # CaseError included
             raise CaseError(f"malformed case description: {exc}") from None
+
+
+def _constant(name: str) -> float:
+    return math.nan if name == "NaN" else float(name)
+
+
+# Fields added after cases were first published: left out of the JSON while they hold their
+# default, so every older case keeps its JSON byte for byte (and readers that predate them
+# still read it). from_json fills in a missing field's default.
+_OMITTED_AT_DEFAULT = {
+    "Case": ("programs",),
+    "Draw": ("program", "delete_programs"),
+    "DrawExpectation": ("value_sets", "tess_coord"),
+}
+
+
+def _plain(value):
+    """dataclasses.asdict, less the _OMITTED_AT_DEFAULT fields that hold their default."""
+    if dataclasses.is_dataclass(value):
+        omit = _OMITTED_AT_DEFAULT.get(type(value).__name__, ())
+        out = {}
+        for f in dataclasses.fields(value):
+            item = getattr(value, f.name)
+            if f.name in omit and item == f.default:
+                continue
+            out[f.name] = _plain(item)
+        return out
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
 
 
 def _build(cls, data):
@@ -227,5 +312,6 @@ _FIELD_CLASSES = {
            "readback": Readback, "expect": DrawExpectation},
     Draw: {"state": DrawState, "entries": DrawEntry},
     Readback: {"captures": Capture},
-    DrawExpectation: {"groups": RecordGroup, "sequence": ExpectedRecord, "pixels": ExpectedPixel},
+    DrawExpectation: {"groups": RecordGroup, "sequence": ExpectedRecord, "pixels": ExpectedPixel,
+                      "value_sets": ValueSet, "tess_coord": TessCoordCheck},
 }

@@ -6,6 +6,7 @@ A message reads like `draw 1, patch 0, TES: gl_TessLevelOuter = (1, 1, 1, 1), ex
 from __future__ import annotations
 
 import base64
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -63,11 +64,17 @@ def _check_draw(case: Case, exp: DrawExpectation, observed: dict, label: str) ->
             shape.append(f"{label}: {name} = {value}, expected {expected}")
     if exp.pixels:
         shape += _check_pixels(case, exp, observed, label)
-    if not exp.groups and not exp.sequence:
+    if not exp.groups and not exp.sequence and not exp.value_sets and exp.tess_coord is None:
         return shape
     records = decode_records(case.readback.captures, observed.get("xfb", ""))
+    for value_set in exp.value_sets:
+        values += _check_value_set(value_set, records, label)
+    if exp.tess_coord is not None:
+        values += _check_tess_coord(exp.tess_coord, records, label)
     if exp.sequence:
-        return shape + _check_sequence(exp, records, label)
+        return shape + _check_sequence(exp, records, label) + values
+    if not exp.groups:
+        return shape + values
     claimed = np.zeros(len(records), dtype=bool)
     for group in exp.groups:
         mask = records[group.key][:, 0] == group.key_value
@@ -79,7 +86,7 @@ def _check_draw(case: Case, exp: DrawExpectation, observed: dict, label: str) ->
         for quantity, expected in group.values:
             want = np.atleast_1d(np.asarray(expected, dtype=np.float64))
             got = records[quantity][mask][:, :len(want)].astype(np.float64)
-            bad = np.any(~(np.abs(got - want) <= exp.tolerance), axis=1)   # NaN counts as bad
+            bad = np.any(~_matches(got, want, exp.tolerance), axis=1)
             if bad.any():
                 first = got[bad][0]
                 scope = f"all {total} records" if bad.all() else f"{int(bad.sum())} of {total} records"
@@ -102,8 +109,129 @@ def _check_sequence(exp: DrawExpectation, records: np.ndarray, label: str) -> li
         for quantity, value in expected.values:
             want = np.atleast_1d(np.asarray(value, dtype=np.float64))
             got = np.atleast_1d(record[quantity])[:len(want)].astype(np.float64)
-            if np.any(~(np.abs(got - want) <= exp.tolerance)):
+            if np.any(~_matches(got, want, exp.tolerance)):
                 problems.append(f"{label}, {expected.label}: {quantity} = {_fmt(got)}, expected {_fmt(want)}")
+    return problems
+
+
+def _matches(got: np.ndarray, want: np.ndarray, tolerance: float) -> np.ndarray:
+    """Within the tolerance, or equal (infinities); an observed NaN matches only an expected
+    NaN (a value the spec hands on unchanged, e.g. a NaN inner tessellation level)."""
+    with np.errstate(invalid="ignore"):                      # inf - inf
+        return (got == want) | (np.abs(got - want) <= tolerance) | (np.isnan(want) & np.isnan(got))
+
+
+def _check_value_set(vs, records: np.ndarray, label: str) -> list[str]:
+    """The distinct observed values of one quantity against the expected set: values missing,
+    values not expected, and (with `each`) values seen too often or too rarely."""
+    where = f"{label}, {vs.label}"
+    want = np.asarray(vs.values, dtype=np.float64).reshape(len(vs.values), -1)
+    width = want.shape[1] if len(vs.values) else 1
+    if vs.key:
+        records = records[records[vs.key][:, 0] == vs.key_value]
+    got = np.asarray(records[vs.quantity], dtype=np.float64).reshape(len(records), -1)[:, :width]
+    if len(got) == 0 and len(want):
+        return [f"{where}: no record to compare {vs.quantity} with {len(want)} expected values"]
+    # Each distinct observed value is matched to the nearest expected one within the tolerance.
+    distinct, inverse = np.unique(got, axis=0, return_inverse=True)
+    nearest = _nearest(distinct, want, vs.tolerance)[inverse.reshape(-1)]
+    problems = []
+    seen = np.bincount(nearest[nearest >= 0], minlength=len(want))
+    missing = np.flatnonzero(seen == 0)
+    if len(missing):
+        problems.append(f"{where}: {vs.quantity}: {len(missing)} of {len(want)} expected values never "
+                        f"seen, e.g. {_fmt(want[missing[0]])}")
+    strays = got[nearest < 0]
+    if len(strays):
+        distinct = np.unique(strays, axis=0)
+        problems.append(f"{where}: {vs.quantity} = {_fmt(distinct[0])} in {len(strays)} of {len(got)} "
+                        f"records, which is not an expected value ({len(distinct)} such values)")
+    if vs.each:
+        wrong = np.flatnonzero((seen != vs.each) & (seen > 0))
+        if len(wrong):
+            problems.append(f"{where}: {vs.quantity} = {_fmt(want[wrong[0]])} seen {seen[wrong[0]]} times, "
+                            f"expected {vs.each} ({len(wrong)} values seen a wrong number of times)")
+    return problems
+
+
+def _nearest(got: np.ndarray, want: np.ndarray, tolerance: float) -> np.ndarray:
+    """For each row of `got`, the index of the nearest row of `want` no farther than
+    `tolerance` in any component, else -1. Rows are binned in cells twice the tolerance wide,
+    so a match lies in the row's own cell or a neighbouring one; cells are looked up as sorted
+    integer keys, all rows at once."""
+    found = np.full(len(got), -1, dtype=np.int64)
+    if not len(want) or not len(got):
+        return found
+    size = 2.0 * tolerance if tolerance > 0 else 1.0
+    want_cells = np.floor(want / size).astype(np.int64)
+    lo, hi = want_cells.min(axis=0) - 1, want_cells.max(axis=0) + 1
+    span = hi - lo + 1
+    strides = np.cumprod(np.concatenate(([1], span[:-1])))
+    with np.errstate(invalid="ignore"):
+        raw = np.floor(got / size)
+    usable = np.all(np.isfinite(raw) & (raw >= lo) & (raw <= hi), axis=1)
+    got_cells = np.where(usable[:, None], np.nan_to_num(raw), lo).astype(np.int64)
+    keys = ((want_cells - lo) * strides).sum(axis=1)
+    order = np.argsort(keys, kind="stable")
+    sorted_keys = keys[order]
+    deepest = int(np.max(np.unique(sorted_keys, return_counts=True)[1]))   # rows sharing a cell
+    best = np.full(len(got), np.inf)
+    for step in itertools.product((-1, 0, 1), repeat=want.shape[1]):
+        cells = got_cells + np.asarray(step)
+        inside = usable & np.all((cells >= lo) & (cells <= hi), axis=1)
+        probe = ((cells - lo) * strides).sum(axis=1)
+        first = np.searchsorted(sorted_keys, probe)
+        for rank in range(deepest):
+            at = np.minimum(first + rank, len(sorted_keys) - 1)
+            hit = inside & (first + rank < len(sorted_keys)) & (sorted_keys[at] == probe)
+            index = order[at]
+            distance = np.abs(got - want[index]).max(axis=1)
+            better = hit & (distance <= tolerance) & (distance < best)
+            best = np.where(better, distance, best)
+            found = np.where(better, index, found)
+    return found
+
+
+def _check_tess_coord(tc, records: np.ndarray, label: str) -> list[str]:
+    """Per-record rules of gl_TessCoord, and the winding of captured triangles."""
+    coords = np.asarray(records[tc.quantity], dtype=np.float64)[:, :3]
+    total = len(coords)
+    if total == 0:
+        return []
+    problems = []
+
+    def name(index: int) -> str:
+        where = f"{label}, record {index}"
+        return where + (f" ({tc.key} = {int(records[tc.key][index][0])})" if tc.key else "")
+
+    outside = np.flatnonzero(~np.all((coords >= 0.0) & (coords <= 1.0), axis=1))
+    if len(outside):
+        i = outside[0]
+        problems.append(f"{name(i)}: {tc.quantity} = {_fmt(coords[i])}, expected every component in "
+                        f"[0, 1] ({len(outside)} of {total} records)")
+    x, y, z = coords[:, 0], coords[:, 1], coords[:, 2]
+    if tc.domain == "triangles":
+        want, rule = 1.0 - x - y, "z = 1 - x - y"
+    else:
+        want, rule = np.zeros(total), "z = 0"
+    bad = np.flatnonzero(~(np.abs(z - want) <= tc.tolerance))
+    if len(bad):
+        i = bad[0]
+        problems.append(f"{name(i)}: {tc.quantity} = {_fmt(coords[i])}, expected {rule} = "
+                        f"{_fmt(want[i])} ({len(bad)} of {total} records)")
+    if tc.winding:
+        triangles = coords[: total - total % 3].reshape(-1, 3, 3)
+        a, b, c = triangles[:, 0, :2], triangles[:, 1, :2], triangles[:, 2, :2]
+        area = (b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (b[:, 1] - a[:, 1]) * (c[:, 0] - a[:, 0])
+        sign = 1.0 if tc.winding == "ccw" else -1.0
+        wrong = np.flatnonzero(area * sign < -tc.tolerance)        # no area is allowed either way
+        if len(wrong):
+            t = wrong[0]
+            found = "cw" if area[t] < 0 else "ccw"
+            problems.append(f"{name(3 * t)}: triangle {t} of {len(triangles)} has {tc.quantity} "
+                            f"{_fmt(triangles[t][0])}, {_fmt(triangles[t][1])}, {_fmt(triangles[t][2])}: "
+                            f"{found} in (u, v), expected {tc.winding} ({len(wrong)} of "
+                            f"{len(triangles)} triangles)")
     return problems
 
 

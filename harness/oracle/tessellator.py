@@ -8,6 +8,7 @@ Standard library only; pure functions, no state.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from dataclasses import dataclass
 from typing import Literal, Sequence
 
@@ -165,3 +166,92 @@ def _quads(spacing: Spacing, o: tuple[int, ...], n: tuple[int, ...]) -> Tessella
         # Degenerate innermost rectangle: a line of hi segments, or a point.
         points += hi + 1
     return Tessellation(False, o, (n0, n1), prims, points)
+
+
+# --- where the vertices are (equal spacing) ----------------------------------------------------
+#
+# With equal spacing every vertex position follows from the rules of section 11.2.2 alone, so the
+# set of gl_TessCoord values a patch produces is exact (fractional spacing leaves the lengths of
+# the two short segments to the implementation). Positions are computed as fractions and handed
+# out as floats; a driver's fixed-point tessellator lands within about 2^-16 of them.
+
+Coord = tuple[float, float, float]
+
+
+def tess_coords(domain: Domain, spacing: Spacing, outer: Sequence[float],
+                inner: Sequence[float], max_level: int = 64) -> tuple[Coord, ...]:
+    """Every distinct (u, v, w) one patch produces, sorted; () for a discarded patch.
+
+    Only equal_spacing fixes the positions; other spacings raise ValueError.
+    """
+    if spacing != "equal_spacing":
+        raise ValueError(f"vertex positions are exact only for equal_spacing, not {spacing!r}")
+    t = tessellate(domain, spacing, outer, inner, max_level)
+    if t.discarded:
+        return ()
+    if domain == "isolines":
+        points = _isoline_coords(*t.outer)
+    elif domain == "quads":
+        points = _quad_coords(t)
+    else:
+        points = _triangle_coords(t)
+    return tuple(sorted((float(u), float(v), float(w)) for u, v, w in points))
+
+
+def _isoline_coords(lines: int, segments: int) -> set:
+    # Lines at v = 0, 1/n, ..., (n-1)/n, each cut into `segments` equal pieces along u.
+    return {(Fraction(i, segments), Fraction(j, lines), Fraction(0)) for i in range(segments + 1)
+            for j in range(lines)}
+
+
+def _quad_coords(t: Tessellation) -> set:
+    zero, one = Fraction(0), Fraction(1)
+    if t.primitives == 2 and t.points == 4:                       # the single quad
+        return {(u, v, zero) for u in (zero, one) for v in (zero, one)}
+    o0, o1, o2, o3 = t.outer
+    n0, n1 = t.inner
+    points = set()
+    # Outer edges: outer[0] cuts u == 0, outer[1] v == 0, outer[2] u == 1, outer[3] v == 1.
+    points |= {(zero, Fraction(k, o0), zero) for k in range(o0 + 1)}
+    points |= {(Fraction(k, o1), zero, zero) for k in range(o1 + 1)}
+    points |= {(one, Fraction(k, o2), zero) for k in range(o2 + 1)}
+    points |= {(Fraction(k, o3), one, zero) for k in range(o3 + 1)}
+    # The concentric inner rectangles keep the temporary subdivision of the edges by the inner
+    # levels (inner[0] along u, inner[1] along v), so together they are the interior grid; a
+    # degenerate innermost rectangle (a line or a point) lies on it too.
+    points |= {(Fraction(i, n0), Fraction(j, n1), zero) for i in range(1, n0) for j in range(1, n1)}
+    return points
+
+
+def _triangle_coords(t: Tessellation) -> set:
+    zero, one = Fraction(0), Fraction(1)
+    corners = ((one, zero, zero), (zero, one, zero), (zero, zero, one))
+    if t.primitives == 1:                                          # the single triangle
+        return set(corners)
+    o0, o1, o2 = t.outer
+    (n,) = t.inner
+    points = set()
+    # Outer edges: outer[0] cuts u == 0, outer[1] v == 0, outer[2] w == 0.
+    points |= {(zero, Fraction(k, o0), 1 - Fraction(k, o0)) for k in range(o0 + 1)}
+    points |= {(Fraction(k, o1), zero, 1 - Fraction(k, o1)) for k in range(o1 + 1)}
+    points |= {(Fraction(k, o2), 1 - Fraction(k, o2), zero) for k in range(o2 + 1)}
+    # Inner triangle k: each corner lies where the perpendiculars through the subdivision
+    # vertices nearest that corner meet. For an equilateral triangle cut into n equal segments
+    # that point is 2/n of the way from the corner to the centre, and repeating the
+    # construction on a triangle of m segments moves 2/m further: triangle k is the outer
+    # triangle scaled about the centre by (n - 2k)/n, its edges cut into n - 2k equal segments.
+    centre = (Fraction(1, 3),) * 3
+    k = 1
+    while n - 2 * k >= 0:
+        m = n - 2 * k
+        if m == 0:
+            points.add(centre)
+            break
+        scale = Fraction(m, n)
+        ring = [tuple(c + scale * (e - c) for e, c in zip(corner, centre)) for corner in corners]
+        for a in range(3):
+            start, end = ring[a], ring[(a + 1) % 3]
+            for j in range(m):
+                points.add(tuple(s + Fraction(j, m) * (e - s) for s, e in zip(start, end)))
+        k += 1
+    return points
