@@ -41,3 +41,29 @@ def failure_line(case_id: str, target: str, status: str) -> str | None:
     """The baseline line for a verdict, or None where the status is not a failure."""
     name = STATUS_NAMES.get(status)
     return f"{case_id}[{target}],{name}" if name else None
+
+
+def load_patterns(paths) -> list[tuple[object, str]]:
+    """Skips/flakes files: one regex a line (matched against `case-id[target]`), `#` comments."""
+    import re
+    patterns = []
+    for path in paths:
+        try:
+            lines = Path(path).read_text().splitlines()
+        except OSError as exc:
+            raise BaselineError(f"cannot read {path}: {exc.strerror}") from None
+        for number, line in enumerate(lines, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            try:
+                patterns.append((re.compile(line), f"{path}:{number}"))
+            except re.error as exc:
+                raise BaselineError(f"{path}:{number}: bad regular expression {line!r}: {exc}") from None
+    return patterns
+
+
+def first_match(patterns, case_id: str, target: str) -> str | None:
+    """Where the first pattern matching this case on this target was written, or None."""
+    name = f"{case_id}[{target}]"
+    return next((where for regex, where in patterns if regex.search(name)), None)

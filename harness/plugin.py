@@ -6,22 +6,25 @@ case ids, and JUnit, results.json and the terminal all show the same string.
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
-import sys
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from harness import baseline
+from harness import __version__, baseline, catalog, export, results
 from harness import targets as targets_mod
 from harness.executor import Executor, probe
-from harness.verdict import judge
+from harness.verdict import Verdict, judge
 
-FAMILIES = ("tess", "draw_params", "varyings")
+FAMILIES = catalog.FAMILIES
+FAILING = ("fail", "crash", "timeout", "error")
 POOL = pytest.StashKey["ExecutorPool"]()
 BASELINE = pytest.StashKey[dict]()
+PATTERNS = pytest.StashKey[dict]()          # "skips"/"flakes" -> [(regex, "file:line")]
+SHARD = pytest.StashKey[tuple]()
+HARNESS = pytest.StashKey[dict]()           # harness version and git describe, JUnit properties
 TARGETS = pytest.StashKey[list]()
 
 
@@ -43,6 +46,14 @@ def pytest_addoption(parser):
                     help="Vulkan backend: run under the Khronos validation layer; a validation error fails the case")
     group.addoption("--baseline", action="append", default=[], metavar="FILE",
                     help="expected failures, 'case-id[target],Fail|Crash|Timeout' lines (repeatable)")
+    group.addoption("--skips", action="append", default=[], metavar="FILE",
+                    help="regex lines: matching '<case id>[<target>]' are skipped (repeatable)")
+    group.addoption("--flakes", action="append", default=[], metavar="FILE",
+                    help="regex lines: known flaky cases; a failure of one is reported as flake (repeatable)")
+    group.addoption("--flake-retries", type=int, default=0, metavar="N",
+                    help="re-run a failing case up to N times; if a re-run passes it is a flake")
+    group.addoption("--shard", default="", metavar="K/N",
+                    help="run only every N-th case starting at the K-th (1-based), for CI sharding")
 
 
 def _selected_targets(config) -> list[str]:
@@ -90,14 +101,53 @@ def pytest_configure(config):
     config.stash[POOL] = ExecutorPool(config)
     try:
         config.stash[BASELINE] = baseline.load(config.getoption("baseline"))
+        config.stash[PATTERNS] = {kind: baseline.load_patterns(config.getoption(kind)) for kind in ("skips", "flakes")}
     except baseline.BaselineError as exc:
         raise pytest.UsageError(str(exc)) from None
+    config.stash[SHARD] = _shard(config.getoption("shard"))
+    config.stash[HARNESS] = {"harness_version": __version__, "harness_git": _git_describe()}
     if config.stash[TARGETS] and not hasattr(config, "workerinput"):
-        results = Path(config.getoption("results_dir"))
+        results_dir = Path(config.getoption("results_dir"))
         if not config.option.xmlpath:
             # The default report; this hook runs before junitxml's own configure reads the option.
-            config.option.xmlpath = str(results / "junit.xml")
-        config.pluginmanager.register(ResultsWriter(results / "results.json"), "harness-results")
+            config.option.xmlpath = str(results_dir / "junit.xml")
+        config.pluginmanager.register(ResultsWriter(results_dir, config), "harness-results")
+
+
+def _shard(text: str) -> tuple[int, int]:
+    if not text:
+        return (1, 1)
+    try:
+        k, n = (int(v) for v in text.split("/"))
+    except ValueError:
+        raise pytest.UsageError(f"--shard {text!r}: expected K/N, e.g. 2/4") from None
+    if not 1 <= k <= n:
+        raise pytest.UsageError(f"--shard {text!r}: K must be between 1 and N")
+    return (k, n)
+
+
+def _git_describe() -> str:
+    try:
+        out = subprocess.run(["git", "describe", "--always", "--dirty", "--tags"], cwd=catalog.ROOT,
+                             capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    return out.stdout.strip() or "unknown"
+
+
+def pytest_collection_modifyitems(config, items):
+    """Sharding (interleaved: item i goes to shard i mod N, the same split on every worker)
+    and the skips files."""
+    k, n = config.stash[SHARD]
+    if n > 1:
+        kept = [item for i, item in enumerate(items) if i % n == k - 1]
+        config.hook.pytest_deselected(items=[item for item in items if item not in set(kept)])
+        items[:] = kept
+    for item in items:
+        if isinstance(item, CaseItem):
+            where = baseline.first_match(config.stash[PATTERNS]["skips"], item.case.id, item.target)
+            if where:
+                item.add_marker(pytest.mark.skip(reason=f"listed in the skips file ({where})"))
 
 
 def _collects_cases(config) -> bool:
@@ -112,6 +162,7 @@ def _collects_cases(config) -> bool:
     return False
 
 
+@pytest.hookimpl(optionalhook=True)          # an xdist hook; pytest may run without xdist
 def pytest_configure_node(node):
     node.workerinput["harness_targets"] = node.config.stash[TARGETS]
 
@@ -130,13 +181,7 @@ def pytest_collect_file(file_path: Path, parent):
 
 class CaseFile(pytest.File):
     def collect(self):
-        name = f"harness_family_{self.path.parent.name}"
-        module = sys.modules.get(name)
-        if module is None:
-            spec = importlib.util.spec_from_file_location(name, self.path)
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[name] = module            # dataclasses look their module up there
-            spec.loader.exec_module(module)
+        module = catalog.family_module(self.path)
         for case in module.generate():
             for target in self.config.stash[TARGETS]:
                 item = CaseItem.from_parent(self, name=f"{case.id}[{target}]", case=case, target=target)
@@ -161,10 +206,16 @@ class CaseItem(pytest.Item):
         result = executor.run(self.case)
         info = executor.info().observation or {}
         renderer = info.get("renderer", "?")
+        where = f"{self.target}: {renderer}, {info.get('version', '?')}"
         self.user_properties += [("renderer", renderer), ("gl_version", info.get("version", "?")),
                                  ("platform", info.get("platform", "?"))]
-        verdict = judge(self.case, result, f"{self.target}: {renderer}, {info.get('version', '?')}")
-        self.user_properties += [("status", verdict.status), ("case_duration", f"{result.duration:.4f}")]
+        self.user_properties += list(self.config.stash[HARNESS].items())
+        verdict = judge(self.case, result, where)
+        self.user_properties += [("case_duration", f"{result.duration:.4f}")]
+        if verdict.status in FAILING:
+            self._keep_for_triage(result)
+            verdict = self._flake_check(executor, verdict, where)
+        self.user_properties.append(("status", verdict.status))
         expected = baseline.lookup(self.config.stash[BASELINE], self.case.id, self.target)
         if expected:
             self.user_properties.append(("expected", expected))
@@ -173,11 +224,41 @@ class CaseItem(pytest.Item):
                 pytest.skip(f"expected {expected} (baseline): {verdict.message.splitlines()[0]}")
             if verdict.status == "pass":
                 raise CaseFailure(f"unexpected pass: the baseline expects {expected}; update the baseline")
-        if verdict.status == "skip":
+        if verdict.status in ("skip", "flake"):
             pytest.skip(verdict.message)
         if verdict.status != "pass":
             raise CaseFailure(f"{verdict.status}: {verdict.message}"
                               + (f"\n(the baseline expects {expected})" if expected else ""))
+
+    def _flake_check(self, executor, verdict, where):
+        """Re-run a failing case; a pass among the re-runs, or a flakes-file entry, makes it a flake."""
+        for attempt in range(1, self.config.getoption("flake_retries") + 1):
+            again = judge(self.case, executor.run(self.case), where)
+            if again.status == "pass":
+                return Verdict("flake", f"flake: {verdict.status} first, passed on re-run {attempt}: "
+                                        f"{verdict.message.splitlines()[0]}")
+        listed = baseline.first_match(self.config.stash[PATTERNS]["flakes"], self.case.id, self.target)
+        if listed:
+            return Verdict("flake", f"flake (listed in {listed}): {verdict.status}: "
+                                    f"{verdict.message.splitlines()[0]}")
+        return verdict
+
+    def _keep_for_triage(self, result) -> None:
+        """A failed case leaves its reproducer (case JSON + GLSL) and raw observation in the
+        results folder; JUnit attaches the reproducer the way GitLab and Jenkins read it."""
+        folder = Path(self.config.getoption("results_dir"))
+        stem = export.file_stem(self.case.id, self.target)
+        try:
+            written = export.export(self.case, "glsl", folder / "repro" / stem)
+            if result.observation is not None:
+                (folder / "observations").mkdir(parents=True, exist_ok=True)
+                (folder / "observations" / f"{stem}.json").write_text(json.dumps(
+                    {"id": self.case.id, "target": self.target, "case": self.case.to_json(),
+                     "observation": result.observation}))
+        except OSError as exc:
+            self.add_report_section("call", "stdout", f"no reproducer written: {exc}")
+            return
+        self.add_report_section("call", "stdout", f"[[ATTACHMENT|{written[0].resolve()}]]")
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, CaseFailure):
@@ -214,12 +295,15 @@ class ExecutorPool:
 class ResultsWriter:
     """Controller-side: one entry per case and target in results.json, whatever the outcome."""
 
-    def __init__(self, path: Path):
-        self.path = path
+    def __init__(self, folder: Path, config):
+        self.folder = folder
+        self.config = config
         self.entries: list[dict] = []
 
+    @pytest.hookimpl(trylast=True)
     def pytest_runtest_logreport(self, report):
         props = dict(report.user_properties)
+        self._classname(report, props)
         # The call phase has the verdict; a setup that failed or skipped has no call phase.
         if "case_id" not in props or not (report.when == "call" or
                                           (report.when == "setup" and not report.passed)):
@@ -236,16 +320,17 @@ class ResultsWriter:
             "duration": round(float(props.get("case_duration", report.duration)), 4),
             "renderer": props.get("renderer", ""), "message": message})
 
+    def _classname(self, report, props) -> None:
+        """JUnit classname `<target>.<family>`, which CI dashboards group by. pytest derives it
+        from the file path and has no public hook for it, hence its internal reporters."""
+        from _pytest.junitxml import xml_key
+        xml = self.config.stash.get(xml_key, None)
+        if xml is not None and "case_id" in props and report.when != "teardown":   # teardown: written
+            # junitxml keeps attributes set here over the ones it derives on later phases.
+            xml.node_reporter(report).attrs["classname"] = f"{props['target']}.{props['case_id'].split('/')[0]}"
+
     def pytest_sessionfinish(self, session):
-        folder = self.path.parent
-        folder.mkdir(parents=True, exist_ok=True)
-        self.path.write_text(json.dumps({"results": self.entries}, indent=1) + "\n")
-        rows = ["id,status,duration"] + [f"{e['id']}[{e['target']}],{e['status']},{e['duration']}"
-                                          for e in self.entries]
-        (folder / "results.csv").write_text("\n".join(rows) + "\n")
-        failures = [baseline.failure_line(e["id"], e["target"], e["status"]) for e in self.entries]
-        (folder / "failures.csv").write_text(
-            "# failures of this run, in --baseline format\n" + "".join(f"{f}\n" for f in failures if f))
+        results.write(self.folder, self.entries)
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -33,16 +33,14 @@ def test_pinned_ids_exist(varyings_cases, case_id):
 
 def test_values_unique_within_each_case(varyings_cases):
     for case in varyings_cases.values():
-        (exp,) = case.expect
-        values = [p.value for p in exp.pixels if p.source] + [v for v, _ in exp.written]
-        by_source = {}
-        for p in exp.pixels:
-            if p.source:
-                by_source.setdefault(p.source, p.value)
-                assert by_source[p.source] == p.value, (case.id, p.source)
-        distinct = set(by_source.values()) | {v for v, _ in exp.written}
-        assert len(distinct) == len(by_source) + len(exp.written), case.id
-        assert all(v != case.readback.clear for v in values)
+        for exp in case.expect:
+            by_source = {}
+            for p in exp.pixels:
+                if p.source:
+                    assert by_source.setdefault(p.source, p.value) == p.value, (case.id, p.source)
+            distinct = set(by_source.values()) | {v for v, _ in exp.written}
+            assert len(distinct) == len(by_source) + len(exp.written), case.id
+            assert case.readback.clear not in distinct
 
 
 def test_every_read_varying_is_written_with_its_value(varyings_cases):
@@ -69,11 +67,12 @@ def test_pixel_layout_matches_the_fragment_shader(varyings_cases):
 
 def test_clip_vertex_case_expects_the_clear_value_in_row_1(varyings_cases):
     case = varyings_cases[CLIPPED]
-    (exp,) = case.expect
-    row1 = [p for p in exp.pixels if p.quantity.startswith("row 1")]
+    unclipped, clipped = case.expect
+    row1 = [p for p in clipped.pixels if p.quantity.startswith("row 1")]
     assert row1 and all(p.value == case.readback.clear for p in row1)
+    assert all(p.value != case.readback.clear for p in unclipped.pixels)      # plane disabled first
     assert "gl_ClipVertex = a_position;" in dict(case.shaders)["vs"]
-    assert case.draws[0].state.enable == ("CLIP_PLANE0",)
+    assert case.draws[0].state.enable == () and case.draws[1].state.enable == ("CLIP_PLANE0",)
 
 
 def image_from(case, replace=None) -> dict:

@@ -252,16 +252,19 @@ def make_case(plan: Plan) -> Case:
         shaders.append((stage, _middle(stage, plan)))
     shaders.append(("fs", _fs(plan, reads)))
 
-    pixels = []
-    for row in range(ROWS):
-        clipped = plan.clip_vertex and row == 1
-        for slot, (expr, value, label, source) in enumerate(reads):
-            index = (row * width + slot // 4) * 4 + slot % 4
-            if clipped:
-                pixels.append(ExpectedPixel(index, f"row 1 (clipped by gl_ClipVertex), FS input {label}",
-                                            -7777.0))
-            else:
-                pixels.append(ExpectedPixel(index, f"row {row}, FS input {label}", value, source))
+    def image(clipping: bool) -> list[ExpectedPixel]:
+        pixels = []
+        for row in range(ROWS):
+            for slot, (expr, value, label, source) in enumerate(reads):
+                index = (row * width + slot // 4) * 4 + slot % 4
+                if clipping and row == 1:
+                    pixels.append(ExpectedPixel(index, f"row 1 (clipped by gl_ClipVertex), FS input {label}",
+                                                -7777.0))
+                else:
+                    pixels.append(ExpectedPixel(index, f"row {row}, FS input {label}", value, source))
+        return pixels
+
+    pixels = image(plan.clip_vertex)
     if not pixels:
         raise ValueError(f"{case_id}: the FS reads nothing")
 
@@ -279,14 +282,25 @@ def make_case(plan: Plan) -> Case:
                       default_outer=(1.0, 1.0, 1.0, 1.0) if tess else None,
                       default_inner=(1.0, 1.0) if tess else None)
     positions = quad(back=plan.face in ("back", "two-side-back"))
-    draw = Draw("DrawArrays", "PATCHES" if tess else "TRIANGLES", (DrawEntry(6),), state=state,
-                label="draw 0 (the quad)")
+    mode = "PATCHES" if tess else "TRIANGLES"
+    draws = [Draw("DrawArrays", mode, (DrawEntry(6),), state=state, label="draw 0 (the quad)")]
+    expects = [DrawExpectation(0, pixels=tuple(pixels), tolerance=TOLERANCE,
+                               written=tuple((v, n) for v, n in decoys))]
+    if plan.clip_vertex:
+        # The same program drawn first with the plane disabled, then enabled: the clip state
+        # must follow the enable from one draw to the next.
+        unclipped = DrawState(enable=tuple(e for e in enable if e != "CLIP_PLANE0"),
+                              clip_planes=state.clip_planes, patch_vertices=state.patch_vertices,
+                              default_outer=state.default_outer, default_inner=state.default_inner)
+        draws = [Draw("DrawArrays", mode, (DrawEntry(6),), state=unclipped, label="draw 0 (plane disabled)"),
+                 Draw("DrawArrays", mode, (DrawEntry(6),), state=state, label="draw 1 (plane enabled)")]
+        expects = [DrawExpectation(0, pixels=tuple(image(False)), tolerance=TOLERANCE),
+                   DrawExpectation(1, pixels=tuple(pixels), tolerance=TOLERANCE)]
     return Case(
         id=case_id, family=FAMILY, shaders=tuple(shaders), requires=requirements(plan),
         vertices=6, attributes=(Attribute(0, 4, positions, name="a_position"),),
-        draws=(draw,), readback=Readback(image=(width, ROWS)),
-        expect=(DrawExpectation(0, pixels=tuple(pixels), tolerance=TOLERANCE,
-                                written=tuple((v, n) for v, n in decoys)),),
+        draws=tuple(draws), readback=Readback(image=(width, ROWS)),
+        expect=tuple(expects),
         separable=plan.separable,
         description=f"{plan.chain}, {d.line[1:]}, builtins {list(plan.builtins)}, "
                     f"{len(plan.users)} user varyings ({components(plan)} components)",

@@ -1,0 +1,37 @@
+"""Every family's cases, loaded the way the pytest plugin loads them, for the command line."""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+from harness.case import Case
+
+FAMILIES = ("tess", "draw_params", "varyings")
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def family_module(path: Path):
+    """Import a family's cases.py once per process (dataclasses need it in sys.modules)."""
+    name = f"harness_family_{path.parent.name}"
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return module
+
+
+def cases(family: str, root: Path = ROOT) -> list[Case]:
+    return family_module(root / "tests" / family / "cases.py").generate()
+
+
+def find(case_id: str, root: Path = ROOT) -> Case:
+    family = case_id.split("/", 1)[0]
+    if family not in FAMILIES:
+        raise KeyError(f"no family {family!r} (families: {', '.join(FAMILIES)})")
+    for case in cases(family, root):
+        if case.id == case_id:
+            return case
+    raise KeyError(f"no case {case_id!r} in family {family}")

@@ -1,0 +1,146 @@
+"""Standalone reproducers of a case: plain GLSL + the case JSON, a piglit shader_runner file,
+or a VkRunner script with the Vulkan layer's translated shaders.
+
+The shader_test and VkRunner files reproduce the program, the vertex data, and the draws with
+the state each sets; what the harness expects is written beside them as comments, since the
+harness reads an RGBA32F image or transform-feedback records that shader_runner cannot probe.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+
+from harness.case import Case
+
+PIGLIT_STAGE = {"vs": "vertex shader", "tcs": "tessellation control shader",
+                "tes": "tessellation evaluation shader", "gs": "geometry shader", "fs": "fragment shader"}
+EXTENSIONS = {"vs": "vert", "tcs": "tesc", "tes": "tese", "gs": "geom", "fs": "frag"}
+FORMATS = ("glsl", "shader_test", "vkrunner")
+
+
+def file_stem(case_id: str, target: str = "") -> str:
+    """A case id as a file name: '/' is not allowed there."""
+    return case_id.replace("/", "~") + (f"[{target}]" if target else "")
+
+
+def export(case: Case, fmt: str, out_dir: Path, without: frozenset[str] = frozenset()) -> list[Path]:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    stem = file_stem(case.id)
+    if fmt == "glsl":
+        written = [out_dir / f"{stem}.json"]
+        written[0].write_text(case.to_json() + "\n")
+        for stage, source in case.shaders:
+            path = out_dir / f"{stem}.{EXTENSIONS[stage]}"
+            path.write_text(source)
+            written.append(path)
+        return written
+    if fmt == "shader_test":
+        path = out_dir / f"{stem}.shader_test"
+        path.write_text(shader_test(case))
+        return [path]
+    if fmt == "vkrunner":
+        path = out_dir / f"{stem}.vk_shader_test"
+        path.write_text(vkrunner(case, without))
+        return [path]
+    raise ValueError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
+
+
+def _require(case: Case) -> list[str]:
+    req = case.requires
+    profile = "CORE" if req.profile == "core" else "COMPAT"
+    lines = ["[require]", f"GL {profile} >= {req.gl_version[0]}.{req.gl_version[1]}"]
+    lines += list(req.extensions)
+    lines += [f"{name} {op} {value}" for name, op, value in req.limits if op == ">="]
+    return lines
+
+
+def _vertex_data(case: Case) -> list[str]:
+    if not case.attributes:
+        return []
+    heads, columns = [], []
+    for attr in case.attributes:
+        if attr.divisor:
+            continue                           # shader_runner has no instanced vertex data section
+        name = attr.name or f"a{attr.location}"
+        heads.append(f"{name}/float/vec{attr.components}" if attr.components > 1 else f"{name}/float/float")
+        columns.append(np.asarray(attr.data, dtype=np.float64).reshape(-1, attr.components))
+    rows = ["  ".join(" ".join(f"{v:g}" for v in col[i]) for col in columns) for i in range(case.vertices)]
+    return ["[vertex data]", "  ".join(heads)] + rows
+
+
+def _draw_lines(case: Case) -> list[str]:
+    lines = []
+    for draw in case.draws:
+        state = draw.state
+        if state.patch_vertices is not None:
+            lines.append(f"patch parameter vertices {state.patch_vertices}")
+        if state.default_outer is not None:
+            lines.append("patch parameter default level outer " + " ".join(f"{v:g}" for v in state.default_outer))
+        if state.default_inner is not None:
+            lines.append("patch parameter default level inner " + " ".join(f"{v:g}" for v in state.default_inner))
+        for cap in state.enable:
+            lines.append(f"enable GL_{cap}")
+        for i, plane in enumerate(state.clip_planes):
+            lines.append(f"clip plane {i} " + " ".join(f"{v:g}" for v in plane))
+        for entry in draw.entries:
+            if draw.command in ("DrawArrays", "DrawArraysInstanced"):
+                instanced = f" instanced {entry.instance_count}" if entry.instance_count > 1 else ""
+                lines.append(f"draw arrays{instanced} GL_{draw.mode} {entry.first} {entry.count}")
+            else:          # a multi-draw split into single draws would change gl_DrawID
+                lines.append(f"# gl{draw.command} GL_{draw.mode} {entry} (shader_runner has no command for it)")
+        for cap in state.enable:
+            lines.append(f"disable GL_{cap}")
+    return lines
+
+
+def _expected(case: Case) -> list[str]:
+    """What the harness expects, as comments (shader_runner cannot probe these quantities)."""
+    lines = []
+    for exp in case.expect:
+        label = case.draws[exp.draw].label or f"draw {exp.draw}"
+        lines += [f"# expected, {label}: {name} = {value}" for name, value in exp.counts]
+        for group in exp.groups:
+            lines += [f"# expected, {label}, {group.label}: {q} = {v}" for q, v in group.values]
+        lines += [f"# expected, {label}, {r.label}: " + ", ".join(f"{q} = {v}" for q, v in r.values)
+                  for r in exp.sequence]
+        lines += [f"# expected, {label}: {p.quantity} = {p.value:g}" for p in exp.pixels]
+    return lines
+
+
+def shader_test(case: Case) -> str:
+    lines = [f"# {case.id}", f"# {case.description}", "# exported by gl-layer-harness"] + _require(case) + [""]
+    for stage, source in case.shaders:
+        lines += [f"[{PIGLIT_STAGE[stage]}]", source.rstrip(), ""]
+    if case.attributes:
+        lines += _vertex_data(case) + [""]
+    lines.append("[test]")
+    if case.readback.image:
+        c = f"{case.readback.clear:g}"
+        lines += [f"# the harness draws into an RGBA32F {case.readback.image[0]}x{case.readback.image[1]} target",
+                  f"clear color {c} {c} {c} {c}", "clear"]
+    lines += _draw_lines(case) + _expected(case)
+    return "\n".join(lines) + "\n"
+
+
+def vkrunner(case: Case, without: frozenset[str] = frozenset()) -> str:
+    """The Vulkan layer's translation of the program, as VkRunner sections."""
+    from harness.backends.vk.tcs import passthrough_tcs
+    from harness.backends.vk.translate import Program, translate
+    program = Program(dict(case.shaders), frozenset(without),
+                      captures=tuple((c.varying, c.type) for c in case.readback.captures),
+                      attributes={a.name: a.location for a in case.attributes if a.name}, separable=case.separable)
+    stages = translate(program)
+    if "tes" in stages and "tcs" not in stages:
+        stages["tcs"] = passthrough_tcs(stages["vs"], case.draws[0].state.patch_vertices or 3,
+                                        faithful="passthrough-tcs" not in without)
+    lines = [f"# {case.id}: the harness's Vulkan translation"
+             + (f" without {', '.join(sorted(without))}" if without else ""), "[require]", "fbsize 32 32", ""]
+    for stage in ("vs", "tcs", "tes", "gs", "fs"):
+        if stage in stages:
+            lines += [f"[{PIGLIT_STAGE[stage]}]", stages[stage].rstrip(), ""]
+    lines += ["[test]", "# push constants of the layer block: outer[4] inner[2] indexed draw_id two_side clip_enabled"]
+    lines += [re.sub(r"^draw arrays (?:instanced \d+ )?GL_(\w+)", lambda m: f"draw arrays {m[1]}", line)
+              for line in _draw_lines(case)] + _expected(case)
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,69 @@
+"""The run's result files: writing them (results.json, results.csv, failures.csv) and reading
+results back from results.json or JUnit, for compare, merge and report."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from harness import baseline
+
+
+class ResultsError(ValueError):
+    pass
+
+
+def key(entry: dict) -> str:
+    return f"{entry['id']}[{entry['target']}]"
+
+
+def write(folder: Path, entries: list[dict]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "results.json").write_text(json.dumps({"results": entries}, indent=1) + "\n")
+    rows = ["id,status,duration"] + [f"{key(e)},{e['status']},{e['duration']}" for e in entries]
+    (folder / "results.csv").write_text("\n".join(rows) + "\n")
+    failures = [baseline.failure_line(e["id"], e["target"], e["status"]) for e in entries]
+    (folder / "failures.csv").write_text(
+        "# failures of this run, in --baseline format\n" + "".join(f"{f}\n" for f in failures if f))
+
+
+def read(path: Path) -> list[dict]:
+    """Entries from a results directory, a results.json or a JUnit file."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / "results.json" if (path / "results.json").exists() else path / "junit.xml"
+    if not path.exists():
+        raise ResultsError(f"{path}: no such results file")
+    if path.suffix == ".xml":
+        return _read_junit(path)
+    try:
+        entries = json.loads(path.read_text())["results"]
+        for e in entries:
+            e["id"], e["target"], e["status"]           # noqa: B018 - the fields every entry has
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ResultsError(f"{path}: not a results.json ({type(exc).__name__}: {exc})") from None
+    return entries
+
+
+def _read_junit(path: Path) -> list[dict]:
+    from junitparser import Error, Failure, JUnitXml, Properties, Skipped
+    try:
+        xml = JUnitXml.fromfile(str(path))
+    except Exception as exc:  # junitparser raises lxml/ElementTree errors of several kinds
+        raise ResultsError(f"{path}: not JUnit XML ({exc})") from None
+    entries = []
+    for suite in xml:
+        for case in suite:
+            props = {p.name: p.value for p in (case.child(Properties) or [])}
+            name = case.name
+            case_id, target = props.get("case_id"), props.get("target")
+            if not case_id and name.endswith("]") and "[" in name:
+                case_id, target = name[:-1].rsplit("[", 1)
+            if not case_id:
+                continue
+            kinds = {type(r) for r in case.result}
+            status = props.get("status") or ("fail" if Failure in kinds else "error" if Error in kinds
+                                             else "skip" if Skipped in kinds else "pass")
+            entries.append({"id": case_id, "target": target, "status": status, "expected": props.get("expected", ""),
+                            "duration": float(case.time or 0), "renderer": props.get("renderer", ""),
+                            "message": "\n".join((r.message or "") + "\n" + (r.text or "") for r in case.result)})
+    return entries
