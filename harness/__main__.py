@@ -1,10 +1,21 @@
-"""Command line: `python -m harness targets [NAME ...] [--json]`."""
+"""Command line of the harness (the conformance run itself is `pytest`, see README):
+
+  python -m harness targets [NAME ...] [--json]     what each target is and whether it runs here
+  python -m harness compare OLD NEW                 regressions, fixes, new and removed cases
+  python -m harness report RESULTS... [-o DIR]      static HTML dashboard
+  python -m harness merge OUT SHARD...              join sharded results
+  python -m harness bisect-run CASE_ID... --target T   for `git bisect run`
+  python -m harness export CASE_ID --format F [-o DIR] standalone reproducer
+"""
 from __future__ import annotations
 
 import argparse
 import json
 import sys
 
+from pathlib import Path
+
+from harness import bisect, catalog, compare, export, results
 from harness import targets as targets_mod
 from harness.executor import probe as probe_target
 
@@ -43,25 +54,73 @@ def format_target(entry: dict) -> str:
 
 
 def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["report"]:
+        from harness.report.html import main as report_main       # its own argument parser
+        return report_main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m harness")
     sub = parser.add_subparsers(dest="command", required=True)
     cmd = sub.add_parser("targets", help="list targets: available or why not, renderer, version, limits")
     cmd.add_argument("names", nargs="*", help="targets to probe (default: all)")
     cmd.add_argument("--gl-platform", choices=("egl", "glfw"), default="egl")
     cmd.add_argument("--json", action="store_true", help="machine-readable output")
+    cmd = sub.add_parser("compare", help="compare two runs (results dirs, results.json or JUnit)")
+    cmd.add_argument("old")
+    cmd.add_argument("new")
+    cmd.add_argument("--by-id", action="store_true", help="match cases by id alone: one target against another")
+    sub.add_parser("report", help="static HTML dashboard: report RESULTS... [-o DIR]")
+    cmd = sub.add_parser("merge", help="join shard results into OUT")
+    cmd.add_argument("out")
+    cmd.add_argument("shards", nargs="+")
+    cmd = sub.add_parser("bisect-run", help="exit 0 if the cases pass, 1 if one fails, 125 if untestable")
+    cmd.add_argument("case_ids", nargs="+", metavar="CASE_ID")
+    cmd.add_argument("--target", required=True)
+    cmd.add_argument("--vk-without", default="")
+    cmd = sub.add_parser("export", help="write a standalone reproducer of a case")
+    cmd.add_argument("case_id")
+    cmd.add_argument("--format", choices=export.FORMATS, default="glsl")
+    cmd.add_argument("-o", "--output", default=".", help="folder (default: the current one)")
+    cmd.add_argument("--vk-without", default="", help="vkrunner: translations to leave out")
     args = parser.parse_args(argv)
     try:
-        names = targets_mod.parse_list(",".join(args.names)) if args.names else list(targets_mod.TARGETS)
-    except targets_mod.UnknownTarget as exc:
-        print(f"python -m harness: {exc}", file=sys.stderr)
-        return 2
+        return COMMANDS[args.command](args)
+    except (targets_mod.UnknownTarget, KeyError, results.ResultsError, ValueError) as exc:
+        print(f"python -m harness {args.command}: {str(exc).strip(chr(34) + chr(39))}", file=sys.stderr)
+        return 128 if args.command == "bisect-run" else 2          # 128+: `git bisect run` stops
+
+
+def _targets(args) -> int:
+    names = targets_mod.parse_list(",".join(args.names)) if args.names else list(targets_mod.TARGETS)
     entries = [probe(name, args.gl_platform) for name in names]
-    if args.json:
-        print(json.dumps(entries, indent=1))
-    else:
-        print("\n\n".join(format_target(e) for e in entries))
+    print(json.dumps(entries, indent=1) if args.json else "\n\n".join(format_target(e) for e in entries))
     # Asking for particular targets that cannot run is an error; listing them all is not.
     return 1 if args.names and not all(e["available"] for e in entries) else 0
+
+
+def _compare(args) -> int:
+    diff = compare.compare(results.read(args.old), results.read(args.new), by_id=args.by_id)
+    print(compare.format_report(diff))
+    return 1 if diff["regressions"] else 0
+
+
+def _merge(args) -> int:
+    entries = results.merge([Path(p) for p in args.shards], Path(args.out))
+    print(f"{len(entries)} results from {len(args.shards)} shards in {args.out}")
+    return 0
+
+
+def _bisect(args) -> int:
+    return bisect.bisect_run(args.case_ids, targets_mod.get(args.target), vk_without=args.vk_without)
+
+
+def _export(args) -> int:
+    written = export.export(catalog.find(args.case_id), args.format, Path(args.output),
+                            frozenset(filter(None, args.vk_without.split(","))))
+    print("\n".join(str(p) for p in written))
+    return 0
+
+
+COMMANDS = {"targets": _targets, "compare": _compare, "merge": _merge, "bisect-run": _bisect, "export": _export}
 
 
 if __name__ == "__main__":

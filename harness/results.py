@@ -67,3 +67,23 @@ def _read_junit(path: Path) -> list[dict]:
                             "duration": float(case.time or 0), "renderer": props.get("renderer", ""),
                             "message": "\n".join((r.message or "") + "\n" + (r.text or "") for r in case.result)})
     return entries
+
+
+def merge(paths: list[Path], out: Path) -> list[dict]:
+    """Shard results into one: results files and one JUnit; a case in two shards is an error."""
+    from junitparser import JUnitXml
+    entries, seen = [], {}
+    for path in paths:
+        for entry in read(path):
+            if key(entry) in seen:
+                raise ResultsError(f"{key(entry)} is in both {seen[key(entry)]} and {path}")
+            seen[key(entry)] = path
+            entries.append(entry)
+    write(out, entries)
+    junit = JUnitXml()
+    for path in paths:
+        xml = Path(path) / "junit.xml" if Path(path).is_dir() else Path(path).with_name("junit.xml")
+        if xml.exists():
+            junit += JUnitXml.fromfile(str(xml))
+    junit.write(str(out / "junit.xml"))
+    return entries
