@@ -266,7 +266,7 @@ class CaseItem(pytest.Item):
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self):
-        return self.path, None, f"{self.case.id}[{self.target}]"
+        return self.path, 0, f"{self.case.id}[{self.target}]"      # skip reports need a line
 
 
 class ExecutorPool:

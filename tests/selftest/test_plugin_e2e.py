@@ -66,6 +66,7 @@ def family_tree(tmp_path, source: str):
     (tmp_path / "tests" / "tess").mkdir(parents=True)
     (tmp_path / "tests" / "tess" / "cases.py").write_text(source)
     (tmp_path / "conftest.py").write_text('pytest_plugins = ["harness.plugin"]\n')
+    (tmp_path / "pytest.ini").write_text("[pytest]\njunit_logging = system-out\njunit_log_passing_tests = false\n")
     return tmp_path
 
 
