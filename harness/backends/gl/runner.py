@@ -37,6 +37,7 @@ STAGE_ENUMS = {"vs": "GL_VERTEX_SHADER", "tcs": "GL_TESS_CONTROL_SHADER",
 XFB_VERTICES = {"POINTS": 1, "LINES": 2, "TRIANGLES": 3}
 INDEX_DTYPES = {"UNSIGNED_BYTE": "<u1", "UNSIGNED_SHORT": "<u2", "UNSIGNED_INT": "<u4"}
 FB_SIZE = 32
+PROGRAM_CACHE_SIZE = 256
 
 
 class GLBackend:
@@ -47,6 +48,7 @@ class GLBackend:
         self._contexts = open_contexts(platform)
         self._facts = {}                      # profile -> version, extensions, limits
         self._framebuffers = {}               # profile -> the FBO every case draws into
+        self._programs: dict[str, dict] = {}  # profile -> linked programs, least recently used first
 
     # -- context facts -------------------------------------------------------------------
     def _use(self, profile: str) -> dict:
@@ -101,7 +103,7 @@ class GLBackend:
         GL = self.gl
         made = _Objects(GL)
         try:
-            programs = self._program(case, made)
+            programs = self._cached_program(case) if _cacheable(case) else self._program(case, made)
             self._vertex_data(case, made)
             if case.readback.image:
                 self._image_target(case.readback.image, made)
@@ -121,6 +123,31 @@ class GLBackend:
         finally:
             made.delete()
             self._reset()
+
+    def _cached_program(self, case: Case) -> list[int]:
+        """Linked programs are kept across cases, keyed by everything that goes into linking:
+        a program holds no state a case changes (these cases set no uniforms)."""
+        key = (case.shaders, tuple((c.varying, c.type) for c in case.readback.captures),
+               tuple((a.name, a.location) for a in case.attributes if a.name),
+               case.requires.link_failure_allowed)
+        cache = self._programs.setdefault(case.requires.profile, {})     # programs belong to a context
+        if key in cache:
+            cache[key] = cache.pop(key)                   # most recently used last
+        else:
+            shaders = _Objects(self.gl)
+            program = int(self.gl.glCreateProgram())
+            try:
+                self._link(case, program, case.shaders, shaders, {})
+            except BaseException:
+                self.gl.glDeleteProgram(program)
+                raise
+            finally:
+                shaders.delete()                          # the linked program no longer needs them
+            cache[key] = program
+            if len(cache) > PROGRAM_CACHE_SIZE:
+                self.gl.glDeleteProgram(cache.pop(next(iter(cache))))
+        self.gl.glUseProgram(cache[key])
+        return [cache[key]]
 
     def _program(self, case: Case, made: "_Objects") -> list[int]:
         """Compile and link the case's programs (or one separable program per stage), bind the
@@ -283,6 +310,12 @@ class GLBackend:
         GL.glPatchParameterfv(GL.GL_PATCH_DEFAULT_INNER_LEVEL, (ctypes.c_float * 2)(1, 1))
         while GL.glGetError() != GL.GL_NO_ERROR:
             pass
+
+
+def _cacheable(case: Case) -> bool:
+    """One plain program that the case itself never deletes."""
+    return not case.separable and not getattr(case, "programs", ()) and \
+        not any(getattr(d, "delete_programs", ()) for d in case.draws)
 
 
 class _Objects:
