@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 from pathlib import Path
 
@@ -25,6 +26,7 @@ BASELINE = pytest.StashKey[dict]()
 PATTERNS = pytest.StashKey[dict]()          # "skips"/"flakes" -> [(regex, "file:line")]
 SHARD = pytest.StashKey[tuple]()
 HARNESS = pytest.StashKey[dict]()           # harness version and git describe, JUnit properties
+DONE = pytest.StashKey[dict]()              # --resume: "<id>[<target>]" -> the entry already there
 TARGETS = pytest.StashKey[list]()
 
 
@@ -52,6 +54,11 @@ def pytest_addoption(parser):
                     help="regex lines: known flaky cases; a failure of one is reported as flake (repeatable)")
     group.addoption("--flake-retries", type=int, default=0, metavar="N",
                     help="re-run a failing case up to N times; if a re-run passes it is a flake")
+    group.addoption("--shuffle", type=int, default=None, metavar="SEED",
+                    help="run the cases in a random order drawn from SEED (state-leak hunting)")
+    group.addoption("--resume", default=None, metavar="DIR",
+                    help="run only the cases without a verdict in DIR/results.json (an interrupted "
+                         "run) and merge the two into --results-dir")
     group.addoption("--shard", default="", metavar="K/N",
                     help="run only every N-th case starting at the K-th (1-based), for CI sharding")
 
@@ -106,8 +113,10 @@ def pytest_configure(config):
         raise pytest.UsageError(str(exc)) from None
     config.stash[SHARD] = _shard(config.getoption("shard"))
     config.stash[HARNESS] = {"harness_version": __version__, "harness_git": _git_describe()}
+    config.stash[DONE] = _resumed(config)
     if config.stash[TARGETS] and not hasattr(config, "workerinput"):
         results_dir = Path(config.getoption("results_dir"))
+        _check_writable(results_dir)
         if not config.option.xmlpath:
             # The default report; this hook runs before junitxml's own configure reads the option.
             config.option.xmlpath = str(results_dir / "junit.xml")
@@ -126,6 +135,26 @@ def _shard(text: str) -> tuple[int, int]:
     return (k, n)
 
 
+def _check_writable(folder: Path) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe_file = folder / ".writable"
+        probe_file.write_text("")
+        probe_file.unlink()
+    except OSError as exc:
+        raise pytest.UsageError(f"results directory {folder} is not writable: {exc.strerror}") from None
+
+
+def _resumed(config) -> dict:
+    folder = config.getoption("resume")
+    if not folder:
+        return {}
+    try:
+        return {results.key(e): e for e in results.read(Path(folder))}
+    except results.ResultsError as exc:
+        raise pytest.UsageError(f"--resume: {exc}") from None
+
+
 def _git_describe() -> str:
     try:
         out = subprocess.run(["git", "describe", "--always", "--dirty", "--tags"], cwd=catalog.ROOT,
@@ -136,8 +165,13 @@ def _git_describe() -> str:
 
 
 def pytest_collection_modifyitems(config, items):
-    """Sharding (interleaved: item i goes to shard i mod N, the same split on every worker)
-    and the skips files."""
+    """--resume (drop what has a verdict), sharding (item i goes to shard i mod N, the same
+    split on every worker), the skips files, and --shuffle."""
+    done = config.stash[DONE]
+    if done:
+        dropped = [item for item in items if isinstance(item, CaseItem) and item.name in done]
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = [item for item in items if item not in set(dropped)]
     k, n = config.stash[SHARD]
     if n > 1:
         kept = [item for i, item in enumerate(items) if i % n == k - 1]
@@ -148,6 +182,9 @@ def pytest_collection_modifyitems(config, items):
             where = baseline.first_match(config.stash[PATTERNS]["skips"], item.case.id, item.target)
             if where:
                 item.add_marker(pytest.mark.skip(reason=f"listed in the skips file ({where})"))
+    seed = config.getoption("shuffle")
+    if seed is not None:
+        random.Random(seed).shuffle(items)
 
 
 def _collects_cases(config) -> bool:
@@ -169,7 +206,10 @@ def pytest_configure_node(node):
 
 def pytest_report_header(config):
     names = config.stash.get(TARGETS, [])
-    return [f"harness targets: {', '.join(names) if names else '(none)'}"] if names else []
+    lines = [f"harness targets: {', '.join(names)}"] if names else []
+    if config.getoption("shuffle") is not None:
+        lines.append(f"harness case order: shuffled with --shuffle {config.getoption('shuffle')}")
+    return lines
 
 
 def pytest_collect_file(file_path: Path, parent):
@@ -303,9 +343,17 @@ class ResultsWriter:
     @pytest.hookimpl(trylast=True)
     def pytest_runtest_logreport(self, report):
         props = dict(report.user_properties)
+        if "case_id" not in props and "::" in report.nodeid and report.nodeid.endswith("]") \
+                and Path(report.nodeid.split("::")[0]).name == "cases.py":
+            # No properties: the xdist worker running this case died (kill -9, OOM) mid-case.
+            case_id, target = report.nodeid.split("::", 1)[1][:-1].rsplit("[", 1)
+            props = {"case_id": case_id, "target": target, "status": "crash"}
+            crashed = report.failed and report.when not in ("setup", "call", "teardown")   # xdist: "???"
+        else:
+            crashed = False
         self._classname(report, props)
         # The call phase has the verdict; a setup that failed or skipped has no call phase.
-        if "case_id" not in props or not (report.when == "call" or
+        if "case_id" not in props or not (crashed or report.when == "call" or
                                           (report.when == "setup" and not report.passed)):
             return
         longrepr = report.longrepr
@@ -330,7 +378,11 @@ class ResultsWriter:
             xml.node_reporter(report).attrs["classname"] = f"{props['target']}.{props['case_id'].split('/')[0]}"
 
     def pytest_sessionfinish(self, session):
-        results.write(self.folder, self.entries)
+        """Also on Ctrl-C: what finished is written, and --resume can run the rest."""
+        done = self.config.stash[DONE]
+        fresh = {results.key(e) for e in self.entries}
+        earlier = [e for name, e in done.items() if name not in fresh]
+        results.write(self.folder, earlier + self.entries)
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -39,6 +39,9 @@ TARGETS = MappingProxyType({t.name: t for t in (
            "Mesa lavapipe through the harness's Vulkan backend (a GL-on-Vulkan layer of its own)",
            default=True),
     Target("system-vk", "vk", (), "the machine's own Vulkan driver through the harness's Vulkan backend"),
+    # For the harness's own reliability tests: llvmpipe with the faults $HARNESS_FAULTS names.
+    Target("fault-llvmpipe", "fault-gl", _MESA_SW + (("GALLIUM_DRIVER", "llvmpipe"),),
+           "test only: llvmpipe with injected crashes, hangs, GL errors and dirty state"),
 )})
 
 

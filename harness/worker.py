@@ -28,6 +28,11 @@ def make_backend(target_name: str, backend: str, options: dict):
     if backend == "fault":
         from harness.backends.fault import FaultBackend
         return FaultBackend()
+    if backend == "fault-gl":
+        if options.get("gl_platform", "egl") != "egl":
+            raise BackendError("the fault-llvmpipe target runs on EGL only")
+        from harness.backends.fault import FaultyGL
+        return FaultyGL()
     raise BackendError(f"target {target_name}: backend {backend!r} is not implemented")
 
 

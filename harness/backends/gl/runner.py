@@ -100,6 +100,7 @@ class GLBackend:
     def run(self, case: Case) -> dict:
         facts = self._use(case.requires.profile)
         check_requirements(case, facts, lambda name: int(self.gl.glGetIntegerv(getattr(self.gl, name))))
+        self._reset()                   # also before: whatever ran last may have left state behind
         GL = self.gl
         made = _Objects(GL)
         try:
@@ -304,6 +305,8 @@ class GLBackend:
         GL.glBindBufferBase(GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0)
         GL.glDisable(GL.GL_RASTERIZER_DISCARD)
         GL.glDisable(GL.GL_PRIMITIVE_RESTART)
+        for i in range(self._facts[self._profile]["limits"]["GL_MAX_CLIP_DISTANCES"]):
+            GL.glDisable(GL.GL_CLIP_DISTANCE0 + i)
         GL.glPrimitiveRestartIndex(0)
         GL.glPatchParameteri(GL.GL_PATCH_VERTICES, 3)
         GL.glPatchParameterfv(GL.GL_PATCH_DEFAULT_OUTER_LEVEL, (ctypes.c_float * 4)(1, 1, 1, 1))

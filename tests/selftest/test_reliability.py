@@ -1,0 +1,124 @@
+"""Drivers crash, hang and misbehave: every case still gets its verdict, and the results are
+complete and well formed. Faults are injected into real llvmpipe runs (target fault-llvmpipe)."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import ROOT
+from junitparser import JUnitXml
+
+from harness import catalog, results
+
+SUBSET = '''
+import sys
+sys.path.insert(0, {root!r})
+from harness import catalog
+
+def generate():
+    return [c for c in catalog.cases("draw_params") if c.id in {ids!r}]
+'''
+
+
+def pick(n: int) -> list[str]:
+    return [c.id for c in catalog.cases("draw_params")
+            if c.id.startswith("draw_params/DrawArrays") and "glsl450/vs" in c.id][:n]
+
+
+def tree_with(tmp_path, ids):
+    (tmp_path / "tests" / "tess").mkdir(parents=True)
+    (tmp_path / "tests" / "tess" / "cases.py").write_text(SUBSET.format(root=str(ROOT), ids=sorted(ids)))
+    (tmp_path / "conftest.py").write_text('pytest_plugins = ["harness.plugin"]\n')
+    return tmp_path
+
+
+def run(tree, *args, faults=None, **kwargs):
+    env = {**os.environ, "HARNESS_FAULTS": json.dumps(faults or {})}
+    return subprocess.Popen([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tests/tess",
+                             "--target", "fault-llvmpipe", *args], cwd=tree, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
+
+
+def junit_cases(path):
+    return [tc for suite in JUnitXml.fromfile(str(path)) for tc in suite]
+
+
+FAULTS = {"segv": ("crash", "SIGSEGV"), "abort": ("crash", "SIGABRT"), "exit": ("crash", "exit status 3"),
+          "hang": ("timeout", "no result after 3 s"), "garbage": ("crash", "driver says"),
+          "gl-error": ("fail", "GL error GL_INVALID_ENUM from glEnable"), "dirty-state": ("pass", "")}
+
+
+def test_each_fault_costs_one_case_only(tmp_path):
+    ids = pick(16)
+    faulted = dict(zip(ids[::2], FAULTS))                   # every other case has a fault
+    tree = tree_with(tmp_path, ids)
+    proc = run(tree, "-n", "2", "--case-timeout", "3", faults=faulted)
+    out, err = proc.communicate(timeout=600)
+    assert proc.returncode == 1, out[-3000:] + err[-3000:]
+    entries = {e["id"]: e for e in results.read(tree / "results")}
+    assert sorted(entries) == sorted(ids)                    # results.json is complete
+    for case_id in ids:
+        status, words = FAULTS[faulted[case_id]] if case_id in faulted else ("pass", "")
+        assert entries[case_id]["status"] == status, (case_id, entries[case_id])
+        assert words in entries[case_id]["message"]
+    cases = junit_cases(tree / "results" / "junit.xml")      # parses, every case exactly once
+    assert sorted(tc.name for tc in cases) == sorted(f"{i}[fault-llvmpipe]" for i in ids)
+    assert "\x1b" not in (tree / "results" / "junit.xml").read_text()
+
+
+def test_killed_worker_loses_only_its_case(tmp_path):
+    ids = pick(8)
+    tree = tree_with(tmp_path, ids)
+    proc = run(tree, "-n", "2", faults={ids[3]: "kill-worker"})
+    out, err = proc.communicate(timeout=600)
+    assert proc.returncode == 1
+    entries = {e["id"]: e for e in results.read(tree / "results")}
+    assert sorted(entries) == sorted(ids)
+    assert entries[ids[3]]["status"] == "crash"
+    assert all(entries[i]["status"] == "pass" for i in ids if i != ids[3])
+    names = [tc.name for tc in junit_cases(tree / "results" / "junit.xml")]
+    assert sorted(names) == sorted(f"{i}[fault-llvmpipe]" for i in ids)
+
+
+def test_interrupted_run_resumes_to_the_full_result(tmp_path):
+    ids = pick(10)
+    tree = tree_with(tmp_path, ids)
+    order = [c.id for c in catalog.cases("draw_params") if c.id in ids]   # collection order
+    proc = run(tree, "-p", "no:xdist", "--case-timeout", "120", faults={order[5]: "hang"})
+    time.sleep(15)                     # the first five cases take a second; the sixth hangs
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=120)
+    partial = {e["id"] for e in results.read(tree / "results")}
+    assert set(order[:5]) <= partial and order[5] not in partial          # finished work kept
+    resumed = run(tree, "-p", "no:xdist", "--resume", "results")
+    out, err = resumed.communicate(timeout=300)
+    assert resumed.returncode == 0, out[-2000:]
+    assert f"{len(partial)} deselected" in out
+    merged = {e["id"]: e["status"] for e in results.read(tree / "results")}
+    assert merged == {i: "pass" for i in ids}
+
+
+@pytest.mark.parametrize("target", ["llvmpipe", "zink"])
+def test_shuffled_orders_give_the_same_verdicts(tmp_path, target):
+    ids = pick(6) + [c.id for c in catalog.cases("varyings") if "/vs-fs/glsl130compat/" in c.id][:10]
+    tree = tree_with(tmp_path, ids)
+    (tree / "tests" / "tess" / "cases.py").write_text(
+        SUBSET.format(root=str(ROOT), ids=sorted(ids)).replace(
+            'catalog.cases("draw_params")', 'catalog.cases("draw_params") + catalog.cases("varyings")'))
+    verdicts = []
+    for seed in (1, 2):
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist",
+                               "tests/tess", "--target", target, "--shuffle", str(seed),
+                               "--results-dir", f"r{seed}"], cwd=tree, capture_output=True, text=True, timeout=300)
+        assert f"shuffled with --shuffle {seed}" in proc.stdout
+        entries = results.read(tree / f"r{seed}")
+        verdicts.append({e["id"]: e["status"] for e in entries})
+        order = [e["id"] for e in entries]
+        assert len(order) == len(ids)
+    assert verdicts[0] == verdicts[1]
