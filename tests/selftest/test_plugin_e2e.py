@@ -133,7 +133,7 @@ def test_unknown_target_is_one_line_and_nonzero():
     proc = pytest_run("tests/tess", "--target", "nope")
     assert proc.returncode == 4
     assert proc.stderr.strip().splitlines() == [
-        "ERROR: unknown target 'nope' (known: llvmpipe, zink, system-gl, lavapipe, system-vk)"]
+        "ERROR: unknown target 'nope' (known: llvmpipe, zink, system-gl, lavapipe, system-vk, fault-llvmpipe)"]
 
 
 def test_target_with_missing_driver_is_refused_with_reason():
