@@ -387,3 +387,9 @@ class ResultsWriter:
 
 def pytest_sessionfinish(session, exitstatus):
     session.config.stash[POOL].close()
+    config = session.config
+    if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and config.stash.get(TARGETS, None) \
+            and not hasattr(config, "workerinput"):
+        config.get_terminal_writer().line(
+            f"harness: the selection is empty: no case of the chosen families matched on "
+            f"{', '.join(config.stash[TARGETS])} (check -k, --shard, --resume)", red=True)

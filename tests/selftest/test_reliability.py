@@ -122,3 +122,22 @@ def test_shuffled_orders_give_the_same_verdicts(tmp_path, target):
         order = [e["id"] for e in entries]
         assert len(order) == len(ids)
     assert verdicts[0] == verdicts[1]
+
+
+def test_empty_selection_is_one_clear_line_and_nonzero(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tests/tess", "--target",
+                           "llvmpipe", "-k", "no-such-case", "--results-dir", str(tmp_path)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 5
+    assert "harness: the selection is empty: no case of the chosen families matched on llvmpipe" in proc.stdout
+
+
+def test_unwritable_results_dir_is_one_line(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tests/tess", "--target",
+                           "llvmpipe", "--results-dir", str(blocker / "results")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 4
+    assert proc.stderr.strip().splitlines() == [
+        f"ERROR: results directory {blocker / 'results'} is not writable: Not a directory"]
