@@ -329,7 +329,7 @@ def requirements(plan: Plan) -> Requirements:
     stages = plan.chain.split("-")
     if "tes" in stages:
         gl = max(gl, (4, 0))
-    extensions = []
+    extensions = ["GL_ARB_compatibility"] if d.version == 140 and d.compat else []
     if any(v.scalar == "double" for v in plan.users) and gl < (4, 0):
         extensions.append("GL_ARB_gpu_shader_fp64")
     limits = []
@@ -419,6 +419,8 @@ def _structs(plan: Plan) -> list[str]:
 def _extensions(plan: Plan) -> list[str]:
     d = plan.dialect
     lines = []
+    if d.version == 140 and d.compat:        # GLSL 1.40 removed the legacy builtins; this brings them back
+        lines.append("#extension GL_ARB_compatibility : require")
     if any(v.scalar == "double" for v in plan.users) and d.version < 400:
         lines.append("#extension GL_ARB_gpu_shader_fp64 : require")
     if any(v.component is not None for v in plan.users) and d.version < 440:
