@@ -129,9 +129,9 @@ def _check_value_set(vs, records: np.ndarray, label: str) -> list[str]:
     width = want.shape[1] if len(vs.values) else 1
     if vs.key:
         records = records[records[vs.key][:, 0] == vs.key_value]
+    if len(records) == 0:
+        return [f"{where}: no record to compare {vs.quantity} with {len(want)} expected values"] if len(want) else []
     got = np.asarray(records[vs.quantity], dtype=np.float64).reshape(len(records), -1)[:, :width]
-    if len(got) == 0 and len(want):
-        return [f"{where}: no record to compare {vs.quantity} with {len(want)} expected values"]
     # Each distinct observed value is matched to the nearest expected one within the tolerance.
     distinct, inverse = np.unique(got, axis=0, return_inverse=True)
     nearest = _nearest(distinct, want, vs.tolerance)[inverse.reshape(-1)]

@@ -7,6 +7,7 @@ Standard library only; pure functions, no state.
 """
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 from dataclasses import dataclass
@@ -186,7 +187,12 @@ def tess_coords(domain: Domain, spacing: Spacing, outer: Sequence[float],
     """
     if spacing != "equal_spacing":
         raise ValueError(f"vertex positions are exact only for equal_spacing, not {spacing!r}")
-    t = tessellate(domain, spacing, outer, inner, max_level)
+    return _tess_coords(domain, tuple(map(float, outer)), tuple(map(float, inner)), max_level)
+
+
+@functools.lru_cache(maxsize=256)
+def _tess_coords(domain: Domain, outer: tuple, inner: tuple, max_level: int) -> tuple[Coord, ...]:
+    t = tessellate(domain, "equal_spacing", outer, inner, max_level)
     if t.discarded:
         return ()
     if domain == "isolines":

@@ -314,3 +314,118 @@ def test_euler_sweep_quads(spacing):
     for _ in range(3000):
         levels = [rng.choice((rng.uniform(0.01, 70.0), float(rng.randint(1, 64)))) for _ in range(6)]
         check_invariants("quads", spacing, levels[:4], levels[4:])
+
+
+# --- exact vertex positions (equal spacing) -------------------------------------------------
+#
+# Worked from the rules of 11.2.2: outer[0..3] cut the u == 0, v == 0, u == 1, v == 1 edges of
+# the quad (outer[0..2] the u == 0, v == 0, w == 0 edges of the triangle); inner levels cut the
+# temporary subdivision that places the inner rings.
+
+from fractions import Fraction as F  # noqa: E402
+
+from harness.oracle.tessellator import tess_coords  # noqa: E402
+
+
+def exact(points):
+    return tuple(sorted((float(u), float(v), float(w)) for u, v, w in points))
+
+
+def test_coords_isolines_two_lines_of_three():
+    # Lines at v = 0 and 1/2 (never v = 1), each cut into 3: u = 0, 1/3, 2/3, 1.
+    want = {(F(i, 3), F(j, 2), 0) for i in range(4) for j in range(2)}
+    assert tess_coords("isolines", EQ, (2, 3), ()) == exact(want)
+    # Fractional levels round up: (1.5, 2.2) -> 2 lines of 3 segments, the same set.
+    assert tess_coords("isolines", EQ, (1.5, 2.2), ()) == exact(want)
+
+
+def test_coords_single_quad_and_triangle():
+    assert tess_coords("quads", EQ, (1, 1, 1, 1), (1, 1)) == exact({(0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0)})
+    assert tess_coords("triangles", EQ, (1, 1, 1), (1,)) == exact({(1, 0, 0), (0, 1, 0), (0, 0, 1)})
+    # Levels below 1 clamp to 1: still the single primitive.
+    assert tess_coords("triangles", EQ, (0.5, 0.25, 1), (0.1,)) == exact({(1, 0, 0), (0, 1, 0), (0, 0, 1)})
+
+
+def test_coords_quads_grid():
+    # All levels 2: the 3x3 grid.
+    want = {(F(i, 2), F(j, 2), 0) for i in range(3) for j in range(3)}
+    assert tess_coords("quads", EQ, (2, 2, 2, 2), (2, 2)) == exact(want)
+
+
+def test_coords_quads_which_inner_level_cuts_which_axis():
+    # outer (1, 2, 1, 2): the u == 0 and u == 1 edges are not cut, v == 0 and v == 1 are cut
+    # in half. inner (3, 1): inner[1] = 1 becomes 1 + epsilon -> 2, so the interior grid is
+    # u = 1/3, 2/3 (inner[0] cuts along u) by v = 1/2 (inner[1] along v).
+    want = {(0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0),            # corners
+            (F(1, 2), 0, 0), (F(1, 2), 1, 0),                       # outer[1], outer[3] midpoints
+            (F(1, 3), F(1, 2), 0), (F(2, 3), F(1, 2), 0)}           # the inner row
+    assert tess_coords("quads", EQ, (1, 2, 1, 2), (3, 1)) == exact(want)
+
+
+def test_coords_quads_outer_edges_cut_independently():
+    # outer (4, 1, 2, 1), inner (2, 2): u == 0 cut in 4, u == 1 in 2, the v edges not at all;
+    # the inner "ring" of a 2 x 2 inner subdivision is the centre point.
+    want = ({(0, F(k, 4), 0) for k in range(5)} | {(1, F(k, 2), 0) for k in range(3)}
+            | {(0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0)} | {(F(1, 2), F(1, 2), 0)})
+    assert tess_coords("quads", EQ, (4, 1, 2, 1), (2, 2)) == exact(want)
+
+
+def test_coords_triangle_inner_ring_n3():
+    # outer 3s: each edge at thirds. Inner level 3: the corner of the inner triangle is where
+    # the perpendiculars through the 1/3 points of the two edges at a corner meet: 2/3 of the
+    # way from the corner towards the centre (1/3, 1/3, 1/3), i.e. (5/9, 2/9, 2/9) for the
+    # u corner; n = 3 leaves that triangle undivided.
+    outer = ({(0, F(k, 3), 1 - F(k, 3)) for k in range(4)} | {(F(k, 3), 0, 1 - F(k, 3)) for k in range(4)}
+             | {(F(k, 3), 1 - F(k, 3), 0) for k in range(4)})
+    inner = {(F(5, 9), F(2, 9), F(2, 9)), (F(2, 9), F(5, 9), F(2, 9)), (F(2, 9), F(2, 9), F(5, 9))}
+    assert tess_coords("triangles", EQ, (3, 3, 3), (3,)) == exact(outer | inner)
+
+
+def test_coords_triangle_inner_rings_n4():
+    # outer 1s (the three corners), inner 4: the first inner triangle has corners half way to
+    # the centre, (2/3, 1/6, 1/6) and its turns, each edge cut in 2 (n - 2) with midpoints like
+    # (5/12, 5/12, 1/6); the next ring has n - 4 = 0 segments: the centre point.
+    corners = {(1, 0, 0), (0, 1, 0), (0, 0, 1)}
+    ring = {(F(2, 3), F(1, 6), F(1, 6)), (F(1, 6), F(2, 3), F(1, 6)), (F(1, 6), F(1, 6), F(2, 3)),
+            (F(5, 12), F(5, 12), F(1, 6)), (F(1, 6), F(5, 12), F(5, 12)), (F(5, 12), F(1, 6), F(5, 12))}
+    centre = {(F(1, 3), F(1, 3), F(1, 3))}
+    assert tess_coords("triangles", EQ, (1, 1, 1), (4,)) == exact(corners | ring | centre)
+
+
+def test_coords_triangle_inner_one_becomes_two():
+    # outer (2, 1, 1), inner 1: not all 1, so the inner level acts as 1 + epsilon -> 2 (equal):
+    # the corners, the midpoint of the u == 0 edge, and the centre.
+    want = {(1, 0, 0), (0, 1, 0), (0, 0, 1), (0, F(1, 2), F(1, 2)), (F(1, 3), F(1, 3), F(1, 3))}
+    assert tess_coords("triangles", EQ, (2, 1, 1), (1,)) == exact(want)
+
+
+def test_coords_clamping_nan_and_discard():
+    # Above the maximum clamps to 64; NaN and negative inner levels clamp to 1.
+    assert tess_coords("quads", EQ, (70, 100, 64, 65), (64, 99)) == tess_coords("quads", EQ, (64,) * 4, (64, 64))
+    assert tess_coords("triangles", EQ, (3, 3, 3), (NAN,)) == tess_coords("triangles", EQ, (3, 3, 3), (1,))
+    assert tess_coords("quads", EQ, (2, 2, 2, 2), (-1, -5)) == tess_coords("quads", EQ, (2, 2, 2, 2), (1, 1))
+    # A discarded patch has no vertices; an unused NaN outer level discards nothing.
+    assert tess_coords("quads", EQ, (2, 2, NAN, 2), (2, 2)) == ()
+    assert tess_coords("triangles", EQ, (0, 2, 2), (2,)) == ()
+    assert tess_coords("isolines", EQ, (2, -1), ()) == ()
+    assert tess_coords("isolines", EQ, (2, 3, NAN, -1), ()) != ()
+
+
+def test_coords_only_for_equal_spacing():
+    for spacing in (EVEN, ODD):
+        with pytest.raises(ValueError):
+            tess_coords("quads", spacing, (2, 2, 2, 2), (2, 2))
+
+
+@pytest.mark.parametrize("domain", ["triangles", "quads", "isolines"])
+def test_coords_agree_with_the_counts(domain):
+    # Independent derivations: the positions and the ring-by-ring vertex counts.
+    rng = random.Random(1157)
+    for _ in range(150):
+        levels = [rng.choice((rng.uniform(0.1, 30.0), float(rng.randint(1, 12)))) for _ in range(6)]
+        coords = tess_coords(domain, EQ, levels[:4], levels[4:])
+        t = tessellate(domain, EQ, levels[:4], levels[4:])
+        assert len(coords) == t.points, (levels, len(coords), t.points)
+        for u, v, w in coords:
+            assert 0.0 <= min(u, v, w) and max(u, v, w) <= 1.0
+            assert w == pytest.approx(1 - u - v if domain == "triangles" else 0.0, abs=1e-12)
