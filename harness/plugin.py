@@ -10,6 +10,7 @@ import json
 import os
 import random
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ import pytest
 from harness import __version__, baseline, catalog, export, results
 from harness import targets as targets_mod
 from harness.executor import Executor, probe
+from harness.case import Case, CaseError
 from harness.verdict import Verdict, judge
 
 FAMILIES = catalog.FAMILIES
@@ -71,7 +73,7 @@ def _selected_targets(config) -> list[str]:
     try:
         names = targets_mod.parse_list(",".join(names)) if names else targets_mod.default_names()
     except targets_mod.UnknownTarget as exc:
-        raise pytest.UsageError(str(exc)) from None
+        raise HarnessUsageError(str(exc)) from None
     chosen = []
     for name in dict.fromkeys(names):
         target = targets_mod.get(name)
@@ -79,7 +81,7 @@ def _selected_targets(config) -> list[str]:
         if not why:
             chosen.append(name)
         elif explicit:
-            raise pytest.UsageError(f"target {name} is not available: {why}")
+            raise HarnessUsageError(f"target {name} is not available: {why}")
         else:
             config.issue_config_time_warning(
                 pytest.PytestConfigWarning(f"default target {name} skipped: {why}"), stacklevel=2)
@@ -96,6 +98,13 @@ def _probe(config, target) -> str:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config):
+    try:
+        _configure(config)
+    except HarnessUsageError as exc:
+        pytest.exit(f"ERROR: {exc}", returncode=2)       # usage errors: one line, exit status 2
+
+
+def _configure(config):
     for family in FAMILIES:
         config.addinivalue_line("markers", f"{family}: cases of the {family} conformance family")
     config.addinivalue_line("markers", "conformance: every conformance case")
@@ -110,7 +119,7 @@ def pytest_configure(config):
         config.stash[BASELINE] = baseline.load(config.getoption("baseline"))
         config.stash[PATTERNS] = {kind: baseline.load_patterns(config.getoption(kind)) for kind in ("skips", "flakes")}
     except baseline.BaselineError as exc:
-        raise pytest.UsageError(str(exc)) from None
+        raise HarnessUsageError(str(exc)) from None
     config.stash[SHARD] = _shard(config.getoption("shard"))
     config.stash[HARNESS] = {"harness_version": __version__, "harness_git": _git_describe()}
     config.stash[DONE] = _resumed(config)
@@ -129,9 +138,9 @@ def _shard(text: str) -> tuple[int, int]:
     try:
         k, n = (int(v) for v in text.split("/"))
     except ValueError:
-        raise pytest.UsageError(f"--shard {text!r}: expected K/N, e.g. 2/4") from None
+        raise HarnessUsageError(f"--shard {text!r}: expected K/N, e.g. 2/4") from None
     if not 1 <= k <= n:
-        raise pytest.UsageError(f"--shard {text!r}: K must be between 1 and N")
+        raise HarnessUsageError(f"--shard {text!r}: K must be between 1 and N")
     return (k, n)
 
 
@@ -142,7 +151,7 @@ def _check_writable(folder: Path) -> None:
         probe_file.write_text("")
         probe_file.unlink()
     except OSError as exc:
-        raise pytest.UsageError(f"results directory {folder} is not writable: {exc.strerror}") from None
+        raise HarnessUsageError(f"results directory {folder} is not writable: {exc.strerror}") from None
 
 
 def _resumed(config) -> dict:
@@ -152,7 +161,7 @@ def _resumed(config) -> dict:
     try:
         return {results.key(e): e for e in results.read(Path(folder))}
     except results.ResultsError as exc:
-        raise pytest.UsageError(f"--resume: {exc}") from None
+        raise HarnessUsageError(f"--resume: {exc}") from None
 
 
 def _git_describe() -> str:
@@ -219,10 +228,21 @@ def pytest_collect_file(file_path: Path, parent):
     return None
 
 
+class HarnessUsageError(Exception):
+    """Bad input on the command line: one line on stderr, exit status 2 (see pytest_cmdline_main)."""
+
+
 class CaseFile(pytest.File):
     def collect(self):
-        module = catalog.family_module(self.path)
-        for case in module.generate():
+        try:
+            module = catalog.family_module(self.path)
+            cases = module.generate()
+            bad = next((c for c in cases if not isinstance(c, Case)), None)
+            if bad is not None:
+                raise CaseError(f"generate() returned {type(bad).__name__} {bad!r:.80}, not a Case")
+        except Exception as exc:   # a broken case file is one clear line, not a traceback
+            raise self.CollectError(f"{self.path}: malformed case file: {type(exc).__name__}: {exc}") from None
+        for case in cases:
             for target in self.config.stash[TARGETS]:
                 item = CaseItem.from_parent(self, name=f"{case.id}[{target}]", case=case, target=target)
                 item.add_marker(case.family)

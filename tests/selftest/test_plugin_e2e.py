@@ -116,9 +116,9 @@ def test_baseline_expected_failure_and_unexpected_pass(tmp_path):
 def test_malformed_baseline_is_one_line(tmp_path):
     (tmp_path / "bad.csv").write_text("tess/no-tcs/quads/equal/initial,Broken\n")
     proc = pytest_run("tests/tess", "--target", "llvmpipe", "--baseline", str(tmp_path / "bad.csv"))
-    assert proc.returncode == 4
+    assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == [
-        f"ERROR: {tmp_path / 'bad.csv'}:1: expected 'case-id,Fail|Crash|Timeout', "
+        f"Exit: ERROR: {tmp_path / 'bad.csv'}:1: expected 'case-id,Fail|Crash|Timeout', "
         "got 'tess/no-tcs/quads/equal/initial,Broken'"]
 
 
@@ -131,18 +131,18 @@ def test_malformed_case_file_is_a_clear_error(tmp_path):
 
 def test_unknown_target_is_one_line_and_nonzero():
     proc = pytest_run("tests/tess", "--target", "nope")
-    assert proc.returncode == 4
+    assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == [
-        "ERROR: unknown target 'nope' (known: llvmpipe, zink, system-gl, lavapipe, system-vk, fault-llvmpipe)"]
+        "Exit: ERROR: unknown target 'nope' (known: llvmpipe, zink, system-gl, lavapipe, system-vk, fault-llvmpipe)"]
 
 
 def test_target_with_missing_driver_is_refused_with_reason():
     """An explicitly requested target whose driver (here: the Vulkan ICD) is missing."""
     proc = pytest_run("tests/tess", "--target", "system-vk",
                       env={"VK_ICD_FILENAMES": "/nonexistent/icd.json", "VK_DRIVER_FILES": "/nonexistent/icd.json"})
-    assert proc.returncode == 4
+    assert proc.returncode == 2
     (line,) = proc.stderr.strip().splitlines()
-    assert line.startswith("ERROR: target system-vk is not available: ")
+    assert line.startswith("Exit: ERROR: target system-vk is not available: ")
     assert "Vulkan" in line
 
 

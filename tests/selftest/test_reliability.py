@@ -138,6 +138,6 @@ def test_unwritable_results_dir_is_one_line(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tests/tess", "--target",
                            "llvmpipe", "--results-dir", str(blocker / "results")],
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 4
+    assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == [
-        f"ERROR: results directory {blocker / 'results'} is not writable: Not a directory"]
+        f"Exit: ERROR: results directory {blocker / 'results'} is not writable: Not a directory"]

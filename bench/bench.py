@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Benchmark: this harness against piglit, side by side in one run, per driver.
+
+    .venv/bin/python bench/bench.py [--drivers llvmpipe,zink] [--families tess,draw_params] [--no-piglit]
+
+For each driver it times, in one go: piglit on its tessellation and draw-parameters tests
+(isolated and batched, if Debian's piglit is installed), then this harness's families with
+`-n auto` and with `-n 0`. It prints cases/s, the ratios, the share of wall time spent outside
+the driver (the executor children time each case; the rest is harness and pytest), the floor
+(unique programs x compile time + cases x draw time, over the cores, with both times probed
+here), and the peak resident memory of the whole process tree.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from harness import catalog  # noqa: E402
+from harness.executor import Executor  # noqa: E402
+from harness.targets import get  # noqa: E402
+
+PIGLIT_TESTS = ("arb_tessellation_shader", "arb_shader_draw_parameters")
+
+
+class PeakMemory:
+    """Samples the summed RSS of a process and all its descendants (from /proc)."""
+
+    def __init__(self, pid: int):
+        self.pid, self.peak, self._stop = pid, 0, threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _tree(self) -> list[int]:
+        children = {}
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    ppid = int(open(f"/proc/{entry}/stat").read().rsplit(")", 1)[1].split()[1])
+                except (OSError, IndexError, ValueError):
+                    continue
+                children.setdefault(ppid, []).append(int(entry))
+        out, todo = [], [self.pid]
+        while todo:
+            pid = todo.pop()
+            out.append(pid)
+            todo += children.get(pid, [])
+        return out
+
+    def _run(self):
+        while not self._stop.is_set():
+            total = 0
+            for pid in self._tree():
+                try:
+                    total += int(re.search(r"VmRSS:\s+(\d+)", open(f"/proc/{pid}/status").read())[1]) * 1024
+                except (OSError, TypeError):
+                    pass
+            self.peak = max(self.peak, total)
+            time.sleep(0.2)
+
+    def stop(self) -> int:
+        self._stop.set()
+        self._thread.join()
+        return self.peak
+
+
+def timed(cmd, env, cwd=ROOT) -> tuple[float, int, subprocess.CompletedProcess]:
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    memory = PeakMemory(proc.pid)
+    out, _ = proc.communicate()
+    return time.perf_counter() - start, memory.stop(), subprocess.CompletedProcess(cmd, proc.returncode, out)
+
+
+def piglit(driver: str, batched: bool) -> dict | None:
+    if not shutil.which("piglit"):
+        return None
+    env = {**os.environ, **dict(get(driver).env), "PIGLIT_PLATFORM": "surfaceless_egl"}
+    results = Path(tempfile.mkdtemp(prefix=f"piglit-{driver}-"))
+    cmd = ["piglit", "run", "quick", str(results)] + [a for t in PIGLIT_TESTS for a in ("-t", t)]
+    if batched:
+        cmd += ["--process-isolation", "false"]
+    wall, peak, proc = timed(cmd, env, cwd=results)
+    count = _piglit_count(results)
+    return {"wall": wall, "cases": count, "peak": peak, "rc": proc.returncode}
+
+
+def _piglit_count(results: Path) -> int:
+    """Tests run, subtests included: batched runs group shader_runner tests into one entry, so
+    count the root totals, which both modes report alike."""
+    for name in ("results.json", "results.json.bz2", "results.json.gz"):
+        path = results / name
+        if path.exists():
+            opener = {"bz2": "bz2", "gz": "gzip"}.get(path.suffix[1:])
+            data = __import__(opener).open(path, "rt").read() if opener else path.read_text()
+            totals = json.loads(data).get("totals", {}).get("root", {})
+            return sum(v for k, v in totals.items() if k != "notrun")
+    return 0
+
+
+def ours(driver: str, families: list[str], workers: str) -> dict:
+    out_dir = Path(tempfile.mkdtemp(prefix=f"harness-{driver}-"))
+    env = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", tempfile.gettempdir())}
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--target", driver,
+           "--results-dir", str(out_dir)] + [f"tests/{f}" for f in families]
+    cmd += ["-n", workers] if workers != "0" else ["-p", "no:xdist"]
+    wall, peak, proc = timed(cmd, env)
+    entries = json.loads((out_dir / "results.json").read_text())["results"]
+    in_driver = sum(e["duration"] for e in entries)          # time the children spent running cases
+    return {"wall": wall, "cases": len(entries), "peak": peak, "in_driver": in_driver, "rc": proc.returncode}
+
+
+def probe_floor(driver: str, families: list[str]) -> dict:
+    """Compile time and draw time on this driver, and how many distinct programs the run has."""
+    cases = [c for f in families for c in catalog.cases(f)]
+    programs = {(c.requires.profile, c.shaders) for c in cases}
+    sample = [c for c in cases if not c.readback.image][:: max(1, len(cases) // 20)][:20]
+    executor = Executor(get(driver))
+    try:
+        executor.info()
+        first = second = 0.0
+        for case in sample:
+            first += executor.run(case).duration          # compile, link, draw
+            second += executor.run(case).duration         # the program is cached: draw only
+    finally:
+        executor.close()
+    draw = second / len(sample)
+    compile_ = max(0.0, (first - second) / len(sample))
+    return {"programs": len(programs), "cases": len(cases), "compile": compile_, "draw": draw}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--drivers", default="llvmpipe,zink")
+    parser.add_argument("--families", default="tess,draw_params")
+    parser.add_argument("--no-piglit", action="store_true")
+    args = parser.parse_args()
+    families = args.families.split(",")
+    cores = os.cpu_count() or 1
+    print(f"bench: {time.strftime('%Y-%m-%d %H:%M')}, {cores} cores, families {families}")
+    for driver in args.drivers.split(","):
+        print(f"\n== {driver}")
+        rows = {}
+        if not args.no_piglit:
+            for batched in (False, True):
+                result = piglit(driver, batched)
+                if result is None:
+                    print("piglit: not installed (Debian package piglit); piglit columns skipped")
+                    break
+                rows["piglit batched" if batched else "piglit isolated"] = result
+        rows["harness -n auto"] = ours(driver, families, "auto")
+        rows["harness -n 0"] = ours(driver, families, "0")
+        for name, r in rows.items():
+            rate = r["cases"] / r["wall"] if r["wall"] else 0
+            print(f"{name:16} {r['cases']:6} cases {r['wall']:8.1f} s {rate:8.1f} cases/s "
+                  f"peak RSS {r['peak'] / 2**20:7.0f} MiB" + ("" if r["rc"] in (0, 1) else f"  (exit {r['rc']})"))
+        auto = rows["harness -n auto"]
+        rate = auto["cases"] / auto["wall"]
+        for name in ("piglit isolated", "piglit batched"):
+            if name in rows and rows[name]["cases"]:
+                print(f"ratio harness -n auto / {name}: {rate / (rows[name]['cases'] / rows[name]['wall']):.2f}x")
+        serial = rows["harness -n 0"]
+        print(f"scaling -n auto / -n 0: {serial['wall'] / auto['wall']:.2f}x")
+        workers = min(cores, auto["cases"])
+        outside = max(0.0, 1 - auto["in_driver"] / (auto["wall"] * workers))
+        print(f"share of wall time outside the executors' case runs (-n auto, {workers} workers): {outside:.0%}")
+        floor = probe_floor(driver, families)
+        floor_s = (floor["programs"] * floor["compile"] + floor["cases"] * floor["draw"]) / cores
+        print(f"floor: {floor['programs']} programs x {floor['compile'] * 1e3:.1f} ms + {floor['cases']} cases x "
+              f"{floor['draw'] * 1e3:.2f} ms, over {cores} cores = {floor_s:.1f} s; wall / floor = "
+              f"{auto['wall'] / floor_s:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
