@@ -2,8 +2,10 @@
 or a VkRunner script with the Vulkan layer's translated shaders.
 
 The shader_test and VkRunner files reproduce the program, the vertex data, and the draws with
-the state each sets; what the harness expects is written beside them as comments, since the
-harness reads an RGBA32F image or transform-feedback records that shader_runner cannot probe.
+the state each sets. A case read back as an image is probed the same way in the shader_test (an
+RGBA32F target, cleared before each draw, every expected texel probed after it), so
+shader_runner reaches the harness's verdict; transform-feedback records shader_runner cannot
+probe, so for those cases the expected values are written beside the draws as comments.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ PIGLIT_STAGE = {"vs": "vertex shader", "tcs": "tessellation control shader",
                 "tes": "tessellation evaluation shader", "gs": "geometry shader", "fs": "fragment shader"}
 EXTENSIONS = {"vs": "vert", "tcs": "tesc", "tes": "tese", "gs": "geom", "fs": "frag"}
 FORMATS = ("glsl", "shader_test", "vkrunner")
+TOLERANCE = 1e-4
 
 
 def file_stem(case_id: str, target: str = "") -> str:
@@ -50,9 +53,15 @@ def export(case: Case, fmt: str, out_dir: Path, without: frozenset[str] = frozen
 def _require(case: Case) -> list[str]:
     req = case.requires
     profile = "CORE" if req.profile == "core" else "COMPAT"
+    versions = [int(m[1]) for _, src in case.shaders for m in [re.search(r"#version\s+(\d+)", src)] if m]
     lines = ["[require]", f"GL {profile} >= {req.gl_version[0]}.{req.gl_version[1]}"]
+    if case.readback.image:
+        lines.append(f"SIZE {case.readback.image[0]} {case.readback.image[1]}")
+    if versions:
+        lines.append(f"GLSL >= {max(versions) // 100}.{max(versions) % 100:02d}")
     lines += list(req.extensions)
-    lines += [f"{name} {op} {value}" for name, op, value in req.limits if op == ">="]
+    # shader_runner knows few limits by name: the case's are written down for the reader.
+    lines += [f"# needs {name} {op} {value}" for name, op, value in req.limits]
     return lines
 
 
@@ -63,16 +72,16 @@ def _vertex_data(case: Case) -> list[str]:
     for attr in case.attributes:
         if attr.divisor:
             continue                           # shader_runner has no instanced vertex data section
-        name = attr.name or f"a{attr.location}"
+        name = attr.name or str(attr.location)            # shader_runner: a number is a location
         heads.append(f"{name}/float/vec{attr.components}" if attr.components > 1 else f"{name}/float/float")
         columns.append(np.asarray(attr.data, dtype=np.float64).reshape(-1, attr.components))
     rows = ["  ".join(" ".join(f"{v:g}" for v in col[i]) for col in columns) for i in range(case.vertices)]
     return ["[vertex data]", "  ".join(heads)] + rows
 
 
-def _draw_lines(case: Case) -> list[str]:
+def _draw_lines(case: Case, probes: bool = False) -> list[str]:
     lines = []
-    for draw in case.draws:
+    for index, draw in enumerate(case.draws):
         state = draw.state
         if state.patch_vertices is not None:
             lines.append(f"patch parameter vertices {state.patch_vertices}")
@@ -81,17 +90,43 @@ def _draw_lines(case: Case) -> list[str]:
         if state.default_inner is not None:
             lines.append("patch parameter default level inner " + " ".join(f"{v:g}" for v in state.default_inner))
         for cap in state.enable:
-            lines.append(f"enable GL_{cap}")
+            lines.append(f"enable GL_{_piglit_cap(cap)}")
         for i, plane in enumerate(state.clip_planes):
             lines.append(f"clip plane {i} " + " ".join(f"{v:g}" for v in plane))
+        if probes:
+            lines.append("clear")                           # the harness clears before each draw
         for entry in draw.entries:
             if draw.command in ("DrawArrays", "DrawArraysInstanced"):
                 instanced = f" instanced {entry.instance_count}" if entry.instance_count > 1 else ""
                 lines.append(f"draw arrays{instanced} GL_{draw.mode} {entry.first} {entry.count}")
             else:          # a multi-draw split into single draws would change gl_DrawID
                 lines.append(f"# gl{draw.command} GL_{draw.mode} {entry} (shader_runner has no command for it)")
+        if probes:
+            lines += _probes(case, index)
         for cap in state.enable:
-            lines.append(f"disable GL_{cap}")
+            lines.append(f"disable GL_{_piglit_cap(cap)}")
+    return lines
+
+
+def _piglit_cap(cap: str) -> str:
+    """shader_runner knows GL_CLIP_DISTANCEi by its older name (the same enum)."""
+    return cap.replace("CLIP_DISTANCE", "CLIP_PLANE")
+
+
+def _probes(case: Case, draw: int) -> list[str]:
+    """shader_runner probes for a draw's expected image texels (those with all four channels)."""
+    width = case.readback.image[0]
+    lines = []
+    for exp in case.expect:
+        if exp.draw != draw:
+            continue
+        texels = {}
+        for pixel in exp.pixels:
+            texels.setdefault(pixel.index // 4, {})[pixel.index % 4] = pixel.value
+        for texel, channels in sorted(texels.items()):
+            if len(channels) == 4:
+                values = " ".join(f"{channels[c]!r}" for c in range(4))
+                lines.append(f"probe rgba {texel % width} {texel // width} {values}")
     return lines
 
 
@@ -116,11 +151,14 @@ def shader_test(case: Case) -> str:
     if case.attributes:
         lines += _vertex_data(case) + [""]
     lines.append("[test]")
-    if case.readback.image:
+    image = case.readback.image
+    if image:                          # the same RGBA32F target as the harness, probed per draw
         c = f"{case.readback.clear:g}"
-        lines += [f"# the harness draws into an RGBA32F {case.readback.image[0]}x{case.readback.image[1]} target",
-                  f"clear color {c} {c} {c} {c}", "clear"]
-    lines += _draw_lines(case) + _expected(case)
+        lines += [f"texture rgbw 0 ({image[0]}, {image[1]}) GL_RGBA32F", "fb tex 2d 0",
+                  f"tolerance {TOLERANCE} {TOLERANCE} {TOLERANCE} {TOLERANCE}", f"clear color {c} {c} {c} {c}"]
+        lines += _draw_lines(case, probes=True)
+    else:
+        lines += _draw_lines(case) + _expected(case)
     return "\n".join(lines) + "\n"
 
 
