@@ -40,7 +40,7 @@ ARRAYED_INPUTS = ("tcs", "tes", "gs")
 
 DECL = re.compile(
     r"^[ \t]*(?:layout\s*\((?P<layout>[^)]*)\)\s*)?(?P<quals>(?:(?:flat|noperspective|smooth|centroid|sample|patch)\s+)*)"
-    r"(?P<dir>in|out|varying|attribute)\s+(?P<type>\w+)\s+(?P<name>\w+)\s*(?P<array>\[\s*\d*\s*\])?\s*;[ \t]*(?://[^\n]*)?$", re.M)
+    r"(?P<dir>in|out|varying|attribute)\s+(?P<type>\w+)\s+(?P<name>\w+)\s*(?P<array>(?:\[\s*\d*\s*\]\s*)*)\s*;[ \t]*(?://[^\n]*)?$", re.M)
 BLOCK = re.compile(
     r"^[ \t]*(?:layout\s*\((?P<layout>[^)]*)\)\s*)?(?P<quals>(?:patch\s+)?)(?P<dir>in|out)\s+(?P<block>\w+)\s*"
     r"\{(?P<body>[^}]*)\}\s*(?P<inst>\w+)?\s*(?P<array>\[\s*\d*\s*\])?\s*;[ \t]*$", re.M)
@@ -90,8 +90,11 @@ class Program:
 # -- location sizes -----------------------------------------------------------------------
 
 def _array_length(array: str) -> int:
-    inner = array.strip("[] \t")
-    return int(inner) if inner else 1
+    """Elements of a (possibly multi-dimensional) array suffix: "[3][2]" -> 6, "" or "[]" -> 1."""
+    total = 1
+    for size in re.findall(r"\[\s*(\d*)\s*\]", array):
+        total *= int(size) if size else 1
+    return total
 
 
 def location_count(type_: str, structs: dict) -> int:
@@ -137,7 +140,8 @@ def _size(v: Varying, structs: dict) -> int:
            else location_count(v.type, structs))
     per_vertex = "patch" not in v.quals and (
         (v.direction == "in" and v.stage in ARRAYED_INPUTS) or (v.direction == "out" and v.stage == "tcs"))
-    return per if per_vertex or not v.array else per * _array_length(v.array)
+    dims = re.findall(r"\[[^\]]*\]", v.array)
+    return per * _array_length("".join(dims[1:] if per_vertex else dims))
 
 
 def stage_order(program: Program) -> list[str]:
@@ -228,6 +232,9 @@ def translate(program: Program) -> dict[str, str]:
 def _translate_stage(program: Program, stage: str, source: str, last: bool) -> str:
     text = re.sub(r"^\s*#version[^\n]*\n", "", source, count=1)
     text = re.sub(r"^\s*#extension[^\n]*\n", "", text, flags=re.M)
+    # A sizing redeclaration of gl_TexCoord[] has no meaning once its elements are varyings.
+    text = re.sub(r"^[ \t]*(?:in|out|varying)\s+vec4\s+gl_TexCoord\s*\[\s*\d*\s*\]\s*;[^\n]*\n", "", text,
+                  flags=re.M)
     text = _declare_locations(program, stage, text, last)
     text = _legacy(program, stage, text, last)
     if last:
