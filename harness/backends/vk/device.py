@@ -11,7 +11,8 @@ import vulkan as vk
 from harness.backends import BackendError
 
 WANTED_EXTENSIONS = ("VK_EXT_transform_feedback", "VK_EXT_index_type_uint8",
-                     "VK_EXT_primitive_topology_list_restart", "VK_KHR_draw_indirect_count")
+                     "VK_EXT_primitive_topology_list_restart", "VK_KHR_draw_indirect_count",
+                     "VK_EXT_primitives_generated_query")
 
 
 VALIDATION_LAYER = "VK_LAYER_KHRONOS_validation"
@@ -75,7 +76,7 @@ class Device:
         self.f12 = vk.VkPhysicalDeviceVulkan12Features(sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
                                                        pNext=self.f11)
         chain = self.f12
-        self.xfb = self.uint8 = self.restart = None
+        self.xfb = self.uint8 = self.restart = self.generated = None
         if "VK_EXT_transform_feedback" in self.extensions:
             self.xfb = chain = vk.VkPhysicalDeviceTransformFeedbackFeaturesEXT(
                 sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT, pNext=chain)
@@ -85,6 +86,9 @@ class Device:
         if "VK_EXT_primitive_topology_list_restart" in self.extensions:
             self.restart = chain = vk.VkPhysicalDevicePrimitiveTopologyListRestartFeaturesEXT(
                 sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVE_TOPOLOGY_LIST_RESTART_FEATURES_EXT, pNext=chain)
+        if "VK_EXT_primitives_generated_query" in self.extensions:
+            self.generated = chain = vk.VkPhysicalDevicePrimitivesGeneratedQueryFeaturesEXT(
+                sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVES_GENERATED_QUERY_FEATURES_EXT, pNext=chain)
         self.features = vk.VkPhysicalDeviceFeatures2(sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, pNext=chain)
         vk.vkGetPhysicalDeviceFeatures2(self.physical, self.features)
         queue = vk.VkDeviceQueueCreateInfo(sType=vk.VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
@@ -102,6 +106,7 @@ class Device:
             "uint8_indices": self.uint8 is not None and self.uint8.indexTypeUint8,
             "list_restart": self.restart is not None and self.restart.primitiveTopologyListRestart,
             "patch_restart": self.restart is not None and self.restart.primitiveTopologyPatchListRestart,
+            "primitives_generated": self.generated is not None and self.generated.primitivesGeneratedQuery,
             "draw_indirect_count": self.f12.drawIndirectCount,
             "shader_draw_parameters": self.f11.shaderDrawParameters,
             "multi_draw_indirect": core.multiDrawIndirect,

@@ -149,20 +149,24 @@ class _CaseRun:
     def __init__(self, backend: VKBackend, case: Case):
         self.b, self.case, self.dev = backend, case, backend.dev
         self.destroyers = []
-        self.program = Program(dict(case.shaders), backend.without,
-                               captures=tuple((c.varying, c.type) for c in case.readback.captures),
-                               attributes={a.name: a.location for a in case.attributes if a.name},
-                               separable=case.separable)
-        self.stages = translate(self.program)
-        self._check_link(backend.facts["limits"])
+        # Every program of the case, translated up front (GL links them all before the first
+        # draw); deleting one in GL leaves the others, and their pipelines, untouched.
+        self.programs = [Program(dict(shaders), backend.without,
+                                 captures=tuple((c.varying, c.type) for c in case.readback.captures),
+                                 attributes={a.name: a.location for a in case.attributes if a.name},
+                                 separable=case.separable)
+                         for shaders in (case.shaders,) + tuple(getattr(case, "programs", ()))]
+        self.translated = [translate(program) for program in self.programs]
+        for program in self.programs:
+            self._check_link(program, backend.facts["limits"])
         self.patch_vertices, self.outer, self.inner = 3, (1.0,) * 4, (1.0, 1.0)
         self.width, self.height = case.readback.image or (1, 1)
         self._vertex_buffers()
         self._target()
 
-    def _check_link(self, limits: dict) -> None:
+    def _check_link(self, program: Program, limits: dict) -> None:
         """The GL link-time limit: varyings (the layer's legacy slots included) must fit."""
-        used = 4 * locations_used(self.program)
+        used = 4 * locations_used(program)
         if used > limits["GL_MAX_VARYING_COMPONENTS"]:
             why = f"{used} varying components, GL_MAX_VARYING_COMPONENTS is {limits['GL_MAX_VARYING_COMPONENTS']}"
             if self.case.requires.link_failure_allowed:
@@ -217,7 +221,7 @@ class _CaseRun:
     # -- pipelines ---------------------------------------------------------------------------
     def _pipeline(self, draw: Draw):
         """Pipelines are immutable and kept across cases, keyed by everything that makes them."""
-        stages = dict(self.stages)
+        stages = dict(self.translated[getattr(draw, "program", 0)])
         if "tes" in stages and "tcs" not in stages:
             stages["tcs"] = passthrough_tcs(stages["vs"], self.patch_vertices,
                                             faithful="passthrough-tcs" not in self.b.without)
@@ -296,10 +300,13 @@ class _CaseRun:
         image_copy = self._buffer(self.width * self.height * 16, vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT) \
             if readback.image else None
         queries = None
-        if xfb is not None:
+        if xfb is not None or self.dev.has("primitives_generated"):
+            # xfb: the stream query gives primitives written and needed (generated); without
+            # xfb, VK_EXT_primitives_generated_query gives GL's GL_PRIMITIVES_GENERATED.
+            kind = vk.VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT if xfb is not None \
+                else vk.VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT
             queries = vk.vkCreateQueryPool(self.dev.device, vk.VkQueryPoolCreateInfo(
-                sType=vk.VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
-                queryType=vk.VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT, queryCount=1), None)
+                sType=vk.VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, queryType=kind, queryCount=1), None)
             self._keep(lambda: vk.vkDestroyQueryPool(self.dev.device, queries, None))
         calls = self._calls(draw)
 
@@ -323,13 +330,15 @@ class _CaseRun:
                 vk.vkCmdBindIndexBuffer(cmd, self.indices.handle, 0, INDEX_VK[case.index_type])
             if queries is not None:
                 vk.vkCmdBeginQuery(cmd, queries, 0, 0)
+            if xfb is not None:
                 self.dev.ext["vkCmdBindTransformFeedbackBuffersEXT"](cmd, 0, 1, [xfb.handle], [0], [xfb.size])
                 self.dev.ext["vkCmdBeginTransformFeedbackEXT"](cmd, 0, 0, None, None)
             for call in calls:
                 self._push(cmd, flags, call["indexed"], call["draw_id"])
                 call["record"](cmd)
-            if queries is not None:
+            if xfb is not None:
                 self.dev.ext["vkCmdEndTransformFeedbackEXT"](cmd, 0, 0, None, None)
+            if queries is not None:
                 vk.vkCmdEndQuery(cmd, queries, 0)
             vk.vkCmdEndRenderPass(cmd)
             if image_copy is not None:
@@ -344,7 +353,12 @@ class _CaseRun:
 
         self.dev.one_shot(record)
         result = {"counts": {}}
-        if queries is not None:
+        if queries is not None and xfb is None:
+            data = vk.ffi.new("uint64_t[1]")
+            vk.vkGetQueryPoolResults(self.dev.device, queries, 0, 1, 8, data, 8,
+                                     vk.VK_QUERY_RESULT_64_BIT | vk.VK_QUERY_RESULT_WAIT_BIT)
+            result["counts"] = {"primitives_generated": int(data[0])}
+        if xfb is not None:
             data = vk.ffi.new("uint64_t[2]")
             vk.vkGetQueryPoolResults(self.dev.device, queries, 0, 1, 16, data, 16,
                                      vk.VK_QUERY_RESULT_64_BIT | vk.VK_QUERY_RESULT_WAIT_BIT)
