@@ -31,3 +31,18 @@ def check_requirements(case, facts: dict, query=None) -> None:
             raise Skip(f"needs {name} {op} {value}, which this target does not report")
         if not (have >= value if op == ">=" else have == value):
             raise Skip(f"needs {name} {op} {value}, context has {have}")
+
+
+def indirect_commands(draw) -> tuple[bytes, int]:
+    """A draw's entries as GL's Draw{Arrays,Elements}IndirectCommand structs (the same layout as
+    Vulkan's VkDraw{,Indexed}IndirectCommand), at the draw's offset and stride; and the stride."""
+    import struct
+    elements = "Elements" in draw.command
+    stride = draw.indirect_stride or (20 if elements else 16)    # 0: tightly packed
+    data = bytearray(draw.indirect_offset + stride * max(len(draw.entries), 1))
+    for i, e in enumerate(draw.entries):
+        fields = ((e.count, e.instance_count, e.first, e.base_vertex, e.base_instance) if elements
+                  else (e.count, e.instance_count, e.first, e.base_instance))
+        struct.pack_into("<5I" if elements else "<4I", data, draw.indirect_offset + i * stride,
+                         *[v & 0xFFFFFFFF for v in fields])         # baseVertex is a signed int
+    return bytes(data), stride

@@ -945,7 +945,7 @@ def _patch_type_case(domain: str, carried: Carried, token: str, writer: str, out
         for k, (a, kind) in enumerate(elements):
             body.append(f"    p_{carried.name}{a} = {component_glsl(kind, 'gl_PrimitiveID', str(k))};")
     body.append("}")
-    captures, finish, layout = [], [], []
+    captures, layout = [], []
     singles = [(k, a, kind) for k, (a, kind) in enumerate(elements) if kind != "double"]
     doubles = [(k, a, kind) for k, (a, kind) in enumerate(elements) if kind == "double"]
     tes_body = []
@@ -1035,7 +1035,7 @@ def _large_case(domain: str, out_vertices: int, per_vertex: int, per_patch_: int
     m, k_, p_ = out_vertices, per_vertex, per_patch_
     id_ = f"tess/tcs/{domain}/equal/large-out/out{m}-{k_}xvec4-patch{p_}xvec4"
     value = "float((gl_PrimitiveID * 7 + id * 3 + k * 5 + {c}) % 29 + 1)"
-    tcs_decl = [f"out Large {{", f"    vec4 a[{k_}];", "    vec4 b;", "} t_out[];",
+    tcs_decl = ["out Large {", f"    vec4 a[{k_}];", "    vec4 b;", "} t_out[];",
                 f"patch out vec4 p_a[{p_}];"]
     body = [f"for (int k = 0; k < {k_}; k++)",
             "    t_out[gl_InvocationID].a[k] = vec4(" + ", ".join(value.format(c=c) for c in range(4)) + ");",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ctypes
 import struct
 
-from harness.backends import BackendError
+from harness.backends import BackendError, indirect_commands
 from harness.case import INDEX_TYPES, Case, Draw
 
 PARAMETER_OFFSET = 4          # bytes into the parameter buffer where the draw count sits
@@ -85,16 +85,9 @@ def _multi(GL, command, mode, entries, index_type, size) -> None:
 
 def _indirect(GL, case: Case, draw: Draw, mode, index_type, new_buffer) -> None:
     elements = "Elements" in draw.command
-    packed = 20 if elements else 16                  # sizeof(Draw{Elements,Arrays}IndirectCommand)
-    stride = draw.indirect_stride or packed
-    data = bytearray(draw.indirect_offset + stride * max(len(draw.entries), 1))
-    for i, e in enumerate(draw.entries):
-        fields = ((e.count, e.instance_count, e.first, e.base_vertex, e.base_instance) if elements
-                  else (e.count, e.instance_count, e.first, e.base_instance))
-        struct.pack_into("<5I" if elements else "<4I", data, draw.indirect_offset + i * stride,
-                         *[v & 0xFFFFFFFF for v in fields])         # baseVertex is a signed int
+    data, _ = indirect_commands(draw)
     GL.glBindBuffer(GL.GL_DRAW_INDIRECT_BUFFER, new_buffer())
-    GL.glBufferData(GL.GL_DRAW_INDIRECT_BUFFER, len(data), bytes(data), GL.GL_STATIC_DRAW)
+    GL.glBufferData(GL.GL_DRAW_INDIRECT_BUFFER, len(data), data, GL.GL_STATIC_DRAW)
     where = ctypes.c_void_p(draw.indirect_offset)
     n = len(draw.entries)
     command = draw.command

@@ -13,7 +13,7 @@ import struct
 import numpy as np
 import vulkan as vk
 
-from harness.backends import BackendError, Skip, check_requirements
+from harness.backends import BackendError, Skip, check_requirements, indirect_commands
 from harness.backends.vk import spirv
 from harness.backends.vk.device import Device
 from harness.backends.vk.tcs import passthrough_tcs
@@ -413,15 +413,8 @@ class _CaseRun:
         if command not in draw_params.INDIRECT_COMMANDS:
             return [direct(e, i if command in draw_params.MULTI_COMMANDS else 0)
                     for i, e in enumerate(draw.entries) if e.count]
-        packed = 20 if indexed else 16
-        stride = draw.indirect_stride or packed
-        data = bytearray(draw.indirect_offset + stride * max(len(draw.entries), 1))
-        for i, e in enumerate(draw.entries):
-            fields = ((e.count, e.instance_count, e.first, e.base_vertex, e.base_instance) if indexed
-                      else (e.count, e.instance_count, e.first, e.base_instance))
-            struct.pack_into("<5I" if indexed else "<4I", data, draw.indirect_offset + i * stride,
-                             *[v & 0xFFFFFFFF for v in fields])
-        buf = self._buffer(len(data), vk.VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, bytes(data))
+        data, stride = indirect_commands(draw)
+        buf = self._buffer(len(data), vk.VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, data)
         n, offset = len(draw.entries), draw.indirect_offset
         if command.endswith("IndirectCount"):
             count = self._buffer(8, vk.VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, struct.pack("<2I", 0, draw.draw_count))
