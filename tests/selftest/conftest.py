@@ -45,3 +45,15 @@ def draw_params_cases():
 @pytest.fixture(scope="session")
 def varyings_cases():
     return {case.id: case for case in family("varyings").generate()}
+
+
+@pytest.fixture(scope="module", params=["llvmpipe", "zink"])
+def executor(request):
+    """An executor on each real GL target, shared by a test module's cases."""
+    from harness.executor import Executor
+    from harness.targets import get
+    ex = Executor(get(request.param), case_timeout=60)
+    if ex.info().status != "ok":
+        pytest.fail(f"target {request.param} did not start: {ex.info().message}")
+    yield ex
+    ex.close()

@@ -10,8 +10,6 @@ import dataclasses
 
 import pytest
 
-from harness.executor import Executor
-from harness.targets import get
 from harness.verdict import judge
 
 ARRAYS = "draw_params/DrawArrays/f5c4/glsl450/vs"
@@ -28,13 +26,6 @@ PINNED = [ARRAYS, MULTI,
 @pytest.mark.parametrize("case_id", PINNED)
 def test_pinned_ids_exist(draw_params_cases, case_id):
     assert case_id in draw_params_cases
-
-
-@pytest.fixture(scope="module", params=["llvmpipe", "zink"])
-def executor(request):
-    ex = Executor(get(request.param))
-    yield ex
-    ex.close()
 
 
 def with_vs(case, old: str, new: str):

@@ -3,25 +3,12 @@ from __future__ import annotations
 
 import dataclasses
 
-import pytest
 
-from harness.executor import Executor
-from harness.targets import get
 from harness.verdict import judge
 
-TARGETS = ["llvmpipe", "zink"]
 INITIAL = "tess/no-tcs/quads/equal/initial"
 CHANGED = "tess/no-tcs/quads/equal/pv4/o2_3_4_5-i6_7/then/o2.5_1.25_3.75_4.5-i3.5_2.25"
 GROWN = "tess/no-tcs/triangles/equal/pv4/o2_3_4-i6/then/pv16"
-
-
-@pytest.fixture(scope="module", params=TARGETS)
-def executor(request):
-    ex = Executor(get(request.param), case_timeout=60)
-    if ex.info().status != "ok":
-        pytest.fail(f"target {request.param} did not start: {ex.info().message}")
-    yield ex
-    ex.close()
 
 
 def verdict(executor, case):

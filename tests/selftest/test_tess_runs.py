@@ -10,20 +10,8 @@ from __future__ import annotations
 import dataclasses
 import re
 
-import pytest
 
-from harness.executor import Executor
-from harness.targets import get
 from harness.verdict import judge
-
-
-@pytest.fixture(scope="module", params=["llvmpipe", "zink"])
-def executor(request):
-    ex = Executor(get(request.param), case_timeout=60)
-    if ex.info().status != "ok":
-        pytest.fail(f"target {request.param} did not start: {ex.info().message}")
-    yield ex
-    ex.close()
 
 
 def verdict(executor, case):

@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 from conftest import family
 
-from harness.executor import Executor, Result
-from harness.targets import get
+from harness.executor import Result
 from harness.verdict import judge
 
 V = family("varyings")
@@ -105,13 +104,6 @@ def test_checker_names_the_front_colour_when_the_back_one_was_due(varyings_cases
     verdict = judge(case, Result("ok", observation=wrong), "t")
     assert "FS input gl_Color.x (gl_BackColor.x) = " in verdict.message
     assert "(the value of gl_FrontColor.x)" in verdict.message
-
-
-@pytest.fixture(scope="module", params=["llvmpipe", "zink"])
-def executor(request):
-    ex = Executor(get(request.param))
-    yield ex
-    ex.close()
 
 
 def test_clobbered_slot_is_caught_on_a_real_driver(executor, varyings_cases):
