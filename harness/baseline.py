@@ -6,6 +6,7 @@ one that passes is an unexpected pass, which fails the run so that the baseline 
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 STATUS_NAMES = {"fail": "Fail", "crash": "Crash", "timeout": "Timeout"}
@@ -15,21 +16,27 @@ class BaselineError(ValueError):
     pass
 
 
-def load(paths) -> dict[str, str]:
-    expected = {}
+def _lines(paths, what: str, trailing_comments: bool):
+    """(path, line number, line) of every non-blank, non-comment line of the files. Regex
+    files keep a '#' inside a line (it may be part of the pattern)."""
     for path in paths:
         try:
             lines = Path(path).read_text().splitlines()
         except OSError as exc:
-            raise BaselineError(f"cannot read baseline {path}: {exc.strerror}") from None
+            raise BaselineError(f"cannot read {what}{path}: {exc.strerror}") from None
         for number, line in enumerate(lines, 1):
-            line = line.split("#", 1)[0].strip()
-            if not line:
-                continue
-            key, sep, status = (part.strip() for part in line.rpartition(","))
-            if not sep or not key or status not in STATUS_NAMES.values():
-                raise BaselineError(f"{path}:{number}: expected 'case-id,Fail|Crash|Timeout', got {line!r}")
-            expected[key] = status
+            line = (line.split("#", 1)[0] if trailing_comments else line).strip()
+            if line and not line.startswith("#"):
+                yield path, number, line
+
+
+def load(paths) -> dict[str, str]:
+    expected = {}
+    for path, number, line in _lines(paths, "baseline ", trailing_comments=True):
+        key, sep, status = (part.strip() for part in line.rpartition(","))
+        if not sep or not key or status not in STATUS_NAMES.values():
+            raise BaselineError(f"{path}:{number}: expected 'case-id,Fail|Crash|Timeout', got {line!r}")
+        expected[key] = status
     return expected
 
 
@@ -43,23 +50,14 @@ def failure_line(case_id: str, target: str, status: str) -> str | None:
     return f"{case_id}[{target}],{name}" if name else None
 
 
-def load_patterns(paths) -> list[tuple[object, str]]:
+def load_patterns(paths) -> list[tuple[re.Pattern, str]]:
     """Skips/flakes files: one regex a line (matched against `case-id[target]`), `#` comments."""
-    import re
     patterns = []
-    for path in paths:
+    for path, number, line in _lines(paths, "", trailing_comments=False):
         try:
-            lines = Path(path).read_text().splitlines()
-        except OSError as exc:
-            raise BaselineError(f"cannot read {path}: {exc.strerror}") from None
-        for number, line in enumerate(lines, 1):
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            try:
-                patterns.append((re.compile(line), f"{path}:{number}"))
-            except re.error as exc:
-                raise BaselineError(f"{path}:{number}: bad regular expression {line!r}: {exc}") from None
+            patterns.append((re.compile(line), f"{path}:{number}"))
+        except re.error as exc:
+            raise BaselineError(f"{path}:{number}: bad regular expression {line!r}: {exc}") from None
     return patterns
 
 

@@ -14,6 +14,7 @@ from urllib.parse import quote
 
 import jinja2
 
+from harness import export
 from harness.case import Case, CaseError
 from harness.report import images
 
@@ -92,7 +93,7 @@ def _read(path: Path) -> list[Row]:
 
 def observation_path(folder: Path, case_id: str, target: str) -> Path:
     """Where the plugin keeps the observation of a failed case on a target."""
-    return folder / "observations" / f"{case_id.replace('/', '~')}[{target}].json"
+    return folder / "observations" / f"{export.file_stem(case_id, target)}.json"
 
 
 def anchor(case_id: str) -> str:
