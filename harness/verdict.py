@@ -6,7 +6,6 @@ A message reads like `draw 1, patch 0, TES: gl_TessLevelOuter = (1, 1, 1, 1), ex
 from __future__ import annotations
 
 import base64
-import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -132,9 +131,8 @@ def _check_value_set(vs, records: np.ndarray, label: str) -> list[str]:
     if len(records) == 0:
         return [f"{where}: no record to compare {vs.quantity} with {len(want)} expected values"] if len(want) else []
     got = np.asarray(records[vs.quantity], dtype=np.float64).reshape(len(records), -1)[:, :width]
-    # Each distinct observed value is matched to the nearest expected one within the tolerance.
-    distinct, inverse = np.unique(got, axis=0, return_inverse=True)
-    nearest = _nearest(distinct, want, vs.tolerance)[inverse.reshape(-1)]
+    # Each observed value is matched to the nearest expected one within the tolerance.
+    nearest = _nearest(got, want, vs.tolerance)
     problems = []
     seen = np.bincount(nearest[nearest >= 0], minlength=len(want))
     missing = np.flatnonzero(seen == 0)
@@ -156,39 +154,67 @@ def _check_value_set(vs, records: np.ndarray, label: str) -> list[str]:
 
 def _nearest(got: np.ndarray, want: np.ndarray, tolerance: float) -> np.ndarray:
     """For each row of `got`, the index of the nearest row of `want` no farther than
-    `tolerance` in any component, else -1. Rows are binned in cells twice the tolerance wide,
-    so a match lies in the row's own cell or a neighbouring one; cells are looked up as sorted
-    integer keys, all rows at once."""
+    `tolerance` in any component, else -1."""
+    found = _exact(got, want, tolerance)
+    rest = np.flatnonzero(found < 0)
+    if len(rest) and len(want):
+        distinct, inverse = np.unique(got[rest], axis=0, return_inverse=True)
+        found[rest] = _near(distinct, want, tolerance)[inverse.reshape(-1)]
+    return found
+
+
+def _exact(got: np.ndarray, want: np.ndarray, tolerance: float) -> np.ndarray:
+    """The common case, and the cheap one: a row equal to an expected row rounded to float32
+    (what a driver captures) and within the tolerance of the exact value. Else -1. Rows are
+    looked up by a hash of their float32 bits; a collision fails the closeness check below."""
     found = np.full(len(got), -1, dtype=np.int64)
     if not len(want) or not len(got):
         return found
-    size = 2.0 * tolerance if tolerance > 0 else 1.0
-    want_cells = np.floor(want / size).astype(np.int64)
-    lo, hi = want_cells.min(axis=0) - 1, want_cells.max(axis=0) + 1
-    span = hi - lo + 1
-    strides = np.cumprod(np.concatenate(([1], span[:-1])))
+    want_keys = _row_keys(want)
+    order = np.argsort(want_keys, kind="stable")           # equal rows: the first one wins
+    sorted_keys = want_keys[order]
+    got_keys = _row_keys(got)
+    at = np.minimum(np.searchsorted(sorted_keys, got_keys), len(want) - 1)
+    hit = np.flatnonzero(sorted_keys[at] == got_keys)
+    candidate = order[at[hit]]
     with np.errstate(invalid="ignore"):
-        raw = np.floor(got / size)
-    usable = np.all(np.isfinite(raw) & (raw >= lo) & (raw <= hi), axis=1)
-    got_cells = np.where(usable[:, None], np.nan_to_num(raw), lo).astype(np.int64)
-    keys = ((want_cells - lo) * strides).sum(axis=1)
-    order = np.argsort(keys, kind="stable")
-    sorted_keys = keys[order]
-    deepest = int(np.max(np.unique(sorted_keys, return_counts=True)[1]))   # rows sharing a cell
-    best = np.full(len(got), np.inf)
-    for step in itertools.product((-1, 0, 1), repeat=want.shape[1]):
-        cells = got_cells + np.asarray(step)
-        inside = usable & np.all((cells >= lo) & (cells <= hi), axis=1)
-        probe = ((cells - lo) * strides).sum(axis=1)
-        first = np.searchsorted(sorted_keys, probe)
-        for rank in range(deepest):
-            at = np.minimum(first + rank, len(sorted_keys) - 1)
-            hit = inside & (first + rank < len(sorted_keys)) & (sorted_keys[at] == probe)
-            index = order[at]
-            distance = np.abs(got - want[index]).max(axis=1)
-            better = hit & (distance <= tolerance) & (distance < best)
-            best = np.where(better, distance, best)
-            found = np.where(better, index, found)
+        good = np.all(np.abs(got[hit] - want[candidate]) <= tolerance, axis=1)
+    found[hit[good]] = candidate[good]
+    return found
+
+
+def _row_keys(rows: np.ndarray) -> np.ndarray:
+    bits = (rows.astype(np.float32) + np.float32(0)).view(np.uint32).astype(np.uint64)   # -0 is 0
+    keys = np.zeros(len(rows), dtype=np.uint64)
+    for column in bits.T:
+        keys = keys * np.uint64(0x9E3779B97F4A7C15) + column    # wraps around, as meant
+    return keys
+
+
+def _near(got: np.ndarray, want: np.ndarray, tolerance: float) -> np.ndarray:
+    """_nearest by search. Expected rows are sorted on the column with the most distinct
+    values; each observed row is compared with the window of rows within the tolerance on
+    that column only, all windows at once, and keeps the closest match."""
+    found = np.full(len(got), -1, dtype=np.int64)
+    column = max(range(want.shape[1]), key=lambda c: len(np.unique(want[:, c])))
+    order = np.argsort(want[:, column], kind="stable")
+    keys = want[order, column]
+    with np.errstate(invalid="ignore"):                       # NaN rows get empty windows
+        lo = np.searchsorted(keys, got[:, column] - tolerance, side="left")
+        hi = np.searchsorted(keys, got[:, column] + tolerance, side="right")
+    size = np.maximum(hi - lo, 0)
+    rows = np.repeat(np.arange(len(got)), size)
+    within = np.arange(len(rows)) - np.repeat(np.cumsum(size) - size, size)   # 0.. in each window
+    candidates = order[np.repeat(lo, size) + within]
+    with np.errstate(invalid="ignore"):                       # inf - inf
+        distance = np.abs(got[rows] - want[candidates]).max(axis=1)
+    keep = distance <= tolerance
+    rows, candidates, distance = rows[keep], candidates[keep], distance[keep]
+    best = np.lexsort((distance, rows))                        # by row, the nearest first
+    rows, candidates = rows[best], candidates[best]
+    first = np.ones(len(rows), dtype=bool)
+    first[1:] = rows[1:] != rows[:-1]
+    found[rows[first]] = candidates[first]
     return found
 
 
