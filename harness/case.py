@@ -44,6 +44,11 @@ class Requirements:
     # Non-empty: the spec lets this program fail to link (e.g. one component over a limit);
     # a link failure is then `skip` with this reason, never `pass`.
     link_failure_allowed: str = ""
+    # Added for imported shader_test files; omitted from JSON at the default.
+    absent_extensions: tuple[str, ...] = ()                # extensions the context must NOT have
+    # Non-empty: the case cannot run as written (e.g. a shader_test command the importer does
+    # not support); every backend reports it as `skip` with this reason, never `pass`.
+    unsupported: str = ""
 
 
 @dataclass(frozen=True)
@@ -56,6 +61,14 @@ class Attribute:
 
 
 @dataclass(frozen=True)
+class Uniform:
+    """One glUniform* call: `name` as glGetUniformLocation takes it ("u", "a[3]", "s.m")."""
+    name: str
+    type: str                                               # GLSL type: float, ivec3, uint, mat2x3, ...
+    values: tuple[float, ...]                               # matrices column by column
+
+
+@dataclass(frozen=True)
 class DrawState:
     """State a draw sets before it is issued; None leaves the current value alone."""
     patch_vertices: int | None = None
@@ -63,6 +76,12 @@ class DrawState:
     default_inner: tuple[float, float] | None = None
     enable: tuple[str, ...] = ()                            # capabilities without "GL_", disabled after the draw
     clip_planes: tuple[tuple[float, float, float, float], ...] = ()   # glClipPlane(GL_CLIP_PLANEi), compat
+    # Added for imported shader_test files; omitted from JSON at the default.
+    uniforms: tuple[Uniform, ...] = ()                      # set before the draw; they stay set (program state)
+    clear_color: tuple[float, float, float, float] | None = None   # glClear to this first (Readback.keep_image)
+    polygon_mode: str = ""                                  # "LINE" or "POINT" for this draw; "": FILL
+    front_face: str = ""                                    # "CW" for this draw; "": CCW
+    projection: tuple[float, ...] | None = None             # compat projection matrix (16, column-major) for this draw
 
 
 @dataclass(frozen=True)
@@ -78,7 +97,8 @@ class DrawEntry:
 
 @dataclass(frozen=True)
 class Draw:
-    command: str                                            # GL entry point without "gl", e.g. "DrawArrays"
+    command: str                                            # GL entry point without "gl", e.g. "DrawArrays";
+                                                            # "None": no draw call (a clear and/or readback only)
     mode: str                                               # primitive mode without "GL_", e.g. "PATCHES"
     entries: tuple[DrawEntry, ...]                          # one for single draws; any number for multi-draws
     state: DrawState = DrawState()
@@ -90,6 +110,8 @@ class Draw:
     # Added for cases with several programs (see Case.programs); omitted from JSON at the default.
     program: int = 0                                        # which of the case's programs draws
     delete_programs: tuple[int, ...] = ()                   # glDeleteProgram on these before the draw
+    # Added for imported shader_test files; omitted from JSON at the default.
+    read_image: bool = True                                 # False: no image read back after this draw
 
 
 @dataclass(frozen=True)
@@ -109,6 +131,11 @@ class Readback:
     # `clear` before each draw and read back after it; None: no fragment readback.
     image: tuple[int, int] | None = None
     clear: float = -7777.0
+    # Added for imported shader_test files; omitted from JSON at the default.
+    image_format: str = "RGBA32F"                           # or "RGBA8" (UNORM, what piglit's window has)
+    # True: the image starts cleared to 0 and keeps what draws leave in it; only a draw's
+    # DrawState.clear_color clears it (shader_runner's model). False: cleared to `clear` before each draw.
+    keep_image: bool = False
 
 
 @dataclass(frozen=True)
@@ -167,6 +194,19 @@ class TessCoordCheck:
 
 
 @dataclass(frozen=True)
+class Probe:
+    """A rectangle of the read-back image whose every pixel must have the expected colour
+    within `tolerance` per channel (piglit's rule: |observed - expected| <= tolerance)."""
+    label: str                                              # how messages name it, e.g. the shader_test line
+    x: int
+    y: int                                                  # window coordinates, origin lower left
+    width: int
+    height: int
+    expected: tuple[float, ...]                             # 3 (rgb) or 4 (rgba) channels
+    tolerance: tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
 class DrawExpectation:
     draw: int
     counts: tuple[tuple[str, int], ...] = ()                # e.g. ("primitives_generated", 12)
@@ -180,6 +220,8 @@ class DrawExpectation:
     # Added for the tessellation family; omitted from JSON at the default.
     value_sets: tuple[ValueSet, ...] = ()                   # exact sets of captured values
     tess_coord: TessCoordCheck | None = None                # per-record rules of gl_TessCoord
+    # Added for imported shader_test files; omitted from JSON at the default.
+    probes: tuple[Probe, ...] = ()                          # colour rectangles of the image after the draw
 
 
 @dataclass(frozen=True)
@@ -256,8 +298,11 @@ def _constant(name: str) -> float:
 # still read it). from_json fills in a missing field's default.
 _OMITTED_AT_DEFAULT = {
     "Case": ("programs",),
-    "Draw": ("program", "delete_programs"),
-    "DrawExpectation": ("value_sets", "tess_coord"),
+    "Requirements": ("absent_extensions", "unsupported"),
+    "Draw": ("program", "delete_programs", "read_image"),
+    "DrawState": ("uniforms", "clear_color", "polygon_mode", "front_face", "projection"),
+    "Readback": ("image_format", "keep_image"),
+    "DrawExpectation": ("value_sets", "tess_coord", "probes"),
 }
 
 
@@ -311,7 +356,8 @@ _FIELD_CLASSES = {
     Case: {"requires": Requirements, "attributes": Attribute, "draws": Draw,
            "readback": Readback, "expect": DrawExpectation},
     Draw: {"state": DrawState, "entries": DrawEntry},
+    DrawState: {"uniforms": Uniform},
     Readback: {"captures": Capture},
     DrawExpectation: {"groups": RecordGroup, "sequence": ExpectedRecord, "pixels": ExpectedPixel,
-                      "value_sets": ValueSet, "tess_coord": TessCoordCheck},
+                      "value_sets": ValueSet, "tess_coord": TessCoordCheck, "probes": Probe},
 }

@@ -29,6 +29,7 @@ SHARD = pytest.StashKey[tuple]()
 HARNESS = pytest.StashKey[dict]()           # harness version and git describe, JUnit properties
 DONE = pytest.StashKey[dict]()              # --resume: "<id>[<target>]" -> the entry already there
 TARGETS = pytest.StashKey[list]()
+pytest_plugins = ["harness.importers.collect"]          # --shader-tests: piglit files as cases
 
 
 def pytest_addoption(parser):
@@ -62,6 +63,9 @@ def pytest_addoption(parser):
                          "run) and merge the two into --results-dir")
     group.addoption("--shard", default="", metavar="K/N",
                     help="run only every N-th case starting at the K-th (1-based), for CI sharding")
+    group.addoption("--shader-tests", nargs="+", action="extend", default=[], metavar="DIR_OR_FILE",
+                    help="also run these piglit .shader_test files (directories searched) as cases "
+                         "(harness/importers); without test paths, only these")
 
 
 def _selected_targets(config) -> list[str]:
@@ -197,6 +201,8 @@ def pytest_collection_modifyitems(config, items):
 
 def _collects_cases(config) -> bool:
     """Whether any command-line path reaches a family's cases.py (avoids probing for self-tests)."""
+    if config.getoption("shader_tests", None):
+        return True
     args = config.args or [str(config.rootpath)]
     for arg in args:
         path = Path(arg.split("::")[0]).resolve()
@@ -363,7 +369,7 @@ class ResultsWriter:
     def pytest_runtest_logreport(self, report):
         props = dict(report.user_properties)
         if "case_id" not in props and "::" in report.nodeid and report.nodeid.endswith("]") \
-                and Path(report.nodeid.split("::")[0]).name == "cases.py":
+                and Path(report.nodeid.split("::")[0]).suffix in (".py", ".shader_test"):
             # No properties: the xdist worker running this case died (kill -9, OOM) mid-case.
             case_id, target = report.nodeid.split("::", 1)[1][:-1].rsplit("[", 1)
             props = {"case_id": case_id, "target": target, "status": "crash"}

@@ -63,6 +63,8 @@ def _check_draw(case: Case, exp: DrawExpectation, observed: dict, label: str) ->
             shape.append(f"{label}: {name} = {value}, expected {expected}")
     if exp.pixels:
         shape += _check_pixels(case, exp, observed, label)
+    if getattr(exp, "probes", ()):
+        shape += _check_probes(case, exp, observed, label)
     if not exp.groups and not exp.sequence and not exp.value_sets and exp.tess_coord is None:
         return shape
     records = decode_records(case.readback.captures, observed.get("xfb", ""))
@@ -282,6 +284,35 @@ def _check_pixels(case: Case, exp: DrawExpectation, observed: dict, label: str) 
         else:
             whose = ""
         problems.append(f"{label}: {pixel.quantity} = {got:g}{whose}, expected {pixel.value:g}")
+    return problems
+
+
+def _check_probes(case: Case, exp: DrawExpectation, observed: dict, label: str) -> list[str]:
+    """Each probe rectangle against its colour, piglit's way: a channel is wrong when
+    |observed - expected| > tolerance. A message names the probe, the first wrong pixel with
+    its observed and expected colour, and how many pixels of the rectangle are wrong."""
+    width, height = case.readback.image
+    if "image" not in observed:
+        return [f"{label}: no image was read back for its probes"]
+    image = np.frombuffer(base64.b64decode(observed["image"]), dtype="<f4")
+    if image.size != width * height * 4:
+        return [f"{label}: read back {image.size} floats, expected a {width}x{height} RGBA image"]
+    image = image.reshape(height, width, 4)                 # row 0 is the bottom row (GL's order)
+    problems = []
+    for probe in exp.probes:
+        n = len(probe.expected)
+        region = image[probe.y:probe.y + probe.height, probe.x:probe.x + probe.width, :n].astype(np.float64)
+        want = np.asarray(probe.expected, dtype=np.float64)
+        tolerance = np.asarray(probe.tolerance[:n], dtype=np.float64)
+        with np.errstate(invalid="ignore"):
+            bad = np.any(~(np.abs(region - want) <= tolerance), axis=2)
+        if bad.any():
+            ys, xs = np.nonzero(bad)
+            got = region[ys[0], xs[0]]
+            where = f"pixel ({probe.x + xs[0]}, {probe.y + ys[0]})"
+            scope = "" if bad.size == 1 else f" ({int(bad.sum())} of {bad.size} pixels wrong)"
+            problems.append(f"{label}, {probe.label}: {where} colour = {_fmt(got)}, expected {_fmt(want)} "
+                            f"(tolerance {_fmt(tolerance)}){scope}")
     return problems
 
 

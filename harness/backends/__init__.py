@@ -17,12 +17,17 @@ def check_requirements(case, facts: dict, query=None) -> None:
     extension or a limit. `facts` holds version_number, version, extensions and limits;
     `query(name)` answers limits that `facts` does not list."""
     req = case.requires
+    if getattr(req, "unsupported", ""):
+        raise Skip(req.unsupported)
     if tuple(facts["version_number"]) < tuple(req.gl_version):
         raise Skip(f"needs GL {req.gl_version[0]}.{req.gl_version[1]} {req.profile}, "
                    f"context has {facts['version']}")
     missing = [e for e in req.extensions if e not in facts["extensions"]]
     if missing:
         raise Skip(f"needs extension(s) {', '.join(missing)}")
+    present = [e for e in getattr(req, "absent_extensions", ()) if e in facts["extensions"]]
+    if present:
+        raise Skip(f"needs extension(s) {', '.join(present)} to be absent")
     for name, op, value in req.limits:
         have = facts["limits"].get(name)
         if have is None and query is not None:

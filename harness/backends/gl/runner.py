@@ -107,7 +107,7 @@ class GLBackend:
             programs = self._cached_program(case) if _cacheable(case) else self._program(case, made)
             self._vertex_data(case, made)
             if case.readback.image:
-                self._image_target(case.readback.image, made)
+                self._image_target(case.readback, made)
             current, observed = 0, []
             for i, draw in enumerate(case.draws):
                 for index in draw.delete_programs:         # the name stays in use while current
@@ -219,14 +219,18 @@ class GLBackend:
             data = np.asarray(case.indices, dtype=INDEX_DTYPES[case.index_type]).tobytes()
             GL.glBufferData(GL.GL_ELEMENT_ARRAY_BUFFER, len(data), data, GL.GL_STATIC_DRAW)
 
-    def _image_target(self, size: tuple[int, int], made: "_Objects") -> None:
+    def _image_target(self, readback, made: "_Objects") -> None:
         GL = self.gl
+        size = readback.image
         GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, made.framebuffer(GL.glGenFramebuffers(1)))
         GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, made.renderbuffer(GL.glGenRenderbuffers(1)))
-        GL.glRenderbufferStorage(GL.GL_RENDERBUFFER, GL.GL_RGBA32F, *size)
+        fmt = GL.GL_RGBA8 if getattr(readback, "image_format", "RGBA32F") == "RGBA8" else GL.GL_RGBA32F
+        GL.glRenderbufferStorage(GL.GL_RENDERBUFFER, fmt, *size)
         GL.glFramebufferRenderbuffer(GL.GL_FRAMEBUFFER, GL.GL_COLOR_ATTACHMENT0, GL.GL_RENDERBUFFER,
                                      made.last())
         GL.glViewport(0, 0, *size)
+        if getattr(readback, "keep_image", False):          # starts cleared; draws then add to it
+            GL.glClearBufferfv(GL.GL_COLOR, 0, (ctypes.c_float * 4)(0, 0, 0, 0))
 
     def _read_image(self, readback) -> str:
         GL = self.gl
@@ -248,8 +252,12 @@ class GLBackend:
             GL.glClipPlane(GL.GL_CLIP_PLANE0 + i, (ctypes.c_double * 4)(*plane))
         for cap in state.enable:
             GL.glEnable(getattr(GL, "GL_" + cap))
-        if readback.image:
+        keep = getattr(readback, "keep_image", False)
+        if readback.image and not keep:
             GL.glClearBufferfv(GL.GL_COLOR, 0, (ctypes.c_float * 4)(*[readback.clear] * 4))
+        extra = _state_extras(state)
+        if extra:
+            self._set_extras(case, state)
 
         stride = record_dtype(readback.captures).itemsize
         xfb = None
@@ -274,16 +282,19 @@ class GLBackend:
             if draw.restart_index is not None:
                 GL.glEnable(GL.GL_PRIMITIVE_RESTART)
                 GL.glPrimitiveRestartIndex(draw.restart_index)
-            issue(GL, case, draw, lambda: made.buffer(GL.glGenBuffers(1)))
+            if draw.command != "None":
+                issue(GL, case, draw, lambda: made.buffer(GL.glGenBuffers(1)))
             GL.glDisable(GL.GL_PRIMITIVE_RESTART)
         finally:
             for what in reversed(active):    # also after an error, so the objects can be deleted
                 _quietly(GL.glEndTransformFeedback) if what == "xfb" else _quietly(GL.glEndQuery, what)
+            if extra:
+                self._unset_extras(state)
         for cap in state.enable:
             GL.glDisable(getattr(GL, "GL_" + cap))
         counts = {name: int(GL.glGetQueryObjectuiv(ids[name], GL.GL_QUERY_RESULT)) for name in queries}
         result = {"counts": counts}
-        if readback.image:
+        if readback.image and getattr(draw, "read_image", True):
             result["image"] = self._read_image(readback)
         if xfb is not None:
             vertices = counts["xfb_primitives_written"] * XFB_VERTICES[readback.xfb_primitive]
@@ -291,6 +302,36 @@ class GLBackend:
             raw = GL.glGetBufferSubData(GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0, vertices * stride) if vertices else b""
             result["xfb"] = encode_records(bytes(raw))
         return result
+
+    def _set_extras(self, case: Case, state) -> None:
+        """The state imported shader_test files set: a clear, uniforms, polygon mode, front
+        face and the compatibility projection matrix, for this draw."""
+        GL = self.gl
+        if state.clear_color is not None:
+            GL.glClearBufferfv(GL.GL_COLOR, 0, (ctypes.c_float * 4)(*state.clear_color))
+        if state.uniforms:
+            program = int(GL.glGetIntegerv(GL.GL_CURRENT_PROGRAM))
+            for uniform in state.uniforms:
+                set_uniform(GL, program, uniform)
+        if state.polygon_mode:
+            GL.glPolygonMode(GL.GL_FRONT_AND_BACK, getattr(GL, "GL_" + state.polygon_mode))
+        if state.front_face:
+            GL.glFrontFace(getattr(GL, "GL_" + state.front_face))
+        if state.projection is not None:
+            GL.glMatrixMode(GL.GL_PROJECTION)
+            GL.glLoadMatrixf((ctypes.c_float * 16)(*state.projection))
+            GL.glMatrixMode(GL.GL_MODELVIEW)
+
+    def _unset_extras(self, state) -> None:
+        GL = self.gl
+        if state.polygon_mode:
+            _quietly(GL.glPolygonMode, GL.GL_FRONT_AND_BACK, GL.GL_FILL)
+        if state.front_face:
+            _quietly(GL.glFrontFace, GL.GL_CCW)
+        if state.projection is not None:
+            _quietly(GL.glMatrixMode, GL.GL_PROJECTION)
+            _quietly(GL.glLoadIdentity)
+            _quietly(GL.glMatrixMode, GL.GL_MODELVIEW)
 
     def _reset(self) -> None:
         """Put back GL's initial values for everything a case may have changed."""
@@ -316,9 +357,43 @@ class GLBackend:
 
 
 def _cacheable(case: Case) -> bool:
-    """One plain program that the case itself never deletes."""
+    """One plain program that the case itself never deletes, and without uniforms (a cached
+    program would keep the values an earlier case set)."""
     return not case.separable and not getattr(case, "programs", ()) and \
-        not any(getattr(d, "delete_programs", ()) for d in case.draws)
+        not any(getattr(d, "delete_programs", ()) for d in case.draws) and \
+        not any(re.search(r"\buniform\b", source) for _, source in case.shaders)
+
+
+def _state_extras(state) -> bool:
+    return bool(getattr(state, "uniforms", ()) or getattr(state, "clear_color", None) is not None
+                or getattr(state, "polygon_mode", "") or getattr(state, "front_face", "")
+                or getattr(state, "projection", None) is not None)
+
+
+def set_uniform(GL, program: int, uniform) -> None:
+    """glUniform* for one value, as shader_runner's `uniform` command: the name must be active."""
+    location = GL.glGetUniformLocation(program, uniform.name)
+    if location < 0:
+        raise BackendError(f"cannot get the location of uniform {uniform.name!r} (not an active uniform)")
+    type_, values = uniform.type, uniform.values
+    matrix = re.fullmatch(r"(d?)mat(\d)(?:x(\d))?", type_)
+    if matrix:
+        cols, rows = matrix[2], matrix[3] or matrix[2]
+        shape = cols if cols == rows else f"{cols}x{rows}"
+        double = bool(matrix[1])
+        array = (ctypes.c_double if double else ctypes.c_float) * len(values)
+        getattr(GL, f"glUniformMatrix{shape}{'dv' if double else 'fv'}")(location, 1, GL.GL_FALSE, array(*values))
+        return
+    n = int(type_[-1]) if type_[-1].isdigit() else 1
+    if type_.startswith(("uint", "uvec")):
+        kind, ctype = "uiv", ctypes.c_uint
+    elif type_.startswith(("int", "ivec", "bool", "bvec")):
+        kind, ctype = "iv", ctypes.c_int
+    elif type_.startswith(("double", "dvec")):
+        kind, ctype = "dv", ctypes.c_double
+    else:
+        kind, ctype = "fv", ctypes.c_float
+    getattr(GL, f"glUniform{n}{kind}")(location, 1, (ctype * n)(*values))
 
 
 class _Objects:

@@ -1,0 +1,499 @@
+"""piglit shader_runner files (`.shader_test`) as harness Cases.
+
+A shader_test is a script: `[require]`, one section per shader stage, optional `[vertex data]`,
+and a `[test]` section of commands run in order against one framebuffer (piglit's window:
+250x250 RGBA8 unless `SIZE` says otherwise). The importer plays the script's state forward and
+writes each drawing command as a harness Draw carrying the state in effect for it (patch
+parameters, enables, clip planes, uniforms set since the previous draw, a pending clear), and
+each probe as a Probe checked on the image read back after the last draw before it.
+
+What the importer does not support (a command, a section, a requirement it does not know) makes
+the case `skip`, naming the first such line: a file never passes on the part the harness
+understood while ignoring the rest.
+
+Semantics follow piglit's documented shader_runner behaviour: a shader without `#version` gets
+the `GLSL >=` requirement's version; the context is compatibility for GL < 3.1 requirements,
+core from 3.1 unless `GL COMPAT` is asked for; `draw rect` draws a triangle strip
+(x, y) (x+w, y) (x, y+h) (x+w, y+h) through attribute 0 (`piglit_vertex`, which aliases
+`gl_Vertex` in compatibility contexts); `ortho` loads glOrtho(0, w, 0, h, -1, 1) as the
+projection; probe tolerance defaults to 3/256 a channel (an 8-bit channel) and a channel
+passes when |observed - expected| <= tolerance.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+import struct
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness.case import (ID_RE, Attribute, Case, Draw, DrawEntry, DrawExpectation, DrawState, Probe,
+                          Readback, Requirements, Uniform)
+
+FAMILY = "shader_test"
+WINDOW = (250, 250)                                  # shader_runner's default window size
+DEFAULT_TOLERANCE = (3.0 / 256,) * 4                 # piglit's tolerance for 8 bits a channel
+STAGE_SECTIONS = {
+    "vertex shader": "vs", "tessellation control shader": "tcs",
+    "tessellation evaluation shader": "tes", "geometry shader": "gs", "fragment shader": "fs",
+}
+# GLSL version -> the GL version that brings it (what a context must offer).
+GL_FOR_GLSL = {110: (2, 0), 120: (2, 1), 130: (3, 0), 140: (3, 1), 150: (3, 2), 330: (3, 3),
+               400: (4, 0), 410: (4, 1), 420: (4, 2), 430: (4, 3), 440: (4, 4), 450: (4, 5), 460: (4, 6)}
+MODES = ("POINTS", "LINES", "LINE_STRIP", "LINE_LOOP", "TRIANGLES", "TRIANGLE_STRIP", "TRIANGLE_FAN",
+         "LINES_ADJACENCY", "LINE_STRIP_ADJACENCY", "TRIANGLES_ADJACENCY", "TRIANGLE_STRIP_ADJACENCY",
+         "PATCHES", "QUADS", "QUAD_STRIP", "POLYGON")
+UNIFORM_TYPE = re.compile(r"^(?:float|int|uint|bool|double|[iubd]?vec[234]|d?mat[234](?:x[234])?)$")
+NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+IDENTITY = (1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0)
+
+
+class Unsupported(Exception):
+    """A line the importer cannot turn into harness terms; the case is skipped naming it."""
+
+
+@dataclass
+class Script:
+    """A shader_test split into its sections (line numbers are 1-based, for messages)."""
+    require: list[tuple[int, str]] = field(default_factory=list)
+    shaders: list[tuple[str, str, int]] = field(default_factory=list)     # (stage, source, line)
+    passthrough_vs: bool = False
+    vertex_data: list[tuple[int, str]] = field(default_factory=list)
+    test: list[tuple[int, str]] = field(default_factory=list)
+    unsupported: list[str] = field(default_factory=list)                 # sections we cannot run
+
+
+def split(text: str) -> Script:
+    script = Script()
+    section, body, start = None, [], 0
+    in_comment = False
+
+    def close():
+        if section in STAGE_SECTIONS:
+            script.shaders.append((STAGE_SECTIONS[section], "".join(body), start))
+
+    for number, line in enumerate(text.splitlines(keepends=True), 1):
+        head = re.match(r"^\[([^\]]+)\]\s*$", line)
+        if head:
+            close()
+            section, body, start = head[1].strip(), [], number + 1
+            if section == "vertex shader passthrough":
+                script.passthrough_vs = True
+            elif section not in STAGE_SECTIONS and section not in ("require", "vertex data", "test"):
+                script.unsupported.append(f"section [{section}] (line {number})")
+            continue
+        if section in STAGE_SECTIONS:
+            body.append(line)
+            continue
+        content = line.split("#", 1)[0].strip()
+        if not content:
+            continue
+        if section == "require" and (content.startswith(("/*", "*")) or in_comment):
+            in_comment = "*/" not in content                 # a C comment block: text, not a requirement
+            continue
+        if section == "require":
+            script.require.append((number, content))
+        elif section == "vertex data":
+            script.vertex_data.append((number, content))
+        elif section == "test":
+            script.test.append((number, content))
+    close()
+    return script
+
+
+# -- ids ----------------------------------------------------------------------------------------
+
+def case_id(path: Path) -> str:
+    """`shader_test/` + the path below the nearest enclosing folder named `tests` (piglit's tree
+    and this project's both have one), without `.shader_test`; where there is none, the file's
+    name alone. The id does not depend on how the file was named on the command line.
+    Characters a case id cannot hold become `_`."""
+    path = Path(path).resolve()
+    parts = path.with_suffix("").parts
+    anchor = max((i for i, part in enumerate(parts[:-1]) if part == "tests"), default=None)
+    below = parts[anchor + 1:] if anchor is not None else parts[-1:]
+    tokens = []
+    for part in below:
+        token = re.sub(r"[^A-Za-z0-9_.+-]", "_", part)
+        tokens.append(token if token[:1].isalnum() else "x" + token)
+    text = FAMILY + "/" + "/".join(tokens)
+    if not ID_RE.match(text):
+        raise ValueError(f"{path}: cannot make a case id from it ({text!r})")
+    return text
+
+
+# -- the case -----------------------------------------------------------------------------------
+
+def load(path: Path, id_: str | None = None) -> Case:
+    path = Path(path)
+    return to_case(path.read_text(errors="replace"), id_ or case_id(path), source=str(path))
+
+
+def to_case(text: str, id_: str, source: str = "") -> Case:
+    script = split(text)
+    builder = _Builder(script)
+    try:
+        if script.unsupported:
+            raise Unsupported(script.unsupported[0])
+        builder.requirements()
+        builder.program()
+        builder.vertex_data()
+        for number, line in script.test:
+            builder.command(number, line)
+        builder.finish()
+    except Unsupported as exc:
+        builder.unsupported = f"shader_test: unsupported {exc}"
+    return builder.case(id_, source)
+
+
+class _Builder:
+    def __init__(self, script: Script):
+        self.script = script
+        self.unsupported = ""
+        self.gl = (1, 0)
+        self.glsl = 0
+        self.profile_asked = ""                         # "core", "compat" or "" (not said)
+        self.extensions: list[str] = []
+        self.absent: list[str] = []
+        self.limits: list[tuple[str, str, int]] = []
+        self.size = WINDOW
+        self.shaders: list[tuple[str, str]] = []
+        # vertex attributes: name -> [location, components, rows]
+        self.columns: dict[str, list] = {}
+        self.rows = 0
+        self.draws: list[Draw] = []
+        self.expect: dict[int, list[Probe]] = {}
+        # the script's state
+        self.clear_color = (0.0, 0.0, 0.0, 0.0)
+        self.pending_clear: tuple | None = None
+        self.tolerance = DEFAULT_TOLERANCE
+        self.patch_vertices = 3
+        self.outer, self.inner = (1.0,) * 4, (1.0,) * 2
+        self.enabled: list[str] = []
+        self.planes: dict[int, tuple] = {}
+        self.polygon_mode = ""
+        self.front_face = ""
+        self.projection: tuple | None = None
+        self.uniforms: list[Uniform] = []
+
+    # -- [require] ---------------------------------------------------------------------------
+    def requirements(self) -> None:
+        for number, line in self.script.require:
+            m = re.match(r"^GL(?:\s+(CORE|COMPAT))?\s*>=\s*(\d+)\.(\d+)$", line)
+            if m:
+                self.gl = max(self.gl, (int(m[2]), int(m[3])))
+                self.profile_asked = {"CORE": "core", "COMPAT": "compat"}.get(m[1] or "", self.profile_asked)
+                continue
+            m = re.match(r"^GLSL\s*>=\s*(\d+)\.(\d+)$", line)
+            if m:
+                self.glsl = int(m[1]) * 100 + int(m[2])
+                continue
+            m = re.match(r"^(!?)(GL_\w+)$", line)
+            if m:
+                (self.absent if m[1] else self.extensions).append(m[2])
+                continue
+            m = re.match(r"^(?:INT\s+)?(GL_MAX_\w+)\s*(>=|==)\s*(\d+)$", line)
+            if m:
+                self.limits.append((m[1], m[2], int(m[3])))
+                continue
+            m = re.match(r"^SIZE\s+(\d+)\s+(\d+)$", line)
+            if m:
+                self.size = (int(m[1]), int(m[2]))
+                continue
+            if re.match(r"^rlimit\s+\d+$", line):
+                continue                 # an address-space limit for the runner process; no effect on results
+            raise Unsupported(f"requirement {line!r} (line {number})")
+        if not self.glsl:
+            raise Unsupported("file: no GLSL requirement (shader_runner needs one)")
+        if self.glsl not in GL_FOR_GLSL:
+            raise Unsupported(f"requirement GLSL {self.glsl // 100}.{self.glsl % 100:02d} (not desktop GLSL)")
+        self.gl = max(self.gl, GL_FOR_GLSL[self.glsl])
+
+    @property
+    def profile(self) -> str:
+        if self.profile_asked:
+            return self.profile_asked
+        return "core" if self.gl >= (3, 1) else "compat"
+
+    # -- shaders -----------------------------------------------------------------------------
+    def program(self) -> None:
+        version = f"#version {self.glsl}\n"
+        if self.script.passthrough_vs:
+            keyword = "in" if self.glsl >= 130 else "attribute"
+            self.shaders.append(("vs", f"{version}{keyword} vec4 piglit_vertex;\n"
+                                       "void main() { gl_Position = piglit_vertex; }\n"))
+        for stage, source, _ in self.script.shaders:
+            if stage in dict(self.shaders):
+                raise Unsupported(f"file: two {stage.upper()} sections (several shaders a stage)")
+            self.shaders.append((stage, source if "#version " in source else version + source))
+        if not self.shaders:
+            raise Unsupported("file: no shader (fixed-function tests)")
+
+    def _vs_reads(self, name: str) -> bool:
+        return re.search(rf"\b{name}\b", dict(self.shaders).get("vs", "")) is not None
+
+    # -- [vertex data] -----------------------------------------------------------------------
+    def vertex_data(self) -> None:
+        lines = self.script.vertex_data
+        if not lines:
+            return
+        number, header = lines[0]
+        layout = []
+        for column in header.split():
+            m = re.match(r"^(\w+)/(\w+)/(?:vec)?([1-4])$", column) or re.match(r"^(\w+)/(float)/(float)$", column)
+            if not m or m[2] != "float":
+                raise Unsupported(f"vertex data column {column!r} (line {number}); float columns only")
+            layout.append((m[1], 1 if m[3] == "float" else int(m[3])))
+        taken = {0} if self._rect_position_needed(layout) else set()
+        for name, components in layout:
+            if name in ("piglit_vertex", "gl_Vertex"):
+                location = 0
+            elif name.isdigit():
+                location = int(name)
+            else:
+                location = min(set(range(len(layout) + 2)) - taken)
+            taken.add(location)
+            self.columns[name] = [location, components, []]
+        width = sum(c for _, c in layout)
+        for number, row in lines[1:]:
+            values = row.split()
+            if len(values) != width:
+                raise Unsupported(f"vertex data row {row!r} (line {number}): {len(values)} values, "
+                                  f"the header names {width}")
+            at = 0
+            for name, components in layout:
+                self.columns[name][2].extend(_float(v) for v in values[at:at + components])
+                at += components
+            self.rows += 1
+
+    def _rect_position_needed(self, layout) -> bool:
+        names = {n for n, _ in layout}
+        return "piglit_vertex" in names or "gl_Vertex" in names or self._vs_reads("gl_Vertex") or \
+            self._vs_reads("piglit_vertex") or any(re.match(r"^draw (instanced )?rect", line)
+                                                   for _, line in self.script.test)
+
+    # -- [test] ------------------------------------------------------------------------------
+    def command(self, number: int, line: str) -> None:
+        words = line.split()
+        where = f"(line {number})"
+        try:
+            if line.startswith("clear color"):
+                self.clear_color = _floats(words[2:], 4)
+            elif line == "clear":
+                self.pending_clear = self.clear_color
+            elif line.startswith("patch parameter vertices"):
+                self.patch_vertices = int(words[3])
+            elif line.startswith("patch parameter default level outer"):
+                self.outer = _floats(words[5:], 4)
+            elif line.startswith("patch parameter default level inner"):
+                self.inner = _floats(words[5:], 2)
+            elif line.startswith("draw arrays"):
+                self._draw_arrays(words[2:], number, line)
+            elif re.match(r"^draw (instanced )?rect\b", line):
+                self._draw_rect(words, number, line)
+            elif "probe" in words and not line.startswith("probe ssbo") and "atomic" not in words:
+                self._probe(line, number)
+            elif words[0] == "tolerance" and len(words) == 5:
+                self.tolerance = _floats(words[1:], 4)
+            elif words[0] == "uniform":
+                self._uniform(words, number)
+            elif words[0] == "ortho":
+                self._ortho(words[1:], number)
+            elif words[0] in ("enable", "disable"):
+                self._enable(words, number)
+            elif line.startswith("clip plane"):
+                self.planes[int(words[2])] = _floats(words[3:], 4)
+            elif line.startswith("polygon mode"):
+                if words[2:4] != ["GL_FRONT_AND_BACK"] + words[3:4] or words[3] not in ("GL_LINE", "GL_POINT", "GL_FILL"):
+                    raise Unsupported(f"command {line!r} {where}: GL_FRONT_AND_BACK only")
+                self.polygon_mode = "" if words[3] == "GL_FILL" else words[3][3:]
+            elif words[0] == "frontface" and words[1:] in (["GL_CW"], ["GL_CCW"]):
+                self.front_face = "CW" if words[1] == "GL_CW" else ""
+            elif line == "link success":
+                pass                     # every program must link anyway
+            else:
+                raise Unsupported(f"command {line!r} {where}")
+        except (IndexError, ValueError) as exc:
+            raise Unsupported(f"command {line!r} {where}: cannot read it ({exc})") from None
+
+    def _state(self) -> DrawState:
+        planes = ()
+        if self.planes:
+            planes = tuple(self.planes.get(i, (0.0,) * 4) for i in range(max(self.planes) + 1))
+        state = DrawState(patch_vertices=self.patch_vertices, default_outer=self.outer, default_inner=self.inner,
+                          enable=tuple(self.enabled), clip_planes=planes, uniforms=tuple(self.uniforms),
+                          clear_color=self.pending_clear, polygon_mode=self.polygon_mode,
+                          front_face=self.front_face, projection=self.projection)
+        self.uniforms, self.pending_clear = [], None
+        return state
+
+    def _step(self, command: str, mode: str, entries: tuple, label: str) -> None:
+        """A harness draw for one drawing command (or, with command "None", a clear only)."""
+        self.draws.append(Draw(command, mode, entries, state=self._state(), label=label, read_image=False))
+
+    def _draw_arrays(self, words: list[str], number: int, line: str) -> None:
+        instanced = words[:1] == ["instanced"]
+        if instanced:
+            words = words[1:]
+        mode = words[0].removeprefix("GL_")
+        if mode not in MODES:
+            raise Unsupported(f"command {line!r} (line {number}): primitive mode {words[0]}")
+        first, count = int(words[1]), int(words[2])
+        instances = int(words[3]) if instanced else 1
+        if self.columns and first + count > self.rows:
+            raise Unsupported(f"command {line!r} (line {number}): draws vertices the [vertex data] does not have")
+        command = "DrawArraysInstanced" if instanced else "DrawArrays"
+        self._step(command, mode, (DrawEntry(count, instances, first),), f"{line} (line {number})")
+
+    def _draw_rect(self, words: list[str], number: int, line: str) -> None:
+        instanced = words[1] == "instanced"
+        words = words[3:] if instanced else words[2:]
+        flags = set()
+        while words and words[0] in ("ortho", "patch", "tex"):
+            flags.add(words.pop(0))
+        instances = int(words.pop(0)) if instanced else 1
+        x, y, w, h = _floats(words[:4], 4)
+        if "tex" in flags:
+            if len(words) != 8:
+                raise Unsupported(f"command {line!r} (line {number}): expected 8 numbers")
+            if self._vs_reads("gl_MultiTexCoord0"):
+                raise Unsupported(f"command {line!r} (line {number}): texture coordinates through "
+                                  f"gl_MultiTexCoord0 (fixed-function arrays)")
+            tx, ty, tw, th = _floats(words[4:], 4)
+            self._append("piglit_texcoord", 1, 2, [tx, ty, tx + tw, ty, tx, ty + th, tx + tw, ty + th])
+        elif len(words) != 4:
+            raise Unsupported(f"command {line!r} (line {number}): expected 4 numbers")
+        if "ortho" in flags:
+            width, height = self.size
+            x, y, w, h = x * 2 / width - 1, y * 2 / height - 1, w * 2 / width, h * 2 / height
+        first = self.rows
+        self._append("piglit_vertex", 0, 4, [x, y, 0, 1, x + w, y, 0, 1, x, y + h, 0, 1, x + w, y + h, 0, 1])
+        self.rows += 4
+        command = "DrawArraysInstanced" if instanced else "DrawArrays"
+        mode = "PATCHES" if "patch" in flags else "TRIANGLE_STRIP"
+        if "patch" in flags:
+            self.patch_vertices = 4                # one patch of the four corners (and it stays 4)
+        self._step(command, mode, (DrawEntry(4, instances, first),), f"{line} (line {number})")
+
+    def _append(self, name: str, location: int, components: int, values: list[float]) -> None:
+        """Add one rectangle's values to an attribute, padding every attribute to self.rows first."""
+        if "gl_Vertex" in self.columns and name == "piglit_vertex":
+            name = "gl_Vertex"
+        column = self.columns.setdefault(name, [location, components, []])
+        have = column[1]
+        for i in range(4):
+            column[2].extend((values[i * components:(i + 1) * components] + [0.0, 0.0, 0.0, 1.0][components:])[:have])
+
+    def _probe(self, line: str, number: int) -> None:
+        m = (re.match(r"^(relative )?probe (rect )?(rgba?)\s*\((.*?)\)\s*\((.*?)\)$", line)
+             or re.match(rf"^(relative )?probe ()(rgba?)\s+({NUMBER}\s+{NUMBER})\s+(.*)$", line)
+             or re.match(r"^probe (all) ()(rgba?)()\s+(.*)$", line))
+        if not m:
+            raise Unsupported(f"command {line!r} (line {number})")
+        channels = len(m[3])
+        expected = _floats(re.split(r"[\s,]+", m[5].strip()), channels, extra_ok=True)
+        width, height = self.size
+        if m[1] == "all":
+            rect = (0, 0, width, height)
+        else:
+            where = _floats(re.split(r"[\s,]+", m[4].strip()), 4 if m[2] else 2)
+            if m[1]:                                                   # relative: fractions of the window
+                if m[2]:
+                    rect = (int(where[0] * width), int(where[1] * height),
+                            int(where[2] * width), int(where[3] * height))
+                else:
+                    rect = (min(int(where[0] * width), width - 1), min(int(where[1] * height), height - 1), 1, 1)
+            else:
+                rect = tuple(int(v) for v in where) + ((1, 1) if not m[2] else ())
+        x, y, w, h = rect
+        if x < 0 or y < 0 or w < 1 or h < 1 or x + w > width or y + h > height:
+            raise Unsupported(f"command {line!r} (line {number}): probes outside the {width}x{height} window")
+        if not self.draws or self.pending_clear is not None:
+            self._step("None", "POINTS", (), f"clear (before line {number})")
+        index = len(self.draws) - 1
+        if not self.draws[index].read_image:
+            self.draws[index] = _with(self.draws[index], read_image=True)
+        self.expect.setdefault(index, []).append(
+            Probe(f"{line} (line {number})", x, y, w, h, expected, self.tolerance))
+
+    def _uniform(self, words: list[str], number: int) -> None:
+        type_, name, values = words[1], words[2], words[3:]
+        if not UNIFORM_TYPE.match(type_):
+            raise Unsupported(f"command 'uniform {type_} {name}' (line {number}): uniform type {type_}")
+        m = re.match(r"^d?mat(\d)(?:x(\d))?$", type_)
+        count = (int(m[1]) * int(m[2] or m[1])) if m else int(type_[-1]) if type_[-1].isdigit() else 1
+        integer = type_.startswith(("int", "uint", "bool", "ivec", "uvec", "bvec"))
+        parsed = tuple(_integer(v) if integer else _float(v) for v in values[:count])
+        if len(parsed) != count:
+            raise Unsupported(f"command 'uniform {type_} {name}' (line {number}): {len(parsed)} values, "
+                              f"{type_} has {count}")
+        self.uniforms = [u for u in self.uniforms if u.name != name] + [Uniform(name, type_, parsed)]
+
+    def _ortho(self, args: list[str], number: int) -> None:
+        if self.profile == "core":
+            raise Unsupported(f"command 'ortho' (line {number}) in a core profile context (no matrix stack)")
+        left, right, bottom, top = (0.0, float(self.size[0]), 0.0, float(self.size[1])) if not args \
+            else _floats(args, 4)
+        self.projection = (2 / (right - left), 0.0, 0.0, 0.0, 0.0, 2 / (top - bottom), 0.0, 0.0,
+                           0.0, 0.0, -1.0, 0.0,
+                           -(right + left) / (right - left), -(top + bottom) / (top - bottom), 0.0, 1.0)
+
+    def _enable(self, words: list[str], number: int) -> None:
+        cap = words[1].removeprefix("GL_")
+        if not re.match(r"^(CLIP_PLANE\d|CLIP_DISTANCE\d|VERTEX_PROGRAM_TWO_SIDE|PROGRAM_POINT_SIZE|"
+                        r"VERTEX_PROGRAM_POINT_SIZE|CULL_FACE)$", cap):
+            raise Unsupported(f"command {' '.join(words)!r} (line {number}): capability {words[1]}")
+        if words[0] == "enable" and cap not in self.enabled:
+            self.enabled.append(cap)
+        elif words[0] == "disable" and cap in self.enabled:
+            self.enabled.remove(cap)
+
+    # -- the result ----------------------------------------------------------------------------
+    def finish(self) -> None:
+        if not self.expect:
+            raise Unsupported("file: no probe command, so nothing the harness could check")
+
+    def requirements_record(self) -> Requirements:
+        return Requirements(gl_version=self.gl, profile=self.profile, extensions=tuple(self.extensions),
+                            limits=tuple(self.limits), absent_extensions=tuple(self.absent),
+                            unsupported=self.unsupported)
+
+    def case(self, id_: str, source: str) -> Case:
+        attributes = []
+        for name, (location, components, data) in sorted(self.columns.items(), key=lambda kv: kv[1][0]):
+            data = list(data) + [0.0] * (components * self.rows - len(data))      # padded to every row
+            attributes.append(Attribute(location, components, tuple(data), name=name if not name.isdigit()
+                                        and name != "gl_Vertex" else ""))
+        if self.unsupported:
+            draws, expect = tuple(self.draws), ()
+        else:
+            draws = tuple(self.draws)
+            expect = tuple(DrawExpectation(i, probes=tuple(p)) for i, p in sorted(self.expect.items()))
+        return Case(id=id_, family=FAMILY, shaders=tuple(self.shaders), requires=self.requirements_record(),
+                    vertices=self.rows, attributes=tuple(attributes), draws=draws,
+                    readback=Readback(image=self.size, clear=0.0, image_format="RGBA8", keep_image=True),
+                    expect=expect, description=f"piglit shader_test {source}" if source else "piglit shader_test",
+                    params=(("source", source),) if source else ())
+
+
+def _with(draw: Draw, **changes) -> Draw:
+    return dataclasses.replace(draw, **changes)
+
+
+def _float(text: str) -> float:
+    """A number as shader_runner reads it: decimal, or 0x... as the bits of a float."""
+    text = text.rstrip(";,")                       # shader_runner reads a number up to what follows it
+    if text.lower().startswith("0x"):
+        return struct.unpack("<f", struct.pack("<I", int(text, 16)))[0]
+    return float(text)
+
+
+def _integer(text: str) -> int:
+    return int(text.rstrip(";,"), 0)
+
+
+def _floats(words: list[str], count: int, extra_ok: bool = False) -> tuple[float, ...]:
+    words = [w for w in words if w]
+    if len(words) < count or (len(words) > count and not extra_ok):
+        raise ValueError(f"expected {count} numbers, got {len(words)}")
+    return tuple(_float(w) for w in words[:count])
