@@ -200,8 +200,6 @@ class _Builder:
             if m:
                 self.size = (int(m[1]), int(m[2]))
                 continue
-            if re.match(r"^rlimit\s+\d+$", line):
-                continue                 # an address-space limit for the runner process; no effect on results
             raise Unsupported(f"requirement {line!r} (line {number})")
         if not self.glsl:
             raise Unsupported("file: no GLSL requirement (shader_runner needs one)")
@@ -318,8 +316,10 @@ class _Builder:
 
     def _state(self) -> DrawState:
         planes = ()
-        if self.planes:
-            planes = tuple(self.planes.get(i, (0.0,) * 4) for i in range(max(self.planes) + 1))
+        # every plane up to the highest one set or enabled (unset ones are GL's initial 0, 0, 0, 0)
+        used = list(self.planes) + [int(c[-1]) for c in self.enabled if c.startswith(("CLIP_PLANE", "CLIP_DISTANCE"))]
+        if used:
+            planes = tuple(self.planes.get(i, (0.0,) * 4) for i in range(max(used) + 1))
         state = DrawState(patch_vertices=self.patch_vertices, default_outer=self.outer, default_inner=self.inner,
                           enable=tuple(self.enabled), clip_planes=planes, uniforms=tuple(self.uniforms),
                           clear_color=self.pending_clear, polygon_mode=self.polygon_mode,

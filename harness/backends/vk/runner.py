@@ -15,6 +15,7 @@ import vulkan as vk
 
 from harness.backends import BackendError, Skip, check_requirements, indirect_commands
 from harness.backends.vk import spirv
+from harness.backends.vk import uniforms as uniform_block
 from harness.backends.vk.device import Device
 from harness.backends.vk.tcs import passthrough_tcs
 from harness.backends.vk.translate import CLIP_PLANES, TRANSLATIONS, Program, locations_used, translate
@@ -26,13 +27,21 @@ STAGE_BITS = {"vs": vk.VK_SHADER_STAGE_VERTEX_BIT, "tcs": vk.VK_SHADER_STAGE_TES
               "tes": vk.VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, "gs": vk.VK_SHADER_STAGE_GEOMETRY_BIT,
               "fs": vk.VK_SHADER_STAGE_FRAGMENT_BIT}
 TOPOLOGY = {"POINTS": vk.VK_PRIMITIVE_TOPOLOGY_POINT_LIST, "LINES": vk.VK_PRIMITIVE_TOPOLOGY_LINE_LIST,
-            "TRIANGLES": vk.VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, "PATCHES": vk.VK_PRIMITIVE_TOPOLOGY_PATCH_LIST}
+            "TRIANGLES": vk.VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, "PATCHES": vk.VK_PRIMITIVE_TOPOLOGY_PATCH_LIST,
+            "LINE_STRIP": vk.VK_PRIMITIVE_TOPOLOGY_LINE_STRIP, "TRIANGLE_STRIP": vk.VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP,
+            "TRIANGLE_FAN": vk.VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN,
+            "LINES_ADJACENCY": vk.VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY,
+            "LINE_STRIP_ADJACENCY": vk.VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY,
+            "TRIANGLES_ADJACENCY": vk.VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY,
+            "TRIANGLE_STRIP_ADJACENCY": vk.VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY}
+POLYGON_MODE = {"": vk.VK_POLYGON_MODE_FILL, "LINE": vk.VK_POLYGON_MODE_LINE, "POINT": vk.VK_POLYGON_MODE_POINT}
 INDEX_VK = {"UNSIGNED_BYTE": vk.VK_INDEX_TYPE_UINT8_EXT, "UNSIGNED_SHORT": vk.VK_INDEX_TYPE_UINT16,
             "UNSIGNED_INT": vk.VK_INDEX_TYPE_UINT32}
 XFB_VERTICES = {"POINTS": 1, "LINES": 2, "TRIANGLES": 3}
 PUSH_SIZE = 48 + 16 * CLIP_PLANES          # the Layer block's std430 layout: planes start at 48
 ALL_STAGES = sum(STAGE_BITS.values())
 COLOR_FORMAT = vk.VK_FORMAT_R32G32B32A32_SFLOAT
+KEPT_FORMATS = {"RGBA8": vk.VK_FORMAT_R8G8B8A8_UNORM, "RGBA32F": COLOR_FORMAT}   # Readback.keep_image targets
 GL_EXTENSIONS = ("GL_ARB_shader_draw_parameters", "GL_ARB_base_instance", "GL_ARB_draw_indirect",
                  "GL_ARB_multi_draw_indirect", "GL_ARB_enhanced_layouts", "GL_ARB_separate_shader_objects",
                  "GL_ARB_compatibility", "GL_ARB_tessellation_shader")
@@ -46,10 +55,23 @@ class VKBackend:
         self.without = frozenset(without)
         self.dev = Device(validation)
         self.modules: dict[tuple[str, str], object] = {}      # (stage, source) -> VkShaderModule
+        # Set 0, binding 0: the uniform block (default-block uniforms, projection, clip planes).
+        self.set_layout = vk.vkCreateDescriptorSetLayout(self.dev.device, vk.VkDescriptorSetLayoutCreateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, bindingCount=1,
+            pBindings=[vk.VkDescriptorSetLayoutBinding(binding=0, descriptorType=vk.VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+                                                       descriptorCount=1, stageFlags=ALL_STAGES)]), None)
+        self.descriptor_pool = vk.vkCreateDescriptorPool(self.dev.device, vk.VkDescriptorPoolCreateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+            flags=vk.VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT, maxSets=256, poolSizeCount=1,
+            pPoolSizes=[vk.VkDescriptorPoolSize(type=vk.VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, descriptorCount=256)]),
+            None)
         self.layout = vk.vkCreatePipelineLayout(self.dev.device, vk.VkPipelineLayoutCreateInfo(
-            sType=vk.VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, pushConstantRangeCount=1,
+            sType=vk.VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, setLayoutCount=1, pSetLayouts=[self.set_layout],
+            pushConstantRangeCount=1,
             pPushConstantRanges=[vk.VkPushConstantRange(stageFlags=ALL_STAGES, offset=0, size=PUSH_SIZE)]), None)
         self.render_pass = _render_pass(self.dev.device)
+        # shader_test images keep what draws leave (LOAD) and live in the GENERAL layout.
+        self.kept_passes = {name: _render_pass(self.dev.device, fmt, keep=True) for name, fmt in KEPT_FORMATS.items()}
         self.pipelines: dict[tuple, object] = {}
         self.facts = self._facts()
 
@@ -161,8 +183,16 @@ class _CaseRun:
             self._check_link(program, backend.facts["limits"])
         self.patch_vertices, self.outer, self.inner = 3, (1.0,) * 4, (1.0, 1.0)
         self.width, self.height = case.readback.image or (1, 1)
+        # A kept image (shader_test): its format, cleared once, then only by a draw's clear_color.
+        self.keep = getattr(case.readback, "keep_image", False)
+        self.format_name = getattr(case.readback, "image_format", "RGBA32F") if self.keep else "RGBA32F"
+        self.format = KEPT_FORMATS[self.format_name] if self.keep else COLOR_FORMAT
+        self.render_pass = self.b.kept_passes[self.format_name] if self.keep else self.b.render_pass
+        self.uniform_values: dict[str, tuple] = {}             # glUniform* values set so far
         self._vertex_buffers()
         self._target()
+        if self.keep:
+            self.dev.one_shot(lambda cmd: self._clear(cmd, (0.0, 0.0, 0.0, 0.0), first=True))
 
     def _check_link(self, program: Program, limits: dict) -> None:
         """The GL link-time limit: varyings (the layer's legacy slots included) must fit."""
@@ -198,10 +228,11 @@ class _CaseRun:
     def _target(self) -> None:
         dev = self.dev.device
         self.image = vk.vkCreateImage(dev, vk.VkImageCreateInfo(
-            sType=vk.VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, imageType=vk.VK_IMAGE_TYPE_2D, format=COLOR_FORMAT,
+            sType=vk.VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, imageType=vk.VK_IMAGE_TYPE_2D, format=self.format,
             extent=vk.VkExtent3D(self.width, self.height, 1), mipLevels=1, arrayLayers=1,
             samples=vk.VK_SAMPLE_COUNT_1_BIT, tiling=vk.VK_IMAGE_TILING_OPTIMAL,
-            usage=vk.VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | vk.VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+            usage=vk.VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | vk.VK_IMAGE_USAGE_TRANSFER_SRC_BIT
+            | vk.VK_IMAGE_USAGE_TRANSFER_DST_BIT,
             sharingMode=vk.VK_SHARING_MODE_EXCLUSIVE, initialLayout=vk.VK_IMAGE_LAYOUT_UNDEFINED), None)
         req = vk.vkGetImageMemoryRequirements(dev, self.image)
         memory = vk.vkAllocateMemory(dev, vk.VkMemoryAllocateInfo(
@@ -211,12 +242,50 @@ class _CaseRun:
         self._keep(lambda: (vk.vkDestroyImage(dev, self.image, None), vk.vkFreeMemory(dev, memory, None)))
         view = vk.vkCreateImageView(dev, vk.VkImageViewCreateInfo(
             sType=vk.VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, image=self.image, viewType=vk.VK_IMAGE_VIEW_TYPE_2D,
-            format=COLOR_FORMAT, subresourceRange=_color_range()), None)
+            format=self.format, subresourceRange=_color_range()), None)
         self._keep(lambda: vk.vkDestroyImageView(dev, view, None))
         self.framebuffer = vk.vkCreateFramebuffer(dev, vk.VkFramebufferCreateInfo(
-            sType=vk.VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, renderPass=self.b.render_pass, attachmentCount=1,
+            sType=vk.VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, renderPass=self.render_pass, attachmentCount=1,
             pAttachments=[view], width=self.width, height=self.height, layers=1), None)
         self._keep(lambda: vk.vkDestroyFramebuffer(dev, self.framebuffer, None))
+
+    def _clear(self, cmd, color, first: bool = False) -> None:
+        """Clear the kept image (GENERAL layout), between barriers that order it after and
+        before everything else on the queue."""
+        if first:
+            vk.vkCmdPipelineBarrier(cmd, vk.VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, vk.VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
+                                    0, None, 0, None, 1, [vk.VkImageMemoryBarrier(
+                                        sType=vk.VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER, srcAccessMask=0,
+                                        dstAccessMask=vk.VK_ACCESS_TRANSFER_WRITE_BIT,
+                                        oldLayout=vk.VK_IMAGE_LAYOUT_UNDEFINED, newLayout=vk.VK_IMAGE_LAYOUT_GENERAL,
+                                        srcQueueFamilyIndex=vk.VK_QUEUE_FAMILY_IGNORED,
+                                        dstQueueFamilyIndex=vk.VK_QUEUE_FAMILY_IGNORED, image=self.image,
+                                        subresourceRange=_color_range())])
+        _full_barrier(cmd)
+        vk.vkCmdClearColorImage(cmd, self.image, vk.VK_IMAGE_LAYOUT_GENERAL,
+                                vk.VkClearColorValue(float32=list(color)), 1, [_color_range()])
+        _full_barrier(cmd)
+
+    def _uniform_set(self, draw: Draw):
+        """The uniform block's descriptor set for this draw (None where the program has no block)."""
+        program = self.programs[getattr(draw, "program", 0)]
+        if not program.uniforms:
+            return None
+        state = draw.state
+        for uniform in getattr(state, "uniforms", ()):
+            self.uniform_values[uniform.name] = (uniform.type, uniform.values)
+        planes = list(state.clip_planes) + [(0.0,) * 4] * uniform_block.CLIP_PLANES
+        data = uniform_block.pack(program.uniforms, self.uniform_values, getattr(state, "projection", None), planes)
+        buf = self._buffer(len(data), vk.VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, data)
+        (dset,) = vk.vkAllocateDescriptorSets(self.dev.device, vk.VkDescriptorSetAllocateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, descriptorPool=self.b.descriptor_pool,
+            descriptorSetCount=1, pSetLayouts=[self.b.set_layout]))
+        self._keep(lambda: vk.vkFreeDescriptorSets(self.dev.device, self.b.descriptor_pool, 1, [dset]))
+        vk.vkUpdateDescriptorSets(self.dev.device, 1, [vk.VkWriteDescriptorSet(
+            sType=vk.VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, dstSet=dset, dstBinding=0, descriptorCount=1,
+            descriptorType=vk.VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+            pBufferInfo=[vk.VkDescriptorBufferInfo(buffer=buf.handle, offset=0, range=len(data))])], 0, None)
+        return dset
 
     # -- pipelines ---------------------------------------------------------------------------
     def _pipeline(self, draw: Draw):
@@ -225,9 +294,15 @@ class _CaseRun:
         if "tes" in stages and "tcs" not in stages:
             stages["tcs"] = passthrough_tcs(stages["vs"], self.patch_vertices,
                                             faithful="passthrough-tcs" not in self.b.without)
+        if draw.mode not in TOPOLOGY:
+            raise Skip(f"the Vulkan backend has no primitive topology for GL_{draw.mode}")
+        state = draw.state
+        raster = (getattr(state, "polygon_mode", ""), getattr(state, "front_face", ""), "CULL_FACE" in state.enable)
+        if raster[0] and not self.dev.features.features.fillModeNonSolid:
+            raise Skip("the Vulkan device lacks fillModeNonSolid (polygon mode LINE/POINT)")
         key = (tuple(sorted(stages.items())), draw.mode, draw.restart_index is not None, self.patch_vertices,
                tuple((a.location, a.components, bool(a.divisor)) for a in self.case.attributes),
-               bool(self.case.readback.captures))
+               bool(self.case.readback.captures), self.format, raster)
         if key in self.b.pipelines:
             return self.b.pipelines[key]
         infos = [vk.VkPipelineShaderStageCreateInfo(
@@ -265,8 +340,10 @@ class _CaseRun:
                 sType=vk.VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, viewportCount=1, scissorCount=1),
             pRasterizationState=vk.VkPipelineRasterizationStateCreateInfo(
                 sType=vk.VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-                rasterizerDiscardEnable=captures, polygonMode=vk.VK_POLYGON_MODE_FILL,
-                cullMode=vk.VK_CULL_MODE_NONE, frontFace=vk.VK_FRONT_FACE_COUNTER_CLOCKWISE, lineWidth=1.0),
+                rasterizerDiscardEnable=captures, polygonMode=POLYGON_MODE[raster[0]],
+                cullMode=vk.VK_CULL_MODE_BACK_BIT if raster[2] else vk.VK_CULL_MODE_NONE,
+                frontFace=vk.VK_FRONT_FACE_CLOCKWISE if raster[1] == "CW" else vk.VK_FRONT_FACE_COUNTER_CLOCKWISE,
+                lineWidth=1.0),
             pMultisampleState=vk.VkPipelineMultisampleStateCreateInfo(
                 sType=vk.VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
                 rasterizationSamples=vk.VK_SAMPLE_COUNT_1_BIT),
@@ -276,7 +353,7 @@ class _CaseRun:
             pDynamicState=vk.VkPipelineDynamicStateCreateInfo(
                 sType=vk.VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, dynamicStateCount=2,
                 pDynamicStates=[vk.VK_DYNAMIC_STATE_VIEWPORT, vk.VK_DYNAMIC_STATE_SCISSOR]),
-            layout=self.b.layout, renderPass=self.b.render_pass, subpass=0)
+            layout=self.b.layout, renderPass=self.render_pass, subpass=0)
         try:
             pipeline = vk.vkCreateGraphicsPipelines(self.dev.device, None, 1, [info], None)[0]
         except vk.VkError as exc:
@@ -292,13 +369,16 @@ class _CaseRun:
         self.outer = state.default_outer or self.outer
         self.inner = state.default_inner or self.inner
         flags = self._enables(state)
-        pipeline = self._pipeline(draw)
+        nothing = draw.command == "None"                # a clear and/or readback only
+        pipeline = None if nothing else self._pipeline(draw)
+        uniform_set = None if nothing else self._uniform_set(draw)
         readback = case.readback
         stride = record_dtype(readback.captures).itemsize
         xfb = self._buffer(stride * readback.max_records, vk.VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT) \
             if readback.captures else None
-        image_copy = self._buffer(self.width * self.height * 16, vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT) \
-            if readback.image else None
+        texel = 4 if self.format_name == "RGBA8" else 16
+        image_copy = self._buffer(self.width * self.height * texel, vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT) \
+            if readback.image and getattr(draw, "read_image", True) else None
         queries = None
         if xfb is not None or self.dev.has("primitives_generated"):
             # xfb: the stream query gives primitives written and needed (generated); without
@@ -308,18 +388,27 @@ class _CaseRun:
             queries = vk.vkCreateQueryPool(self.dev.device, vk.VkQueryPoolCreateInfo(
                 sType=vk.VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, queryType=kind, queryCount=1), None)
             self._keep(lambda: vk.vkDestroyQueryPool(self.dev.device, queries, None))
-        calls = self._calls(draw)
+        calls = [] if nothing else self._calls(draw)
 
         def record(cmd):
             if queries is not None:
                 vk.vkCmdResetQueryPool(cmd, queries, 0, 1)
+            if self.keep:
+                if getattr(state, "clear_color", None) is not None:
+                    self._clear(cmd, state.clear_color)
+                else:
+                    _full_barrier(cmd)
             clear = vk.VkClearValue(color=vk.VkClearColorValue(float32=[readback.clear] * 4))
             vk.vkCmdBeginRenderPass(cmd, vk.VkRenderPassBeginInfo(
-                sType=vk.VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, renderPass=self.b.render_pass,
+                sType=vk.VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, renderPass=self.render_pass,
                 framebuffer=self.framebuffer, renderArea=vk.VkRect2D(vk.VkOffset2D(0, 0),
                                                                      vk.VkExtent2D(self.width, self.height)),
                 clearValueCount=1, pClearValues=[clear]), vk.VK_SUBPASS_CONTENTS_INLINE)
-            vk.vkCmdBindPipeline(cmd, vk.VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline)
+            if pipeline is not None:
+                vk.vkCmdBindPipeline(cmd, vk.VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline)
+            if uniform_set is not None:
+                vk.vkCmdBindDescriptorSets(cmd, vk.VK_PIPELINE_BIND_POINT_GRAPHICS, self.b.layout, 0, 1,
+                                           [uniform_set], 0, None)
             # GL orientation: y up, so that winding (two-sided colour) and rows match GL.
             vk.vkCmdSetViewport(cmd, 0, 1, [vk.VkViewport(0, self.height, self.width, -self.height, 0.0, 1.0)])
             vk.vkCmdSetScissor(cmd, 0, 1, [vk.VkRect2D(vk.VkOffset2D(0, 0), vk.VkExtent2D(self.width, self.height))])
@@ -341,8 +430,11 @@ class _CaseRun:
             if queries is not None:
                 vk.vkCmdEndQuery(cmd, queries, 0)
             vk.vkCmdEndRenderPass(cmd)
+            if self.keep:
+                _full_barrier(cmd)
             if image_copy is not None:
-                vk.vkCmdCopyImageToBuffer(cmd, self.image, vk.VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, image_copy.handle,
+                layout = vk.VK_IMAGE_LAYOUT_GENERAL if self.keep else vk.VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL
+                vk.vkCmdCopyImageToBuffer(cmd, self.image, layout, image_copy.handle,
                                           1, [vk.VkBufferImageCopy(
                                               bufferOffset=0, bufferRowLength=0, bufferImageHeight=0,
                                               imageSubresource=vk.VkImageSubresourceLayers(
@@ -368,7 +460,11 @@ class _CaseRun:
                                 "xfb_vertices": vertices}
             result["xfb"] = encode_records(xfb.read(vertices * stride))
         if image_copy is not None:
-            rows = np.frombuffer(image_copy.read(), dtype="<f4").reshape(self.height, self.width * 4)
+            if self.format_name == "RGBA8":              # UNORM bytes -> the floats GL's glReadPixels gives
+                rows = (np.frombuffer(image_copy.read(), dtype=np.uint8).astype("<f4") / 255.0).astype("<f4")
+                rows = rows.reshape(self.height, self.width * 4)
+            else:
+                rows = np.frombuffer(image_copy.read(), dtype="<f4").reshape(self.height, self.width * 4)
             result["image"] = encode_records(rows[::-1].tobytes())      # GL reads bottom row first
         return result
 
@@ -379,8 +475,10 @@ class _CaseRun:
                 flags["two_side"] = 1
             elif cap.startswith(("CLIP_PLANE", "CLIP_DISTANCE")):
                 flags["clip_enabled"] |= 1 << int(cap[-1])
+            elif cap in ("CULL_FACE", "PROGRAM_POINT_SIZE", "VERTEX_PROGRAM_POINT_SIZE"):
+                pass            # culling is pipeline state; Vulkan always takes the shader's point size
             else:
-                raise BackendError(f"GL capability {cap} is not supported by the Vulkan backend")
+                raise Skip(f"GL capability {cap} is not supported by the Vulkan backend")
         for i, plane in enumerate(state.clip_planes[:CLIP_PLANES]):
             flags["planes"][i] = tuple(plane)
         return flags
@@ -427,19 +525,32 @@ class _CaseRun:
         return [{"indexed": indexed, "draw_id": 0, "record": rec}]
 
 
-def _render_pass(device):
-    """One RGBA32F colour attachment, cleared, then copied out: compatible with every case."""
+def _render_pass(device, fmt=COLOR_FORMAT, keep: bool = False):
+    """One colour attachment, copied out after the pass: RGBA32F cleared at the start (compatible
+    with every family's case), or (keep) loaded and stored in the GENERAL layout."""
+    general = vk.VK_IMAGE_LAYOUT_GENERAL
     attachment = vk.VkAttachmentDescription(
-        format=COLOR_FORMAT, samples=vk.VK_SAMPLE_COUNT_1_BIT, loadOp=vk.VK_ATTACHMENT_LOAD_OP_CLEAR,
+        format=fmt, samples=vk.VK_SAMPLE_COUNT_1_BIT,
+        loadOp=vk.VK_ATTACHMENT_LOAD_OP_LOAD if keep else vk.VK_ATTACHMENT_LOAD_OP_CLEAR,
         storeOp=vk.VK_ATTACHMENT_STORE_OP_STORE, stencilLoadOp=vk.VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-        stencilStoreOp=vk.VK_ATTACHMENT_STORE_OP_DONT_CARE, initialLayout=vk.VK_IMAGE_LAYOUT_UNDEFINED,
-        finalLayout=vk.VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL)
+        stencilStoreOp=vk.VK_ATTACHMENT_STORE_OP_DONT_CARE,
+        initialLayout=general if keep else vk.VK_IMAGE_LAYOUT_UNDEFINED,
+        finalLayout=general if keep else vk.VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL)
     subpass = vk.VkSubpassDescription(
         pipelineBindPoint=vk.VK_PIPELINE_BIND_POINT_GRAPHICS, colorAttachmentCount=1,
-        pColorAttachments=[vk.VkAttachmentReference(attachment=0, layout=vk.VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL)])
+        pColorAttachments=[vk.VkAttachmentReference(
+            attachment=0, layout=general if keep else vk.VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL)])
     return vk.vkCreateRenderPass(device, vk.VkRenderPassCreateInfo(
         sType=vk.VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, attachmentCount=1, pAttachments=[attachment],
         subpassCount=1, pSubpasses=[subpass]), None)
+
+
+def _full_barrier(cmd) -> None:
+    """Everything before, made available and visible to everything after (kept images)."""
+    access = vk.VK_ACCESS_MEMORY_READ_BIT | vk.VK_ACCESS_MEMORY_WRITE_BIT
+    vk.vkCmdPipelineBarrier(cmd, vk.VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, vk.VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1,
+                            [vk.VkMemoryBarrier(sType=vk.VK_STRUCTURE_TYPE_MEMORY_BARRIER, srcAccessMask=access,
+                                                dstAccessMask=access)], 0, None, 0, None)
 
 
 def _color_range():

@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from harness.backends.vk import uniforms as uniform_block
+
 TRANSLATIONS = ("passthrough-tcs", "base-vertex", "draw-id", "slot-map")
 CLIP_PLANES = 4
 
@@ -85,6 +87,8 @@ class Program:
     legacy: dict[int, tuple[int, tuple[str, ...]]] = field(default_factory=dict)   # i -> (base, names)
     legacy_used: tuple[str, ...] = ()                     # in any stage
     structs: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
+    # The uniform block (see uniforms.py): default-block uniforms, projection, clip planes.
+    uniforms: dict = field(default_factory=dict)
 
 
 # -- location sizes -----------------------------------------------------------------------
@@ -221,6 +225,8 @@ def translate(program: Program) -> dict[str, str]:
     """Every stage of the program, translated; a generated TCS where the program needs one."""
     if not program.locations:
         assign_locations(program)
+    program.uniforms = uniform_block.layout(
+        program.shaders, clip_vertex="ClipVertex" in program.legacy_used and "slot-map" not in program.without)
     stages = [s for s in STAGE_ORDER if s in program.shaders]
     last = [s for s in stages if s != "fs"][-1]
     out = {}
@@ -230,7 +236,7 @@ def translate(program: Program) -> dict[str, str]:
 
 
 def _translate_stage(program: Program, stage: str, source: str, last: bool) -> str:
-    text = re.sub(r"^\s*#version[^\n]*\n", "", source, count=1)
+    text = re.sub(r"^[ \t]*#version[^\n]*\n", "", source, count=1, flags=re.M)   # comments may come first
     text = re.sub(r"^\s*#extension[^\n]*\n", "", text, flags=re.M)
     # A sizing redeclaration of gl_TexCoord[] has no meaning once its elements are varyings.
     text = re.sub(r"^[ \t]*(?:in|out|varying)\s+vec4\s+gl_TexCoord\s*\[\s*\d*\s*\]\s*;[^\n]*\n", "", text,
@@ -241,6 +247,9 @@ def _translate_stage(program: Program, stage: str, source: str, last: bool) -> s
         text = _point_size(stage, text)
     if stage == "vs":
         text = _draw_parameters(program, text)
+    text = uniform_block.rewrite(text, program.uniforms)
+    if stage == "vs":
+        text = _vertex_state(program, text)
     if stage == "fs":
         if re.search(r"\bgl_FragColor\b", text):
             text = re.sub(r"\bgl_FragColor\b", "_gl_FragColor", text)
@@ -352,7 +361,7 @@ def _legacy(program: Program, stage: str, text: str, last: bool) -> str:
             text = re.sub(rf"(?<![.\w]){pattern}", f"_hl_{name}_out", text)
     if last and re.search(r"\b_hl_ClipVertex_out\b", text) and "slot-map" not in program.without:
         text = _clip_vertex(stage, text)
-        decls.append(f"out float gl_ClipDistance[{CLIP_PLANES}];")
+        decls.append(f"out float gl_ClipDistance[{uniform_block.CLIP_PLANES}];")
     return _after_globals(text, decls)
 
 
@@ -414,10 +423,31 @@ def _point_size(stage: str, text: str) -> str:
     return text[:end] + "    gl_PointSize = 1.0;     // GL's point size state\n" + text[end:]
 
 
+def _vertex_state(program: Program, text: str) -> str:
+    """What a compatibility VS reads from GL's vertex state: gl_Vertex is attribute 0 (GL
+    aliases the two); the current colour, texture coordinates, normal and fog coordinate are
+    GL's initial values, as the harness never sets them or gives them arrays."""
+    if re.search(r"\bgl_Vertex\b", text):
+        named = [n for n, loc in program.attributes.items() if loc == 0 and re.search(rf"\b{n}\b", text)]
+        if named:
+            text = re.sub(r"\bgl_Vertex\b", named[0], text)
+        else:
+            text = re.sub(r"\bgl_Vertex\b", "_hl_Vertex", text)
+            text = "layout(location = 0) in vec4 _hl_Vertex;\n" + text
+    constants = {r"gl_Color": "vec4(1.0)", r"gl_SecondaryColor": "vec4(0.0, 0.0, 0.0, 1.0)",
+                 r"gl_MultiTexCoord[0-7]": "vec4(0.0, 0.0, 0.0, 1.0)", r"gl_Normal": "vec3(0.0, 0.0, 1.0)",
+                 r"gl_FogCoord": "0.0"}
+    for name, value in constants.items():
+        text = re.sub(rf"\b{name}\b", value, text)
+    return text
+
+
 def _clip_vertex(stage: str, text: str) -> str:
-    """gl_ClipVertex against the enabled user planes -> gl_ClipDistance, written with each vertex."""
-    helper = (f"void _layer_clip() {{ for (int i = 0; i < {CLIP_PLANES}; i++) gl_ClipDistance[i] = "
-              f"((_layer.clip_enabled >> i) & 1) != 0 ? dot(_layer.planes[i], _hl_ClipVertex_out) : 1.0; }}")
+    """gl_ClipVertex against the enabled user planes (from the uniform block) -> gl_ClipDistance,
+    written with each vertex."""
+    planes = uniform_block.CLIP_PLANES
+    helper = (f"void _layer_clip() {{ for (int i = 0; i < {planes}; i++) gl_ClipDistance[i] = "
+              f"((_layer.clip_enabled >> i) & 1) != 0 ? dot({uniform_block.PLANES}[i], _hl_ClipVertex_out) : 1.0; }}")
     if stage == "gs":
         text = re.sub(r"\bEmitVertex\s*\(\s*\)\s*;", "_layer_clip(); EmitVertex();", text)
     else:

@@ -1,0 +1,144 @@
+"""piglit .shader_test import: parsing into Cases (no driver), runs on real llvmpipe, zink and
+lavapipe (a probe that expects the wrong colour fails, naming it), and `--shader-tests` end to end.
+The files under shader_tests/ were written for these tests."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness.case import ID_RE, Case
+from harness.importers import shader_test as st
+from harness.verdict import judge
+
+FILES = Path(__file__).parent / "shader_tests"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def load(name: str) -> Case:
+    return st.load(FILES / f"{name}.shader_test")
+
+
+# -- parsing, no driver ---------------------------------------------------------------------------
+
+def test_ids_come_from_the_path_below_tests():
+    case = load("legacy-colour-uniform")
+    assert case.id == "shader_test/selftest/shader_tests/legacy-colour-uniform"
+    assert ID_RE.match(case.id)
+    assert st.case_id(Path("/x/piglit/tests/spec/glsl-1.10/execution/a b,c.shader_test")) == \
+        "shader_test/spec/glsl-1.10/execution/a_b_c"
+    assert st.case_id(Path("/elsewhere/one.shader_test")) == "shader_test/one"
+    # the same file named relatively gives the same id
+    assert st.case_id(Path(os.path.relpath(FILES / "wrong-colour.shader_test"))) == load("wrong-colour").id
+
+
+def test_requirements_profile_and_version_directive():
+    legacy, tess = load("legacy-colour-uniform"), load("tess-no-tcs-levels")
+    assert (legacy.requires.gl_version, legacy.requires.profile) == ((2, 0), "compat")
+    assert (tess.requires.gl_version, tess.requires.profile) == ((3, 2), "core")
+    assert tess.requires.extensions == ("GL_ARB_tessellation_shader",)
+    assert all(src.startswith("#version 150\n") for _, src in tess.shaders)
+    assert legacy.readback.image == (32, 32) and legacy.readback.keep_image
+
+
+def test_draws_carry_state_and_probes_follow_the_script():
+    case = load("legacy-colour-uniform")
+    first, second = case.draws
+    assert first.state.clear_color == (0.0, 0.0, 1.0, 1.0) and second.state.clear_color is None
+    assert [(u.name, u.values) for u in first.state.uniforms] == [("tint", (1.0, 0.5, 0.0, 1.0))]
+    assert [(u.name, u.values) for u in second.state.uniforms] == [("tint", (0.0, 1.0, 0.0, 1.0))]
+    position = next(a for a in case.attributes if a.name == "piglit_vertex")
+    assert position.location == 0 and position.data[:8] == (-1, -1, 0, 1, 0, -1, 0, 1)   # (x, y) then (x+w, y)
+    assert second.entries[0].first == 4 and first.mode == "TRIANGLE_STRIP"
+    probes = [p for e in case.expect for p in e.probes]
+    assert [(p.x, p.y, p.width, p.height) for p in probes] == [(0, 0, 16, 32), (24, 16, 1, 1), (24, 8, 1, 1),
+                                                                (8, 8, 1, 1)]
+    assert probes[1].expected == (0.0, 0.0, 1.0) and probes[0].tolerance == (3 / 256,) * 4
+
+
+def test_clear_then_probe_without_a_draw_and_ortho():
+    case = load("clip-vertex-ortho")
+    commands = [d.command for d in case.draws]
+    assert commands == ["DrawArrays", "None", "DrawArrays"]
+    assert case.draws[0].state.enable == ("CLIP_PLANE4",) and case.draws[0].state.clip_planes[4] == (-1, 0, 0, 8)
+    assert case.draws[0].state.projection[0] == pytest.approx(2 / 16)
+    assert case.draws[1].state.clear_color == (0.0, 0.0, 1.0, 0.0) and case.draws[2].state.enable == ()
+
+
+def test_patch_rect_sets_four_vertices():
+    draw = load("tess-no-tcs-levels").draws[0]
+    assert (draw.mode, draw.state.patch_vertices) == ("PATCHES", 4)
+    assert draw.state.default_outer == (3, 2, 5, 4) and draw.state.default_inner == (6, 7)
+
+
+@pytest.mark.parametrize("text, reason", [
+    ("[require]\nGLSL >= 1.10\n[vertex shader passthrough]\n[fragment shader]\nvoid main() {}\n[test]\n"
+     "texture rgbw 0 (8, 8)\nprobe all rgba 0 0 0 0\n", "unsupported command 'texture rgbw 0 (8, 8)' (line 7)"),
+    ("[require]\nGLSL >= 1.10\n[compute shader]\nvoid main() {}\n[test]\n", "section [compute shader] (line 3)"),
+    ("[require]\nGLSL >= 1.10\nrlimit 1000\n[vertex shader passthrough]\n[test]\n", "requirement 'rlimit 1000'"),
+    ("[require]\nGLSL >= 1.10\n[vertex shader passthrough]\n[fragment shader]\nvoid main() {}\n[test]\n"
+     "draw rect -1 -1 2 2\n", "no probe command"),
+])
+def test_what_is_not_supported_is_a_named_skip(text, reason):
+    case = st.to_case(text, "shader_test/x")
+    assert reason in case.requires.unsupported and not case.expect
+
+
+def test_json_round_trip_and_older_cases_unchanged():
+    for path in FILES.glob("*.shader_test"):
+        case = st.load(path)
+        assert Case.from_json(case.to_json()) == case
+    # the fields added for shader_test stay out of other cases' JSON
+    from conftest import fault_case
+    text = fault_case("none").to_json()
+    for name in ("uniforms", "keep_image", "image_format", "probes", "read_image", "unsupported"):
+        assert name not in text
+
+
+# -- real drivers --------------------------------------------------------------------------------
+
+def _expected_outcomes(ex, target):
+    where = f"{target} (renderer)"
+    verdicts = {p.stem: judge(st.load(p), ex.run(st.load(p)), where) for p in sorted(FILES.glob("*.shader_test"))}
+    for name in ("legacy-colour-uniform", "tess-no-tcs-levels", "clip-vertex-ortho"):
+        assert verdicts[name].status == "pass", (name, verdicts[name].message)
+    assert verdicts["unsupported-texture"].status == "skip"
+    assert "texture rgbw 0 (8, 8)" in verdicts["unsupported-texture"].message
+    wrong = verdicts["wrong-colour"]
+    assert wrong.status == "fail"
+    assert "probe all rgba 1.0 0.0 0.0 1.0 (line 17)" in wrong.message
+    assert "colour = (0, 1, 0, 1), expected (1, 0, 0, 1)" in wrong.message
+    assert where in wrong.message
+
+
+def test_gl_targets(executor):
+    _expected_outcomes(executor, executor.target.name)
+
+
+def test_vulkan_backend_on_lavapipe():
+    from harness.executor import Executor
+    from harness.targets import get
+    ex = Executor(get("lavapipe"), case_timeout=60)
+    try:
+        if ex.info().status != "ok":
+            pytest.fail(f"lavapipe did not start: {ex.info().message}")
+        _expected_outcomes(ex, "lavapipe")
+    finally:
+        ex.close()
+
+
+def test_pytest_option_end_to_end(tmp_path):
+    """--shader-tests collects the files as cases named `<id>[<target>]` and records verdicts."""
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "harness.plugin", "-q", "-n", "0",
+                           "--target", "llvmpipe", "--results-dir", str(tmp_path), "--shader-tests", str(FILES)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    results = {e["id"]: e for e in json.loads((tmp_path / "results.json").read_text())["results"]}
+    assert {i.rsplit("/", 1)[1]: e["status"] for i, e in results.items()} == {
+        "clip-vertex-ortho": "pass", "legacy-colour-uniform": "pass", "tess-no-tcs-levels": "pass",
+        "unsupported-texture": "skip", "wrong-colour": "fail"}, proc.stdout[-2000:]
+    assert proc.returncode == 1
+    assert "shader_test/selftest/shader_tests/wrong-colour[llvmpipe]" in proc.stdout
