@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import deque
 from dataclasses import dataclass, replace
 
 from harness import protocol
@@ -55,6 +56,9 @@ class Executor:
         self._proc: subprocess.Popen | None = None
         self._stderr = None
         self._info: dict | None = None
+        self._sent: deque[_Sent] = deque()          # requests the child has not answered yet
+        self._answered: dict[str, Result] = {}      # replies to `send`s that `run` has not taken
+        self._answered_at = 0.0
 
     # -- child lifecycle -------------------------------------------------------------------
     def _start(self) -> None:
@@ -80,6 +84,10 @@ class Executor:
         self._proc = self._stderr = None
 
     def close(self) -> None:
+        if self._sent:
+            self._kill()                  # nobody wants the answers still coming
+        self._sent.clear()
+        self._answered.clear()
         if self._proc is not None and self._proc.poll() is None:
             self._proc.stdin.close()      # the child's loop ends on EOF
             try:
@@ -101,18 +109,86 @@ class Executor:
         return self._proc.pid if self._proc is not None else None
 
     # -- requests ----------------------------------------------------------------------------
+    # Requests are pipelined: `send` queues a case in the child while this process still
+    # judges the one before, and the child answers in order. Each case keeps its own reset
+    # GL state in the child, so the overlap changes no result, only who waits.
+    def send(self, case: Case) -> None:
+        """Queue a case in the child ahead of `run` (a no-op if it is already queued)."""
+        if case.id in self._answered or any(sent.case_id == case.id for sent in self._sent):
+            return
+        if self._proc is None:
+            started = self.info()
+            if started.status != "ok":
+                return                      # `run` reports why
+        # The child draws and reads back; the expectations (up to 300 KB of exact coordinates
+        # in a case) stay here, where the verdict is made.
+        message = {"op": "run", "case": replace(case, expect=(), description="").to_json()}
+        self._transmit(_Sent(case.id, message))
+
+    def run(self, case: Case) -> Result:
+        """The result of the earliest queued run of this case id, queueing one if none is."""
+        if case.id in self._answered:
+            return self._answered.pop(case.id)
+        started = self.info()
+        if started.status != "ok":
+            return Result(started.status if started.status in ("crash", "timeout") else "error",
+                          f"target {self.target.name} did not start: {started.message}")
+        self.send(case)
+        while True:
+            head = self._sent[0]
+            result = self._receive()
+            if head.case_id == case.id:
+                return result
+            self._answered[head.case_id] = result
+
+    def _transmit(self, sent: "_Sent") -> None:
+        sent.at = time.perf_counter()
+        self._sent.append(sent)
+        try:
+            protocol.send(self._proc.stdin.fileno(), sent.message)
+        except BrokenPipeError:
+            pass                            # the child died: the reply read says how
+
+    def _receive(self) -> Result:
+        """The head request's reply. A crash or timeout is the head case's verdict; the requests
+        queued behind it go to a fresh child."""
+        head = self._sent[0]
+        # The child starts a request when it has answered the one before.
+        start = max(head.at, self._answered_at)
+        result = self._read(start + self.case_timeout - time.perf_counter(), start, self.case_timeout)
+        self._sent.popleft()
+        self._answered_at = time.perf_counter()
+        if result.status in ("crash", "timeout"):
+            waiting = list(self._sent)
+            self._sent.clear()
+            if waiting and self.info().status == "ok":
+                for sent in waiting:
+                    self._transmit(sent)
+            else:
+                for sent in waiting:        # no child to run them: they say why on `run`
+                    self._answered.setdefault(sent.case_id, Result(
+                        "error", f"target {self.target.name} did not restart after a crash"))
+        return result
+
     def _request(self, message: dict, timeout: float) -> Result:
+        """One synchronous request (nothing else in flight), starting the child if needed."""
         if self._proc is None:
             self._start()
         start = time.perf_counter()
         try:
             protocol.send(self._proc.stdin.fileno(), message)
-            reply = protocol.recv(self._proc.stdout.fileno(), timeout)
+        except BrokenPipeError:
+            pass
+        return self._read(timeout, start, timeout)
+
+    def _read(self, timeout: float, start: float, allowed: float) -> Result:
+        try:
+            reply = protocol.recv(self._proc.stdout.fileno(), max(0.0, timeout))
         except protocol.ChildTimeout:
             self._kill()
-            return Result("timeout", f"no result after {timeout:g} s; child killed",
+            return Result("timeout", f"no result after {allowed:g} s; child killed",
                           duration=time.perf_counter() - start)
-        except (protocol.ChildGone, BrokenPipeError):
+        except protocol.ChildGone:
             try:
                 code = self._proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
@@ -138,15 +214,12 @@ class Executor:
             self._info = result.observation
         return Result("ok", observation=self._info)
 
-    def run(self, case: Case) -> Result:
-        started = self.info()
-        if started.status != "ok":
-            return Result(started.status if started.status in ("crash", "timeout") else "error",
-                          f"target {self.target.name} did not start: {started.message}")
-        # The child draws and reads back; the expectations (up to 300 KB of exact coordinates
-        # in a case) stay here, where the verdict is made.
-        request = replace(case, expect=(), description="").to_json()
-        return self._request({"op": "run", "case": request}, self.case_timeout)
+
+@dataclass
+class _Sent:
+    case_id: str
+    message: dict
+    at: float = 0.0                         # when it was written to the child
 
 
 def probe(target: Target, gl_platform: str = "egl", vk_without: str = "") -> Result:

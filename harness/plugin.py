@@ -177,8 +177,12 @@ def _git_describe() -> str:
 
 
 def pytest_collection_modifyitems(config, items):
-    """--resume (drop what has a verdict), sharding (item i goes to shard i mod N, the same
-    split on every worker), the skips files, and --shuffle."""
+    """Target order, --resume (drop what has a verdict), sharding (item i goes to shard i mod
+    N, the same split on every worker), the skips files, and --shuffle."""
+    # Target by target, each in collection order: a worker needs one executor child at a time
+    # (see CaseItem.teardown) and consecutive cases often share a program its child has linked.
+    rank = {name: i for i, name in enumerate(config.stash[TARGETS])}
+    items.sort(key=lambda item: rank.get(getattr(item, "target", None), -1))
     done = config.stash[DONE]
     if done:
         dropped = [item for item in items if isinstance(item, CaseItem) and item.name in done]
@@ -216,6 +220,14 @@ def _collects_cases(config) -> bool:
 @pytest.hookimpl(optionalhook=True)          # an xdist hook; pytest may run without xdist
 def pytest_configure_node(node):
     node.workerinput["harness_targets"] = node.config.stash[TARGETS]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Tell a case what runs after it on this worker: it queues that case in the executor
+    ahead of time, or closes its executor when the next case is another target's."""
+    if isinstance(item, CaseItem):
+        item.next_item = nextitem
 
 
 def pytest_report_header(config):
@@ -264,10 +276,16 @@ class CaseItem(pytest.Item):
         super().__init__(**kwargs)
         self.case = case
         self.target = target
+        self.next_item = None               # set by pytest_runtest_protocol
         self.user_properties += [("case_id", case.id), ("target", target)]
 
     def runtest(self):
         executor = self.config.stash[POOL].get(self.target)
+        executor.send(self.case)
+        following = self.next_item
+        if isinstance(following, CaseItem) and following.target == self.target \
+                and not following.get_closest_marker("skip"):
+            executor.send(following.case)            # the child runs it while this one is judged
         result = executor.run(self.case)
         info = executor.info().observation or {}
         renderer = info.get("renderer", "?")
@@ -294,6 +312,14 @@ class CaseItem(pytest.Item):
         if verdict.status != "pass":
             raise CaseFailure(f"{verdict.status}: {verdict.message}"
                               + (f"\n(the baseline expects {expected})" if expected else ""))
+
+    def teardown(self):
+        """Cases run target by target: after a target's last case on this worker, its child
+        (and the driver's memory) goes. Shuffled runs interleave targets and keep them all."""
+        following = self.next_item
+        if self.config.getoption("shuffle") is None and not (
+                isinstance(following, CaseItem) and following.target == self.target):
+            self.config.stash[POOL].close(self.target)
 
     def _flake_check(self, executor, verdict, where):
         """Re-run a failing case; a pass among the re-runs, or a flakes-file entry, makes it a flake."""
@@ -351,10 +377,12 @@ class ExecutorPool:
                                              if self._config.getoption("vk_validation") else None)
         return self._executors[name]
 
-    def close(self):
-        for executor in self._executors.values():
-            executor.close()
-        self._executors.clear()
+    def close(self, name: str | None = None):
+        """Close one target's executor, or (no name) all of them."""
+        for target in [name] if name else list(self._executors):
+            executor = self._executors.pop(target, None)
+            if executor is not None:
+                executor.close()
 
 
 class ResultsWriter:

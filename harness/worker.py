@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import queue
 import sys
+import threading
 import time
 import traceback
 
@@ -37,12 +39,23 @@ def make_backend(target_name: str, backend: str, options: dict):
 
 
 def serve(backend, inp: int, out: int) -> None:
-    while True:
-        try:
-            request = protocol.recv(inp)
-        except protocol.ChildGone:
-            return
+    # The parent may queue the next case while this one's reply is being written: requests are
+    # read on their own thread, so neither side can block the other on a full pipe.
+    requests: queue.SimpleQueue = queue.SimpleQueue()
+    threading.Thread(target=_read_requests, args=(inp, requests), daemon=True).start()
+    while (request := requests.get()) is not None:
         protocol.send(out, handle(backend, request))
+
+
+def _read_requests(inp: int, requests: queue.SimpleQueue) -> None:
+    try:
+        while True:
+            requests.put(protocol.recv(inp))
+    except protocol.ChildGone:
+        pass
+    except Exception:                       # a garbled request: say so, then stop serving
+        traceback.print_exc(file=sys.stderr)
+    requests.put(None)
 
 
 def handle(backend, request: dict) -> dict:

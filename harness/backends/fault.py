@@ -37,6 +37,9 @@ def inject(fault: str) -> None:
         while True:
             time.sleep(3600)
     elif fault == "kill-worker":             # SIGKILL the pytest-xdist worker that runs this child
+        # A second late: the worker may have queued this case ahead while it judged the one
+        # before (Executor.send); by then it is waiting on this one, as the test wants.
+        time.sleep(1)
         os.kill(os.getppid(), 9)
         time.sleep(30)
 

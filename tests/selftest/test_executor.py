@@ -1,6 +1,8 @@
 """The executor turns a child that crashes or hangs into a verdict for that case alone."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from conftest import fault_case
 
@@ -65,3 +67,38 @@ def test_unknown_backend_is_an_error_not_a_crash_loop():
         ex.close()
     assert result.status == "error"
     assert "did not start" in result.message and "nosuch" in result.message
+
+
+def named(fault, name, **params):
+    return dataclasses.replace(fault_case(fault, **params), id=f"selftest/pipelined/{name}")
+
+
+@pytest.mark.parametrize("fault, status", [("segv", "crash"), ("hang", "timeout")])
+def test_queued_case_survives_the_crash_of_the_one_ahead(executor, fault, status):
+    """Cases queued ahead (the plugin sends the next case while it judges this one): a crash
+    or hang is the verdict of the case that caused it; the one behind runs in a fresh child."""
+    bad, good = named(fault, "bad"), named("none", "good", value=4, expected=4)
+    executor.send(bad)
+    executor.send(good)
+    assert verdict(executor, bad).status == status
+    assert verdict(executor, good).status == "pass"
+
+
+def test_crash_of_a_queued_case_is_its_own(executor):
+    first, bad = named("none", "first"), named("segv", "bad")
+    executor.send(first)
+    executor.send(bad)                               # the child crashes on it while `first` is judged
+    assert verdict(executor, first).status == "pass"
+    assert verdict(executor, bad).status == "crash"
+    again = named("none", "after")
+    assert verdict(executor, again).status == "pass"
+
+
+def test_run_after_send_runs_once_and_a_rerun_runs_again(executor):
+    case = named("none", "once", value=2, expected=2)
+    executor.send(case)
+    executor.send(case)                              # already queued: not sent twice
+    first_pid = executor.pid
+    assert executor.run(case).status == "ok"
+    assert executor.run(case).status == "ok"         # a flake re-run is a new request
+    assert executor.pid == first_pid and not executor._sent and not executor._answered
