@@ -5,6 +5,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
+from harness import case_cache
 from harness.case import Case
 
 FAMILIES = ("tess", "draw_params", "varyings")
@@ -24,7 +25,12 @@ def family_module(path: Path):
 
 
 def cases(family: str, root: Path = ROOT) -> list[Case]:
-    return family_module(root / "tests" / family / "cases.py").generate()
+    return generate(root / "tests" / family / "cases.py")
+
+
+def generate(path: Path) -> list[Case]:
+    """A family's cases.py's cases (from the case cache when its sources are unchanged)."""
+    return case_cache.load(path, lambda: family_module(path).generate())
 
 
 def find(case_id: str, root: Path = ROOT) -> Case:

@@ -252,8 +252,7 @@ class HarnessUsageError(Exception):
 class CaseFile(pytest.File):
     def collect(self):
         try:
-            module = catalog.family_module(self.path)
-            cases = module.generate()
+            cases = catalog.generate(self.path)
             bad = next((c for c in cases if not isinstance(c, Case)), None)
             if bad is not None:
                 raise CaseError(f"generate() returned {type(bad).__name__} {bad!r:.80}, not a Case")
