@@ -58,6 +58,12 @@ def shader_runner(piglit: Path, path: Path, driver: str) -> tuple[str, str]:
     return status, " | ".join(line for line in out.splitlines()[-6:] if line.strip())[:400]
 
 
+def first_line(message: str) -> str:
+    """The line that says what went wrong (a failure's first line only repeats the case id)."""
+    lines = [line for line in message.splitlines() if line.strip()]
+    return (lines[1] if len(lines) > 1 and " on " in lines[0] else lines[0]) if lines else ""
+
+
 def harness_run(files: list[Path], targets: list[str], out: Path, workers: str) -> dict:
     """pytest --shader-tests on the targets; {(case id, target): entry of results.json}."""
     command = [sys.executable, "-m", "pytest", "-p", "harness.plugin", "-q", "-n", workers, "--results-dir",
@@ -111,7 +117,7 @@ def main() -> int:
         print(f"\n{driver}: {len(files)} files, {len(imported)} imported, {ran} ran, "
               f"{same} same verdict as shader_runner, {len(differ)} differ")
         for f, ours, message, theirs, log in differ:
-            first = message.splitlines()[0] if message else ""
+            first = first_line(message)
             print(f"  {f.relative_to(spec)}: harness {ours} ({first[:200]}); shader_runner {theirs} ({log[:200]})")
     for target in vk:
         counts = collections.Counter(harness.get((ids[f], target), {"status": "missing"})["status"] for f in files)
@@ -121,7 +127,7 @@ def main() -> int:
             record.append({"file": str(f.relative_to(spec)), "id": ids[f], "target": target,
                            "harness": entry["status"], "message": entry["message"]})
             if entry["status"] not in ("pass",):
-                first = entry["message"].splitlines()[0] if entry["message"] else ""
+                first = first_line(entry["message"])
                 print(f"  {f.relative_to(spec)}: {entry['status']} ({first[:200]})")
     if args.json:
         args.json.write_text(json.dumps(record, indent=1))
