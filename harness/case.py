@@ -178,6 +178,9 @@ class ValueSet:
     key_value: int = 0
     each: int = 0                                           # > 0: every value appears exactly this often
     tolerance: float = 0.0
+    # Where the spec allows more than one result: the check passes if this set or any of these
+    # matches. Omitted from JSON when empty.
+    alternatives: tuple["ValueSet", ...] = ()
 
 
 @dataclass(frozen=True)
@@ -303,6 +306,7 @@ _OMITTED_AT_DEFAULT = {
     "DrawState": ("uniforms", "clear_color", "polygon_mode", "front_face", "projection"),
     "Readback": ("image_format", "keep_image"),
     "DrawExpectation": ("value_sets", "tess_coord", "probes"),
+    "ValueSet": ("alternatives",),
 }
 
 
@@ -358,6 +362,7 @@ _FIELD_CLASSES = {
     Draw: {"state": DrawState, "entries": DrawEntry},
     DrawState: {"uniforms": Uniform},
     Readback: {"captures": Capture},
+    ValueSet: {"alternatives": ValueSet},
     DrawExpectation: {"groups": RecordGroup, "sequence": ExpectedRecord, "pixels": ExpectedPixel,
                       "value_sets": ValueSet, "tess_coord": TessCoordCheck, "probes": Probe},
 }

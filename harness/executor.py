@@ -226,6 +226,8 @@ def probe(target: Target, gl_platform: str = "egl", vk_without: str = "") -> Res
     """Start a child for the target once: its facts (renderer, version, limits) or why not."""
     executor = Executor(target, gl_platform=gl_platform, vk_without=vk_without)
     try:
-        return executor.info()
+        result = executor.info()
     finally:
         executor.close()
+    wrong = result.status == "ok" and target.wrong_driver(result.observation.get("renderer", ""))
+    return Result("error", wrong) if wrong else result

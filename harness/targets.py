@@ -6,6 +6,7 @@ run in a child process started with that environment (see executor.py).
 from __future__ import annotations
 
 import platform
+import re
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -18,6 +19,17 @@ class Target:
     description: str
     default: bool = False                     # part of the local default set
     unavailable: str = ""                     # non-empty: why this target cannot run at all
+    # A regex the renderer string must match: an environment that loads another driver (an
+    # EGL vendor file naming NVIDIA's, an ICD list without lavapipe) makes the target unavailable
+    # rather than run another driver's results under this name.
+    renderer: str = ""
+
+    def wrong_driver(self, renderer: str) -> str:
+        """'' if `renderer` is this target's driver, else why not."""
+        if self.renderer and not re.search(self.renderer, renderer):
+            return (f"the renderer is {renderer!r}, not this target's driver (expected /{self.renderer}/); "
+                    f"check the environment (__EGL_VENDOR_LIBRARY_FILENAMES, VK_DRIVER_FILES)")
+        return ""
 
     def environment(self, base: dict[str, str]) -> dict[str, str]:
         env = dict(base)
@@ -30,18 +42,23 @@ _MESA_SW = (("LIBGL_ALWAYS_SOFTWARE", "1"), ("EGL_PLATFORM", "surfaceless"))
 
 TARGETS = MappingProxyType({t.name: t for t in (
     Target("llvmpipe", "gl", _MESA_SW + (("GALLIUM_DRIVER", "llvmpipe"),),
-           "Mesa llvmpipe (software GL)", default=True),
+           "Mesa llvmpipe (software GL)", default=True, renderer=r"^llvmpipe"),
     # zink refuses lavapipe's CPU device unless software rendering is forced.
     Target("zink", "gl", _MESA_SW + (("GALLIUM_DRIVER", "zink"),),
-           "Mesa zink on lavapipe (GL on Vulkan)", default=True),
+           "Mesa zink on lavapipe (GL on Vulkan)", default=True, renderer=r"^zink.*llvmpipe"),
     Target("system-gl", "gl", (), "the machine's own GL driver through EGL"),
     Target("lavapipe", "vk", (("VK_ICD_FILENAMES", _LVP_ICD), ("VK_DRIVER_FILES", _LVP_ICD)),
            "Mesa lavapipe through the harness's Vulkan backend (a GL-on-Vulkan layer of its own)",
-           default=True),
+           default=True, renderer=r"llvmpipe"),
     Target("system-vk", "vk", (), "the machine's own Vulkan driver through the harness's Vulkan backend"),
+    # Mesa's EGL and zink over whatever Vulkan driver the loader finds (bench/gpu/run.sh points
+    # the EGL vendor and driver paths at a Mesa unpacked beside NVIDIA's driver).
+    Target("zink-system", "gl", _MESA_SW + (("GALLIUM_DRIVER", "zink"),),
+           "Mesa zink on the machine's own Vulkan driver", renderer=r"^zink"),
     # For the harness's own reliability tests: llvmpipe with the faults $HARNESS_FAULTS names.
     Target("fault-llvmpipe", "fault-gl", _MESA_SW + (("GALLIUM_DRIVER", "llvmpipe"),),
-           "test only: llvmpipe with injected crashes, hangs, GL errors and dirty state"),
+           "test only: llvmpipe with injected crashes, hangs, GL errors and dirty state",
+           renderer=r"^llvmpipe"),
 )})
 
 

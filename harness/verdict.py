@@ -123,6 +123,16 @@ def _matches(got: np.ndarray, want: np.ndarray, tolerance: float) -> np.ndarray:
 
 
 def _check_value_set(vs, records: np.ndarray, label: str) -> list[str]:
+    """The set, or else one of its alternatives (a result the spec also allows)."""
+    problems = _check_one_set(vs, records, label)
+    if problems and vs.alternatives:
+        if any(not _check_one_set(alt, records, label) for alt in vs.alternatives):
+            return []
+        problems.append(f"{label}: nor is it " + "; nor ".join(alt.label for alt in vs.alternatives))
+    return problems
+
+
+def _check_one_set(vs, records: np.ndarray, label: str) -> list[str]:
     """The distinct observed values of one quantity against the expected set: values missing,
     values not expected, and (with `each`) values seen too often or too rarely."""
     where = f"{label}, {vs.label}"

@@ -8,6 +8,8 @@ import subprocess
 import sys
 
 import pytest
+
+from harness import targets
 from conftest import ROOT
 from junitparser import Failure, JUnitXml, Properties
 
@@ -132,7 +134,19 @@ def test_unknown_target_is_one_line_and_nonzero():
     proc = pytest_run("tests/tess", "--target", "nope")
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == [
-        "Exit: ERROR: unknown target 'nope' (known: llvmpipe, zink, system-gl, lavapipe, system-vk, fault-llvmpipe)"]
+        "Exit: ERROR: unknown target 'nope' (known: llvmpipe, zink, system-gl, lavapipe, system-vk, "
+        "zink-system, fault-llvmpipe)"]
+
+
+def test_a_target_running_another_driver_is_refused():
+    """Seen on the GPU machine: with NVIDIA's EGL vendor file set, the llvmpipe target's child
+    got NVIDIA's GL. A target whose renderer is not its driver's is not available."""
+    llvmpipe = targets.get("llvmpipe")
+    assert llvmpipe.wrong_driver("llvmpipe (LLVM 15.0.6, 256 bits)") == ""
+    why = llvmpipe.wrong_driver("NVIDIA H100 80GB HBM3/PCIe/SSE2")
+    assert "NVIDIA H100" in why and "/^llvmpipe/" in why
+    assert targets.get("zink").wrong_driver("zink (NVIDIA H100 80GB HBM3)")       # zink, not on lavapipe
+    assert targets.get("system-gl").wrong_driver("anything") == ""
 
 
 def test_target_with_missing_driver_is_refused_with_reason():

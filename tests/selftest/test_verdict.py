@@ -120,3 +120,22 @@ def test_runner_statuses_pass_through_with_target(case, status):
 def test_backend_failure_is_fail(case):
     verdict = judge(case, Result("fail", "TES failed to compile:\n0:1(1): error"), WHERE)
     assert verdict.status == "fail" and "failed to compile" in verdict.message
+
+
+def test_value_set_alternative_accepts_the_other_allowed_result_only():
+    """gl_PrimitiveIDIn after tessellation: the tessellator's primitives counted (Mesa) or the
+    patch number for all of them (NVIDIA) both pass; anything else fails naming both."""
+    from harness.case import ValueSet
+    from harness.verdict import _check_value_set
+    import numpy as np
+    counted = ValueSet("id", ((0.0,), (1.0,), (2.0,)), "patch 0", each=1,
+                       alternatives=(ValueSet("id", ((0.0,),), "the patch number", each=3),))
+
+    def records(values):
+        out = np.zeros(len(values), dtype=[("id", "f8", (1,))])
+        out["id"][:, 0] = values
+        return out
+    assert _check_value_set(counted, records([2, 0, 1]), "draw 0") == []
+    assert _check_value_set(counted, records([0, 0, 0]), "draw 0") == []
+    problems = _check_value_set(counted, records([0, 0, 1]), "draw 0")
+    assert problems and "nor is it the patch number" in problems[-1]

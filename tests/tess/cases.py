@@ -842,9 +842,17 @@ def control_case(tcs: bool, domain: str, spacing: str, size: int, out_vertices: 
         values = control_values(patch, size, out_vertices if tcs else None, barrier)
         if gs:
             values = values[:2]
+            # GL 4.6 (11.3.4.5) counts "primitives processed by the geometry shader"; which ones
+            # count after tessellation is unsettled (KhronosGroup/OpenGL-API#47). Mesa counts the
+            # tessellator's primitives; NVIDIA (GL and Vulkan) gives the patch's number, as
+            # D3D11's SV_PrimitiveID does. Both are accepted, nothing else.
             first = patch.index * each
+            per_patch_id = ValueSet("gl_PrimitiveIDIn (GS)", ((float(patch.index),),),
+                                    label + ", GS, the patch number for all its primitives",
+                                    key=KEY, key_value=patch.key, each=each)
             sets.append(ValueSet("gl_PrimitiveIDIn (GS)", tuple((float(first + n),) for n in range(each)),
-                                 label + ", GS", key=KEY, key_value=patch.key, each=1))
+                                 label + ", GS", key=KEY, key_value=patch.key, each=1,
+                                 alternatives=(per_patch_id,)))
         groups.append(RecordGroup(KEY, patch.key, label + (", GS" if gs else ", TES"), values))
     if gs:
         captured, primitive, per = GS_CAPTURES, "POINTS", 1
