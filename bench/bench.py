@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Benchmark: this harness against piglit, side by side in one run, per driver.
 
-    .venv/bin/python bench/bench.py [--drivers llvmpipe,zink] [--families tess,draw_params] [--no-piglit]
+    .venv/bin/python bench/bench.py [--drivers llvmpipe,zink] [--families tess,draw_params]
+                                    [--no-piglit] [--memory-targets llvmpipe,zink,lavapipe]
 
 For each driver it times, in one go: piglit on its tessellation and draw-parameters tests
 (isolated and batched, if Debian's piglit is installed), then this harness's families with
 `-n auto` and with `-n 0`. It prints cases/s, the ratios, the share of wall time spent outside
 the driver (the executor children time each case; the rest is harness and pytest), the floor
 (unique programs x compile time + cases x draw time, over the cores, with both times probed
-here), and the peak resident memory of the whole process tree.
+here), and the peak resident memory of the whole process tree. Last, one `-n auto` run of every
+family on all the --memory-targets together gives the peak memory of a full local run.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,16 +112,20 @@ def _piglit_count(results: Path) -> int:
     return 0
 
 
-def ours(driver: str, families: list[str], workers: str) -> dict:
-    out_dir = Path(tempfile.mkdtemp(prefix=f"harness-{driver}-"))
+def ours(drivers: str, families: list[str], workers: str, keep: Path | None = None) -> dict:
+    label = f"{drivers.replace(',', '-')}-n{workers}"
+    out_dir = keep / label if keep else Path(tempfile.mkdtemp(prefix=f"harness-{label}-"))
     env = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", tempfile.gettempdir())}
-    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--target", driver,
-           "--results-dir", str(out_dir)] + [f"tests/{f}" for f in families]
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--results-dir", str(out_dir)]
+    cmd += [a for d in drivers.split(",") for a in ("--target", d)] + [f"tests/{f}" for f in families]
     cmd += ["-n", workers] if workers != "0" else ["-p", "no:xdist"]
     wall, peak, proc = timed(cmd, env)
-    entries = json.loads((out_dir / "results.json").read_text())["results"]
+    path = out_dir / "results.json"
+    entries = json.loads(path.read_text())["results"] if path.exists() else []    # a usage error: none
     in_driver = sum(e["duration"] for e in entries)          # time the children spent running cases
-    return {"wall": wall, "cases": len(entries), "peak": peak, "in_driver": in_driver, "rc": proc.returncode}
+    statuses = Counter(e["status"] for e in entries)
+    return {"wall": wall, "cases": len(entries), "peak": peak, "in_driver": in_driver, "rc": proc.returncode,
+            "statuses": statuses, "tail": proc.stdout[-2000:]}
 
 
 def probe_floor(driver: str, families: list[str]) -> dict:
@@ -145,6 +152,10 @@ def main() -> int:
     parser.add_argument("--drivers", default="llvmpipe,zink")
     parser.add_argument("--families", default="tess,draw_params")
     parser.add_argument("--no-piglit", action="store_true")
+    parser.add_argument("--memory-targets", default="llvmpipe,zink,lavapipe",
+                        help="targets of the closing whole-suite run ('' to skip it)")
+    parser.add_argument("--results", type=Path, default=None, metavar="DIR",
+                        help="keep each harness run's results folder under DIR (default: temporary)")
     args = parser.parse_args()
     families = args.families.split(",")
     cores = os.cpu_count() or 1
@@ -159,13 +170,20 @@ def main() -> int:
                     print("piglit: not installed (Debian package piglit); piglit columns skipped")
                     break
                 rows["piglit batched" if batched else "piglit isolated"] = result
-        rows["harness -n auto"] = ours(driver, families, "auto")
-        rows["harness -n 0"] = ours(driver, families, "0")
+        rows["harness -n auto"] = ours(driver, families, "auto", args.results)
+        rows["harness -n 0"] = ours(driver, families, "0", args.results)
         for name, r in rows.items():
             rate = r["cases"] / r["wall"] if r["wall"] else 0
             print(f"{name:16} {r['cases']:6} cases {r['wall']:8.1f} s {rate:8.1f} cases/s "
                   f"peak RSS {r['peak'] / 2**20:7.0f} MiB" + ("" if r["rc"] in (0, 1) else f"  (exit {r['rc']})"))
+            if "statuses" in r:
+                print(f"{'':16} verdicts: " + ", ".join(f"{n} {k}" for k, n in sorted(r["statuses"].items())))
+                if r["rc"] not in (0, 1) or not r["cases"]:
+                    print(r["tail"])
         auto = rows["harness -n auto"]
+        if not auto["cases"] or not rows["harness -n 0"]["cases"]:
+            print(f"{driver}: no results; see the output above")
+            continue
         rate = auto["cases"] / auto["wall"]
         for name in ("piglit isolated", "piglit batched"):
             if name in rows and rows[name]["cases"]:
@@ -180,6 +198,11 @@ def main() -> int:
         print(f"floor: {floor['programs']} programs x {floor['compile'] * 1e3:.1f} ms + {floor['cases']} cases x "
               f"{floor['draw'] * 1e3:.2f} ms, over {cores} cores = {floor_s:.1f} s; wall / floor = "
               f"{auto['wall'] / floor_s:.2f}")
+    if args.memory_targets:
+        whole = ours(args.memory_targets, list(catalog.FAMILIES), "auto", args.results)
+        print(f"\n== every family on {args.memory_targets}, -n auto: {whole['cases']} cases in {whole['wall']:.1f} s "
+              f"({whole['cases'] / whole['wall']:.1f} cases/s), peak RSS of the process tree "
+              f"{whole['peak'] / 2**30:.2f} GiB" + ("" if whole["rc"] in (0, 1) else f"  (exit {whole['rc']})"))
     return 0
 
 
