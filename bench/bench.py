@@ -124,8 +124,10 @@ def ours(drivers: str, families: list[str], workers: str, keep: Path | None = No
     entries = json.loads(path.read_text())["results"] if path.exists() else []    # a usage error: none
     in_driver = sum(e["duration"] for e in entries)          # time the children spent running cases
     statuses = Counter(e["status"] for e in entries)
+    finished = sorted(e.get("finished", 0.0) for e in entries)
     return {"wall": wall, "cases": len(entries), "peak": peak, "in_driver": in_driver, "rc": proc.returncode,
-            "statuses": statuses, "tail": proc.stdout[-2000:]}
+            "statuses": statuses, "tail": proc.stdout[-2000:],
+            "first": finished[0] if finished else 0.0, "last": finished[-1] if finished else 0.0}
 
 
 def probe_floor(driver: str, families: list[str]) -> dict:
@@ -178,6 +180,9 @@ def main() -> int:
                   f"peak RSS {r['peak'] / 2**20:7.0f} MiB" + ("" if r["rc"] in (0, 1) else f"  (exit {r['rc']})"))
             if "statuses" in r:
                 print(f"{'':16} verdicts: " + ", ".join(f"{n} {k}" for k, n in sorted(r["statuses"].items())))
+                steady = (r["cases"] - 1) / (r["last"] - r["first"]) if r["last"] > r["first"] else 0
+                print(f"{'':16} first verdict {r['first']:.1f} s into the session, last {r['last']:.1f} s: "
+                      f"{steady:.1f} cases/s between them")
                 if r["rc"] not in (0, 1) or not r["cases"]:
                     print(r["tail"])
         auto = rows["harness -n auto"]

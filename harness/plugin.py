@@ -10,6 +10,7 @@ import json
 import os
 import random
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -391,6 +392,7 @@ class ResultsWriter:
         self.folder = folder
         self.config = config
         self.entries: list[dict] = []
+        self.started = time.perf_counter()
 
     @pytest.hookimpl(trylast=True)
     def pytest_runtest_logreport(self, report):
@@ -418,7 +420,8 @@ class ResultsWriter:
             "id": props["case_id"], "target": props["target"], "status": status,
             "expected": props.get("expected", ""),
             "duration": round(float(props.get("case_duration", report.duration)), 4),
-            "renderer": props.get("renderer", ""), "message": message})
+            "renderer": props.get("renderer", ""), "message": message,
+            "finished": round(time.perf_counter() - self.started, 3)})   # s into the run: start-up, rate
 
     def _classname(self, report, props) -> None:
         """JUnit classname `<target>.<family>`, which CI dashboards group by. pytest derives it

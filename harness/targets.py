@@ -52,8 +52,9 @@ TARGETS = MappingProxyType({t.name: t for t in (
            default=True, renderer=r"llvmpipe"),
     Target("system-vk", "vk", (), "the machine's own Vulkan driver through the harness's Vulkan backend"),
     # Mesa's EGL and zink over whatever Vulkan driver the loader finds (bench/gpu/run.sh points
-    # the EGL vendor and driver paths at a Mesa unpacked beside NVIDIA's driver).
-    Target("zink-system", "gl", _MESA_SW + (("GALLIUM_DRIVER", "zink"),),
+    # the EGL vendor and driver paths at a Mesa unpacked beside NVIDIA's driver). Not forced to
+    # software: zink then takes only a CPU device. Without a DRM node EGL loads zink_dri.so.
+    Target("zink-system", "gl", (("EGL_PLATFORM", "surfaceless"), ("MESA_LOADER_DRIVER_OVERRIDE", "zink")),
            "Mesa zink on the machine's own Vulkan driver", renderer=r"^zink"),
     # For the harness's own reliability tests: llvmpipe with the faults $HARNESS_FAULTS names.
     Target("fault-llvmpipe", "fault-gl", _MESA_SW + (("GALLIUM_DRIVER", "llvmpipe"),),

@@ -1,0 +1,52 @@
+# Sourced by bench/gpu/run.sh (and usable alone, from the repository root): makes the lent
+# GPU machine able to run the harness. See run.sh for what .gl/, .whl/ and .vvl/ hold.
+export PYTHONUNBUFFERED=1 XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
+
+if ! ldconfig -p | grep -q 'libvulkan.so.1 ' && ls .gl/lib*.deb >/dev/null 2>&1; then
+    for deb in .gl/lib*.deb; do dpkg -x "$deb" /; done
+    ldconfig
+fi
+if ! command -v glslangValidator >/dev/null && ls .gl/glslang-tools_*.deb >/dev/null 2>&1; then
+    dpkg -x .gl/glslang-tools_*.deb /tmp/glslang
+    export PATH=/tmp/glslang/usr/bin:$PATH
+fi
+if ls .whl/*.whl >/dev/null 2>&1; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
+    export PYTHONPATH=/tmp/site:$PWD
+fi
+nv=/usr/local/nvidia/share
+if [ -f $nv/vulkan/icd.d/nvidia_icd.json ]; then
+    export VK_DRIVER_FILES=$nv/vulkan/icd.d/nvidia_icd.json
+fi
+nv_egl=$nv/glvnd/egl_vendor.d/10_nvidia.json
+[ -f $nv_egl ] || nv_egl=
+if ls .vvl/*.deb >/dev/null 2>&1; then     # the Khronos validation layer, for --vk-validation
+    for deb in .vvl/*.deb; do dpkg -x "$deb" /tmp/vvl; done
+    export VK_LAYER_PATH=/tmp/vvl/usr/share/vulkan/explicit_layer.d
+    export LD_LIBRARY_PATH=/tmp/vvl/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
+
+# Mesa (for zink-system) from .mesa/*.deb, unpacked into /tmp/mesa, never into /. Libraries the
+# machine already has stay the machine's own: older copies ahead of them could break its driver.
+use_mesa() {
+    local deb lib name
+    for deb in .mesa/*.deb; do dpkg -x "$deb" /tmp/mesa; done
+    mkdir -p /tmp/mesa/only
+    for lib in /tmp/mesa/usr/lib/x86_64-linux-gnu/lib*.so.*; do
+        name=$(basename "$lib")
+        case $name in
+            libEGL_mesa*|libglapi*|libgbm*) ;;
+            *) ldconfig -p | grep -q "^\s*$name " && continue ;;
+        esac
+        ln -sf "$lib" /tmp/mesa/only/
+    done
+    sed "s|libEGL_mesa.so.0|/tmp/mesa/usr/lib/x86_64-linux-gnu/libEGL_mesa.so.0|" \
+        /tmp/mesa/usr/share/glvnd/egl_vendor.d/50_mesa.json > /tmp/mesa/50_mesa.json
+    # Mesa's vendor first, so that EGL gives zink; NVIDIA's after it: without its EGL vendor,
+    # NVIDIA's Vulkan driver makes no instance ("Found no drivers!", seen with zink_probe.py).
+    export __EGL_VENDOR_LIBRARY_FILENAMES=/tmp/mesa/50_mesa.json${nv_egl:+:$nv_egl}
+    # Prepended: the machine finds its own driver's libraries through LD_LIBRARY_PATH too, and
+    # without them NVIDIA's Vulkan ICD loads but cannot make an instance ("Found no drivers!").
+    export LD_LIBRARY_PATH=/tmp/mesa/only${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    export LIBGL_DRIVERS_PATH=/tmp/mesa/usr/lib/x86_64-linux-gnu/dri
+}
