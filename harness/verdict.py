@@ -63,7 +63,7 @@ def _check_draw(case: Case, exp: DrawExpectation, observed: dict, label: str) ->
             shape.append(f"{label}: {name} = {value}, expected {expected}")
     if exp.pixels:
         shape += _check_pixels(case, exp, observed, label)
-    if getattr(exp, "probes", ()):
+    if exp.probes:
         shape += _check_probes(case, exp, observed, label)
     if not exp.groups and not exp.sequence and not exp.value_sets and exp.tess_coord is None:
         return shape

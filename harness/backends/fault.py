@@ -34,6 +34,8 @@ def inject(fault: str) -> None:
     elif fault == "exit":
         os._exit(3)
     elif fault == "hang":
+        if os.environ.get("HARNESS_FAULT_MARK"):      # tells a test the hang has begun
+            open(os.environ["HARNESS_FAULT_MARK"], "w").close()
         while True:
             time.sleep(3600)
     elif fault == "kill-worker":             # SIGKILL the pytest-xdist worker that runs this child

@@ -37,8 +37,8 @@ def tree_with(tmp_path, ids):
     return tmp_path
 
 
-def run(tree, *args, faults=None, **kwargs):
-    env = {**os.environ, "HARNESS_FAULTS": json.dumps(faults or {})}
+def run(tree, *args, faults=None, env_extra=None, **kwargs):
+    env = {**os.environ, "HARNESS_FAULTS": json.dumps(faults or {}), **(env_extra or {})}
     return subprocess.Popen([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tests/tess",
                              "--target", "fault-llvmpipe", *args], cwd=tree, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
@@ -89,9 +89,14 @@ def test_interrupted_run_resumes_to_the_full_result(tmp_path):
     ids = pick(10)
     tree = tree_with(tmp_path, ids)
     order = [c.id for c in catalog.cases("draw_params") if c.id in ids]   # collection order
-    proc = run(tree, "-p", "no:xdist", "--case-timeout", "120", faults={order[5]: "hang"})
-    time.sleep(15)                     # the first five cases take a second; the sixth hangs
-    assert proc.poll() is None
+    mark = tmp_path / "hanging"
+    proc = run(tree, "-p", "no:xdist", "--case-timeout", "120", faults={order[5]: "hang"},
+               env_extra={"HARNESS_FAULT_MARK": str(mark)})
+    deadline = time.monotonic() + 120
+    while not mark.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)                # the first five cases run; the sixth hangs
+    time.sleep(2)                      # the fifth's verdict is reported meanwhile
+    assert mark.exists() and proc.poll() is None
     proc.send_signal(signal.SIGINT)
     proc.communicate(timeout=120)
     partial = {e["id"] for e in results.read(tree / "results")}

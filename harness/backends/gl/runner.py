@@ -224,12 +224,12 @@ class GLBackend:
         size = readback.image
         GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, made.framebuffer(GL.glGenFramebuffers(1)))
         GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, made.renderbuffer(GL.glGenRenderbuffers(1)))
-        fmt = GL.GL_RGBA8 if getattr(readback, "image_format", "RGBA32F") == "RGBA8" else GL.GL_RGBA32F
+        fmt = GL.GL_RGBA8 if readback.image_format == "RGBA8" else GL.GL_RGBA32F
         GL.glRenderbufferStorage(GL.GL_RENDERBUFFER, fmt, *size)
         GL.glFramebufferRenderbuffer(GL.GL_FRAMEBUFFER, GL.GL_COLOR_ATTACHMENT0, GL.GL_RENDERBUFFER,
                                      made.last())
         GL.glViewport(0, 0, *size)
-        if getattr(readback, "keep_image", False):          # starts cleared; draws then add to it
+        if readback.keep_image:          # starts cleared; draws then add to it
             GL.glClearBufferfv(GL.GL_COLOR, 0, (ctypes.c_float * 4)(0, 0, 0, 0))
 
     def _read_image(self, readback) -> str:
@@ -252,7 +252,7 @@ class GLBackend:
             GL.glClipPlane(GL.GL_CLIP_PLANE0 + i, (ctypes.c_double * 4)(*plane))
         for cap in state.enable:
             GL.glEnable(getattr(GL, "GL_" + cap))
-        keep = getattr(readback, "keep_image", False)
+        keep = readback.keep_image
         if readback.image and not keep:
             GL.glClearBufferfv(GL.GL_COLOR, 0, (ctypes.c_float * 4)(*[readback.clear] * 4))
         extra = _state_extras(state)
@@ -294,7 +294,7 @@ class GLBackend:
             GL.glDisable(getattr(GL, "GL_" + cap))
         counts = {name: int(GL.glGetQueryObjectuiv(ids[name], GL.GL_QUERY_RESULT)) for name in queries}
         result = {"counts": counts}
-        if readback.image and getattr(draw, "read_image", True):
+        if readback.image and draw.read_image:
             result["image"] = self._read_image(readback)
         if xfb is not None:
             vertices = counts["xfb_primitives_written"] * XFB_VERTICES[readback.xfb_primitive]
@@ -359,15 +359,15 @@ class GLBackend:
 def _cacheable(case: Case) -> bool:
     """One plain program that the case itself never deletes, and without uniforms (a cached
     program would keep the values an earlier case set)."""
-    return not case.separable and not getattr(case, "programs", ()) and \
-        not any(getattr(d, "delete_programs", ()) for d in case.draws) and \
+    return not case.separable and not case.programs and \
+        not any(d.delete_programs for d in case.draws) and \
         not any(re.search(r"\buniform\b", source) for _, source in case.shaders)
 
 
 def _state_extras(state) -> bool:
-    return bool(getattr(state, "uniforms", ()) or getattr(state, "clear_color", None) is not None
-                or getattr(state, "polygon_mode", "") or getattr(state, "front_face", "")
-                or getattr(state, "projection", None) is not None)
+    return bool(state.uniforms or state.clear_color is not None
+                or state.polygon_mode or state.front_face
+                or state.projection is not None)
 
 
 def set_uniform(GL, program: int, uniform) -> None:

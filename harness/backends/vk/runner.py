@@ -177,15 +177,15 @@ class _CaseRun:
                                  captures=tuple((c.varying, c.type) for c in case.readback.captures),
                                  attributes={a.name: a.location for a in case.attributes if a.name},
                                  separable=case.separable)
-                         for shaders in (case.shaders,) + tuple(getattr(case, "programs", ()))]
+                         for shaders in (case.shaders,) + case.programs]
         self.translated = [translate(program) for program in self.programs]
         for program in self.programs:
             self._check_link(program, backend.facts["limits"])
         self.patch_vertices, self.outer, self.inner = 3, (1.0,) * 4, (1.0, 1.0)
         self.width, self.height = case.readback.image or (1, 1)
         # A kept image (shader_test): its format, cleared once, then only by a draw's clear_color.
-        self.keep = getattr(case.readback, "keep_image", False)
-        self.format_name = getattr(case.readback, "image_format", "RGBA32F") if self.keep else "RGBA32F"
+        self.keep = case.readback.keep_image
+        self.format_name = case.readback.image_format if self.keep else "RGBA32F"
         self.format = KEPT_FORMATS[self.format_name] if self.keep else COLOR_FORMAT
         self.render_pass = self.b.kept_passes[self.format_name] if self.keep else self.b.render_pass
         self.uniform_values: dict[str, tuple] = {}             # glUniform* values set so far
@@ -268,14 +268,14 @@ class _CaseRun:
 
     def _uniform_set(self, draw: Draw):
         """The uniform block's descriptor set for this draw (None where the program has no block)."""
-        program = self.programs[getattr(draw, "program", 0)]
+        program = self.programs[draw.program]
         if not program.uniforms:
             return None
         state = draw.state
-        for uniform in getattr(state, "uniforms", ()):
+        for uniform in state.uniforms:
             self.uniform_values[uniform.name] = (uniform.type, uniform.values)
         planes = list(state.clip_planes) + [(0.0,) * 4] * uniform_block.CLIP_PLANES
-        data = uniform_block.pack(program.uniforms, self.uniform_values, getattr(state, "projection", None), planes)
+        data = uniform_block.pack(program.uniforms, self.uniform_values, state.projection, planes)
         buf = self._buffer(len(data), vk.VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, data)
         (dset,) = vk.vkAllocateDescriptorSets(self.dev.device, vk.VkDescriptorSetAllocateInfo(
             sType=vk.VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, descriptorPool=self.b.descriptor_pool,
@@ -290,14 +290,14 @@ class _CaseRun:
     # -- pipelines ---------------------------------------------------------------------------
     def _pipeline(self, draw: Draw):
         """Pipelines are immutable and kept across cases, keyed by everything that makes them."""
-        stages = dict(self.translated[getattr(draw, "program", 0)])
+        stages = dict(self.translated[draw.program])
         if "tes" in stages and "tcs" not in stages:
             stages["tcs"] = passthrough_tcs(stages["vs"], self.patch_vertices,
                                             faithful="passthrough-tcs" not in self.b.without)
         if draw.mode not in TOPOLOGY:
             raise Skip(f"the Vulkan backend has no primitive topology for GL_{draw.mode}")
         state = draw.state
-        raster = (getattr(state, "polygon_mode", ""), getattr(state, "front_face", ""), "CULL_FACE" in state.enable)
+        raster = (state.polygon_mode, state.front_face, "CULL_FACE" in state.enable)
         if raster[0] and not self.dev.features.features.fillModeNonSolid:
             raise Skip("the Vulkan device lacks fillModeNonSolid (polygon mode LINE/POINT)")
         key = (tuple(sorted(stages.items())), draw.mode, draw.restart_index is not None, self.patch_vertices,
@@ -378,7 +378,7 @@ class _CaseRun:
             if readback.captures else None
         texel = 4 if self.format_name == "RGBA8" else 16
         image_copy = self._buffer(self.width * self.height * texel, vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT) \
-            if readback.image and getattr(draw, "read_image", True) else None
+            if readback.image and draw.read_image else None
         queries = None
         if xfb is not None or self.dev.has("primitives_generated"):
             # xfb: the stream query gives primitives written and needed (generated); without
@@ -394,7 +394,7 @@ class _CaseRun:
             if queries is not None:
                 vk.vkCmdResetQueryPool(cmd, queries, 0, 1)
             if self.keep:
-                if getattr(state, "clear_color", None) is not None:
+                if state.clear_color is not None:
                     self._clear(cmd, state.clear_color)
                 else:
                     _full_barrier(cmd)
