@@ -2,9 +2,11 @@
 """Benchmark: this harness against piglit, side by side in one run, per driver.
 
     .venv/bin/python bench/bench.py [--drivers llvmpipe,zink] [--families tess,draw_params]
-                                    [--no-piglit] [--memory-targets llvmpipe,zink,lavapipe]
+                                    [--no-piglit] [--memory-targets llvmpipe,zink,lavapipe] [--cold]
 
-For each driver it times, in one go: piglit on its tessellation and draw-parameters tests
+For each driver it first runs both tools once untimed, so that every timed row finds the
+driver's shader disk cache warm (Mesa's, NVIDIA's), as repeated CI runs do; `--cold` skips that.
+Then it times, in one go: piglit on its tessellation and draw-parameters tests
 (isolated and batched, if Debian's piglit is installed), then this harness's families with
 `-n auto` and with `-n 0`. It prints cases/s, the ratios, the share of wall time spent outside
 the driver (the executor children time each case; the rest is harness and pytest), the floor
@@ -156,6 +158,9 @@ def main() -> int:
     parser.add_argument("--no-piglit", action="store_true")
     parser.add_argument("--memory-targets", default="llvmpipe,zink,lavapipe",
                         help="targets of the closing whole-suite run ('' to skip it)")
+    parser.add_argument("--cold", action="store_true",
+                        help="no untimed warm-up runs (by default each driver's shader disk cache is "
+                             "warmed first, for piglit and the harness alike, as repeated CI runs find it)")
     parser.add_argument("--results", type=Path, default=None, metavar="DIR",
                         help="keep each harness run's results folder under DIR (default: temporary)")
     args = parser.parse_args()
@@ -165,6 +170,10 @@ def main() -> int:
     for driver in args.drivers.split(","):
         print(f"\n== {driver}")
         rows = {}
+        if not args.cold:                   # untimed: the drivers' shader caches, warm for every row
+            ours(driver, families, "auto")
+            if not args.no_piglit:
+                piglit(driver, batched=True)
         if not args.no_piglit:
             for batched in (False, True):
                 result = piglit(driver, batched)
