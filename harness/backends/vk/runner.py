@@ -9,6 +9,7 @@ GL, and image rows are put back into GL's bottom-up order.
 from __future__ import annotations
 
 import struct
+from collections import OrderedDict
 
 import numpy as np
 import vulkan as vk
@@ -40,6 +41,7 @@ INDEX_VK = {"UNSIGNED_BYTE": vk.VK_INDEX_TYPE_UINT8_EXT, "UNSIGNED_SHORT": vk.VK
 XFB_VERTICES = {"POINTS": 1, "LINES": 2, "TRIANGLES": 3}
 PUSH_SIZE = 48 + 16 * CLIP_PLANES          # the Layer block's std430 layout: planes start at 48
 ALL_STAGES = sum(STAGE_BITS.values())
+CACHED = 32                                 # pipelines and shader modules kept between cases
 COLOR_FORMAT = vk.VK_FORMAT_R32G32B32A32_SFLOAT
 KEPT_FORMATS = {"RGBA8": vk.VK_FORMAT_R8G8B8A8_UNORM, "RGBA32F": COLOR_FORMAT}   # Readback.keep_image targets
 GL_EXTENSIONS = ("GL_ARB_shader_draw_parameters", "GL_ARB_base_instance", "GL_ARB_draw_indirect",
@@ -54,7 +56,9 @@ class VKBackend:
             raise BackendError(f"unknown translation(s) {sorted(unknown)}; known: {', '.join(TRANSLATIONS)}")
         self.without = frozenset(without)
         self.dev = Device(validation)
-        self.modules: dict[tuple[str, str], object] = {}      # (stage, source) -> VkShaderModule
+        # (stage, source) -> VkShaderModule and pipeline key -> VkPipeline, least recently used
+        # first; trimmed between cases (see _trim), as a driver's compiled code adds up.
+        self.modules: OrderedDict[tuple[str, str], object] = OrderedDict()
         # Set 0, binding 0: the uniform block (default-block uniforms, projection, clip planes).
         self.set_layout = vk.vkCreateDescriptorSetLayout(self.dev.device, vk.VkDescriptorSetLayoutCreateInfo(
             sType=vk.VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, bindingCount=1,
@@ -72,7 +76,7 @@ class VKBackend:
         self.render_pass = _render_pass(self.dev.device)
         # shader_test images keep what draws leave (LOAD) and live in the GENERAL layout.
         self.kept_passes = {name: _render_pass(self.dev.device, fmt, keep=True) for name, fmt in KEPT_FORMATS.items()}
-        self.pipelines: dict[tuple, object] = {}
+        self.pipelines: OrderedDict[tuple, object] = OrderedDict()
         self.facts = self._facts()
 
     # -- what this "GL" offers -------------------------------------------------------------
@@ -121,6 +125,7 @@ class VKBackend:
         check_requirements(case, self.facts)
         self._check_features(case)
         self.dev.validation_messages.clear()
+        self._trim()
         run = _CaseRun(self, case)
         try:
             observation = {"draws": [run.draw(i) for i in range(len(case.draws))]}
@@ -153,9 +158,21 @@ class VKBackend:
         if missing:
             raise Skip(f"the Vulkan device lacks {', '.join(missing)}")
 
+    def _trim(self) -> None:
+        """Between cases (nothing of an earlier case is in flight): destroy the least recently
+        used pipelines and shader modules over CACHED. Cases that share a program come close
+        together, so a few dozen keep nearly every hit; unbounded, lavapipe's children grew to
+        2 GiB each over the suite."""
+        device = self.dev.device
+        for cache, destroy in ((self.pipelines, vk.vkDestroyPipeline), (self.modules, vk.vkDestroyShaderModule)):
+            while len(cache) > CACHED:
+                destroy(device, cache.popitem(last=False)[1], None)
+
     def module(self, stage: str, source: str):
         key = (stage, source)
-        if key not in self.modules:
+        if key in self.modules:
+            self.modules.move_to_end(key)
+        else:
             try:
                 code = spirv.compile_glsl(stage, source)
             except spirv.CompileError as exc:
@@ -304,6 +321,7 @@ class _CaseRun:
                tuple((a.location, a.components, bool(a.divisor)) for a in self.case.attributes),
                bool(self.case.readback.captures), self.format, raster)
         if key in self.b.pipelines:
+            self.b.pipelines.move_to_end(key)
             return self.b.pipelines[key]
         infos = [vk.VkPipelineShaderStageCreateInfo(
             sType=vk.VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, stage=STAGE_BITS[s],
