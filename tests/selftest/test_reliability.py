@@ -90,8 +90,11 @@ def test_interrupted_run_resumes_to_the_full_result(tmp_path):
     tree = tree_with(tmp_path, ids)
     order = [c.id for c in catalog.cases("draw_params") if c.id in ids]   # collection order
     mark = tmp_path / "hanging"
+    # SIGINT's default action back: a shell that starts a job in the background (CI runners
+    # may) leaves SIGINT ignored, and Python then never turns it into KeyboardInterrupt.
     proc = run(tree, "-p", "no:xdist", "--case-timeout", "120", faults={order[5]: "hang"},
-               env_extra={"HARNESS_FAULT_MARK": str(mark)})
+               env_extra={"HARNESS_FAULT_MARK": str(mark)},
+               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 120
     while not mark.exists() and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.2)                # the first five cases run; the sixth hangs
