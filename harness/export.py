@@ -97,8 +97,11 @@ def _draw_lines(case: Case, probes: bool = False) -> list[str]:
             lines.append("clear")                           # the harness clears before each draw
         for entry in draw.entries:
             if draw.command in ("DrawArrays", "DrawArraysInstanced"):
-                instanced = f" instanced {entry.instance_count}" if entry.instance_count > 1 else ""
-                lines.append(f"draw arrays{instanced} GL_{draw.mode} {entry.first} {entry.count}")
+                if entry.instance_count > 1:        # shader_runner: mode, first, count, then instances
+                    lines.append(f"draw arrays instanced GL_{draw.mode} {entry.first} {entry.count} "
+                                 f"{entry.instance_count}")
+                else:
+                    lines.append(f"draw arrays GL_{draw.mode} {entry.first} {entry.count}")
             else:          # a multi-draw split into single draws would change gl_DrawID
                 lines.append(f"# gl{draw.command} GL_{draw.mode} {entry} (shader_runner has no command for it)")
         if probes:
@@ -179,6 +182,6 @@ def vkrunner(case: Case, without: frozenset[str] = frozenset()) -> str:
         if stage in stages:
             lines += [f"[{PIGLIT_STAGE[stage]}]", stages[stage].rstrip(), ""]
     lines += ["[test]", "# push constants of the layer block: outer[4] inner[2] indexed draw_id two_side clip_enabled"]
-    lines += [re.sub(r"^draw arrays (?:instanced \d+ )?GL_(\w+)", lambda m: f"draw arrays {m[1]}", line)
+    lines += [re.sub(r"^draw arrays (instanced )?GL_(\w+)", lambda m: f"draw arrays {m[1] or ''}{m[2]}", line)
               for line in _draw_lines(case)] + _expected(case)
     return "\n".join(lines) + "\n"

@@ -1,6 +1,7 @@
 """Triage tooling: compare, shards and merge, skips and flakes, JUnit attachments, bisect-run, export."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -12,6 +13,7 @@ from junitparser import JUnitXml, Properties
 from test_plugin_e2e import HAZARD_FAMILY, family_tree, pytest_run
 
 from harness import catalog, export, results
+from harness.case import DrawEntry
 from harness.compare import compare, format_report
 
 HAZARD_ID = "tess/no-tcs/triangles/equal/pv4/o2_3_4-i6/then/o2.5_1.25_3.75-i3.5"
@@ -126,3 +128,15 @@ def test_export_formats(tmp_path, fmt, suffixes):
         assert "# expected, draw 0 (glDrawArrays(GL_PATCHES, 0, 8)), patch 0, TES: gl_TessLevelOuter" in text
     if fmt == "vkrunner":
         assert "[tessellation control shader]" in text and "_layer.outer[0]" in text    # the injected TCS
+
+
+@pytest.mark.parametrize("fmt, line", [("shader_test", "draw arrays instanced GL_PATCHES 0 4 3"),
+                                       ("vkrunner", "draw arrays instanced PATCHES 0 4 3")])
+def test_export_instanced_draw_in_the_runners_syntax(tmp_path, fmt, line):
+    """shader_runner and VkRunner read `draw arrays instanced MODE first count instances`."""
+    case = catalog.find("tess/no-tcs/quads/equal/pv4/o2_3_4_5-i6_7")
+    draw = case.draws[0]
+    case = dataclasses.replace(case, draws=(dataclasses.replace(
+        draw, command="DrawArraysInstanced", entries=(DrawEntry(4, instance_count=3),)),))
+    text = export.export(case, fmt, tmp_path)[0].read_text()
+    assert line in text.splitlines()
