@@ -116,10 +116,8 @@ class Executor:
         """Queue a case in the child ahead of `run` (a no-op if it is already queued)."""
         if case.id in self._answered or any(sent.case_id == case.id for sent in self._sent):
             return
-        if self._proc is None:
-            started = self.info()
-            if started.status != "ok":
-                return                      # `run` reports why
+        if self.info().status != "ok":      # the child's facts first: they answer before any case
+            return                          # `run` reports why
         # The child draws and reads back; the expectations (up to 300 KB of exact coordinates
         # in a case) stay here, where the verdict is made.
         message = {"op": "run", "case": replace(case, expect=(), description="").to_json()}
