@@ -260,11 +260,17 @@ class CaseFile(pytest.File):
         except Exception as exc:   # a broken case file is one clear line, not a traceback
             raise self.CollectError(f"{self.path}: malformed case file: {type(exc).__name__}: {exc}") from None
         for case in cases:
-            for target in self.config.stash[TARGETS]:
-                item = CaseItem.from_parent(self, name=f"{case.id}[{target}]", case=case, target=target)
-                item.add_marker(case.family)
-                item.add_marker("conformance")
-                yield item
+            yield from case_items(self, case)
+
+
+def case_items(parent, case: Case):
+    """One item per selected target, named `<case id>[<target>]`: every collector of cases
+    (families' cases.py, piglit .shader_test files) makes them here."""
+    for target in parent.config.stash[TARGETS]:
+        item = CaseItem.from_parent(parent, name=f"{case.id}[{target}]", case=case, target=target)
+        item.add_marker(case.family)
+        item.add_marker("conformance")
+        yield item
 
 
 class CaseFailure(Exception):

@@ -44,8 +44,10 @@ except vk.VkError as exc:
 """
 
 
-def instance(env: dict) -> list[str]:
-    out = subprocess.run([sys.executable, "-c", INSTANCE], env={**env, "VK_LOADER_DEBUG": "error"},
+def instance(env: dict, before: str = "") -> list[str]:
+    """What a fresh process prints making a Vulkan instance after running `before`."""
+    program = "import ctypes\n" + before + "\n" + INSTANCE
+    out = subprocess.run([sys.executable, "-c", program], env={**env, "VK_LOADER_DEBUG": "error"},
                          capture_output=True, text=True, timeout=120)
     return (out.stdout + out.stderr).strip().splitlines()
 
@@ -68,10 +70,7 @@ def main() -> int:
         return each_library(Path(sys.argv[2]))
     zink = targets.get("zink-system")
     for step, (code, zink_env) in STEPS.items():
-        program = "import ctypes\n" + code + "\n" + INSTANCE
-        env = {**(zink.environment(os.environ) if zink_env else os.environ), "VK_LOADER_DEBUG": "error"}
-        out = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True, timeout=120)
-        lines = (out.stdout + out.stderr).strip().splitlines()
+        lines = instance(zink.environment(os.environ) if zink_env else dict(os.environ), code)
         print(f"after loading {step}:")
         print("".join(f"    {line}\n" for line in lines[-6:]), end="")
     return 0

@@ -51,7 +51,7 @@ def pytest_collect_file(file_path: Path, parent):
 
 class ShaderTestFile(pytest.File):
     def collect(self):
-        from harness.plugin import TARGETS, CaseItem
+        from harness.plugin import case_items
         try:
             case = shader_test.load(self.path)
         except (OSError, ValueError) as exc:          # an unreadable file, a path no id can be made of
@@ -60,8 +60,4 @@ class ShaderTestFile(pytest.File):
         other = seen.setdefault(case.id, self.path)
         if other != self.path:
             raise self.CollectError(f"{self.path}: case id {case.id} is also the id of {other}")
-        for target in self.config.stash[TARGETS]:
-            item = CaseItem.from_parent(self, name=f"{case.id}[{target}]", case=case, target=target)
-            item.add_marker(case.family)
-            item.add_marker("conformance")
-            yield item
+        yield from case_items(self, case)
