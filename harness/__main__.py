@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from pathlib import Path
 
-from harness import bisect, catalog, compare, export, results
+from harness import bisect, catalog, compare, export, mesa, results
 from harness import targets as targets_mod
 from harness.executor import probe as probe_target
 
@@ -26,13 +27,14 @@ SHOWN_LIMITS = ("GL_MAX_VARYING_COMPONENTS", "GL_MAX_VERTEX_OUTPUT_COMPONENTS",
                 "GL_MAX_TEXTURE_COORDS")
 
 
-def probe(name: str, gl_platform: str) -> dict:
+def probe(name: str, gl_platform: str, build: mesa.Build | None = None) -> dict:
     target = targets_mod.get(name)
+    env = {k: v for k, v in target.environment({}, build).items()}
     entry = {"name": name, "backend": target.backend, "description": target.description,
-             "default": target.default, "env": dict(target.env)}
+             "default": target.default, "env": env}
     if target.unavailable:
         return entry | {"available": False, "reason": target.unavailable}
-    result = probe_target(target, gl_platform)
+    result = probe_target(target, gl_platform, mesa=build)
     if result.status != "ok":
         return entry | {"available": False, "reason": result.message or result.status}
     return entry | {"available": True, **result.observation}
@@ -44,6 +46,8 @@ def format_target(entry: dict) -> str:
     if not entry["available"]:
         return f"{head}\n  NOT AVAILABLE: {entry['reason']}"
     lines = [head, f"  renderer: {entry['renderer']} ({entry['vendor']}) via {entry['platform']}"]
+    if entry.get("mesa"):
+        lines.append(f"  Mesa {entry['mesa']}: " + (", ".join(entry["mesa_libraries"]) or "no Mesa library loaded"))
     for profile, facts in entry["profiles"].items():
         lines.append(f"  {profile:6}: {facts['version']}, GLSL {facts['glsl_version']}")
     limits = {}
@@ -64,6 +68,8 @@ def main(argv=None) -> int:
     cmd.add_argument("names", nargs="*", help="targets to probe (default: all)")
     cmd.add_argument("--gl-platform", choices=("egl", "glfw"), default="egl")
     cmd.add_argument("--json", action="store_true", help="machine-readable output")
+    cmd.add_argument("--mesa", default=os.environ.get("HARNESS_MESA"), metavar="PATH",
+                     help="the Mesa build the Mesa targets load (default $HARNESS_MESA, else the system's)")
     cmd = sub.add_parser("compare", help="compare two runs (results dirs, results.json or JUnit)")
     cmd.add_argument("old")
     cmd.add_argument("new")
@@ -76,6 +82,8 @@ def main(argv=None) -> int:
     cmd.add_argument("case_ids", nargs="+", metavar="CASE_ID")
     cmd.add_argument("--target", required=True)
     cmd.add_argument("--vk-without", default="")
+    cmd.add_argument("--mesa", default=os.environ.get("HARNESS_MESA"), metavar="PATH",
+                     help="the Mesa build the target loads (default $HARNESS_MESA, else the system's)")
     cmd = sub.add_parser("export", help="write a standalone reproducer of a case")
     cmd.add_argument("case_id")
     cmd.add_argument("--format", choices=export.FORMATS, default="glsl")
@@ -84,14 +92,15 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         return COMMANDS[args.command](args)
-    except (targets_mod.UnknownTarget, KeyError, results.ResultsError, ValueError) as exc:
+    except (targets_mod.UnknownTarget, KeyError, results.ResultsError, ValueError, mesa.MesaError) as exc:
         print(f"python -m harness {args.command}: {str(exc).strip(chr(34) + chr(39))}", file=sys.stderr)
         return 128 if args.command == "bisect-run" else 2          # 128+: `git bisect run` stops
 
 
 def _targets(args) -> int:
     names = targets_mod.parse_list(",".join(args.names)) if args.names else list(targets_mod.TARGETS)
-    entries = [probe(name, args.gl_platform) for name in names]
+    build = mesa.locate(args.mesa) if args.mesa else None
+    entries = [probe(name, args.gl_platform, build) for name in names]
     print(json.dumps(entries, indent=1) if args.json else "\n\n".join(format_target(e) for e in entries))
     # Asking for particular targets that cannot run is an error; listing them all is not.
     return 1 if args.names and not all(e["available"] for e in entries) else 0
@@ -110,7 +119,8 @@ def _merge(args) -> int:
 
 
 def _bisect(args) -> int:
-    return bisect.bisect_run(args.case_ids, targets_mod.get(args.target), vk_without=args.vk_without)
+    build = mesa.locate(args.mesa) if args.mesa else None
+    return bisect.bisect_run(args.case_ids, targets_mod.get(args.target), vk_without=args.vk_without, mesa=build)
 
 
 def _export(args) -> int:

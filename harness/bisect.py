@@ -10,13 +10,17 @@ from harness.verdict import judge
 GOOD, BAD, UNTESTABLE = 0, 1, 125
 
 
-def bisect_run(case_ids: list[str], target: Target, out=print, vk_without: str = "") -> int:
+def bisect_run(case_ids: list[str], target: Target, out=print, vk_without: str = "", mesa=None) -> int:
     cases = [catalog.find(case_id) for case_id in case_ids]          # KeyError: the caller's usage error
-    executor = Executor(target, vk_without=vk_without)
+    executor = Executor(target, vk_without=vk_without, mesa=mesa)
     try:
         started = executor.info()
         if started.status != "ok":
             out(f"bisect-run: target {target.name} cannot start: {started.message.splitlines()[0]}")
+            return UNTESTABLE
+        wrong = target.wrong_driver(started.observation, mesa)
+        if wrong:                    # a build that loads another Mesa's driver says nothing of this one
+            out(f"bisect-run: target {target.name} is not the build under test: {wrong}")
             return UNTESTABLE
         renderer = started.observation.get("renderer", "?")
         worst = GOOD

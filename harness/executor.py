@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 
 from harness import protocol
 from harness.case import Case
+from harness.mesa import Build
 from harness.targets import Target
 
 STDERR_TAIL = 2000          # characters of child stderr quoted in a crash message
@@ -47,8 +48,10 @@ def printable(text: str) -> str:
 
 class Executor:
     def __init__(self, target: Target, case_timeout: float = 60.0, gl_platform: str = "egl",
-                 extra_env: dict[str, str] | None = None, vk_without: str = ""):
+                 extra_env: dict[str, str] | None = None, vk_without: str = "",
+                 mesa: "Build | None" = None):
         self.target = target
+        self.mesa = mesa
         self.case_timeout = case_timeout
         self.gl_platform = gl_platform
         self.vk_without = vk_without
@@ -63,7 +66,7 @@ class Executor:
     # -- child lifecycle -------------------------------------------------------------------
     def _start(self) -> None:
         self._stderr = tempfile.TemporaryFile()
-        env = self.target.environment(os.environ)
+        env = self.target.environment(os.environ, self.mesa)
         env.update(self.extra_env)
         self._proc = subprocess.Popen(
             [sys.executable, "-m", "harness.worker", self.target.name,
@@ -220,12 +223,15 @@ class _Sent:
     at: float = 0.0                         # when it was written to the child
 
 
-def probe(target: Target, gl_platform: str = "egl", vk_without: str = "") -> Result:
+def probe(target: Target, gl_platform: str = "egl", vk_without: str = "", mesa: "Build | None" = None) -> Result:
     """Start a child for the target once: its facts (renderer, version, limits) or why not."""
-    executor = Executor(target, gl_platform=gl_platform, vk_without=vk_without)
+    lacking = mesa is not None and target.mesa and mesa.lacks("gl" in target.mesa, "vk" in target.mesa)
+    if lacking:
+        return Result("error", lacking)
+    executor = Executor(target, gl_platform=gl_platform, vk_without=vk_without, mesa=mesa)
     try:
         result = executor.info()
     finally:
         executor.close()
-    wrong = result.status == "ok" and target.wrong_driver(result.observation.get("renderer", ""))
+    wrong = result.status == "ok" and target.wrong_driver(result.observation, mesa)
     return Result("error", wrong) if wrong else result

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import __version__, baseline, catalog, export, results
+from harness import __version__, baseline, catalog, export, mesa, results
 from harness import targets as targets_mod
 from harness.executor import Executor, probe
 from harness.case import Case, CaseError
@@ -30,6 +30,7 @@ SHARD = pytest.StashKey[tuple]()
 HARNESS = pytest.StashKey[dict]()           # harness version and git describe, JUnit properties
 DONE = pytest.StashKey[dict]()              # --resume: "<id>[<target>]" -> the entry already there
 TARGETS = pytest.StashKey[list]()
+MESA = pytest.StashKey[object]()            # the --mesa build (harness.mesa.Build), or None
 pytest_plugins = ["harness.importers.collect"]          # --shader-tests: piglit files as cases
 
 
@@ -38,6 +39,9 @@ def pytest_addoption(parser):
     group.addoption("--target", action="append", default=[], metavar="NAME",
                     help="target to run on (repeatable); default: $HARNESS_TARGETS or every "
                          "available local default target")
+    group.addoption("--mesa", default=None, metavar="PATH",
+                    help="the Mesa build every Mesa target (llvmpipe, zink, lavapipe, zink-system) loads: an "
+                         "install prefix or a meson build directory; default $HARNESS_MESA, else the system's")
     group.addoption("--case-timeout", type=float, default=60.0, metavar="SECONDS",
                     help="a case running longer is 'timeout' and its child is replaced (default 60)")
     group.addoption("--gl-platform", choices=("egl", "glfw"), default="egl",
@@ -94,7 +98,7 @@ def _selected_targets(config) -> list[str]:
 
 def _probe(config, target) -> str:
     """'' if the target's child made a context, else the first line of why not."""
-    result = probe(target, config.getoption("gl_platform"), config.getoption("vk_without"))
+    result = probe(target, config.getoption("gl_platform"), config.getoption("vk_without"), config.stash[MESA])
     if result.status == "ok":
         return ""
     return (result.message or result.status).splitlines()[0]
@@ -112,6 +116,7 @@ def _configure(config):
     for family in FAMILIES:
         config.addinivalue_line("markers", f"{family}: cases of the {family} conformance family")
     config.addinivalue_line("markers", "conformance: every conformance case")
+    config.stash[MESA] = _mesa_build(config)
     if hasattr(config, "workerinput"):                 # an xdist worker: the controller chose
         config.stash[TARGETS] = config.workerinput["harness_targets"]
     elif _collects_cases(config):
@@ -134,6 +139,16 @@ def _configure(config):
             # The default report; this hook runs before junitxml's own configure reads the option.
             config.option.xmlpath = str(results_dir / "junit.xml")
         config.pluginmanager.register(ResultsWriter(results_dir, config), "harness-results")
+
+
+def _mesa_build(config):
+    path = config.getoption("mesa") or os.environ.get("HARNESS_MESA")
+    if not path:
+        return None
+    try:
+        return mesa.locate(path)
+    except mesa.MesaError as exc:
+        raise HarnessUsageError(str(exc)) from None
 
 
 def _shard(text: str) -> tuple[int, int]:
@@ -234,6 +249,9 @@ def pytest_runtest_protocol(item, nextitem):
 def pytest_report_header(config):
     names = config.stash.get(TARGETS, [])
     lines = [f"harness targets: {', '.join(names)}"] if names else []
+    build = config.stash.get(MESA, None)
+    if names and build is not None:
+        lines.append(f"harness Mesa: {build.version} from {build.root} (--mesa)")
     if config.getoption("shuffle") is not None:
         lines.append(f"harness case order: shuffled with --shuffle {config.getoption('shuffle')}")
     return lines
@@ -296,8 +314,10 @@ class CaseItem(pytest.Item):
         info = executor.info().observation or {}
         renderer = info.get("renderer", "?")
         where = f"{self.target}: {renderer}, {info.get('version', '?')}"
+        if info.get("mesa") and f"Mesa {info['mesa']}" not in where:
+            where += f", Mesa {info['mesa']}"           # the Vulkan layer's version names the layer
         self.user_properties += [("renderer", renderer), ("gl_version", info.get("version", "?")),
-                                 ("platform", info.get("platform", "?"))]
+                                 ("mesa", info.get("mesa", "")), ("platform", info.get("platform", "?"))]
         self.user_properties += list(self.config.stash[HARNESS].items())
         verdict = judge(self.case, result, where)
         self.user_properties += [("case_duration", f"{result.duration:.4f}")]
@@ -379,6 +399,7 @@ class ExecutorPool:
                                              case_timeout=self._config.getoption("case_timeout"),
                                              gl_platform=self._config.getoption("gl_platform"),
                                              vk_without=self._config.getoption("vk_without"),
+                                             mesa=self._config.stash[MESA],
                                              extra_env={"HARNESS_VK_VALIDATION": "1"}
                                              if self._config.getoption("vk_validation") else None)
         return self._executors[name]
@@ -426,7 +447,7 @@ class ResultsWriter:
             "id": props["case_id"], "target": props["target"], "status": status,
             "expected": props.get("expected", ""),
             "duration": round(float(props.get("case_duration", report.duration)), 4),
-            "renderer": props.get("renderer", ""), "message": message,
+            "renderer": props.get("renderer", ""), "mesa": props.get("mesa", ""), "message": message,
             "finished": round(time.perf_counter() - self.started, 3)})   # s into the run: start-up, rate
 
     def _classname(self, report, props) -> None:

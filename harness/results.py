@@ -65,6 +65,7 @@ def _read_junit(path: Path) -> list[dict]:
                                              else "skip" if Skipped in kinds else "pass")
             entries.append({"id": case_id, "target": target, "status": status, "expected": props.get("expected", ""),
                             "duration": float(case.time or 0), "renderer": props.get("renderer", ""),
+                            "mesa": props.get("mesa", ""),
                             "message": "\n".join((r.message or "") + "\n" + (r.text or "") for r in case.result)})
     return entries
 

@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from harness import mesa as mesa_mod
+
 
 @dataclass(frozen=True)
 class Target:
@@ -23,17 +25,25 @@ class Target:
     # EGL vendor file naming NVIDIA's, an ICD list without lavapipe) makes the target unavailable
     # rather than run another driver's results under this name.
     renderer: str = ""
+    # What of Mesa it loads, and so takes from a --mesa build: "gl" (EGL, DRI drivers),
+    # "gl+vk" (also lavapipe: zink on lavapipe), "vk" (lavapipe only), "" (nothing of Mesa's).
+    mesa: str = ""
 
-    def wrong_driver(self, renderer: str) -> str:
-        """'' if `renderer` is this target's driver, else why not."""
+    def wrong_driver(self, facts: dict, build: "mesa_mod.Build | None" = None) -> str:
+        """'' if the child's driver is this target's (and, with a --mesa build, from it), else why not."""
+        renderer = facts.get("renderer", "")
         if self.renderer and not re.search(self.renderer, renderer):
             return (f"the renderer is {renderer!r}, not this target's driver (expected /{self.renderer}/); "
                     f"check the environment (__EGL_VENDOR_LIBRARY_FILENAMES, VK_DRIVER_FILES)")
+        if build is not None and self.mesa:
+            return build.check_loaded(facts)
         return ""
 
-    def environment(self, base: dict[str, str]) -> dict[str, str]:
+    def environment(self, base: dict[str, str], build: "mesa_mod.Build | None" = None) -> dict[str, str]:
         env = dict(base)
         env.update(self.env)
+        if build is not None and self.mesa:
+            env.update(build.environment(base, gl="gl" in self.mesa, vulkan="vk" in self.mesa))
         return env
 
 
@@ -42,24 +52,24 @@ _MESA_SW = (("LIBGL_ALWAYS_SOFTWARE", "1"), ("EGL_PLATFORM", "surfaceless"))
 
 TARGETS = MappingProxyType({t.name: t for t in (
     Target("llvmpipe", "gl", _MESA_SW + (("GALLIUM_DRIVER", "llvmpipe"),),
-           "Mesa llvmpipe (software GL)", default=True, renderer=r"^llvmpipe"),
+           "Mesa llvmpipe (software GL)", default=True, renderer=r"^llvmpipe", mesa="gl"),
     # zink refuses lavapipe's CPU device unless software rendering is forced.
     Target("zink", "gl", _MESA_SW + (("GALLIUM_DRIVER", "zink"),),
-           "Mesa zink on lavapipe (GL on Vulkan)", default=True, renderer=r"^zink.*llvmpipe"),
+           "Mesa zink on lavapipe (GL on Vulkan)", default=True, renderer=r"^zink.*llvmpipe", mesa="gl+vk"),
     Target("system-gl", "gl", (), "the machine's own GL driver through EGL"),
     Target("lavapipe", "vk", (("VK_ICD_FILENAMES", _LVP_ICD), ("VK_DRIVER_FILES", _LVP_ICD)),
            "Mesa lavapipe through the harness's Vulkan backend (a GL-on-Vulkan layer of its own)",
-           default=True, renderer=r"llvmpipe"),
+           default=True, renderer=r"llvmpipe", mesa="vk"),
     Target("system-vk", "vk", (), "the machine's own Vulkan driver through the harness's Vulkan backend"),
     # Mesa's EGL and zink over whatever Vulkan driver the loader finds (bench/gpu/run.sh points
     # the EGL vendor and driver paths at a Mesa unpacked beside NVIDIA's driver). Not forced to
     # software: zink then takes only a CPU device. Without a DRM node EGL loads zink_dri.so.
     Target("zink-system", "gl", (("EGL_PLATFORM", "surfaceless"), ("MESA_LOADER_DRIVER_OVERRIDE", "zink")),
-           "Mesa zink on the machine's own Vulkan driver", renderer=r"^zink"),
+           "Mesa zink on the machine's own Vulkan driver", renderer=r"^zink", mesa="gl"),
     # For the harness's own reliability tests: llvmpipe with the faults $HARNESS_FAULTS names.
     Target("fault-llvmpipe", "fault-gl", _MESA_SW + (("GALLIUM_DRIVER", "llvmpipe"),),
            "test only: llvmpipe with injected crashes, hangs, GL errors and dirty state",
-           renderer=r"^llvmpipe"),
+           renderer=r"^llvmpipe", mesa="gl"),
 )})
 
 

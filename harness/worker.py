@@ -14,7 +14,7 @@ import threading
 import time
 import traceback
 
-from harness import protocol
+from harness import mesa, protocol
 from harness.backends import BackendError, Skip
 from harness.case import Case
 
@@ -36,6 +36,13 @@ def make_backend(target_name: str, backend: str, options: dict):
         from harness.backends.fault import FaultyGL
         return FaultyGL()
     raise BackendError(f"target {target_name}: backend {backend!r} is not implemented")
+
+
+def with_mesa(info: dict) -> dict:
+    """The facts plus which Mesa answered: the version the driver reports and the Mesa
+    libraries this process really mapped (--mesa checks both against the chosen build)."""
+    return info | {"mesa": mesa.reported_version(info.get("version", ""), info.get("driver_info", "")),
+                   "mesa_libraries": mesa.loaded_libraries()}
 
 
 def serve(backend, inp: int, out: int) -> None:
@@ -64,7 +71,7 @@ def handle(backend, request: dict) -> dict:
     try:
         if op == "info":
             try:
-                return {"status": "ok", "info": backend.info()}
+                return {"status": "ok", "info": with_mesa(backend.info())}
             except Exception as exc:
                 return {"status": "error", "message": f"{exc}"}
         if op == "run":

@@ -142,11 +142,11 @@ def test_a_target_running_another_driver_is_refused():
     """Seen on the GPU machine: with NVIDIA's EGL vendor file set, the llvmpipe target's child
     got NVIDIA's GL. A target whose renderer is not its driver's is not available."""
     llvmpipe = targets.get("llvmpipe")
-    assert llvmpipe.wrong_driver("llvmpipe (LLVM 15.0.6, 256 bits)") == ""
-    why = llvmpipe.wrong_driver("NVIDIA H100 80GB HBM3/PCIe/SSE2")
+    assert llvmpipe.wrong_driver({"renderer": "llvmpipe (LLVM 15.0.6, 256 bits)"}) == ""
+    why = llvmpipe.wrong_driver({"renderer": "NVIDIA H100 80GB HBM3/PCIe/SSE2"})
     assert "NVIDIA H100" in why and "/^llvmpipe/" in why
-    assert targets.get("zink").wrong_driver("zink (NVIDIA H100 80GB HBM3)")       # zink, not on lavapipe
-    assert targets.get("system-gl").wrong_driver("anything") == ""
+    assert targets.get("zink").wrong_driver({"renderer": "zink (NVIDIA H100 80GB HBM3)"})       # zink, not on lavapipe
+    assert targets.get("system-gl").wrong_driver({"renderer": "anything"}) == ""
 
 
 def test_target_with_missing_driver_is_refused_with_reason():

@@ -44,6 +44,7 @@ class Device:
         self.physical = physical[0]
         self.properties = vk.vkGetPhysicalDeviceProperties(self.physical)
         self.limits = self.properties.limits
+        self.driver_info = self._driver_info()
         available = {e.extensionName for e in vk.vkEnumerateDeviceExtensionProperties(self.physical, None)}
         self.extensions = [e for e in WANTED_EXTENSIONS if e in available]
         self._create_device()
@@ -54,6 +55,14 @@ class Device:
         self.ext = {name: vk.vkGetDeviceProcAddr(self.device, name) for name in (
             "vkCmdBindTransformFeedbackBuffersEXT", "vkCmdBeginTransformFeedbackEXT",
             "vkCmdEndTransformFeedbackEXT") if "VK_EXT_transform_feedback" in self.extensions}
+
+    def _driver_info(self) -> str:
+        """The driver's name and build ('llvmpipe Mesa 25.0.7 (LLVM 15.0.6)'): Vulkan 1.2's
+        driver properties, which name the Mesa a lavapipe comes from."""
+        driver = vk.VkPhysicalDeviceDriverProperties(sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES)
+        vk.vkGetPhysicalDeviceProperties2(self.physical, vk.VkPhysicalDeviceProperties2(
+            sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, pNext=driver))
+        return f"{vk.ffi.string(driver.driverName).decode()} {vk.ffi.string(driver.driverInfo).decode()}".strip()
 
     def _messenger(self) -> None:
         """Validation errors are collected; the runner fails the case they happened in."""

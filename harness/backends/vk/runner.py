@@ -110,6 +110,7 @@ class VKBackend:
         }
         return {"renderer": f"harness Vulkan layer on {p.deviceName} (Vulkan {api})",
                 "vendor": "gl-layer-harness", "version": f"4.6 (harness Vulkan layer, Vulkan {api})",
+                "driver_info": d.driver_info,
                 "version_number": [4, 6], "glsl_version": "4.60", "limits": limits,
                 "extensions": sorted(extensions)}
 
@@ -117,7 +118,7 @@ class VKBackend:
         facts = {k: v for k, v in self.facts.items() if k != "extensions"}
         without = ", ".join(sorted(self.without)) or "none"
         return {"renderer": facts["renderer"], "vendor": facts["vendor"], "version": facts["version"],
-                "platform": f"Vulkan, translations switched off: {without}",
+                "driver_info": facts["driver_info"], "platform": f"Vulkan, translations switched off: {without}",
                 "profiles": {"core": facts, "compat": facts}}
 
     # -- running a case -----------------------------------------------------------------------

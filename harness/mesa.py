@@ -1,0 +1,199 @@
+"""The Mesa under test: a build chosen with --mesa PATH (or $HARNESS_MESA), apart from the system's.
+
+PATH is an install prefix (what `dpkg -x` or `meson install --destdir` leaves) or a meson build
+directory of a Mesa checkout. `locate` finds its EGL vendor library, DRI drivers and lavapipe,
+reads the version compiled into them, and writes what the loaders need with absolute paths (an
+EGL vendor file, a Vulkan ICD file) into a folder of its own. `Build.environment` is what a
+target's child gets so that it loads that Mesa and nothing of the system's; `check_loaded` then
+verifies, from the libraries the child really mapped, that it did.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import mmap
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+STATE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "gl-layer-harness" / "mesa"
+# The version string every Mesa driver carries, as GL_VERSION and Vulkan's driverInfo show it.
+VERSION = re.compile(rb"Mesa (\d+\.\d+\.\d+[0-9A-Za-z.~+_-]*)")
+# Shared objects that are Mesa's own: what must come from the chosen build.
+MESA_LIBRARY = re.compile(r"^(libEGL_mesa\.so|libgallium[-_.]|libglapi\.so|libgbm\.so|lib\w*_dri\.so|\w+_dri\.so"
+                          r"|dri_gbm\.so|libvulkan_lvp\.so|libVkLayer_MESA_)")
+# The DRI drivers the targets load by name through LIBGL_DRIVERS_PATH (EGL surfaceless picks
+# swrast or kms_swrast for llvmpipe, zink for zink); a meson build directory has only the
+# library they all link to, so a folder of links to it is made for them.
+DRI_NAMES = ("swrast_dri.so", "kms_swrast_dri.so", "zink_dri.so")
+DRI_LIBRARIES = ("libgallium_dri.so", "libdril_dri.so")
+
+
+class MesaError(Exception):
+    """A PATH that is not a usable Mesa: one line for the user."""
+
+
+@dataclass(frozen=True)
+class Build:
+    root: Path                      # as given, resolved
+    version: str                    # e.g. "25.0.7-2~bpo12+1", as its drivers report it
+    library_dirs: tuple[str, ...]   # for LD_LIBRARY_PATH, first found first
+    dri_dir: str                    # for LIBGL_DRIVERS_PATH
+    egl_vendor: str                 # EGL vendor JSON naming its libEGL_mesa by absolute path
+    vulkan_icd: str                 # Vulkan ICD JSON naming its lavapipe, "" without one
+    gbm_dir: str                    # its GBM backends (Mesa 24.3+), "" without
+
+    def environment(self, base: dict[str, str], gl: bool, vulkan: bool) -> dict[str, str]:
+        """Loader variables for a child that must load this Mesa's GL and/or its lavapipe.
+        Inherited library paths stay behind ours; an inherited EGL vendor list (NVIDIA's, which
+        zink-system's Vulkan driver needs) stays after Mesa's."""
+        env = {"LD_LIBRARY_PATH": _join(*self.library_dirs, base.get("LD_LIBRARY_PATH", "")),
+               # the system's device-select layer is Mesa code too, and reorders devices
+               "VK_LOADER_LAYERS_DISABLE": "VK_LAYER_MESA_device_select"}
+        if gl:
+            env["LIBGL_DRIVERS_PATH"] = self.dri_dir
+            env["__EGL_VENDOR_LIBRARY_FILENAMES"] = _join(self.egl_vendor, base.get("__EGL_VENDOR_LIBRARY_FILENAMES", ""))
+            if self.gbm_dir:
+                env["GBM_BACKENDS_PATH"] = self.gbm_dir
+        if vulkan:
+            env["VK_DRIVER_FILES"] = env["VK_ICD_FILENAMES"] = self.vulkan_icd
+        return env
+
+    def lacks(self, gl: bool, vulkan: bool) -> str:
+        """'' if this build has what a target needs, else what it lacks."""
+        if gl and not (self.egl_vendor and self.dri_dir):
+            return f"the Mesa in {self.root} has no EGL and DRI drivers"
+        if vulkan and not self.vulkan_icd:
+            return f"the Mesa in {self.root} has no lavapipe (libvulkan_lvp.so)"
+        return ""
+
+    def check_loaded(self, facts: dict) -> str:
+        """'' if the child's driver came from this build, else one line naming what loaded."""
+        libraries = facts.get("mesa_libraries", [])
+        foreign = [lib for lib in libraries if not _under(lib, self.root)]
+        reported = facts.get("mesa", "")
+        if foreign:
+            return (f"loaded {', '.join(foreign)} ({_describe(reported)}), not only Mesa {self.version} "
+                    f"from {self.root}")
+        if reported != self.version:
+            return f"the driver reports {_describe(reported)}, not Mesa {self.version} from {self.root}"
+        if not libraries:
+            return f"no Mesa library from {self.root} was loaded"
+        return ""
+
+
+def locate(path: str | os.PathLike, state: Path = STATE) -> Build:
+    root = Path(path).expanduser()
+    if not root.is_dir():
+        raise MesaError(f"--mesa {path}: not a directory")
+    root = root.resolve()
+    found = _find(root)
+    egl = found.get("libEGL_mesa.so.0")
+    dri = [found[name] for name in DRI_NAMES + DRI_LIBRARIES if name in found]
+    gallium = sorted(p for name, p in found.items() if name.startswith("libgallium"))
+    lvp = found.get("libvulkan_lvp.so")
+    if not ((egl and dri) or lvp):
+        raise MesaError(f"--mesa {path}: holds no Mesa (no libEGL_mesa.so.0 with DRI drivers, "
+                        f"and no libvulkan_lvp.so, below it)")
+    version = next(filter(None, (read_version(p) for p in gallium + dri + [lvp] if p)), "")
+    if not version:
+        raise MesaError(f"--mesa {path}: no Mesa version string in its drivers")
+    own = state / hashlib.sha256(str(root).encode()).hexdigest()[:16]
+    own.mkdir(parents=True, exist_ok=True)
+    egl_vendor = icd = ""
+    if egl:
+        egl_vendor = _write_json(own / "50_mesa.json",
+                                 {"file_format_version": "1.0.0", "ICD": {"library_path": str(egl)}})
+    if lvp:
+        icd = _write_json(own / "lvp_icd.json", {"file_format_version": "1.0.0",
+                                                  "ICD": {"api_version": "1.3.0", "library_path": str(lvp)}})
+    libs = [egl, lvp, *gallium, *(found[n] for n in ("libgbm.so.1", "libglapi.so.0", "libdrm.so.2") if n in found)]
+    return Build(root=root, version=version,
+                 library_dirs=tuple(dict.fromkeys(str(p.parent) for p in libs if p)),
+                 dri_dir=_dri_dir(found, own) if dri else "",
+                 egl_vendor=egl_vendor, vulkan_icd=icd,
+                 gbm_dir=str(found["dri_gbm.so"].parent) if "dri_gbm.so" in found else "")
+
+
+def read_version(library: Path) -> str:
+    """The 'Mesa x.y.z...' string compiled into a driver ('' if none)."""
+    try:
+        with open(library, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            match = VERSION.search(data)
+            return match.group(1).decode() if match else ""
+    except (OSError, ValueError):
+        return ""
+
+
+def reported_version(*texts: str) -> str:
+    """The Mesa version in a GL_VERSION or Vulkan driverInfo string ('' for another vendor)."""
+    for text in texts:
+        match = VERSION.search(text.encode())
+        if match:
+            return match.group(1).decode()
+    return ""
+
+
+def loaded_libraries(maps: str = "/proc/self/maps") -> list[str]:
+    """Mesa's shared objects mapped into this process, by the path they were opened from."""
+    seen = {}
+    with open(maps) as f:
+        for line in f:
+            fields = line.split(maxsplit=5)
+            path = fields[5].strip() if len(fields) == 6 else ""
+            if path.startswith("/") and MESA_LIBRARY.match(os.path.basename(path)):
+                seen[path] = None
+    return list(seen)
+
+
+def _find(root: Path) -> dict[str, Path]:
+    """The first file of each name below root, shallowest first (a build directory has copies)."""
+    wanted = {"libEGL_mesa.so.0", "libvulkan_lvp.so", "libgbm.so.1", "libglapi.so.0", "libdrm.so.2",
+              "dri_gbm.so", *DRI_NAMES, *DRI_LIBRARIES}
+    found: dict[str, Path] = {}
+    for folder, dirs, files in sorted(os.walk(root), key=lambda entry: entry[0].count(os.sep)):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("include", "share", "doc")]
+        for name in files:
+            if (name in wanted or re.fullmatch(r"libgallium-.+\.so", name)) and name not in found:
+                found[name] = Path(folder) / name
+    return found
+
+
+def _dri_dir(found: dict[str, Path], own: Path) -> str:
+    named = [found[n] for n in DRI_NAMES if n in found]
+    if named and all(p.parent == named[0].parent for p in named):
+        return str(named[0].parent)
+    library = next(found[n] for n in DRI_LIBRARIES if n in found) if not named else named[0]
+    links = own / "dri"
+    links.mkdir(exist_ok=True)
+    for name in DRI_NAMES:
+        target = found.get(name, library)
+        link = links / name
+        if not (link.is_symlink() and os.readlink(link) == str(target)):
+            tmp = links / f".{name}.{os.getpid()}"
+            tmp.unlink(missing_ok=True)
+            tmp.symlink_to(target)
+            tmp.replace(link)
+    return str(links)
+
+
+def _write_json(path: Path, data: dict) -> str:
+    text = json.dumps(data, indent=1)
+    if not (path.exists() and path.read_text() == text):
+        tmp = path.with_name(f".{path.name}.{os.getpid()}")       # xdist workers write it too
+        tmp.write_text(text)
+        tmp.replace(path)
+    return str(path)
+
+
+def _join(*parts: str) -> str:
+    return ":".join(p for p in parts if p)
+
+
+def _under(path: str, root: Path) -> bool:
+    return Path(os.path.realpath(path)).is_relative_to(root)
+
+
+def _describe(version: str) -> str:
+    return f"Mesa {version}" if version else "a driver that is not Mesa's"
