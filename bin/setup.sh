@@ -1,11 +1,13 @@
 # Sourced by bin/conformance and bin/selftest: installs what is missing, and nothing else.
 # - Debian packages: the GL/EGL and Vulkan drivers (Mesa), glslang, Xvfb (GLFW self-test),
-#   the Khronos validation layer (Vulkan backend self-test)
+#   the Khronos validation layer (Vulkan backend self-test), and $SETUP_EXTRA_PACKAGES
+#   (bin/selftest: chromium, for the report's browser test)
+# - with `--mesa mesa/25.0.7` among the arguments: that Mesa, fetched by bin/fetch-mesa
 # - Python packages: a virtual environment in .venv with this project installed (editable)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 APT_PACKAGES=(libegl1 libgl1-mesa-dri libegl-mesa0 mesa-vulkan-drivers libvulkan1 glslang-tools xvfb
-              vulkan-validationlayers)
+              vulkan-validationlayers ${SETUP_EXTRA_PACKAGES:-})
 PYTHON=${PYTHON:-python3}
 
 missing=()
@@ -34,3 +36,11 @@ if [ -z "${XDG_RUNTIME_DIR:-}" ]; then          # zink's Vulkan WSI warns withou
     mkdir -p -m 700 "$XDG_RUNTIME_DIR"
 fi
 cd "$ROOT"
+for ((i = 1; i <= $#; i++)); do              # the private Mesa a command asks for, if missing
+    arg=${!i}
+    if [ "$arg" = --mesa ]; then j=$((i + 1)); arg=--mesa=${!j:-}; fi
+    case $arg in
+        --mesa=mesa/25.0.7|--mesa=./mesa/25.0.7|--mesa="$ROOT/mesa/25.0.7")
+            [ -d "$ROOT/mesa/25.0.7" ] || "$ROOT/bin/fetch-mesa" >/dev/null ;;
+    esac
+done

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -38,10 +39,14 @@ class Row:
     renderer: str
     message: str
     folder: Path                   # the results directory, where observations/ may be
+    mesa: str = ""                 # the Mesa version that ran it ('' when not Mesa or unknown)
     family: str = field(init=False)
+    column: str = field(init=False)   # one column per target and Mesa: runs of one target on two
+                                      # Mesas stand side by side
 
     def __post_init__(self):
         self.family = self.id.split("/", 1)[0]
+        self.column = f"{self.target} · Mesa {self.mesa}" if self.mesa else self.target
 
 
 def load(paths: list[Path]) -> tuple[list[Row], list[str]]:
@@ -51,9 +56,9 @@ def load(paths: list[Path]) -> tuple[list[Row], list[str]]:
     notes = []
     for path in paths:
         for row in _read(path):
-            key = (row.id, row.target)
+            key = (row.id, row.column)
             if key in rows:
-                notes.append(f"{row.id} [{row.target}] appears twice; {row.folder} wins")
+                notes.append(f"{row.id} [{row.column}] appears twice; {row.folder} wins")
             rows[key] = row
     return list(rows.values()), notes
 
@@ -86,7 +91,7 @@ def _read(path: Path) -> list[Row]:
             duration = None
         rows.append(Row(id=entry["id"], target=entry["target"], status=entry["status"],
                         expected=str(entry.get("expected") or ""), duration=duration,
-                        renderer=str(entry.get("renderer") or ""),
+                        renderer=str(entry.get("renderer") or ""), mesa=str(entry.get("mesa") or ""),
                         message=str(entry.get("message") or ""), folder=file.parent))
     return rows
 
@@ -94,6 +99,11 @@ def _read(path: Path) -> list[Row]:
 def observation_path(folder: Path, case_id: str, target: str) -> Path:
     """Where the plugin keeps the observation of a failed case on a target."""
     return folder / "observations" / f"{export.file_stem(case_id, target)}.json"
+
+
+def slug(text: str) -> str:
+    """A column name as an HTML id or file name part ('llvmpipe · Mesa 25.0.7' -> 'llvmpipe-Mesa-25.0.7')."""
+    return re.sub(r"[^A-Za-z0-9._~+-]+", "-", text)
 
 
 def anchor(case_id: str) -> str:
@@ -136,7 +146,7 @@ class _Images:
         draws = observation.get("draws") if isinstance(observation, dict) else None
         if not isinstance(draws, list):
             return [], ["the observation has no draws"]
-        stem = f"{row.id.replace('/', '~')}.{row.target}"
+        stem = f"{row.id.replace('/', '~')}.{slug(row.column)}"
         shown, notes = [], []
         for expectation in case.expect:
             if not expectation.pixels:
@@ -189,8 +199,8 @@ def _programs(case: Case) -> list[dict]:
 
 def context(rows: list[Row], out_dir: Path, inputs: list[Path], notes: list[str]) -> dict:
     statuses = _statuses(rows)
-    targets = list(dict.fromkeys(row.target for row in rows))
-    by_target = {t: [row for row in rows if row.target == t] for t in targets}
+    targets = list(dict.fromkeys(row.column for row in rows))
+    by_target = {t: [row for row in rows if row.column == t] for t in targets}
     families = sorted({row.family for row in rows})
     totals = [{"target": t, "renderers": sorted({r.renderer for r in by_target[t] if r.renderer}),
                **_counts(by_target[t], statuses)} for t in targets]
@@ -199,13 +209,13 @@ def context(rows: list[Row], out_dir: Path, inputs: list[Path], notes: list[str]
         in_family = [row for row in rows if row.family == name]
         family_tables.append({
             "name": name, "cases": len({row.id for row in in_family}),
-            "rows": [{"target": t, **_counts([r for r in in_family if r.target == t], statuses)}
-                     for t in targets if any(r.target == t for r in in_family)],
+            "rows": [{"target": t, **_counts([r for r in in_family if r.column == t], statuses)}
+                     for t in targets if any(r.column == t for r in in_family)],
             "all": _counts(in_family, statuses)})
 
     cells: dict[str, dict[str, Row]] = {}
     for row in rows:
-        cells.setdefault(row.id, {})[row.target] = row
+        cells.setdefault(row.id, {})[row.column] = row
     diff_rows = []
     for case_id in sorted(cells):
         present = cells[case_id]
@@ -232,7 +242,7 @@ def context(rows: list[Row], out_dir: Path, inputs: list[Path], notes: list[str]
             shown, image_notes = writer.of(row, case, observation) if case else ([], [])
             if case and not entry["programs"]:
                 entry["programs"] = _programs(case)
-            entry["targets"].append({"target": row.target, "status": row.status,
+            entry["targets"].append({"target": row.column, "status": row.status,
                                      "expected": row.expected, "renderer": row.renderer,
                                      "duration": row.duration, "message": row.message,
                                      "images": shown, "notes": ([note] if note else []) + image_notes})
@@ -250,6 +260,7 @@ def _environment() -> jinja2.Environment:
                              autoescape=True, trim_blocks=True, lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined)
     env.filters["seconds"] = lambda s: "—" if s is None else f"{s:.2f} s"
+    env.filters["slug"] = slug
     env.filters["rate"] = lambda r: "—" if r is None else f"{r:.1f}"
     return env
 
