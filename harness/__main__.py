@@ -1,6 +1,7 @@
 """Command line of the harness (the conformance run itself is `pytest`, see README):
 
   python -m harness targets [NAME ...] [--json]     what each target is and whether it runs here
+  python -m harness env TARGET [--mesa PATH]          the target's environment, as shell exports
   python -m harness compare OLD NEW                 regressions, fixes, new and removed cases
   python -m harness report RESULTS... [-o DIR]      static HTML dashboard
   python -m harness merge OUT SHARD...              join sharded results
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import sys
 
 from pathlib import Path
@@ -70,6 +72,11 @@ def main(argv=None) -> int:
     cmd.add_argument("--json", action="store_true", help="machine-readable output")
     cmd.add_argument("--mesa", default=os.environ.get("HARNESS_MESA"), metavar="PATH",
                      help="the Mesa build the Mesa targets load (default $HARNESS_MESA, else the system's)")
+    cmd = sub.add_parser("env", help="the environment a target's child gets, as shell exports "
+                                     "(to run shader_runner or a reproducer the way the harness does)")
+    cmd.add_argument("target")
+    cmd.add_argument("--mesa", default=os.environ.get("HARNESS_MESA"), metavar="PATH",
+                     help="the Mesa build the target loads (default $HARNESS_MESA, else the system's)")
     cmd = sub.add_parser("compare", help="compare two runs (results dirs, results.json or JUnit)")
     cmd.add_argument("old")
     cmd.add_argument("new")
@@ -106,6 +113,15 @@ def _targets(args) -> int:
     return 1 if args.names and not all(e["available"] for e in entries) else 0
 
 
+def _env(args) -> int:
+    target = targets_mod.get(args.target)
+    build = mesa.locate(args.mesa) if args.mesa else None
+    env = target.environment(dict(os.environ), build)
+    print("\n".join(f"export {name}={shlex.quote(value)}" for name, value in env.items()
+                     if os.environ.get(name) != value))
+    return 0
+
+
 def _compare(args) -> int:
     diff = compare.compare(results.read(args.old), results.read(args.new), by_id=args.by_id)
     print(compare.format_report(diff))
@@ -130,7 +146,7 @@ def _export(args) -> int:
     return 0
 
 
-COMMANDS = {"targets": _targets, "compare": _compare, "merge": _merge, "bisect-run": _bisect, "export": _export}
+COMMANDS = {"targets": _targets, "env": _env, "compare": _compare, "merge": _merge, "bisect-run": _bisect, "export": _export}
 
 
 if __name__ == "__main__":

@@ -1,0 +1,16 @@
+#version 400 core
+// Each vertex hands on its identity (vertex number, instance) and a value made from it.
+out VertexData {
+    vec4 attr;
+    int vertex;
+    int instance;
+} v_out;
+
+void main()
+{
+    float v = float(gl_VertexID);
+    v_out.attr = vec4(v + 0.5, 2.0 * v + 0.25, 1000.0 - v, float(gl_InstanceID));
+    v_out.vertex = gl_VertexID;
+    v_out.instance = gl_InstanceID;
+    gl_Position = v_out.attr.wzyx;
+}
