@@ -47,7 +47,7 @@ def main() -> int:
     build = mesa.locate(args.mesa)
     files = sorted(f for p in args.paths for f in ([p] if p.is_file() else p.rglob("*.shader_test")))
     base = dict(os.environ, PIGLIT_PLATFORM="surfaceless_egl")
-    print(f"{"file":40} {'driver':9} {'system Mesa':>12} {'Mesa ' + build.version:>24}")
+    print(f"{'file':40} {'driver':9} {'system Mesa':>12} {'Mesa ' + build.version:>24}")
     for path in files:
         for name in args.drivers.split(","):
             target = targets.get(name)
