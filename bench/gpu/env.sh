@@ -50,3 +50,37 @@ use_mesa() {
     export LD_LIBRARY_PATH=/tmp/mesa/only${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     export LIBGL_DRIVERS_PATH=/tmp/mesa/usr/lib/x86_64-linux-gnu/dri
 }
+
+# Mesa from .mesa/*.deb as an install prefix for --mesa (HARNESS_MESA), for a Mesa whose packages
+# the machine's libraries do not cover (bookworm-backports' 25.0.7, bin/fetch-mesa's debs, with
+# the Debian 12 libraries they link: libllvm15, libz3-4, libxml2, libicu72, libsensors5,
+# libxcb*, libwayland*...). Mesa's own packages and libdrm are unpacked into /tmp/mesa-VERSION
+# (never into /), the rest into /tmp/mesa-deps; of those, only the libraries the machine lacks
+# (by soname, ldconfig -p) are linked into the prefix's library folder, which --mesa puts ahead on
+# LD_LIBRARY_PATH: a library the machine has stays the machine's own (an older Debian copy ahead
+# of it could break NVIDIA's driver). Prints the prefix on stdout, what it took on stderr.
+mesa_prefix() {
+    local deb name version prefix deps lib libdir taken=()
+    version=$(dpkg-deb -f .mesa/mesa-libgallium_*.deb Version) || return 1
+    prefix=/tmp/mesa-${version%%-*} deps=/tmp/mesa-deps
+    libdir=$prefix/usr/lib/x86_64-linux-gnu
+    rm -rf "$prefix" "$deps"
+    for deb in .mesa/*.deb; do
+        case $(dpkg-deb -f "$deb" Package) in
+            mesa-*|libgl1-mesa-dri|libegl-mesa0|libgbm1|libdrm*) dpkg -x "$deb" "$prefix" ;;
+            *) dpkg -x "$deb" "$deps" ;;
+        esac
+    done
+    for lib in "$deps"/usr/lib/x86_64-linux-gnu/lib*.so.* "$deps"/lib/x86_64-linux-gnu/lib*.so.*; do
+        name=$(basename "$lib")
+        [[ $name =~ \.so\.[0-9]+$ ]] || continue           # sonames only
+        [ -e "$libdir/$name" ] && continue
+        ldconfig -p | grep -q "^[[:space:]]*$name " && continue
+        ln -s "$lib" "$libdir/$name"
+        taken+=("$name")
+    done
+    echo "mesa_prefix: Mesa $version in $prefix; Debian 12 libraries the machine lacks, taken from .mesa:" \
+         "${taken[*]:-none}" >&2
+    LD_LIBRARY_PATH=$libdir ldd "$libdir"/libgallium-*.so "$libdir"/libEGL_mesa.so.0 | grep 'not found' >&2
+    echo "$prefix"
+}

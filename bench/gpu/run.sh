@@ -1,18 +1,35 @@
 #!/usr/bin/env bash
 # GPU validation: every family on the machine's GL (system-gl) and Vulkan (system-vk, through the
-# harness's layer), and Mesa's zink over the machine's Vulkan (zink-system), each with -n auto
-# and -n 0, through bench/bench.py (cases/s, verdicts, time outside the driver, the floor).
+# harness's layer) through bench/bench.py (-n auto and -n 0: cases/s, verdicts, time outside the
+# driver, the floor), and Mesa's zink over the machine's Vulkan (zink-system), -n auto and -n 0,
+# each run summed up by bench/gpu/summary.py (verdicts, cases/s, the failures grouped).
 #
 #   bash bench/gpu/run.sh [RESULTS_DIR [PARTS]]   (from the repository root; default results/gpu,
 #                                                  PARTS nvidia,zink: the machine's drivers, then zink)
+#
+# The zink part runs pytest itself (not bench.py), bounded so that a device-lost storm cannot
+# run on: ZINK_BUDGET seconds in all (default 540), --case-timeout ZINK_CASE_TIMEOUT (default 20),
+# each run stopped by SIGINT at the deadline (its results.json is still written). It runs every
+# family with -n auto twice (the first also warms Mesa's and NVIDIA's shader caches; comparing
+# the two shows unstable verdicts), then -n 0 if time is left; ZINK_BASELINE=FILE gates them,
+# ZINK_RUNS picks the runs (default "warmup-nauto nauto n0"; e.g. ZINK_RUNS=nauto for one gated run).
 #
 # Made for the lent NVIDIA machine (see README, "GPU validation"), which lacks the GL/Vulkan
 # loaders, glslang, PyOpenGL and vulkan. What it finds in the working tree is used:
 #   .gl/*.deb    Debian's loaders (libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
 #                 unpacked into / when the machine has none, and glslang-tools into /tmp/glslang;
 #   .whl/*.whl   PyOpenGL, vulkan, cffi, pycparser for its Python, installed into /tmp/site;
-#   .mesa/*.deb  Debian's Mesa (libgl1-mesa-dri, libegl-mesa0 and what they link) for zink-system,
-#                 unpacked into /tmp/mesa, never into /; only libraries the machine lacks are used;
+#   .mesa/*.deb  the Mesa for zink-system, unpacked under /tmp, never into /; only libraries the
+#                 machine lacks are used. Either bookworm-backports' Mesa 25.0.7 (bin/fetch-mesa's
+#                 mesa/debs less mesa-vulkan-drivers, plus the Debian 12 libraries it links:
+#                   cd .mesa && apt-get download libllvm15 libz3-4 libxml2 libicu72 libsensors5 \
+#                     libelf1 libexpat1 libffi8 libedit2 libbsd0 libmd0 libtinfo6 liblzma5 libzstd1 \
+#                     libpciaccess0 libwayland-client0 libwayland-server0 libx11-xcb1 libxau6 libxdmcp6 \
+#                     libxcb1 libxcb-dri3-0 libxcb-present0 libxcb-randr0 libxcb-shm0 libxcb-sync1 \
+#                     libxcb-xfixes0 libxshmfence1          (51 MB with the Mesa debs)
+#                 run through --mesa (HARNESS_MESA) with the prefix env.sh's mesa_prefix makes;
+#                 or, without mesa-libgallium, Debian 12's Mesa 22.3.6 (libgl1-mesa-dri, libegl-mesa0
+#                 and what they link), unpacked into /tmp/mesa and loaded through env.sh's use_mesa;
 #   .vvl/*.deb   Debian's vulkan-validationlayers, unpacked into /tmp/vvl, for --vk-validation.
 set -uo pipefail
 out=${1:-results/gpu}
@@ -29,14 +46,47 @@ source "$(dirname "$0")/env.sh"
         --memory-targets system-gl,system-vk --results "$out"
 } 2>&1 | tee "$out/bench.txt"
 
-# zink over the machine's Vulkan, with Mesa's EGL vendor and DRI drivers from .mesa (env.sh).
+# zink over the machine's Vulkan. With Mesa 25.0.7's debs in .mesa: through --mesa (HARNESS_MESA),
+# which puts Mesa's EGL vendor file ahead of the inherited NVIDIA one that NVIDIA's Vulkan driver
+# needs; with Debian 12's 22.3.6 (no mesa-libgallium deb): env.sh's use_mesa, as measured before.
+zink_run() {    # zink_run LABEL PYTEST-ARGS...: one bounded run of every family, then its summary
+    local label=$1 left=$((deadline - SECONDS)) start rc
+    shift
+    if ((left < 30)); then echo "== zink-system $label: not run, $left s of ZINK_BUDGET left"; return; fi
+    echo "== zink-system $label (at most $left s)"
+    start=$SECONDS
+    timeout -s INT -k 30 "$left" python3 -m pytest -q -p no:cacheprovider --target zink-system \
+        --case-timeout "${ZINK_CASE_TIMEOUT:-20}" --results-dir "$out/zink-system-$label" \
+        ${ZINK_BASELINE:+--baseline "$ZINK_BASELINE"} "$@" tests/tess tests/draw_params tests/varyings \
+        > "$out/zink-system-$label.log" 2>&1
+    rc=$?
+    tail -n 15 "$out/zink-system-$label.log"
+    python3 bench/gpu/summary.py "$out/zink-system-$label" "$((SECONDS - start))" "$rc"
+}
 if [[ $parts == *zink* ]] && ls .mesa/*.deb >/dev/null 2>&1; then
     {
-        use_mesa
-        echo "== zink-system: Mesa $(dpkg-deb -f .mesa/libgl1-mesa-dri_*.deb Version)"
+        if ls .mesa/mesa-libgallium_*.deb >/dev/null 2>&1; then
+            export HARNESS_MESA
+            HARNESS_MESA=$(mesa_prefix) || exit 1
+            [ -n "$nv_egl" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$nv_egl
+            # The machine has no DRM node. Mesa 25's surfaceless EGL then loads no driver unless
+            # LIBGL_ALWAYS_SOFTWARE is set, and eglInitialize's retry drops the zink override for
+            # it: llvmpipe answers (seen here). Mesa's software EGL device (the device platform)
+            # keeps the override and starts zink without a DRM fd, on the Vulkan driver's GPU.
+            export HARNESS_EGL_PLATFORM=${HARNESS_EGL_PLATFORM:-device}
+            echo "== zink-system: --mesa $HARNESS_MESA (Mesa $(dpkg-deb -f .mesa/mesa-libgallium_*.deb Version))"
+        else
+            use_mesa
+            echo "== zink-system: Mesa $(dpkg-deb -f .mesa/libgl1-mesa-dri_*.deb Version)"
+        fi
         if python3 -m harness targets zink-system; then
-            python3 bench/bench.py --no-piglit --drivers zink-system --families tess,draw_params,varyings \
-                --memory-targets '' --results "$out"
+            deadline=$((SECONDS + ${ZINK_BUDGET:-540}))
+            for run in ${ZINK_RUNS:-warmup-nauto nauto n0}; do
+                case $run in
+                    *nauto) zink_run "$run" -n auto ;;
+                    n0) zink_run n0 -p no:xdist ;;
+                esac
+            done
         else
             echo "zink-system did not start; where the Vulkan driver stops being found:"
             python3 bench/gpu/zink_probe.py

@@ -3,7 +3,8 @@
 after loading, step by step, what zink's process has loaded (Mesa's libglapi, Mesa's EGL with
 its DRI driver), and prints at which step the driver stops being found.
 
-    python3 bench/gpu/zink_probe.py        (with bench/gpu/run.sh's Mesa environment)
+    python3 bench/gpu/zink_probe.py        (with bench/gpu/run.sh's Mesa environment; with
+                                            $HARNESS_MESA set, zink-system's --mesa environment)
     python3 bench/gpu/zink_probe.py --each-library /tmp/mesa/only
 
 The second form puts each library of the folder alone ahead of LD_LIBRARY_PATH and says which
@@ -18,15 +19,17 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from harness import targets  # noqa: E402
+from harness import mesa, targets  # noqa: E402
 
 STEPS = {   # what a step loads before vkCreateInstance; the second field: with zink's environment
     "nothing, plain environment": ("", False),
     "nothing, zink-system's environment": ("", True),
-    "Mesa's libglapi": ("ctypes.CDLL('libglapi.so.0', mode=ctypes.RTLD_GLOBAL)", True),
+    # Mesa 25 has no libglapi (it is inside libgallium): the step then says so and goes on.
+    "Mesa's libglapi": ("try:\n    ctypes.CDLL('libglapi.so.0', mode=ctypes.RTLD_GLOBAL)\n"
+                        "except OSError as exc:\n    print('libglapi:', exc)", True),
     "Mesa's DRI driver (zink inside)": (
         "import os\n"
-        "ctypes.CDLL(os.environ['LIBGL_DRIVERS_PATH'] + '/swrast_dri.so', mode=ctypes.RTLD_GLOBAL)", True),
+        "ctypes.CDLL(os.environ['LIBGL_DRIVERS_PATH'] + '/zink_dri.so', mode=ctypes.RTLD_GLOBAL)", True),
     "Mesa's EGL, initialised (zink creates its own instance there)": (
         "from harness.backends.gl.context import open_contexts, select_platform\n"
         "select_platform('egl')\n"
@@ -69,8 +72,9 @@ def main() -> int:
     if sys.argv[1:2] == ["--each-library"]:
         return each_library(Path(sys.argv[2]))
     zink = targets.get("zink-system")
+    build = mesa.locate(os.environ["HARNESS_MESA"]) if os.environ.get("HARNESS_MESA") else None
     for step, (code, zink_env) in STEPS.items():
-        lines = instance(zink.environment(os.environ) if zink_env else dict(os.environ), code)
+        lines = instance(zink.environment(os.environ, build) if zink_env else dict(os.environ), code)
         print(f"after loading {step}:")
         print("".join(f"    {line}\n" for line in lines[-6:]), end="")
     return 0
