@@ -10,7 +10,7 @@ from harness.case import Capture, Case, Draw, DrawEntry, DrawExpectation, DrawSt
 from .common import DOMAINS, FAMILY, XFB_PRIMITIVE, glsl_float, per_patch, shader, vertices_per_primitive
 from .control import CONTROL_LEVELS
 from .coords import coords_vs
-from .values import DOUBLE_FRACTION, STRUCT_S, Carried, component_glsl, component_value, scalars_of, user
+from .values import DOUBLE_FRACTION, STRUCT_S, Carried, component_value, formula, scalars_of, user
 
 PATCH_TYPES = ("float", "vec2", "vec3", "vec4", "int", "ivec2", "ivec4", "uint", "uvec3", "mat2", "mat3",
                "mat4", "mat2x3", "double", "dvec3", "dmat2")
@@ -21,59 +21,28 @@ def _patch_type_case(domain: str, carried: Carried, token: str, writer: str, out
     """One per-patch output, written by the first or the last TCS invocation; its value depends
     on gl_PrimitiveID, so patches tell theirs apart."""
     id_ = f"tess/tcs/{domain}/equal/patch-out/{token}/{writer}-of-{out_vertices}"
-    version = "#version 430 core" if carried.length and carried.dynamic else "#version 400 core"
-    writer_id = 0 if writer == "first" else out_vertices - 1
-    decl = f"{carried.type} p_{carried.name}{f'[{carried.length}]' if carried.length else ''}"
-    structs = [STRUCT_S] if carried.type == "S" else []
-    tcs_decl = structs + [f"patch out {decl};"]
-    tes_decl = structs + [f"patch in {decl};"]
-    body = [f"if (id == {writer_id}) {{"]
+    version = 430 if carried.length and carried.dynamic else 400
     elements = carried.elements()
-    inner = scalars_of(carried.type)
-    if carried.dynamic:
-        body.append(f"    for (int j = 0; j < {carried.length}; j++) {{")
-        for o, (a, kind) in enumerate(inner):
-            body.append(f"        p_{carried.name}[j]{a} = "
-                        f"{component_glsl(kind, 'gl_PrimitiveID', f'j * {len(inner)} + {o}')};")
-        body.append("    }")
-    else:
-        for k, (a, kind) in enumerate(elements):
-            body.append(f"    p_{carried.name}{a} = {component_glsl(kind, 'gl_PrimitiveID', str(k))};")
-    body.append("}")
-    captures, layout = [], []
-    singles = [(k, a, kind) for k, (a, kind) in enumerate(elements) if kind != "double"]
-    doubles = [(k, a, kind) for k, (a, kind) in enumerate(elements) if kind == "double"]
-    tes_body = []
-    if carried.dynamic:                       # read back through a dynamic index as well
-        tes_body.append(f"float v[{len(elements)}];")
-        tes_body.append(f"for (int j = 0; j < {carried.length}; j++) {{")
-        for o, (a, kind) in enumerate(inner):
-            tes_body.append(f"    v[j * {len(inner)} + {o}] = float(p_{carried.name}[j]{a});")
-        tes_body.append("}")
-        read = lambda k, a: f"v[{k}]"                                    # noqa: E731
-    else:
-        read = lambda k, a: f"float(p_{carried.name}{a})"                # noqa: E731
-    for start in range(0, len(singles), 4):
-        group = singles[start:start + 4]
-        var = f"x_p{start // 4}"
+    captures, layout, singles, doubles = [], [], [], []
+    single = [(k, a, kind) for k, (a, kind) in enumerate(elements) if kind != "double"]
+    for start in range(0, len(single), 4):
+        group = single[start:start + 4]
         names = ", ".join(f"{carried.name}{a}" for _, a, _ in group)
-        captures.append(Capture(var, "vec4", f"patch in {names}"))
-        parts = [read(k, a) for k, a, _ in group] + ["0.0"] * (4 - len(group))
-        tes_body.append(f"{var} = vec4({', '.join(parts)});")
+        captures.append(Capture(f"x_p{start // 4}", "vec4", f"patch in {names}"))
         layout.append((captures[-1].quantity, [(kind, k) for k, _, kind in group]))
-    for k, a, kind in doubles:
-        var = f"x_d{k}"
-        captures.append(Capture(var, "vec2", f"patch in {carried.name}{a} (whole part, fraction * 2^32)"))
-        value = f"p_{carried.name}{a}"
-        tes_body.append(f"{var} = vec2(float(floor({value} + 0.5LF)), "
-                        f"float(({value} - floor({value} + 0.5LF)) * 4294967296.0LF));")
-        layout.append((captures[-1].quantity, [("double", k)]))
+        singles.append((captures[-1].varying, [k for k, _, _ in group] + [None] * (4 - len(group))))
+    for k, (a, kind) in enumerate(elements):
+        if kind == "double":
+            captures.append(Capture(f"x_d{k}", "vec2", f"patch in {carried.name}{a} (whole part, fraction * 2^32)"))
+            layout.append((captures[-1].quantity, [("double", k)]))
+            doubles.append((captures[-1].varying, k))
     outer, inner_levels = CONTROL_LEVELS
-    tcs = shader("patch.tesc", version=version, out_vertices=out_vertices, large=False,
-                 declarations=tcs_decl, body=body, outer=[glsl_float(x) for x in outer],
-                 inner=[glsl_float(x) for x in inner_levels])
-    tes = shader("patch.tese", version=version, domain=domain, large=False, declarations=tes_decl,
-                 captures=[f"{c.type} {c.varying}" for c in captures], body=tes_body)
+    params = dict(version=version, carried=carried, elements=elements, inner=scalars_of(carried.type),
+                  struct=STRUCT_S if carried.type == "S" else ())
+    tcs = shader("patch_out.tesc", **params, out_vertices=out_vertices,
+                 writer=0 if writer == "first" else out_vertices - 1,
+                 outer=[glsl_float(x) for x in outer], inner_levels=[glsl_float(x) for x in inner_levels])
+    tes = shader("patch_out.tese", **params, domain=domain, captures=captures, singles=singles, doubles=doubles)
 
     def expected(patch):
         values = []
@@ -85,6 +54,7 @@ def _patch_type_case(domain: str, carried: Carried, token: str, writer: str, out
             else:
                 values.append((quantity, tuple(float(component_value(kind, patch, k)) for kind, k in parts)))
         return tuple(values)
+    decl = f"{carried.type} p_{carried.name}{f'[{carried.length}]' if carried.length else ''}"
     return _patch_case(id_, domain, out_vertices, tcs, tes, captures, expected, version,
                        f"patch out {decl}, written by the {writer} of {out_vertices} TCS invocations")
 
@@ -105,7 +75,7 @@ def _patch_case(id_, domain, out_vertices, tcs, tes, captures, expected, version
     return Case(
         id=id_, family=FAMILY,
         shaders=(("vs", coords_vs()), ("tcs", tcs), ("tes", tes)),
-        requires=Requirements(gl_version=(4, 3) if "430" in version else (4, 0),
+        requires=Requirements(gl_version=(4, 3) if version == 430 else (4, 0),
                               limits=(("GL_MAX_PATCH_VERTICES", ">=", out_vertices),) + tuple(limits)),
         vertices=first + count, attributes=(), draws=(draw,),
         readback=Readback((Capture("x_patch", "int", "gl_PrimitiveID"),) + tuple(captures),
@@ -115,12 +85,12 @@ def _patch_case(id_, domain, out_vertices, tcs, tes, captures, expected, version
     )
 
 
-def _large_value(patch: int, vertex: int, k: int, c: int) -> int:
-    return (patch * 7 + vertex * 3 + k * 5 + c) % 29 + 1
+def _large_value(patch: int, vertex: int, k: int, c: int) -> float:
+    return formula("large_vertex_value", "patch", "vertex", "k", "c")(patch=patch, vertex=vertex, k=k, c=c)
 
 
-def _large_patch_value(patch: int, j: int, c: int) -> int:
-    return (patch * 11 + j * 13 + c) % 53 + 1
+def _large_patch_value(patch: int, j: int, c: int) -> float:
+    return formula("large_patch_value", "patch", "j", "c")(patch=patch, j=j, c=c)
 
 
 def _large_case(domain: str, out_vertices: int, per_vertex: int, per_patch_: int) -> Case:
@@ -129,47 +99,14 @@ def _large_case(domain: str, out_vertices: int, per_vertex: int, per_patch_: int
     per-patch vec4 array. The TES reduces all of it along every index."""
     m, k_, p_ = out_vertices, per_vertex, per_patch_
     id_ = f"tess/tcs/{domain}/equal/large-out/out{m}-{k_}xvec4-patch{p_}xvec4"
-    value = "float((gl_PrimitiveID * 7 + id * 3 + k * 5 + {c}) % 29 + 1)"
-    tcs_decl = ["out Large {", f"    vec4 a[{k_}];", "    vec4 b;", "} t_out[];",
-                f"patch out vec4 p_a[{p_}];"]
-    body = [f"for (int k = 0; k < {k_}; k++)",
-            "    t_out[gl_InvocationID].a[k] = vec4(" + ", ".join(value.format(c=c) for c in range(4)) + ");",
-            f"for (int j = id; j < {p_}; j += {m})",
-            "    p_a[j] = vec4(" + ", ".join(f"float((gl_PrimitiveID * 11 + j * 13 + {c}) % 53 + 1)"
-                                             for c in range(4)) + ");",
-            "barrier();",
-            "vec4 acc = vec4(0.0);",
-            f"for (int k = 0; k < {k_}; k++)",
-            f"    acc += t_out[(id + 1) % {m}].a[k] * float(k + 1);",
-            "t_out[gl_InvocationID].b = acc;"]
-    tes_decl = ["in Large {", f"    vec4 a[{k_}];", "    vec4 b;", "} t_in[];", f"patch in vec4 p_a[{p_}];"]
-    tes_body = ["vec4 a = vec4(0.0);", "vec4 b = vec4(0.0);", "vec4 bw = vec4(0.0);",
-                "for (int i = 0; i < gl_PatchVerticesIn; i++) {",
-                f"    for (int k = 0; k < {k_}; k++) {{",
-                "        vec4 x = t_in[i].a[k];",
-                "        float all = x.x + x.y + x.z + x.w;",
-                "        a += vec4(all, float(i + 1) * all, float(k + 1) * all, dot(x, vec4(1.0, 2.0, 3.0, 4.0)));",
-                "    }",
-                "    b += t_in[i].b;",
-                "    bw += float(i + 1) * t_in[i].b;",
-                "}",
-                "vec4 p = vec4(0.0);",
-                f"for (int j = 0; j < {p_}; j++) {{",
-                "    vec4 x = p_a[j];",
-                "    float all = x.x + x.y + x.z + x.w;",
-                "    p += vec4(all, float(j + 1) * all, dot(x, vec4(1.0, 2.0, 3.0, 4.0)), 0.0);",
-                "}",
-                "x_a = a;", "x_b = b;", "x_bw = bw;", "x_pa = p;"]
     captures = (Capture("x_a", "vec4", "sum of t_in[].a[] (all, vertex-weighted, index-weighted, component-weighted)"),
                 Capture("x_b", "vec4", "sum of t_in[].b (neighbour's a[] read after barrier())"),
                 Capture("x_bw", "vec4", "vertex-weighted sum of t_in[].b"),
                 Capture("x_pa", "vec4", "sum of patch in p_a[] (all, index-weighted, component-weighted)"))
     outer, inner = CONTROL_LEVELS
-    version = "#version 400 core"
-    tcs = shader("patch.tesc", version=version, out_vertices=m, large=True, declarations=tcs_decl,
-                 body=body, outer=[glsl_float(x) for x in outer], inner=[glsl_float(x) for x in inner])
-    tes = shader("patch.tese", version=version, domain=domain, large=True, declarations=tes_decl,
-                 captures=[f"{c.type} {c.varying}" for c in captures], body=tes_body)
+    sizes = dict(out_vertices=m, per_vertex=k_, per_patch=p_)
+    tcs = shader("large_out.tesc", **sizes, outer=[glsl_float(x) for x in outer], inner=[glsl_float(x) for x in inner])
+    tes = shader("large_out.tese", **sizes, domain=domain)
 
     def expected(patch):
         a = [0.0] * 4
@@ -199,7 +136,7 @@ def _large_case(domain: str, out_vertices: int, per_vertex: int, per_patch_: int
               ("GL_MAX_TESS_CONTROL_TOTAL_OUTPUT_COMPONENTS", ">=", m * per_vertex_components + 4 * p_),
               ("GL_MAX_TESS_PATCH_COMPONENTS", ">=", 4 * p_),
               ("GL_MAX_TESS_EVALUATION_INPUT_COMPONENTS", ">=", per_vertex_components))
-    return _patch_case(id_, domain, m, tcs, tes, captures, expected, version,
+    return _patch_case(id_, domain, m, tcs, tes, captures, expected, 400,
                        f"{m} output vertices of {k_} vec4 each, read after barrier(); {p_} per-patch vec4",
                        limits)
 

@@ -1,37 +1,35 @@
 """The value each scalar component of a carried output holds, and the GLSL types broken into
-scalar components: shared by the per-vertex (TCS-less) and the per-patch (TCS) type cases."""
+scalar components: shared by the per-vertex (TCS-less) and the per-patch (TCS) type cases.
+The formulas themselves are GLSL, in values.glsl; the oracle evaluates that same text."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
-DOUBLE_FRACTION = 2.0 ** -32
+from harness.glsl import macros
+from harness.oracle.glsl_expr import compile_expression
+
+from .common import HERE
+
+VALUES = macros(HERE / "values.glsl")
+DOUBLE_FRACTION = 2.0 ** -32             # the low bits of a double component (values.glsl)
+
+
+@lru_cache(maxsize=None)
+def formula(macro: str, *args: str):
+    """A values.glsl macro as a Python function of the names it was given."""
+    return compile_expression(str(getattr(VALUES, macro)(*args)))
 
 
 def component_value(kind: str, base: int, k: int) -> float:
-    r = base * 64 + k + 1
-    if kind == "float":
-        return r * 0.25
-    if kind == "int":
-        return -r
-    if kind == "uint":
-        return r + 256
-    if kind == "colour":                 # stays in [0, 1]: legacy colours may be clamped
-        return (base * 16 + k + 1) / 4096.0
-    if kind == "double":
-        return r + (k + 1) * DOUBLE_FRACTION
-    raise ValueError(kind)
-
-
-def component_glsl(kind: str, base: str, k: str) -> str:
-    r = f"({base} * 64 + {k} + 1)"
-    return {"float": f"float{r} * 0.25", "int": f"-{r}", "uint": f"uint{r} + 256u",
-            "colour": f"float({base} * 16 + {k} + 1) / 4096.0",
-            "double": f"double{r} + double({k} + 1) * 2.3283064365386963e-10LF"}[kind]
+    """values.glsl's component(kind, base, k), evaluated."""
+    return formula("component", kind, "base", "k")(base=base, k=k)
 
 
 SCALAR_KIND = {"float": "float", "int": "int", "uint": "uint", "double": "double"}
 VECTOR_BASE = {"vec": "float", "ivec": "int", "uvec": "uint", "dvec": "double"}
-STRUCT_S = "struct S { vec3 a; float b; mat2 c; int d; };"
+# The struct every struct case carries: (member, type) in declaration order.
+STRUCT_S = (("a", "vec3"), ("b", "float"), ("c", "mat2"), ("d", "int"))
 
 
 def scalars_of(glsl_type: str) -> list[tuple[str, str]]:
@@ -47,8 +45,7 @@ def scalars_of(glsl_type: str) -> list[tuple[str, str]]:
             cols, rows = (int(shape), int(shape)) if "x" not in shape else map(int, shape.split("x"))
             return [(f"[{c}][{r}]", kind) for c in range(cols) for r in range(rows)]
     if glsl_type == "S":
-        return ([(".a." + c, "float") for c in "xyz"] + [(".b", "float")]
-                + [(f".c[{c}][{r}]", "float") for c in range(2) for r in range(2)] + [(".d", "int")])
+        return [(f".{member}{a}", kind) for member, type_ in STRUCT_S for a, kind in scalars_of(type_)]
     raise ValueError(glsl_type)
 
 
@@ -73,14 +70,6 @@ class Carried:
     @property
     def flat(self) -> bool:
         return any(kind in ("int", "uint") for _, kind in scalars_of(self.type)) and not self.builtin
-
-
-@dataclass(frozen=True)
-class TypeSet:
-    token: str                     # id token
-    carried: tuple[Carried, ...]
-    compat: bool = False
-    forms: tuple[str, ...] = ("var", "block")
 
 
 def user(name, type_, length=0, dynamic=False) -> Carried:

@@ -16,7 +16,7 @@ from harness.case import (Capture, Case, Draw, DrawEntry, DrawExpectation, DrawS
                           Requirements)
 
 from .common import DOMAINS, FAMILY, PATCHES_PER_DRAW, XFB_PRIMITIVE, per_patch, shader, vertices_per_primitive
-from .values import DOUBLE_FRACTION, STRUCT_S, Carried, component_glsl, component_value, scalars_of, user
+from .values import DOUBLE_FRACTION, STRUCT_S, Carried, component_value, scalars_of, user
 
 
 @dataclass(frozen=True)
@@ -64,110 +64,66 @@ TYPE_SETS = tuple(
                 builtin("gl_FogFragCoord", "float"), user("x", "vec4")), compat=True, forms=("block",))])
 
 
-def _glsl_decl(c: Carried, name: str, storage: str = "") -> str:
-    qualifiers = ("flat " if c.flat else "") + (storage + " " if storage else "")
-    return f"{qualifiers}{c.type} {name}{f'[{c.length}]' if c.length else ''}"
+@dataclass(frozen=True)
+class Scalar:
+    """One scalar component of a carried output, as types.vert writes it and types.tese sums it."""
+    accessor: str                  # after the output's name (and [j] in a dynamic loop)
+    kind: str                      # values.glsl's kind
+    k: int                         # values.glsl's k; in a dynamic loop, the offset within an element
+    slot: int                      # its index in the TES's s[]/w[] (ds[] for doubles); in a loop, the offset
+
+
+@dataclass(frozen=True)
+class Output:
+    carried: Carried
+    k: int                         # values.glsl's k of its first scalar
+    first_single: int              # its first index in s[]/w[], and in ds[]
+    first_double: int
+    scalars: tuple[Scalar, ...]    # of the whole output; of one element if it is written in a loop
 
 
 def _type_shaders(ts: TypeSet, form: str, domain: str):
     """VS and TES sources, and the expected results' layout: [(quantity, [(kind, k, what)])]."""
-    users = [c for c in ts.carried if not c.builtin]
-    builtins = [c for c in ts.carried if c.builtin]
-    arrays_of_arrays = form == "var" and any(c.length for c in users)
-    version = f"#version {430 if arrays_of_arrays else 400} {'compatibility' if ts.compat else 'core'}"
-    vs_decl, tes_decl = [], []
-    if any(c.type == "S" for c in users):
-        vs_decl.append(STRUCT_S)
-        tes_decl.append(STRUCT_S)
-    if form == "block" and users:
-        vs_decl += ["out VertexData {"] + [f"    {_glsl_decl(c, c.name)};" for c in users] + ["} v_out;"]
-        tes_decl += ["in VertexData {"] + [f"    {_glsl_decl(c, c.name)};" for c in users] + ["} v_in[];"]
-    else:
-        for c in users:
-            vs_decl.append(f"{_glsl_decl(c, 'v_' + c.name, 'out')};")
-            decl = _glsl_decl(c, "v_" + c.name, "in")
-            if c.length:          # an array per vertex: an array of arrays
-                decl = decl.replace(f"[{c.length}]", f"[][{c.length}]")
-            else:
-                decl += "[]"
-            tes_decl.append(f"{decl};")
-    for c in builtins:
-        if c.length:                                  # size the builtin array in the VS
-            vs_decl.append(f"out {c.type} {c.name}[{c.length}];")
-
-    def written(c: Carried) -> str:
-        if c.builtin:
-            return c.name
-        return f"v_out.{c.name}" if form == "block" else f"v_{c.name}"
-
-    def read(c: Carried) -> str:
-        if c.builtin:
-            return f"gl_in[i].{c.name}"
-        return f"v_in[i].{c.name}" if form == "block" else f"v_{c.name}[i]"
-
-    body, reads, layout = [], [], []
-    floats = doubles = k = 0
+    outputs, layout = [], []
+    singles = doubles = k = 0
     for c in ts.carried:
         elements = c.elements()
-        if c.dynamic:
-            inner = scalars_of(c.type)
-            per = len(inner)
-            body.append(f"for (int j = 0; j < {c.length}; j++) {{")
-            reads.append(f"for (int j = 0; j < {c.length}; j++) {{")
-            for a, kind in inner:
-                index = f"{k} + j * {per} + {inner.index((a, kind))}"
-                body.append(f"    {written(c)}[j]{a} = {component_glsl(kind, 'gl_VertexID', index)};")
-            for a, kind in inner:
-                offset = inner.index((a, kind))
-                if kind == "double":
-                    reads.append(f"    ds[{doubles} + j * {per} + {offset}] += {read(c)}[j]{a};")
-                else:
-                    reads.append(f"    s[{floats} + j * {per} + {offset}] += float({read(c)}[j]{a});")
-                    reads.append(f"    w[{floats} + j * {per} + {offset}] += float(i + 1) * float({read(c)}[j]{a});")
-            body.append("}")
-            reads.append("}")
-        else:
-            for e, (a, kind) in enumerate(elements):
-                body.append(f"{written(c)}{a} = {component_glsl(kind, 'gl_VertexID', str(k + e))};")
+        first_single, first_double, slots = singles, doubles, []
         for e, (a, kind) in enumerate(elements):
-            what = f"{c.name}{a}" if c.builtin else f"{c.name}{a}"
-            if kind == "double":
-                if not c.dynamic:
-                    reads.append(f"ds[{doubles}] += {read(c)}{a};")
-                layout.append(("double", k + e, doubles, what))
-                doubles += 1
-            else:
-                if not c.dynamic:
-                    reads.append(f"s[{floats}] += float({read(c)}{a});")
-                    reads.append(f"w[{floats}] += float(i + 1) * float({read(c)}{a});")
-                layout.append((kind, k + e, floats, what))
-                floats += 1
+            is_double = kind == "double"
+            slots.append(doubles if is_double else singles)
+            layout.append((kind, k + e, slots[-1], f"{c.name}{a}"))
+            doubles, singles = doubles + is_double, singles + (not is_double)
+        if c.dynamic:
+            scalars = tuple(Scalar(a, kind, o, o) for o, (a, kind) in enumerate(scalars_of(c.type)))
+        else:
+            scalars = tuple(Scalar(a, kind, k + e, slot) for e, ((a, kind), slot) in enumerate(zip(elements, slots)))
+        outputs.append(Output(c, k, first_single, first_double, scalars))
         k += len(elements)
 
-    captures, finish, results = [], [], []
-    singles = [item for item in layout if item[0] != "double"]
-    for start in range(0, len(singles), 4):
-        group = singles[start:start + 4]
+    captures, groups, results = [], [], []
+    single = [item for item in layout if item[0] != "double"]
+    for start in range(0, len(single), 4):
+        group = single[start:start + 4]
         names = ", ".join(g[3] for g in group)
         for prefix, array, what in (("x_s", "s", "sum over the patch of"),
                                      ("x_w", "w", "vertex-weighted sum over the patch of")):
-            var = f"{prefix}{start // 4}"
-            captures.append(Capture(var, "vec4", f"{what} {names}"))
-            parts = [f"{array}[{g[2]}]" for g in group] + ["0.0"] * (4 - len(group))
-            finish.append(f"{var} = vec4({', '.join(parts)});")
+            captures.append(Capture(f"{prefix}{start // 4}", "vec4", f"{what} {names}"))
             results.append((captures[-1].quantity, [(g[0], g[1], array) for g in group]))
+        groups.append((captures[-2].varying, captures[-1].varying, [g[2] for g in group] + [None] * (4 - len(group))))
+    sums = []
     for kind, kk, index, what in layout:
-        if kind != "double":
-            continue
-        var = f"x_d{index}"
-        captures.append(Capture(var, "vec2", f"sum over the patch of {what} (whole part, fraction * 2^32)"))
-        finish.append(f"{var} = vec2(float(floor(ds[{index}] + 0.5LF)), "
-                      f"float((ds[{index}] - floor(ds[{index}] + 0.5LF)) * 4294967296.0LF));")
-        results.append((captures[-1].quantity, [("double", kk, "d")]))
-    vs = shader("types.vert", version=version, declarations=vs_decl, body=body)
-    tes = shader("types.tese", version=version, domain=domain, declarations=tes_decl,
-                 captures=[f"{'vec4' if c.type == 'vec4' else 'vec2'} {c.varying}" for c in captures],
-                 floats=floats, doubles=doubles, reads=reads, finish=finish)
+        if kind == "double":
+            captures.append(Capture(f"x_d{index}", "vec2", f"sum over the patch of {what} (whole part, fraction * 2^32)"))
+            results.append((captures[-1].quantity, [("double", kk, "d")]))
+            sums.append((captures[-1].varying, index))
+    users = [c for c in ts.carried if not c.builtin]
+    arrays_of_arrays = form == "var" and any(c.length for c in users)
+    params = dict(version=430 if arrays_of_arrays else 400, compat=ts.compat, form=form, outputs=outputs,
+                  struct=STRUCT_S if any(c.type == "S" for c in users) else ())
+    vs = shader("types.vert", **params)
+    tes = shader("types.tese", **params, domain=domain, captures=captures, singles=singles, doubles=doubles,
+                 groups=groups, sums=sums)
     return vs, tes, tuple(captures), results, (4, 3) if arrays_of_arrays else (4, 0)
 
 
