@@ -35,6 +35,8 @@ def _divide(a, b):
 
 def _vector(size: int, dtype):
     def construct(*args):
+        if all(np.ndim(a) == 0 for a in args):             # the common case, kept quick
+            return np.full(size, args[0], dtype=dtype) if len(args) == 1 else np.array(args[:size], dtype=dtype)
         parts = np.concatenate([np.atleast_1d(np.asarray(a, dtype=dtype)) for a in args])
         return np.full(size, parts[0], dtype=dtype) if len(parts) == 1 else parts[:size]
     return construct

@@ -4,20 +4,24 @@ Ids: tess/<tcs|no-tcs>/<domain>/<spacing>/{in<N>-out<M>[/barrier], primitive-id/
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from harness.case import (Capture, Case, Draw, DrawEntry, DrawExpectation, DrawState, Readback, RecordGroup,
                           Requirements, ValueSet)
 
 from .common import (DOMAINS, FAMILY, LEVELS, SPACINGS, SPEC_MAX_LEVEL, glsl_float, needs_max_level, per_patch,
                      shader, spacing_token, vertices_per_primitive, xfb_primitive)
+from .values import formula
 
 CONTROL_LEVELS = ((2.0, 3.0, 2.0, 3.0), (2.0, 3.0))
 KEY = "instance * 100000 + first vertex of the patch"
 
 
+@lru_cache(maxsize=None)            # pure; each vertex's is asked for by many cases
 def control_attr(vertex: int, instance: int) -> tuple[float, float, float, float]:
-    """v_out.attr of control.vert."""
-    return (vertex + 0.5, 2.0 * vertex + 0.25, 1000.0 - vertex, float(instance))
+    """v_out.attr of control.vert, from values.glsl's control_attr."""
+    attr = formula("control_attr", "v", "instance")(v=float(vertex), instance=instance)
+    return tuple(float(x) for x in attr)
 
 
 @dataclass(frozen=True)

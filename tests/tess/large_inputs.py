@@ -2,13 +2,18 @@
 Ids: tess/no-tcs/<domain>/equal/large-in/pvN-<count>xvec4."""
 from __future__ import annotations
 
+import numpy as np
+
 from harness.case import Capture, Case, Draw, DrawEntry, DrawExpectation, DrawState, Readback, RecordGroup, Requirements
 
 from .common import DOMAINS, FAMILY, XFB_PRIMITIVE, per_patch, shader, vertices_per_primitive
+from .values import formula
 from .vertex_types import TYPE_BASE_CAPTURES, TYPE_LEVELS
 
-def _large_input(vertex: int, k: int, c: int) -> int:
-    return (vertex * 3 + k * 5 + c) % 29 + 1
+
+def _large_input(vertex: int, k: int) -> np.ndarray:
+    """Output k of large.vert for a vertex (its four components), from values.glsl's large_input."""
+    return formula("large_input", "vertex", "k", "c")(vertex=vertex, k=k, c=np.arange(4))
 
 
 def large_patch_case(domain: str, size: int, count: int) -> Case:
@@ -32,9 +37,9 @@ def large_patch_case(domain: str, size: int, count: int) -> Case:
                 if k >= count:
                     row += [0.0, 0.0]
                     continue
-                row.append(float(sum((c + 1) * _large_input(v, k, c) for v in vertices for c in range(4))))
-                row.append(float(sum((i + 1) * _large_input(v, k, c) for i, v in enumerate(vertices)
-                                     for c in range(4))))
+                outputs = [_large_input(v, k) for v in vertices]
+                row.append(float(sum(int(np.dot(np.arange(1, 5), u)) for u in outputs)))
+                row.append(float(sum((i + 1) * int(u.sum()) for i, u in enumerate(outputs))))
             values.append((captures[2 + n].quantity, tuple(row)))
         groups.append(RecordGroup("gl_PrimitiveID", patch, f"patch {patch}, TES", tuple(values)))
     each = per_patch(domain, "equal_spacing", False, outer, inner)

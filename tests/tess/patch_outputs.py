@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import lru_cache
 
 from harness.case import Capture, Case, Draw, DrawEntry, DrawExpectation, DrawState, Readback, RecordGroup, Requirements
 
@@ -85,6 +86,7 @@ def _patch_case(id_, domain, out_vertices, tcs, tes, captures, expected, version
     )
 
 
+@lru_cache(maxsize=None)            # pure; each value is asked for many times
 def _large_value(patch: int, vertex: int, k: int, c: int) -> float:
     return formula("large_vertex_value", "patch", "vertex", "k", "c")(patch=patch, vertex=vertex, k=k, c=c)
 

@@ -25,3 +25,11 @@ float(({{ patch }} * 11 + {{ j }} * 13 + {{ c }}) % 53 + 1)
 {% macro struct_s(members) -%}
 struct S { {% for member, type in members %}{{ type }} {{ member }}; {% endfor %}};
 {%- endmacro %}
+{#- Output k of large.vert for vertex `vertex`: its four components, c = ivec4(0, 1, 2, 3). -#}
+{% macro large_input(vertex, k, c) -%}
+(ivec4({{ vertex }} * 3 + {{ k }} * 5) + {{ c }}) % 29 + 1
+{%- endmacro %}
+{#- v_out.attr of control.vert; v is the vertex number as a float. -#}
+{% macro control_attr(v, instance) -%}
+vec4({{ v }} + 0.5, 2.0 * {{ v }} + 0.25, 1000.0 - {{ v }}, float({{ instance }}))
+{%- endmacro %}

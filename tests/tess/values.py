@@ -21,6 +21,7 @@ def formula(macro: str, *args: str):
     return compile_expression(str(getattr(VALUES, macro)(*args)))
 
 
+@lru_cache(maxsize=None)            # pure, and asked for the same few thousand values again and again
 def component_value(kind: str, base: int, k: int) -> float:
     """values.glsl's component(kind, base, k), evaluated."""
     return formula("component", kind, "base", "k")(base=base, k=k)
