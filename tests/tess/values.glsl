@@ -1,7 +1,9 @@
 {#-
-  The value formulas of the tessellation cases, written once: shaders call these macros with
-  GLSL names (gl_VertexID, gl_PrimitiveID, loop indices), and the oracle calls them with numbers
-  and evaluates the text it gets (values.py, patch_outputs.py). Every value is an exact float.
+  The value formulas of the tessellation cases, written once: the shaders call these macros with
+  GLSL expressions (gl_VertexID, gl_PrimitiveID, loop indices); the oracle calls them with plain
+  names and evaluates the text it gets with numbers bound to them (values.formula,
+  harness/oracle/glsl_expr.py). Arguments go in as text, so an argument that is a sum (k in a
+  loop) may only stand where the macro adds it. Every value is exact in single precision.
 -#}
 {#- Scalar component k of a carried output of vertex (or patch) `base`: unique to (base, k);
     colours stay in [0, 1], a double's low bits (k + 1) * 2^-32 are lost in single precision. -#}
@@ -21,10 +23,6 @@ float(({{ patch }} * 7 + {{ vertex }} * 3 + {{ k }} * 5 + {{ c }}) % 29 + 1)
 {% macro large_patch_value(patch, j, c) -%}
 float(({{ patch }} * 11 + {{ j }} * 13 + {{ c }}) % 53 + 1)
 {%- endmacro %}
-{#- The struct S of the struct cases, declared from values.py's STRUCT_S (member, type) pairs. -#}
-{% macro struct_s(members) -%}
-struct S { {% for member, type in members %}{{ type }} {{ member }}; {% endfor %}};
-{%- endmacro %}
 {#- Output k of large.vert for vertex `vertex`: its four components, c = ivec4(0, 1, 2, 3). -#}
 {% macro large_input(vertex, k, c) -%}
 (ivec4({{ vertex }} * 3 + {{ k }} * 5) + {{ c }}) % 29 + 1
@@ -32,4 +30,8 @@ struct S { {% for member, type in members %}{{ type }} {{ member }}; {% endfor %
 {#- v_out.attr of control.vert; v is the vertex number as a float. -#}
 {% macro control_attr(v, instance) -%}
 vec4({{ v }} + 0.5, 2.0 * {{ v }} + 0.25, 1000.0 - {{ v }}, float({{ instance }}))
+{%- endmacro %}
+{#- The struct S of the struct cases, declared from values.py's STRUCT_S (member, type) pairs. -#}
+{% macro struct_s(members) -%}
+struct S { {% for member, type in members %}{{ type }} {{ member }}; {% endfor %}};
 {%- endmacro %}

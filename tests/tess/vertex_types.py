@@ -75,6 +75,7 @@ class Scalar:
 
 @dataclass(frozen=True)
 class Output:
+    """A carried output and where its scalars go: what the templates need beside the Carried."""
     carried: Carried
     k: int                         # values.glsl's k of its first scalar
     first_single: int              # its first index in s[]/w[], and in ds[]
@@ -83,17 +84,21 @@ class Output:
 
 
 def _type_shaders(ts: TypeSet, form: str, domain: str):
-    """VS and TES sources, and the expected results' layout: [(quantity, [(kind, k, what)])]."""
+    """VS and TES sources (types.vert, types.tese), their captures, the expected results' layout
+    [(quantity, [(kind, k, array)])] and the GL version they need."""
     outputs, layout = [], []
     singles = doubles = k = 0
     for c in ts.carried:
         elements = c.elements()
         first_single, first_double, slots = singles, doubles, []
         for e, (a, kind) in enumerate(elements):
-            is_double = kind == "double"
-            slots.append(doubles if is_double else singles)
+            if kind == "double":
+                slots.append(doubles)
+                doubles += 1
+            else:
+                slots.append(singles)
+                singles += 1
             layout.append((kind, k + e, slots[-1], f"{c.name}{a}"))
-            doubles, singles = doubles + is_double, singles + (not is_double)
         if c.dynamic:
             scalars = tuple(Scalar(a, kind, o, o) for o, (a, kind) in enumerate(scalars_of(c.type)))
         else:
