@@ -2,8 +2,8 @@
 spend a second re-deriving 2,000 cases and their expected values.
 
 An entry holds the cases and the size and mtime of every Python source that was loaded when they
-were generated (generators, oracles, the case model, numpy...); it is used only while all of
-them are unchanged. Anything wrong with an entry (missing, stale, unreadable) means the
+were generated (generators, oracles, the case model, numpy...) and of every file in the family's
+folder (its sub-family modules and GLSL templates); it is used only while all of them are unchanged. Anything wrong with an entry (missing, stale, unreadable) means the
 cases are generated again. Set HARNESS_CASE_CACHE=0 to always generate.
 """
 from __future__ import annotations
@@ -38,7 +38,7 @@ def load(cases_py: Path, generate: Callable[[], list]) -> list:
     except Exception:               # missing, stale, truncated or from another numpy: regenerate
         pass
     cases = generate()
-    sources = {path: None for path in _loaded_sources()}
+    sources = {path: None for path in _loaded_sources() + _family_files(cases_py.parent)}
     _store(entry, (VERSION, _stamps(sources), cases))
     return cases
 
@@ -46,6 +46,11 @@ def load(cases_py: Path, generate: Callable[[], list]) -> list:
 def _loaded_sources() -> list[str]:
     names = (getattr(module, "__file__", None) for module in list(sys.modules.values()))
     return sorted({name for name in names if name and name.endswith(".py")})
+
+
+def _family_files(folder: Path) -> list[str]:
+    """Templates are read, not imported: _loaded_sources() cannot see them."""
+    return sorted(str(path) for path in folder.rglob("*") if path.is_file() and "__pycache__" not in path.parts)
 
 
 def _stamps(sources: dict) -> dict:

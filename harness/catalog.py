@@ -13,11 +13,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def family_module(path: Path):
-    """Import a family's cases.py once per process (dataclasses need it in sys.modules)."""
+    """Import a family's cases.py once per process (dataclasses need it in sys.modules), as a
+    package whose folder is the family's: `from . import coords` finds a sibling module."""
     name = f"harness_family_{path.parent.name}"
     module = sys.modules.get(name)
     if module is None:
-        spec = importlib.util.spec_from_file_location(name, path)
+        spec = importlib.util.spec_from_file_location(name, path, submodule_search_locations=[str(path.parent)])
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         spec.loader.exec_module(module)

@@ -17,3 +17,10 @@ def _environment(folder: str) -> jinja2.Environment:
 def render(path: Path, **params) -> str:
     path = Path(path)
     return _environment(str(path.parent)).get_template(path.name).render(**params)
+
+
+def macros(path: Path):
+    """The macros of a template file, callable from Python: a formula kept there as GLSL renders
+    into the shader and into the text the oracle evaluates (harness/oracle/glsl_expr.py)."""
+    path = Path(path)
+    return _environment(str(path.parent)).get_template(path.name).module

@@ -1,4 +1,5 @@
 #version 400 core
+{% import "values.glsl" as values %}
 // Each vertex hands on its identity (vertex number, instance) and a value made from it.
 out VertexData {
     vec4 attr;
@@ -9,7 +10,7 @@ out VertexData {
 void main()
 {
     float v = float(gl_VertexID);
-    v_out.attr = vec4(v + 0.5, 2.0 * v + 0.25, 1000.0 - v, float(gl_InstanceID));
+    v_out.attr = {{ values.control_attr("v", "gl_InstanceID") }};
     v_out.vertex = gl_VertexID;
     v_out.instance = gl_InstanceID;
     gl_Position = v_out.attr.wzyx;

@@ -1,4 +1,5 @@
 #version 400 core
+{% import "values.glsl" as values %}
 // {{ count }} vec4 outputs, each component a small value of (vertex, output, component).
 {% for k in range(count) %}
 out vec4 u{{ k }};
@@ -7,7 +8,7 @@ out vec4 u{{ k }};
 vec4 value(int k)
 {
     ivec4 c = ivec4(0, 1, 2, 3);
-    return vec4((ivec4(gl_VertexID * 3 + k * 5) + c) % 29 + 1);
+    return vec4({{ values.large_input("gl_VertexID", "k", "c") }});
 }
 
 void main()

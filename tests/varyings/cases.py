@@ -65,8 +65,6 @@ TYPES = {
 SWIZZLE = "xyzw"
 # A struct varying (GLSL 1.50+): member name -> type, in declaration order.
 STRUCTS = {"S": (("a", "vec3"), ("b", "float"), ("c", "mat2"))}
-STRUCT_DECLARATIONS = {name: f"struct {name} {{ " + " ".join(f"{t} {m};" for m, t in members) + " };"
-                       for name, members in STRUCTS.items()}
 
 
 @dataclass(frozen=True)
@@ -84,6 +82,10 @@ class Varying:
 
     def needs_flat(self) -> bool:
         return self.scalar != "float"
+
+    @property
+    def interpolation(self) -> str:
+        return self.qualifier or ("flat" if self.needs_flat() else "")
 
     def groups(self) -> list[tuple[str, list[str]]]:
         """(assignable GLSL name, accessors of its scalars) per array element, scalars in
@@ -355,45 +357,19 @@ def requirements(plan: Plan) -> Requirements:
         and plan.limit[1] == "over" else "")
 
 
-# -- GLSL generation ----------------------------------------------------------------------------
+# -- GLSL: each stage is a template beside this file ---------------------------------------------
 
-def _decl(v: Varying, direction: str, d: Dialect, array_suffix: str = "", consumer_flat: bool = False) -> str:
-    layout = []
-    if v.location is not None:
-        layout.append(f"location = {v.location}")
-    if v.component is not None:
-        layout.append(f"component = {v.component}")
-    parts = [f"layout({', '.join(layout)})"] if layout else []
-    qualifier = v.qualifier or ("flat" if v.needs_flat() else "")
-    if d.modern:
-        if qualifier:
-            parts.append(qualifier)
-        parts.append(direction)
-    else:
-        parts.append("varying")
-    size = f"[{v.array}]" if v.array else ""
-    parts.append(f"{v.type} {v.name}{size}{array_suffix};")
-    return " ".join(parts)
+def _stage(template: str, plan: Plan, **params) -> str:
+    params.setdefault("users", plan.users)
+    return render(HERE / template, dialect=plan.dialect, extensions=_extensions(plan),
+                  structs=[(t, STRUCTS[t]) for t in sorted({v.type for v in plan.users} & set(STRUCTS))],
+                  **params)
 
 
 def _vs(plan: Plan, writes) -> str:
-    d = plan.dialect
-    decls = _structs(plan) + [f"{'in' if d.modern else 'attribute'} vec4 a_position;"]
-    if plan.separable:           # separable programs must redeclare the builtins they use
-        members = ["vec4 gl_Position;"] + (["float gl_PointSize;"] if "pointsize" in plan.controls else [])
-        decls.append("out gl_PerVertex { " + " ".join(members) + " };")
-    if "clipdist" in plan.controls and d.modern:
-        decls.append("out float gl_ClipDistance[2];")
-    blocked = _uses_blocks(plan)
-    decls += _block("out", "V", "v_out", plan.users, d) if blocked else [_decl(v, "out", d) for v in plan.users]
-    body = ["gl_Position = a_position;"]
-    for name, type_, group in writes:
-        target = name if name.startswith("gl_") or not blocked else f"v_out.{name}"
-        body.append(f"{target} = {constructor(type_, group)};")
-    if plan.clip_vertex:
-        body.append("gl_ClipVertex = a_position;     // the user clip plane keeps y <= 0")
-    return render(HERE / "stage.glsl", version_line=d.line, extensions=_extensions(plan), layout=[],
-                  declarations=decls, body=body)
+    return _stage("varyings.vert", plan, writes=writes, constant=constructor, blocked=_uses_blocks(plan),
+                  separable=plan.separable, point_size="pointsize" in plan.controls,
+                  clip_distance="clipdist" in plan.controls and plan.dialect.modern, clip_vertex=plan.clip_vertex)
 
 
 def _uses_blocks(plan: Plan) -> bool:
@@ -402,38 +378,20 @@ def _uses_blocks(plan: Plan) -> bool:
     return len(plan.chain.split("-")) > 2 and bool(plan.users)
 
 
-def _block(direction: str, name: str, instance: str, users, d: Dialect) -> list[str]:
-    lines = [f"{direction} {name} {{"]
-    for v in users:
-        qualifier = v.qualifier or ("flat" if v.needs_flat() else "")
-        size = f"[{v.array}]" if v.array else ""
-        lines.append(f"    {qualifier + ' ' if qualifier else ''}{v.type} {v.name}{size};")
-    lines.append(f"}} {instance};")
-    return lines
-
-
-def _structs(plan: Plan) -> list[str]:
-    return [STRUCT_DECLARATIONS[t] for t in sorted({v.type for v in plan.users} & set(STRUCTS))]
-
-
 def _extensions(plan: Plan) -> list[str]:
     d = plan.dialect
-    lines = []
+    names = []
     if d.version == 140 and d.compat:        # GLSL 1.40 removed the legacy builtins; this brings them back
-        lines.append("#extension GL_ARB_compatibility : require")
+        names.append("GL_ARB_compatibility")
     if any(v.scalar == "double" for v in plan.users) and d.version < 400:
-        lines.append("#extension GL_ARB_gpu_shader_fp64 : require")
+        names.append("GL_ARB_gpu_shader_fp64")
     if any(v.component is not None for v in plan.users) and d.version < 440:
-        lines.append("#extension GL_ARB_enhanced_layouts : require")
-    return lines
+        names.append("GL_ARB_enhanced_layouts")
+    return names
 
 
-LEGACY_PER_VERTEX = ("gl_FrontColor", "gl_BackColor", "gl_FrontSecondaryColor", "gl_BackSecondaryColor",
-                     "gl_FogFragCoord")
-
-
-def _legacy_copies(plan: Plan, src: str, dst: str) -> list[str]:
-    """Copy statements for the legacy builtins between gl_in[] and the stage's outputs."""
+def _legacy(plan: Plan) -> list[str]:
+    """The builtins an intermediate stage copies from gl_in[] to its outputs."""
     names = []
     for key in plan.builtins:
         b = BUILTINS[key]
@@ -446,47 +404,15 @@ def _legacy_copies(plan: Plan, src: str, dst: str) -> list[str]:
         names += ["gl_ClipDistance[0]", "gl_ClipDistance[1]"]
     if "pointsize" in plan.controls:
         names.append("gl_PointSize")
-    return [f"{dst}{n} = {src}{n};" for n in names]
+    return names
+
+
+MIDDLE_TEMPLATES = {"tcs": "varyings.tesc", "tes": "varyings.tese", "gs": "varyings.geom"}
 
 
 def _middle(stage: str, plan: Plan) -> str:
-    d = plan.dialect
-    users = plan.users
-    nxt = plan.chain.split("-")[plan.chain.split("-").index(stage) + 1]
-    to_fs = nxt == "fs"
-    decls, body, layout = _structs(plan), [], []
-    decls += _block("in", "V", "v_in[]", users, d) if users else []
-    if stage == "tcs":
-        layout.append("layout(vertices = 3) out;")
-        decls += _block("out", "V", "v_out[]", users, d) if users else []
-        body.append("gl_out[gl_InvocationID].gl_Position = gl_in[gl_InvocationID].gl_Position;")
-        body += _legacy_copies(plan, "gl_in[gl_InvocationID].", "gl_out[gl_InvocationID].")
-        body += [f"v_out[gl_InvocationID].{v.name} = v_in[gl_InvocationID].{v.name};" for v in users]
-        body += ["gl_TessLevelOuter[0] = 1.0;", "gl_TessLevelOuter[1] = 1.0;",
-                 "gl_TessLevelOuter[2] = 1.0;", "gl_TessLevelInner[0] = 1.0;"]
-    else:
-        if stage == "tes":
-            layout.append("layout(triangles, equal_spacing, ccw) in;")
-        else:
-            layout += ["layout(triangles) in;", "layout(triangle_strip, max_vertices = 3) out;"]
-        if to_fs:
-            decls += [_decl(v, "out", d) for v in users]
-            prefix = ""
-        else:
-            decls += _block("out", "V", "v_out", users, d) if users else []
-            prefix = "v_out."
-        copy = ([f"{prefix}{v.name} = v_in[{{i}}].{v.name};" for v in users]
-                + _legacy_copies(plan, "gl_in[{i}].", ""))
-        if stage == "tes":       # values are the same at every vertex; position interpolates
-            body.append("gl_Position = gl_TessCoord.x * gl_in[0].gl_Position"
-                        " + gl_TessCoord.y * gl_in[1].gl_Position + gl_TessCoord.z * gl_in[2].gl_Position;")
-            body += [line.format(i=0) for line in copy]
-        else:
-            body.append("for (int i = 0; i < 3; i++) {")
-            body += ["    gl_Position = gl_in[i].gl_Position;"] + [f"    {line.format(i='i')}" for line in copy]
-            body += ["    EmitVertex();", "}"]
-    return render(HERE / "stage.glsl", version_line=d.line, extensions=_extensions(plan), layout=layout,
-                  declarations=decls, body=body)
+    stages = plan.chain.split("-")
+    return _stage(MIDDLE_TEMPLATES[stage], plan, legacy=_legacy(plan), to_fs=stages[stages.index(stage) + 1] == "fs")
 
 
 def _fs(plan: Plan, reads) -> str:
@@ -494,22 +420,12 @@ def _fs(plan: Plan, reads) -> str:
     users = [v for v in plan.users if plan.fs_users is None or v.name in plan.fs_users]
     if plan.reverse_consumer:
         users = users[::-1]
-    decls = _structs(plan) + [_decl(v, "in", d) for v in users]
-    if "clipdist" in plan.controls and d.modern:
-        decls.append("in float gl_ClipDistance[2];")
-    out = "gl_FragColor"
-    if d.modern and not d.compat:
-        decls.append("out vec4 o_report;")
-        out = "o_report"
-    body = ["// Fragment column k reports read values 4k .. 4k+3.",
-            "int k = int(gl_FragCoord.x);", "vec4 r = vec4(-1.0);"]
-    for pixel in range(-(-len(reads) // 4)):
-        chunk = [f"float({expr})" for expr, *_ in reads[4 * pixel:4 * pixel + 4]]
-        chunk += ["-1.0"] * (4 - len(chunk))
-        body.append(f"{'if' if pixel == 0 else 'else if'} (k == {pixel}) r = vec4({', '.join(chunk)});")
-    body.append(f"{out} = r;")
-    return render(HERE / "stage.glsl", version_line=d.line, extensions=_extensions(plan), layout=[],
-                  declarations=decls, body=body)
+    expressions = [expression for expression, *_ in reads]
+    expressions += [""] * (-len(expressions) % 4)             # "": that lane reports -1.0
+    columns = [expressions[n:n + 4] for n in range(0, len(expressions), 4)]
+    return _stage("varyings.frag", plan, users=users, columns=columns,
+                  clip_distance="clipdist" in plan.controls and d.modern,
+                  report="o_report" if d.modern and not d.compat else "gl_FragColor")
 
 
 # -- ids ----------------------------------------------------------------------------------------
