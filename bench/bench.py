@@ -13,8 +13,9 @@ the driver (the executor children time each case; the rest is harness and pytest
 (unique programs x compile time + cases x draw time, over the cores, with both times probed
 here), and the peak resident memory of the whole process tree. Each harness row is profiled
 (harness/profiling.py, bench/wall_profile.py; `--no-profile` leaves the timers out): where its
-wall time and CPU went, per process, measured with timers in every process of the run. Last, one `-n auto` run of every
-family on all the --memory-targets together gives the peak memory of a full local run.
+wall time and CPU went, per process, measured with timers in every process of the run. Last,
+one `-n auto` run of every family on all the --memory-targets together gives the peak memory of
+a full local run.
 """
 from __future__ import annotations
 

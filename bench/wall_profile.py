@@ -98,7 +98,7 @@ def report(folder: Path, wall: float, cases: int, cores: int, run_cpu: float | N
     total = run_cpu if run_cpu else measured
     per = 1e3 / max(cases, 1)
     lines = [f"profile{title}: wall {wall:.1f} s, {cases} cases; CPU of the run {total:.1f} s of "
-             f"{cores * wall:.1f} core-s ({cores} cores x wall), {total * per:.2f} ms of CPU per case"]
+             f"{cores * wall:.1f} core-s ({cores} cores x wall), {total * per:.2f} ms of CPU per case (timers in {folder})"]
 
     # timeline, controller's clock
     t0 = main["started"]
@@ -158,8 +158,12 @@ def report(folder: Path, wall: float, cases: int, cores: int, run_cpu: float | N
                  f"({waited * per:.2f} ms/case); children not on a CPU {idle:.1f} s in all; "
                  f"idle cores or other load: {max(0.0, cores * wall - total):.1f} core-s")
     driver = sum(v for name, v in _child_rows(children) if name.startswith("driver"))
+    links = _count(children, "compile+link")
     lines.append(f"  driver (compile+link, draw+readback in the child) {driver:.1f} CPU s = {driver / total:.0%} of "
-                 f"the run's CPU; everything else {1 - driver / total:.0%}")
+                 f"the run's CPU; everything else {1 - driver / total:.0%}; {links} links at "
+                 f"{_sum(children, 'compile+link') / max(links, 1) * 1e3:.2f} ms CPU "
+                 f"({_sum(children, 'compile+link', 1) / max(links, 1) * 1e3:.2f} ms wall); measured floor "
+                 f"(driver CPU over {cores} cores) {driver / cores:.1f} s, wall / that {wall / max(driver / cores, 1e-9):.1f}")
     return lines
 
 
