@@ -11,8 +11,11 @@ Then it times, in one go: piglit on its tessellation and draw-parameters tests
 `-n auto` and with `-n 0`. It prints cases/s, the ratios, the share of wall time spent outside
 the driver (the executor children time each case; the rest is harness and pytest), the floor
 (unique programs x compile time + cases x draw time, over the cores, with both times probed
-here), and the peak resident memory of the whole process tree. Last, one `-n auto` run of every
-family on all the --memory-targets together gives the peak memory of a full local run.
+here), and the peak resident memory of the whole process tree. Each harness row is profiled
+(harness/profiling.py, bench/wall_profile.py; `--no-profile` leaves the timers out): where its
+wall time and CPU went, per process, measured with timers in every process of the run. Last,
+one `-n auto` run of every family on all the --memory-targets together gives the peak memory of
+a full local run.
 """
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -35,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 from harness import catalog  # noqa: E402
 from harness.executor import Executor  # noqa: E402
 from harness.targets import get  # noqa: E402
+import wall_profile  # noqa: E402
 
 PIGLIT_TESTS = ("arb_tessellation_shader", "arb_shader_draw_parameters")
 
@@ -114,20 +119,29 @@ def _piglit_count(results: Path) -> int:
     return 0
 
 
-def ours(drivers: str, families: list[str], workers: str, keep: Path | None = None) -> dict:
+def ours(drivers: str, families: list[str], workers: str, keep: Path | None = None, profile: bool = False) -> dict:
     label = f"{drivers.replace(',', '-')}-n{workers}"
     out_dir = keep / label if keep else Path(tempfile.mkdtemp(prefix=f"harness-{label}-"))
     env = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", tempfile.gettempdir())}
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--results-dir", str(out_dir)]
     cmd += [a for d in drivers.split(",") for a in ("--target", d)] + [f"tests/{f}" for f in families]
     cmd += ["-n", workers] if workers != "0" else ["-p", "no:xdist"]
+    if profile:                      # timers in every process of the run (harness/profiling.py)
+        env["HARNESS_PROFILE"] = tempfile.mkdtemp(prefix=f"profile-{label}-")
+        cmd += ["-p", "harness.profiling"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     wall, peak, proc = timed(cmd, env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     path = out_dir / "results.json"
     entries = json.loads(path.read_text())["results"] if path.exists() else []    # a usage error: none
     in_driver = sum(e["duration"] for e in entries)          # time the children spent running cases
     statuses = Counter(e["status"] for e in entries)
     finished = sorted(e.get("finished", 0.0) for e in entries)
+    lines = wall_profile.report(Path(env["HARNESS_PROFILE"]), wall, len(entries), os.cpu_count() or 1, cpu,
+                                f" of harness -n {workers}") if profile else []
     return {"wall": wall, "cases": len(entries), "peak": peak, "in_driver": in_driver, "rc": proc.returncode,
+            "cpu": cpu, "profile": lines,
             "statuses": statuses, "tail": proc.stdout[-2000:],
             "first": finished[0] if finished else 0.0, "last": finished[-1] if finished else 0.0}
 
@@ -161,6 +175,8 @@ def main() -> int:
     parser.add_argument("--cold", action="store_true",
                         help="no untimed warm-up runs (by default each driver's shader disk cache is "
                              "warmed first, for piglit and the harness alike, as repeated CI runs find it)")
+    parser.add_argument("--no-profile", action="store_true",
+                        help="time the harness rows without the per-process timers (no profile printed)")
     parser.add_argument("--results", type=Path, default=None, metavar="DIR",
                         help="keep each harness run's results folder under DIR (default: temporary)")
     args = parser.parse_args()
@@ -181,8 +197,8 @@ def main() -> int:
                     print("piglit: not installed (Debian package piglit); piglit columns skipped")
                     break
                 rows["piglit batched" if batched else "piglit isolated"] = result
-        rows["harness -n auto"] = ours(driver, families, "auto", args.results)
-        rows["harness -n 0"] = ours(driver, families, "0", args.results)
+        rows["harness -n auto"] = ours(driver, families, "auto", args.results, not args.no_profile)
+        rows["harness -n 0"] = ours(driver, families, "0", args.results, not args.no_profile)
         for name, r in rows.items():
             rate = r["cases"] / r["wall"] if r["wall"] else 0
             print(f"{name:16} {r['cases']:6} cases {r['wall']:8.1f} s {rate:8.1f} cases/s "
@@ -194,6 +210,8 @@ def main() -> int:
                       f"{steady:.1f} cases/s between them")
                 if r["rc"] not in (0, 1) or not r["cases"]:
                     print(r["tail"])
+        for name in ("harness -n auto", "harness -n 0"):
+            print("\n".join(rows[name]["profile"]))
         auto = rows["harness -n auto"]
         if not auto["cases"] or not rows["harness -n 0"]["cases"]:
             print(f"{driver}: no results; see the output above")
