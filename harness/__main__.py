@@ -2,10 +2,10 @@
 
   python -m harness targets [NAME ...] [--json]     what each target is and whether it runs here
   python -m harness env TARGET [--mesa PATH]          the target's environment, as shell exports
-  python -m harness compare OLD NEW                 regressions, fixes, new and removed cases
+  python -m harness compare OLD NEW                 regressions, fixes, still failing, new skips...
   python -m harness report RESULTS... [-o DIR]      static HTML dashboard
   python -m harness merge OUT SHARD...              join sharded results
-  python -m harness bisect-run CASE_ID... --target T   for `git bisect run`
+  python -m harness bisect-run CASE_ID... --target T   for `git bisect run` (ids: harness/catalog.py)
   python -m harness export CASE_ID --format F [-o DIR] standalone reproducer
 """
 from __future__ import annotations

@@ -290,7 +290,8 @@ def pytest_report_teststatus(report, config):
 def _worker_crash(report) -> tuple[str, str] | None:
     """(case id, target) of the case an xdist worker died in (kill -9, OOM): xdist reports it
     with its node id only, in a phase named '???'."""
-    if report.failed and report.when not in ("setup", "call", "teardown") and "case_id" not in dict(report.user_properties):
+    if report.failed and getattr(report, "when", None) not in ("setup", "call", "teardown") \
+            and "case_id" not in dict(getattr(report, "user_properties", ())):
         return ids.from_nodeid(report.nodeid)
     return None
 

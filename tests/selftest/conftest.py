@@ -1,25 +1,19 @@
 """Shared helpers for the harness's own tests."""
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
 
+from harness import catalog
 from harness.case import Case, Draw, DrawEntry, DrawExpectation, Readback, Requirements
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests" / "tess"))     # the tess family's generator, as `cases`
 
 
 def family(name: str):
-    """A family's generator module, loaded the way the plugin loads it."""
-    spec = importlib.util.spec_from_file_location(f"selftest_family_{name}", ROOT / "tests" / name / "cases.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    """A family's generator module (a package of sub-family modules), loaded as the plugin loads it."""
+    return catalog.family_module(ROOT / "tests" / name / "cases.py")
 
 
 def fault_case(fault: str, value: int = 7, expected: int = 7) -> Case:
@@ -33,8 +27,7 @@ def fault_case(fault: str, value: int = 7, expected: int = 7) -> Case:
 
 @pytest.fixture(scope="session")
 def tess_cases():
-    import cases
-    return {case.id: case for case in cases.generate()}
+    return {case.id: case for case in family("tess").generate()}
 
 
 @pytest.fixture(scope="session")

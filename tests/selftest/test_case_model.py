@@ -4,10 +4,12 @@ from __future__ import annotations
 import dataclasses
 import json
 
-import cases as tess
 import pytest
+from conftest import family
 
 from harness.case import ID_RE, Case, CaseError
+
+tess = family("tess")
 
 # Pinned ids: baselines and bisection scripts name cases by these strings. If a change renames
 # one of them, that is a deliberate decision (and a note for users), not an accident.

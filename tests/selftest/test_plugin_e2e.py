@@ -49,9 +49,12 @@ def test_parallel_run_writes_junit_and_results(tmp_path):
 
 HAZARD_FAMILY = '''
 """A family whose second draw forgets to set the levels: the stale-levels hazard."""
-import dataclasses, sys
-sys.path.insert(0, {tess!r})
-import cases as tess
+import dataclasses, importlib.util, sys
+# The real tess family, a package of sub-family modules, under a name of its own.
+spec = importlib.util.spec_from_file_location("real_tess", {tess!r} + "/cases.py", submodule_search_locations=[{tess!r}])
+tess = importlib.util.module_from_spec(spec)
+sys.modules[spec.name] = tess
+spec.loader.exec_module(tess)
 
 def generate():
     case = {{c.id: c for c in tess.generate()}}[{case_id!r}]
