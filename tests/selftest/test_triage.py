@@ -121,6 +121,7 @@ def test_skips_and_flakes_files(tmp_path):
     proc = pytest_run("tests/tess", "--target", "llvmpipe", "--target", "zink", "--skips", "skips.txt",
                       "--flakes", "flakes.txt", cwd=tree)
     assert proc.returncode == 0, proc.stdout[-2000:]
+    assert "1 flake" in proc.stdout.splitlines()[-1]
     by_target = {e["target"]: e for e in results.read(tree / "results")}
     assert by_target["zink"]["status"] == "skip" and "skips.txt:2" in by_target["zink"]["message"]
     assert by_target["llvmpipe"]["status"] == "flake" and "flakes.txt:1" in by_target["llvmpipe"]["message"]
