@@ -11,12 +11,11 @@ import os
 import random
 import subprocess
 import time
-from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from harness import __version__, baseline, catalog, export, ids, mesa, policy, results
+from harness import __version__, baseline, catalog, export, ids, mesa, policy, results, terminal
 from harness import targets as targets_mod
 from harness.executor import Executor, probe
 from harness.case import Case, CaseError
@@ -108,6 +107,8 @@ def _probe(config, target) -> str:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config):
+    if not config.pluginmanager.is_registered(terminal):
+        config.pluginmanager.register(terminal, "harness-terminal")      # the terminal's names for outcomes
     try:
         _configure(config)
     except HarnessUsageError as exc:
@@ -266,42 +267,8 @@ def pytest_runtest_makereport(item, call):
     worker: a report's plain attributes travel with it)."""
     report = yield
     if call.when == "call" and OUTCOME in item.stash:
-        report.harness_outcome = item.stash[OUTCOME]
+        setattr(report, terminal.OUTCOME_ATTRIBUTE, item.stash[OUTCOME])
     return report
-
-
-# Outcomes the terminal names as what they are: label -> (letter, word). Failures stay in pytest's
-# "failed" category (its failure sections and summary list them); the others get their own.
-TERMINAL = {Status.CRASH.value: ("C", "CRASH"), Status.TIMEOUT.value: ("T", "TIMEOUT"),
-            Status.ERROR.value: ("E", "HARNESS ERROR"), policy.UNEXPECTED_PASS: ("U", "UNEXPECTED PASS"),
-            Status.FLAKE.value: ("f", "FLAKE"), policy.EXPECTED_FAIL: ("x", "EXPECTED FAIL")}
-
-
-def pytest_report_teststatus(report, config):
-    label = getattr(report, "harness_outcome", None)
-    if label is None and _worker_crash(report):
-        label = Status.CRASH.value
-    if label not in TERMINAL or report.when not in ("call", "???"):
-        return None
-    letter, word = TERMINAL[label]
-    return ("failed" if report.failed else label), letter, word
-
-
-def _worker_crash(report) -> tuple[str, str] | None:
-    """(case id, target) of the case an xdist worker died in (kill -9, OOM): xdist reports it
-    with its node id only, in a phase named '???'."""
-    if report.failed and getattr(report, "when", None) not in ("setup", "call", "teardown") \
-            and "case_id" not in dict(getattr(report, "user_properties", ())):
-        return ids.from_nodeid(report.nodeid)
-    return None
-
-
-def pytest_terminal_summary(terminalreporter):
-    kinds = Counter(getattr(r, "harness_outcome", None) or (_worker_crash(r) and Status.CRASH.value)
-                    for r in terminalreporter.stats.get("failed", []))
-    named = [f"{kinds[label]} {label}" for label in TERMINAL if kinds.get(label)]
-    if named:
-        terminalreporter.write_line(f"harness: the failures include {', '.join(named)}")
 
 
 def pytest_report_header(config):
@@ -462,7 +429,7 @@ class ResultsWriter:
     @pytest.hookimpl(trylast=True)
     def pytest_runtest_logreport(self, report):
         props = dict(report.user_properties)
-        crashed = _worker_crash(report)
+        crashed = terminal.worker_crash(report)
         if crashed:                     # no properties: the worker died mid-case
             props = {"case_id": crashed[0], "target": crashed[1], "status": Status.CRASH.value}
         self._classname(report, props)
