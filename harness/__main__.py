@@ -2,10 +2,10 @@
 
   python -m harness targets [NAME ...] [--json]     what each target is and whether it runs here
   python -m harness env TARGET [--mesa PATH]          the target's environment, as shell exports
-  python -m harness compare OLD NEW                 regressions, fixes, new and removed cases
+  python -m harness compare OLD NEW                 regressions, fixes, still failing, new skips...
   python -m harness report RESULTS... [-o DIR]      static HTML dashboard
   python -m harness merge OUT SHARD...              join sharded results
-  python -m harness bisect-run CASE_ID... --target T   for `git bisect run`
+  python -m harness bisect-run CASE_ID... --target T   for `git bisect run` (ids: harness/catalog.py)
   python -m harness export CASE_ID --format F [-o DIR] standalone reproducer
 """
 from __future__ import annotations
@@ -15,12 +15,14 @@ import json
 import os
 import shlex
 import sys
+import traceback
 
 from pathlib import Path
 
 from harness import bisect, catalog, compare, export, mesa, results
 from harness import targets as targets_mod
 from harness.executor import probe as probe_target
+from harness.status import Reply
 
 SHOWN_LIMITS = ("GL_MAX_VARYING_COMPONENTS", "GL_MAX_VERTEX_OUTPUT_COMPONENTS",
                 "GL_MAX_TESS_EVALUATION_INPUT_COMPONENTS", "GL_MAX_FRAGMENT_INPUT_COMPONENTS",
@@ -37,7 +39,7 @@ def probe(name: str, gl_platform: str, build: mesa.Build | None = None) -> dict:
     if target.unavailable:
         return entry | {"available": False, "reason": target.unavailable}
     result = probe_target(target, gl_platform, mesa=build)
-    if result.status != "ok":
+    if result.status is not Reply.OK:
         return entry | {"available": False, "reason": result.message or result.status}
     return entry | {"available": True, **result.observation}
 
@@ -91,17 +93,29 @@ def main(argv=None) -> int:
     cmd.add_argument("--vk-without", default="")
     cmd.add_argument("--mesa", default=os.environ.get("HARNESS_MESA"), metavar="PATH",
                      help="the Mesa build the target loads (default $HARNESS_MESA, else the system's)")
+    _shader_tests_option(cmd)
     cmd = sub.add_parser("export", help="write a standalone reproducer of a case")
     cmd.add_argument("case_id")
+    _shader_tests_option(cmd)
     cmd.add_argument("--format", choices=export.FORMATS, default="glsl")
     cmd.add_argument("-o", "--output", default=".", help="folder (default: the current one)")
     cmd.add_argument("--vk-without", default="", help="vkrunner: translations to leave out")
     args = parser.parse_args(argv)
     try:
         return COMMANDS[args.command](args)
-    except (targets_mod.UnknownTarget, KeyError, results.ResultsError, ValueError, mesa.MesaError) as exc:
-        print(f"python -m harness {args.command}: {str(exc).strip(chr(34) + chr(39))}", file=sys.stderr)
+    except (catalog.NoSuchCase, targets_mod.UnknownTarget, results.ResultsError, mesa.MesaError) as exc:
+        print(f"python -m harness {args.command}: {exc}", file=sys.stderr)
         return 128 if args.command == "bisect-run" else 2          # 128+: `git bisect run` stops
+    except Exception:                                               # a harness bug: say where
+        traceback.print_exc()
+        print(f"python -m harness {args.command}: harness error (the traceback above)", file=sys.stderr)
+        return 2
+
+
+def _shader_tests_option(cmd) -> None:
+    cmd.add_argument("--shader-tests", action="append", default=[], metavar="DIR",
+                     help=f"where to look for the file of a shader_test/ id (repeatable; then "
+                          f"${catalog.SEARCH_ENV}, then this checkout's tests/)")
 
 
 def _targets(args) -> int:
@@ -124,8 +138,8 @@ def _env(args) -> int:
 
 def _compare(args) -> int:
     diff = compare.compare(results.read(args.old), results.read(args.new), by_id=args.by_id)
-    print(compare.format_report(diff))
-    return 1 if diff["regressions"] else 0
+    print(compare.format_report(diff, f"old: {args.old}", f"new: {args.new}"))
+    return 1 if diff.regressions else 0
 
 
 def _merge(args) -> int:
@@ -136,11 +150,12 @@ def _merge(args) -> int:
 
 def _bisect(args) -> int:
     build = mesa.locate(args.mesa) if args.mesa else None
-    return bisect.bisect_run(args.case_ids, targets_mod.get(args.target), vk_without=args.vk_without, mesa=build)
+    return bisect.bisect_run(args.case_ids, targets_mod.get(args.target), vk_without=args.vk_without, mesa=build,
+                             shader_tests=args.shader_tests)
 
 
 def _export(args) -> int:
-    written = export.export(catalog.find(args.case_id), args.format, Path(args.output),
+    written = export.export(catalog.find(args.case_id, args.shader_tests), args.format, Path(args.output),
                             frozenset(filter(None, args.vk_without.split(","))))
     print("\n".join(str(p) for p in written))
     return 0

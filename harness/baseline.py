@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-STATUS_NAMES = {"fail": "Fail", "crash": "Crash", "timeout": "Timeout"}
+from harness import ids
+from harness.status import BASELINE_NAMES, Status
 
 
 class BaselineError(ValueError):
@@ -30,24 +31,24 @@ def _lines(paths, what: str, trailing_comments: bool):
                 yield path, number, line
 
 
-def load(paths) -> dict[str, str]:
+def load(paths) -> dict[str, Status]:
     expected = {}
     for path, number, line in _lines(paths, "baseline ", trailing_comments=True):
-        key, sep, status = (part.strip() for part in line.rpartition(","))
-        if not sep or not key or status not in STATUS_NAMES.values():
-            raise BaselineError(f"{path}:{number}: expected 'case-id,Fail|Crash|Timeout', got {line!r}")
-        expected[key] = status
+        key, sep, name = (part.strip() for part in line.rpartition(","))
+        if not sep or not key or name not in BASELINE_NAMES:
+            raise BaselineError(f"{path}:{number}: expected 'case-id,{'|'.join(BASELINE_NAMES)}', got {line!r}")
+        expected[key] = Status.from_baseline(name)
     return expected
 
 
-def lookup(expected: dict[str, str], case_id: str, target: str) -> str | None:
-    return expected.get(f"{case_id}[{target}]") or expected.get(case_id)
+def lookup(expected: dict[str, Status], case_id: str, target: str) -> Status | None:
+    return expected.get(ids.key(case_id, target)) or expected.get(case_id)
 
 
-def failure_line(case_id: str, target: str, status: str) -> str | None:
-    """The baseline line for a verdict, or None where the status is not a failure."""
-    name = STATUS_NAMES.get(status)
-    return f"{case_id}[{target}],{name}" if name else None
+def failure_line(case_id: str, target: str, status: Status) -> str | None:
+    """The baseline line for a verdict, or None where a baseline cannot list the status."""
+    name = Status.parse(status).baseline_name
+    return f"{ids.key(case_id, target)},{name}" if name else None
 
 
 def load_patterns(paths) -> list[tuple[re.Pattern, str]]:
@@ -63,5 +64,5 @@ def load_patterns(paths) -> list[tuple[re.Pattern, str]]:
 
 def first_match(patterns, case_id: str, target: str) -> str | None:
     """Where the first pattern matching this case on this target was written, or None."""
-    name = f"{case_id}[{target}]"
+    name = ids.key(case_id, target)
     return next((where for regex, where in patterns if regex.search(name)), None)

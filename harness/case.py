@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-STAGES = ("vs", "tcs", "tes", "gs", "fs")
+from harness.glfacts import INDEX_TYPES, STAGE_KEYS
 
 # A case id is a '/'-separated path of tokens, the first the family. It is the one name of a case in
 # pytest node ids, JUnit, results, baselines and -k; keep it stable across releases. The
@@ -26,9 +26,6 @@ CAPTURE_TYPES = {
     "int": ("i4", 1), "ivec2": ("i4", 2), "ivec3": ("i4", 3), "ivec4": ("i4", 4),
     "uint": ("u4", 1), "uvec2": ("u4", 2), "uvec3": ("u4", 3), "uvec4": ("u4", 4),
 }
-
-INDEX_TYPES = {"UNSIGNED_BYTE": 1, "UNSIGNED_SHORT": 2, "UNSIGNED_INT": 4}   # bytes per index
-
 
 class CaseError(ValueError):
     """A case description that cannot be used (malformed JSON, unknown field, bad id)."""
@@ -258,7 +255,7 @@ class Case:
             raise CaseError(f"case id {self.id!r} does not start with its family {self.family!r}")
         for program in (self.shaders,) + self.programs:
             for stage, _ in program:
-                if stage not in STAGES:
+                if stage not in STAGE_KEYS:
                     raise CaseError(f"case {self.id}: unknown shader stage {stage!r}")
         if self.programs and self.separable:
             raise CaseError(f"case {self.id}: several programs and separable are not supported together")

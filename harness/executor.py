@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from harness import protocol
 from harness.case import Case
 from harness.mesa import Build
+from harness.status import Reply
 from harness.targets import Target
 
 STDERR_TAIL = 2000          # characters of child stderr quoted in a crash message
@@ -26,10 +27,13 @@ START_TIMEOUT = 60.0        # seconds for a child to start and create its contex
 
 @dataclass
 class Result:
-    status: str                     # ok, skip, fail, error, crash, timeout
+    status: Reply
     message: str = ""
     observation: dict | None = None
     duration: float = 0.0
+
+    def __post_init__(self):
+        self.status = Reply.parse(self.status)          # a plain name becomes its Reply
 
 
 def describe_exit(returncode: int) -> str:
@@ -119,7 +123,7 @@ class Executor:
         """Queue a case in the child ahead of `run` (a no-op if it is already queued)."""
         if case.id in self._answered or any(sent.case_id == case.id for sent in self._sent):
             return
-        if self.info().status != "ok":      # the child's facts first: they answer before any case
+        if self.info().status is not Reply.OK:      # the child's facts first: they answer before any case
             return                          # `run` reports why
         # The child draws and reads back; the expectations (up to 300 KB of exact coordinates
         # in a case) stay here, where the verdict is made.
@@ -131,8 +135,8 @@ class Executor:
         if case.id in self._answered:
             return self._answered.pop(case.id)
         started = self.info()
-        if started.status != "ok":
-            return Result(started.status if started.status in ("crash", "timeout") else "error",
+        if started.status is not Reply.OK:
+            return Result(started.status if started.status in (Reply.CRASH, Reply.TIMEOUT) else Reply.ERROR,
                           f"target {self.target.name} did not start: {started.message}")
         self.send(case)
         while True:
@@ -159,16 +163,16 @@ class Executor:
         result = self._read(start + self.case_timeout - time.perf_counter(), start, self.case_timeout)
         self._sent.popleft()
         self._answered_at = time.perf_counter()
-        if result.status in ("crash", "timeout"):
+        if result.status in (Reply.CRASH, Reply.TIMEOUT):
             waiting = list(self._sent)
             self._sent.clear()
-            if waiting and self.info().status == "ok":
+            if waiting and self.info().status is Reply.OK:
                 for sent in waiting:
                     self._transmit(sent)
             else:
                 for sent in waiting:        # no child to run them: they say why on `run`
                     self._answered.setdefault(sent.case_id, Result(
-                        "error", f"target {self.target.name} did not restart after a crash"))
+                        Reply.ERROR, f"target {self.target.name} did not restart after a crash"))
         return result
 
     def _request(self, message: dict, timeout: float) -> Result:
@@ -187,7 +191,7 @@ class Executor:
             reply = protocol.recv(self._proc.stdout.fileno(), max(0.0, timeout))
         except protocol.ChildTimeout:
             self._kill()
-            return Result("timeout", f"no result after {allowed:g} s; child killed",
+            return Result(Reply.TIMEOUT, f"no result after {allowed:g} s; child killed",
                           duration=time.perf_counter() - start)
         except protocol.ChildGone:
             try:
@@ -200,8 +204,8 @@ class Executor:
             message = f"child process died: {how}"
             if tail:
                 message += "\n--- stderr tail ---\n" + tail
-            return Result("crash", message, duration=time.perf_counter() - start)
-        return Result(reply["status"], printable(reply.get("message", "")),
+            return Result(Reply.CRASH, message, duration=time.perf_counter() - start)
+        return Result(Reply.parse(reply.get("status")), printable(reply.get("message", "")),
                       reply.get("observation") or reply.get("info"),
                       reply.get("duration", time.perf_counter() - start))
 
@@ -210,10 +214,10 @@ class Executor:
         if self._proc is None or self._info is None:
             # A fresh child creates its context here, so start-up does not count against a case.
             result = self._request({"op": "info"}, START_TIMEOUT)
-            if result.status != "ok":
+            if result.status is not Reply.OK:
                 return result
             self._info = result.observation
-        return Result("ok", observation=self._info)
+        return Result(Reply.OK, observation=self._info)
 
 
 @dataclass
@@ -227,11 +231,11 @@ def probe(target: Target, gl_platform: str = "egl", vk_without: str = "", mesa: 
     """Start a child for the target once: its facts (renderer, version, limits) or why not."""
     lacking = mesa is not None and target.mesa and mesa.lacks("gl" in target.mesa, "vk" in target.mesa)
     if lacking:
-        return Result("error", lacking)
+        return Result(Reply.ERROR, lacking)
     executor = Executor(target, gl_platform=gl_platform, vk_without=vk_without, mesa=mesa)
     try:
         result = executor.info()
     finally:
         executor.close()
-    wrong = result.status == "ok" and target.wrong_driver(result.observation, mesa)
-    return Result("error", wrong) if wrong else result
+    wrong = result.status is Reply.OK and target.wrong_driver(result.observation, mesa)
+    return Result(Reply.ERROR, wrong) if wrong else result

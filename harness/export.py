@@ -15,10 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from harness.case import Case
-
-PIGLIT_STAGE = {"vs": "vertex shader", "tcs": "tessellation control shader",
-                "tes": "tessellation evaluation shader", "gs": "geometry shader", "fs": "fragment shader"}
-EXTENSIONS = {"vs": "vert", "tcs": "tesc", "tes": "tese", "gs": "geom", "fs": "frag"}
+from harness.glfacts import STAGE, STAGE_KEYS
 FORMATS = ("glsl", "shader_test", "vkrunner")
 TOLERANCE = 1e-4
 
@@ -35,7 +32,7 @@ def export(case: Case, fmt: str, out_dir: Path, without: frozenset[str] = frozen
         written = [out_dir / f"{stem}.json"]
         written[0].write_text(case.to_json() + "\n")
         for stage, source in case.shaders:
-            path = out_dir / f"{stem}.{EXTENSIONS[stage]}"
+            path = out_dir / f"{stem}.{STAGE[stage].glslang}"
             path.write_text(source)
             written.append(path)
         return written
@@ -150,7 +147,7 @@ def _expected(case: Case) -> list[str]:
 def shader_test(case: Case) -> str:
     lines = [f"# {case.id}", f"# {case.description}", "# exported by gl-layer-harness"] + _require(case) + [""]
     for stage, source in case.shaders:
-        lines += [f"[{PIGLIT_STAGE[stage]}]", source.rstrip(), ""]
+        lines += [f"[{STAGE[stage].piglit_section}]", source.rstrip(), ""]
     if case.attributes:
         lines += _vertex_data(case) + [""]
     lines.append("[test]")
@@ -178,9 +175,9 @@ def vkrunner(case: Case, without: frozenset[str] = frozenset()) -> str:
                                         faithful="passthrough-tcs" not in without)
     lines = [f"# {case.id}: the harness's Vulkan translation"
              + (f" without {', '.join(sorted(without))}" if without else ""), "[require]", "fbsize 32 32", ""]
-    for stage in ("vs", "tcs", "tes", "gs", "fs"):
+    for stage in STAGE_KEYS:
         if stage in stages:
-            lines += [f"[{PIGLIT_STAGE[stage]}]", stages[stage].rstrip(), ""]
+            lines += [f"[{STAGE[stage].piglit_section}]", stages[stage].rstrip(), ""]
     lines += ["[test]", "# push constants of the layer block: outer[4] inner[2] indexed draw_id two_side clip_enabled"]
     lines += [re.sub(r"^draw arrays (instanced )?GL_(\w+)", lambda m: f"draw arrays {m[1] or ''}{m[2]}", line)
               for line in _draw_lines(case)] + _expected(case)

@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from harness import __version__, baseline, catalog, export, mesa, results
+from harness import __version__, baseline, catalog, export, ids, mesa, policy, results, terminal
 from harness import targets as targets_mod
 from harness.executor import Executor, probe
 from harness.case import Case, CaseError
-from harness.verdict import Verdict, judge
+from harness.status import Reply, Status
+from harness.verdict import judge
 
 FAMILIES = catalog.FAMILIES
-FAILING = ("fail", "crash", "timeout", "error")
 POOL = pytest.StashKey["ExecutorPool"]()
 BASELINE = pytest.StashKey[dict]()
 PATTERNS = pytest.StashKey[dict]()          # "skips"/"flakes" -> [(regex, "file:line")]
@@ -30,6 +30,7 @@ SHARD = pytest.StashKey[tuple]()
 HARNESS = pytest.StashKey[dict]()           # harness version and git describe, JUnit properties
 DONE = pytest.StashKey[dict]()              # --resume: "<id>[<target>]" -> the entry already there
 TARGETS = pytest.StashKey[list]()
+OUTCOME = pytest.StashKey[str]()            # a case item's outcome label (policy.Outcome.label)
 MESA = pytest.StashKey[object]()            # the --mesa build (harness.mesa.Build), or None
 pytest_plugins = ["harness.importers.collect"]          # --shader-tests: piglit files as cases
 
@@ -99,13 +100,15 @@ def _selected_targets(config) -> list[str]:
 def _probe(config, target) -> str:
     """'' if the target's child made a context, else the first line of why not."""
     result = probe(target, config.getoption("gl_platform"), config.getoption("vk_without"), config.stash[MESA])
-    if result.status == "ok":
+    if result.status is Reply.OK:
         return ""
     return (result.message or result.status).splitlines()[0]
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config):
+    if not config.pluginmanager.is_registered(terminal):
+        config.pluginmanager.register(terminal, "harness-terminal")      # the terminal's names for outcomes
     try:
         _configure(config)
     except HarnessUsageError as exc:
@@ -253,10 +256,32 @@ def pytest_configure_node(node):
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_protocol(item, nextitem):
-    """Tell a case what runs after it on this worker: it queues that case in the executor
-    ahead of time, or closes its executor when the next case is another target's."""
-    if isinstance(item, CaseItem):
-        item.next_item = nextitem
+    """Queue a case in its target's child, and the case after it on this worker when that runs
+    on the same target: the child runs the next case while this one is judged."""
+    if isinstance(item, CaseItem) and not item.get_closest_marker("skip"):
+        item.config.stash[POOL].queue(item, nextitem)
+
+
+def pytest_runtest_teardown(item, nextitem):
+    """Cases run target by target: after a target's last case on this worker, its child
+    (and the driver's memory) goes. Shuffled runs interleave targets and keep them all."""
+    if isinstance(item, CaseItem) and item.config.getoption("shuffle") is None \
+            and not _same_target(item, nextitem):
+        item.config.stash[POOL].close(item.target)
+
+
+def _same_target(item, other) -> bool:
+    return isinstance(other, CaseItem) and other.target == item.target
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """The call report carries the case's outcome label, for the terminal (also from an xdist
+    worker: a report's plain attributes travel with it)."""
+    report = yield
+    if call.when == "call" and OUTCOME in item.stash:
+        setattr(report, terminal.OUTCOME_ATTRIBUTE, item.stash[OUTCOME])
+    return report
 
 
 def pytest_report_header(config):
@@ -271,8 +296,7 @@ def pytest_report_header(config):
 
 
 def pytest_collect_file(file_path: Path, parent):
-    if file_path.name == "cases.py" and file_path.parent.name in FAMILIES \
-            and file_path.parent.parent.name == "tests":
+    if catalog.family_of_file(file_path):
         return CaseFile.from_parent(parent, path=file_path)
     return None
 
@@ -298,7 +322,7 @@ def case_items(parent, case: Case):
     """One item per selected target, named `<case id>[<target>]`: every collector of cases
     (families' cases.py, piglit .shader_test files) makes them here."""
     for target in parent.config.stash[TARGETS]:
-        item = CaseItem.from_parent(parent, name=f"{case.id}[{target}]", case=case, target=target)
+        item = CaseItem.from_parent(parent, name=ids.key(case.id, target), case=case, target=target)
         item.add_marker(case.family)
         item.add_marker("conformance")
         yield item
@@ -313,16 +337,12 @@ class CaseItem(pytest.Item):
         super().__init__(**kwargs)
         self.case = case
         self.target = target
-        self.next_item = None               # set by pytest_runtest_protocol
         self.user_properties += [("case_id", case.id), ("target", target)]
 
     def runtest(self):
+        """Run the case (queued by pytest_runtest_protocol), judge it, and report what the run
+        policy makes of the verdict (harness/policy.py)."""
         executor = self.config.stash[POOL].get(self.target)
-        executor.send(self.case)
-        following = self.next_item
-        if isinstance(following, CaseItem) and following.target == self.target \
-                and not following.get_closest_marker("skip"):
-            executor.send(following.case)            # the child runs it while this one is judged
         result = executor.run(self.case)
         info = executor.info().observation or {}
         renderer = info.get("renderer", "?")
@@ -334,44 +354,23 @@ class CaseItem(pytest.Item):
         self.user_properties += list(self.config.stash[HARNESS].items())
         verdict = judge(self.case, result, where)
         self.user_properties += [("case_duration", f"{result.duration:.4f}")]
-        if verdict.status in FAILING:
+        if verdict.status.is_failure():
             self._keep_for_triage(result)
-            verdict = self._flake_check(executor, verdict, where)
-        self.user_properties.append(("status", verdict.status))
         expected = baseline.lookup(self.config.stash[BASELINE], self.case.id, self.target)
-        if expected:
-            self.user_properties.append(("expected", expected))
-            if baseline.STATUS_NAMES.get(verdict.status) == expected:
-                # An expected failure passes the run; JUnit shows it as skipped, with the reason.
-                pytest.skip(f"expected {expected} (baseline): {verdict.message.splitlines()[0]}")
-            if verdict.status == "pass":
-                raise CaseFailure(f"unexpected pass: the baseline expects {expected}; update the baseline")
-        if verdict.status in ("skip", "flake"):
-            pytest.skip(verdict.message)
-        if verdict.status != "pass":
-            raise CaseFailure(f"{verdict.status}: {verdict.message}"
-                              + (f"\n(the baseline expects {expected})" if expected else ""))
-
-    def teardown(self):
-        """Cases run target by target: after a target's last case on this worker, its child
-        (and the driver's memory) goes. Shuffled runs interleave targets and keep them all."""
-        following = self.next_item
-        if self.config.getoption("shuffle") is None and not (
-                isinstance(following, CaseItem) and following.target == self.target):
-            self.config.stash[POOL].close(self.target)
-
-    def _flake_check(self, executor, verdict, where):
-        """Re-run a failing case; a pass among the re-runs, or a flakes-file entry, makes it a flake."""
-        for attempt in range(1, self.config.getoption("flake_retries") + 1):
-            again = judge(self.case, executor.run(self.case), where)
-            if again.status == "pass":
-                return Verdict("flake", f"flake: {verdict.status} first, passed on re-run {attempt}: "
-                                        f"{verdict.message.splitlines()[0]}")
-        listed = baseline.first_match(self.config.stash[PATTERNS]["flakes"], self.case.id, self.target)
-        if listed:
-            return Verdict("flake", f"flake (listed in {listed}): {verdict.status}: "
-                                    f"{verdict.message.splitlines()[0]}")
-        return verdict
+        # Re-runs happen only as the policy asks for them (a failure, up to its first pass).
+        reruns = (judge(self.case, executor.run(self.case), where)
+                  for _ in range(self.config.getoption("flake_retries")))
+        outcome = policy.decide(verdict, expected, reruns=reruns, flake_listed=baseline.first_match(
+            self.config.stash[PATTERNS]["flakes"], self.case.id, self.target))
+        self.stash[OUTCOME] = outcome.label
+        # Plain strings: xdist sends the properties to the controller as they are.
+        self.user_properties.append(("status", outcome.status.value))
+        if expected is not None:
+            self.user_properties.append(("expected", expected.baseline_name))
+        if outcome.report is policy.Report.SKIPPED:       # JUnit: skipped, with the reason
+            pytest.skip(outcome.message)
+        if outcome.report is policy.Report.FAILED:
+            raise CaseFailure(outcome.message)
 
     def _keep_for_triage(self, result) -> None:
         """A failed case leaves its reproducer (case JSON + GLSL) and raw observation in the
@@ -417,6 +416,12 @@ class ExecutorPool:
                                              if self._config.getoption("vk_validation") else None)
         return self._executors[name]
 
+    def queue(self, item: CaseItem, following) -> None:
+        executor = self.get(item.target)
+        executor.send(item.case)
+        if _same_target(item, following) and not following.get_closest_marker("skip"):
+            executor.send(following.case)
+
     def close(self, name: str | None = None):
         """Close one target's executor, or (no name) all of them."""
         for target in [name] if name else list(self._executors):
@@ -437,14 +442,9 @@ class ResultsWriter:
     @pytest.hookimpl(trylast=True)
     def pytest_runtest_logreport(self, report):
         props = dict(report.user_properties)
-        if "case_id" not in props and "::" in report.nodeid and report.nodeid.endswith("]") \
-                and Path(report.nodeid.split("::")[0]).suffix in (".py", ".shader_test"):
-            # No properties: the xdist worker running this case died (kill -9, OOM) mid-case.
-            case_id, target = report.nodeid.split("::", 1)[1][:-1].rsplit("[", 1)
-            props = {"case_id": case_id, "target": target, "status": "crash"}
-            crashed = report.failed and report.when not in ("setup", "call", "teardown")   # xdist: "???"
-        else:
-            crashed = False
+        crashed = terminal.worker_crash(report)
+        if crashed:                     # no properties: the worker died mid-case
+            props = {"case_id": crashed[0], "target": crashed[1], "status": Status.CRASH.value}
         self._classname(report, props)
         # The call phase has the verdict; a setup that failed or skipped has no call phase.
         if "case_id" not in props or not (crashed or report.when == "call" or
@@ -455,7 +455,7 @@ class ResultsWriter:
             message = longrepr[2].removeprefix("Skipped: ")
         else:
             message = "" if report.passed else str(longrepr or "")
-        status = props.get("status") or ("skip" if report.skipped else "error")
+        status = props.get("status") or (Status.SKIP if report.skipped else Status.ERROR).value
         self.entries.append({
             "id": props["case_id"], "target": props["target"], "status": status,
             "expected": props.get("expected", ""),
@@ -470,7 +470,7 @@ class ResultsWriter:
         xml = self.config.stash.get(xml_key, None)
         if xml is not None and "case_id" in props and report.when != "teardown":   # teardown: written
             # junitxml keeps attributes set here over the ones it derives on later phases.
-            xml.node_reporter(report).attrs["classname"] = f"{props['target']}.{props['case_id'].split('/')[0]}"
+            xml.node_reporter(report).attrs["classname"] = f"{props['target']}.{catalog.prefix(props['case_id'])}"
 
     def pytest_sessionfinish(self, session):
         """Also on Ctrl-C: what finished is written, and --resume can run the rest."""

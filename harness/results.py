@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from harness import baseline
+from harness import baseline, ids
+from harness.status import Status
 
 
 class ResultsError(ValueError):
@@ -13,7 +14,7 @@ class ResultsError(ValueError):
 
 
 def key(entry: dict) -> str:
-    return f"{entry['id']}[{entry['target']}]"
+    return ids.key(entry["id"], entry["target"])
 
 
 def write(folder: Path, entries: list[dict]) -> None:
@@ -27,7 +28,7 @@ def write(folder: Path, entries: list[dict]) -> None:
 
 
 def read(path: Path) -> list[dict]:
-    """Entries from a results directory, a results.json or a JUnit file."""
+    """Entries from a results directory, a results.json or a JUnit file; `status` a Status."""
     path = Path(path)
     if path.is_dir():
         path = path / "results.json" if (path / "results.json").exists() else path / "junit.xml"
@@ -38,7 +39,8 @@ def read(path: Path) -> list[dict]:
     try:
         entries = json.loads(path.read_text())["results"]
         for e in entries:
-            e["id"], e["target"], e["status"]           # noqa: B018 - the fields every entry has
+            e["id"], e["target"]                        # noqa: B018 - the fields every entry has
+            e["status"] = Status.parse(e["status"])
     except (ValueError, KeyError, TypeError) as exc:
         raise ResultsError(f"{path}: not a results.json ({type(exc).__name__}: {exc})") from None
     return entries
@@ -56,13 +58,17 @@ def _read_junit(path: Path) -> list[dict]:
             props = {p.name: p.value for p in (case.child(Properties) or [])}
             name = case.name
             case_id, target = props.get("case_id"), props.get("target")
-            if not case_id and name.endswith("]") and "[" in name:
-                case_id, target = name[:-1].rsplit("[", 1)
+            if not case_id and ids.split(name):
+                case_id, target = ids.split(name)
             if not case_id:
                 continue
             kinds = {type(r) for r in case.result}
-            status = props.get("status") or ("fail" if Failure in kinds else "error" if Error in kinds
-                                             else "skip" if Skipped in kinds else "pass")
+            try:
+                status = Status.parse(props["status"]) if props.get("status") else (
+                    Status.FAIL if Failure in kinds else Status.ERROR if Error in kinds
+                    else Status.SKIP if Skipped in kinds else Status.PASS)
+            except ValueError as exc:
+                raise ResultsError(f"{path}: {name}: {exc}") from None
             entries.append({"id": case_id, "target": target, "status": status, "expected": props.get("expected", ""),
                             "duration": float(case.time or 0), "renderer": props.get("renderer", ""),
                             "mesa": props.get("mesa", ""),

@@ -13,31 +13,30 @@ import numpy as np
 from harness.case import Case, DrawExpectation
 from harness.executor import Result
 from harness.observation import decode_records
+from harness.status import Reply, Status
 
 MAX_PROBLEMS = 12
-STATUSES = ("pass", "fail", "skip", "crash", "timeout", "error")
 
 
 @dataclass(frozen=True)
 class Verdict:
-    status: str
+    status: Status
     message: str = ""
 
 
 def judge(case: Case, result: Result, where: str) -> Verdict:
     """`where` names the target and renderer, e.g. 'zink (zink (llvmpipe ...), 4.6 Core ...)'."""
-    if result.status == "skip":
-        return Verdict("skip", f"{result.message} [{where}]")
-    if result.status != "ok":
-        status = "fail" if result.status == "fail" else result.status
-        return Verdict(status, f"{result.message}\n[{where}]")
+    if result.status is Reply.SKIP:
+        return Verdict(Status.SKIP, f"{result.message} [{where}]")
+    if result.status is not Reply.OK:
+        return Verdict(result.status.status, f"{result.message}\n[{where}]")
     problems = check(case, result.observation)
     if not problems:
-        return Verdict("pass")
+        return Verdict(Status.PASS)
     shown = problems[:MAX_PROBLEMS]
     if len(problems) > MAX_PROBLEMS:
         shown.append(f"... and {len(problems) - MAX_PROBLEMS} more")
-    return Verdict("fail", "\n".join(shown) + f"\n[{where}]")
+    return Verdict(Status.FAIL, "\n".join(shown) + f"\n[{where}]")
 
 
 def check(case: Case, observation: dict) -> list[str]:

@@ -29,14 +29,12 @@ from pathlib import Path
 
 from harness.case import (ID_RE, Attribute, Case, Draw, DrawEntry, DrawExpectation, DrawState, Probe,
                           Readback, Requirements, Uniform)
+from harness.glfacts import STAGES
 
 FAMILY = "shader_test"
 WINDOW = (250, 250)                                  # shader_runner's default window size
 DEFAULT_TOLERANCE = (3.0 / 256,) * 4                 # piglit's tolerance for 8 bits a channel
-STAGE_SECTIONS = {
-    "vertex shader": "vs", "tessellation control shader": "tcs",
-    "tessellation evaluation shader": "tes", "geometry shader": "gs", "fragment shader": "fs",
-}
+STAGE_SECTIONS = {stage.piglit_section: stage.key for stage in STAGES}
 # GLSL version -> the GL version that brings it (what a context must offer).
 GL_FOR_GLSL = {110: (2, 0), 120: (2, 1), 130: (3, 0), 140: (3, 1), 150: (3, 2), 330: (3, 3),
                400: (4, 0), 410: (4, 1), 420: (4, 2), 430: (4, 3), 440: (4, 4), 450: (4, 5), 460: (4, 6)}

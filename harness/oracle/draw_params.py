@@ -6,41 +6,18 @@ elements it fetches), in the order transform feedback captures them: sub-draws i
 then instances, then vertices (GL 4.6 section 10.4 defines every command "as if"
 DrawArraysOneInstance / DrawElementsOneInstance were called in that order).
 
-Mode is always POINTS, so each transferred vertex is one invocation. Standard library
-only; pure functions, no state.
+Mode is always POINTS, so each transferred vertex is one invocation. The commands and the
+arguments each takes are harness/glfacts.py's; a sub-draw's arguments are a case.DrawEntry.
+Pure functions, no state.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Sequence
 
-# Section 10.4, in the order the spec introduces them (names without the "gl" prefix).
-COMMANDS: tuple[str, ...] = (
-    "DrawArrays", "DrawArraysInstanced", "DrawArraysInstancedBaseInstance",
-    "DrawElements", "DrawRangeElements", "DrawElementsBaseVertex",
-    "DrawRangeElementsBaseVertex", "DrawElementsInstanced",
-    "DrawElementsInstancedBaseVertex", "DrawElementsInstancedBaseInstance",
-    "DrawElementsInstancedBaseVertexBaseInstance",
-    "MultiDrawArrays", "MultiDrawElements", "MultiDrawElementsBaseVertex",
-    "DrawArraysIndirect", "DrawElementsIndirect",
-    "MultiDrawArraysIndirect", "MultiDrawElementsIndirect",
-    "MultiDrawArraysIndirectCount", "MultiDrawElementsIndirectCount",
-)
-ARRAYS_COMMANDS: frozenset[str] = frozenset(c for c in COMMANDS if "Arrays" in c)
-ELEMENTS_COMMANDS: frozenset[str] = frozenset(c for c in COMMANDS if "Elements" in c)
-MULTI_COMMANDS: frozenset[str] = frozenset(c for c in COMMANDS if c.startswith("Multi"))
-INDIRECT_COMMANDS: frozenset[str] = frozenset(c for c in COMMANDS if "Indirect" in c)
-_COUNT_COMMANDS = frozenset(c for c in COMMANDS if c.endswith("IndirectCount"))
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One sub-draw's arguments; fields the command does not take are ignored."""
-    count: int
-    instance_count: int = 1
-    first: int = 0           # first vertex (arrays) or first index into the element array
-    base_vertex: int = 0
-    base_instance: int = 0
+from harness.case import DrawEntry
+from harness.glfacts import (ARRAYS_COMMANDS, COMMANDS, COUNT_COMMANDS, ELEMENTS_COMMANDS,  # noqa: F401
+                             INDIRECT_COMMANDS, MULTI_COMMANDS, takes)
 
 
 @dataclass(frozen=True)
@@ -58,38 +35,20 @@ class Invocation:
     fetched_instance: int    # element of an instanced (divisor 1) attribute array read
 
 
-def takes(command: str) -> frozenset[str]:
-    """The Entry fields `command` passes to GL."""
-    _check_command(command)
-    indirect = command in INDIRECT_COMMANDS
-    fields = {"count", "first"}      # every command has count and first/firstIndex/offset
-    # Instanced commands take instancecount; so do both indirect command structures.
-    if "Instanced" in command or indirect:
-        fields.add("instance_count")
-    # BaseInstance commands take baseinstance; both indirect structures carry baseInstance.
-    if "BaseInstance" in command or indirect:
-        fields.add("base_instance")
-    # Only element commands have basevertex: the BaseVertex ones and
-    # DrawElementsIndirectCommand.baseVertex. Arrays commands never do.
-    if command in ELEMENTS_COMMANDS and ("BaseVertex" in command or indirect):
-        fields.add("base_vertex")
-    return frozenset(fields)
-
-
-def invocations(command: str, entries: Sequence[Entry], indices: Sequence[int] = (),
+def invocations(command: str, entries: Sequence[DrawEntry], indices: Sequence[int] = (),
                 restart_index: int | None = None,
                 draw_count: int | None = None) -> list[Invocation]:
     """Every vertex shader invocation of the draw, in transform feedback order.
 
-    `indices` is the whole element array (element commands only; Entry.first offsets into
+    `indices` is the whole element array (element commands only; DrawEntry.first offsets into
     it). `restart_index` is the primitive restart index when restart is enabled.
     `draw_count` is the value in the count buffer (the *IndirectCount commands only;
     `entries` is then maxdrawcount long).
     """
-    _check_command(command)
+    fields = takes(command)                  # ValueError for an unknown command
     if command not in MULTI_COMMANDS and len(entries) != 1:
         raise ValueError(f"{command} draws exactly one entry, got {len(entries)}")
-    if command in _COUNT_COMMANDS:
+    if command in COUNT_COMMANDS:
         if draw_count is None or draw_count < 0:
             raise ValueError(f"{command} needs a non-negative draw_count, got {draw_count}")
         # 10.4: the draw count is the lesser of the count buffer value and maxdrawcount.
@@ -97,7 +56,6 @@ def invocations(command: str, entries: Sequence[Entry], indices: Sequence[int] =
     elif draw_count is not None:
         raise ValueError(f"{command} takes no draw_count (only *IndirectCount commands do)")
 
-    fields = takes(command)
     elements = command in ELEMENTS_COMMANDS
     out: list[Invocation] = []
     for d, entry in enumerate(entries):
@@ -141,8 +99,3 @@ def invocations(command: str, entries: Sequence[Entry], indices: Sequence[int] =
                     fetched_instance=inst + base_i,  # floor(instance / 1) + baseinstance
                 ))
     return out
-
-
-def _check_command(command: str) -> None:
-    if command not in COMMANDS:
-        raise ValueError(f"unknown draw command {command!r} (see COMMANDS; no 'gl' prefix)")

@@ -15,12 +15,14 @@ from urllib.parse import quote
 
 import jinja2
 
-from harness import export
+from harness import catalog, export
 from harness.case import Case, CaseError
 from harness.report import images
+from harness.status import Status
 
-STATUSES = ("pass", "fail", "skip", "crash", "timeout", "error", "flake")
-FAILED = ("fail", "crash", "timeout", "error", "flake")      # shown with message, GLSL, images
+STATUSES = tuple(s.value for s in Status)                   # columns, best first
+# Shown with message, GLSL and images: failures, and flakes (they failed once).
+FAILED = tuple(s.value for s in Status if s.is_failure() or s is Status.FLAKE)
 DEFAULT_OUT = Path("results") / "report"
 PROG = "python -m harness report"
 
@@ -45,7 +47,7 @@ class Row:
                                       # Mesas stand side by side
 
     def __post_init__(self):
-        self.family = self.id.split("/", 1)[0]
+        self.family = catalog.prefix(self.id)
         self.column = f"{self.target} · Mesa {self.mesa}" if self.mesa else self.target
 
 
@@ -121,7 +123,7 @@ def _counts(rows: list[Row], statuses: tuple[str, ...]) -> dict:
 
 
 def _statuses(rows: list[Row]) -> tuple[str, ...]:
-    """The seven statuses, and any other a results file holds, after them."""
+    """Every status, and any other a results file holds, after them."""
     extra = sorted({row.status for row in rows} - set(STATUSES))
     return STATUSES + tuple(extra)
 
@@ -222,7 +224,7 @@ def context(rows: list[Row], out_dir: Path, inputs: list[Path], notes: list[str]
         disagree = len({row.status for row in present.values()}) > 1
         failed = any(row.status in FAILED for row in present.values())
         diff_rows.append({
-            "id": case_id, "family": case_id.split("/", 1)[0], "disagree": disagree,
+            "id": case_id, "family": catalog.prefix(case_id), "disagree": disagree,
             "anchor": anchor(case_id) if failed else "",
             "cells": [{"status": present[t].status, "expected": present[t].expected,
                        "title": _title(present[t])} if t in present else None for t in targets]})

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from harness.case import (Attribute, Capture, Case, Draw, DrawEntry, DrawExpectation, DrawState,
                           ExpectedRecord, Readback, Requirements)
+from harness import glfacts
 from harness.glsl import render
 from harness.oracle import draw_params as oracle
 
@@ -21,8 +22,10 @@ FAMILY = "draw_params"
 # Element array: every value >= 2, so a base vertex of -2 stays in range. Restart cases put the
 # restart index at positions 2 and 6.
 INDICES = (5, 2, 9, 3, 7, 4, 8, 2, 6, 10, 11, 3)
-INDEX_TYPES = {"ubyte": ("UNSIGNED_BYTE", 0xFF), "ushort": ("UNSIGNED_SHORT", 0xFFFF),
-               "uint": ("UNSIGNED_INT", 0xFFFFFFFF)}
+# Id token -> index type; restart cases use its fixed restart index (2^N - 1), the one index
+# Vulkan can restart at.
+INDEX_TYPES = {token: glfacts.INDEX_TYPES[name] for token, name in
+               (("ubyte", "UNSIGNED_BYTE"), ("ushort", "UNSIGNED_SHORT"), ("uint", "UNSIGNED_INT"))}
 VERTICES = 24          # per-vertex attribute elements (largest index 11 + base vertex 7 + slack)
 INSTANCES = 16         # instanced attribute elements
 QUANTITIES = (         # (VS output name, type, the quantity it carries)
@@ -92,9 +95,9 @@ def draw_token(draw: Draw, index_type: str) -> str:
 def make_case(draws: list[Draw], index_type: str = "uint", version: int = 450, chain: str = "vs",
               only_draw_id: bool = False, name: str | None = None) -> Case:
     stages, captures = shaders(version, chain, only_draw_id)
-    gl_type, _ = INDEX_TYPES[index_type]
+    gl_type = INDEX_TYPES[index_type].name
     restart = any(d.restart_index is not None for d in draws)
-    indices = tuple(INDEX_TYPES[index_type][1] if restart and i in (2, 6) else v for i, v in enumerate(INDICES))
+    indices = tuple(INDEX_TYPES[index_type].fixed_restart if restart and i in (2, 6) else v for i, v in enumerate(INDICES))
     body = name or draw_token(draws[0], index_type)
     id_ = f"{FAMILY}/{body}/glsl{version}{'-drawid-only' if only_draw_id else ''}/{chain}"
     repeat = TES_POINTS_PER_VERTEX if chain == "tes" else 1
@@ -106,10 +109,7 @@ def make_case(draws: list[Draw], index_type: str = "uint", version: int = 450, c
                     indirect_offset=draw.indirect_offset, indirect_stride=draw.indirect_stride,
                     draw_count=draw.draw_count)
         labelled.append(draw)
-        expected = oracle.invocations(
-            draw.command, [oracle.Entry(e.count, e.instance_count, e.first, e.base_vertex, e.base_instance)
-                           for e in draw.entries],
-            indices, draw.restart_index, draw.draw_count)
+        expected = oracle.invocations(draw.command, draw.entries, indices, draw.restart_index, draw.draw_count)
         sequence = tuple(record for inv in expected for record in [_record(draw, inv, captures)] * repeat)
         expects.append(DrawExpectation(index, counts=(("xfb_vertices", len(sequence)),), sequence=sequence))
     return Case(
@@ -159,7 +159,7 @@ def single_draws(command: str):
         entry = DrawEntry(8, instance_count=instances[-1], first=0, base_vertex=base_vertices[-1],
                           base_instance=base_instances[-1])
         for index_type in INDEX_TYPES:
-            yield index_type, Draw(command, "POINTS", (entry,), restart_index=INDEX_TYPES[index_type][1])
+            yield index_type, Draw(command, "POINTS", (entry,), restart_index=INDEX_TYPES[index_type].fixed_restart)
 
 
 def multi_entry_sets(command: str):

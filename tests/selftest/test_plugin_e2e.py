@@ -103,6 +103,7 @@ def test_baseline_expected_failure_and_unexpected_pass(tmp_path):
     proc = pytest_run("tests/tess", "--target", "llvmpipe", "--target", "zink", "--baseline", "base.csv",
                       cwd=tree)
     assert proc.returncode == 0, proc.stdout[-2000:]
+    assert "2 expected fail" in proc.stdout.splitlines()[-1]          # named as such, not as skips
     for tc in next(iter(JUnitXml.fromfile(str(tree / "results" / "junit.xml")))):
         (skipped,) = tc.result
         assert skipped.message.startswith("expected Fail (baseline): draw 1 (glDrawArrays")
@@ -115,6 +116,7 @@ def test_baseline_expected_failure_and_unexpected_pass(tmp_path):
                       "--results-dir", str(tmp_path / "stale"), cwd=ROOT)
     assert proc.returncode == 1
     assert "unexpected pass: the baseline expects Fail; update the baseline" in proc.stdout
+    assert "harness: the failures include 1 unexpected pass" in proc.stdout
 
 
 def test_malformed_baseline_is_one_line(tmp_path):

@@ -57,9 +57,13 @@ def test_each_fault_costs_one_case_only(tmp_path):
     ids = pick(16)
     faulted = dict(zip(ids[::2], FAULTS))                   # every other case has a fault
     tree = tree_with(tmp_path, ids)
-    proc = run(tree, "-n", "2", "--case-timeout", "3", faults=faulted)
+    proc = run(tree, "-n", "2", "-v", "--case-timeout", "3", faults=faulted)
     out, err = proc.communicate(timeout=600)
     assert proc.returncode == 1, out[-3000:] + err[-3000:]
+    # The terminal names what happened: segv, abort, exit and garbage crash; the hang times out.
+    assert "harness: the failures include 4 crash, 1 timeout" in out, out[-3000:]
+    hang = next(i for i, fault in faulted.items() if fault == "hang")
+    assert any("TIMEOUT" in line and f"{hang}[fault-llvmpipe]" in line for line in out.splitlines())
     entries = {e["id"]: e for e in results.read(tree / "results")}
     assert sorted(entries) == sorted(ids)                    # results.json is complete
     for case_id in ids:
@@ -80,6 +84,7 @@ def test_killed_worker_loses_only_its_case(tmp_path):
     entries = {e["id"]: e for e in results.read(tree / "results")}
     assert sorted(entries) == sorted(ids)
     assert entries[ids[3]]["status"] == "crash"
+    assert "harness: the failures include 1 crash" in out, out[-3000:]
     assert all(entries[i]["status"] == "pass" for i in ids if i != ids[3])
     names = [tc.name for tc in junit_cases(tree / "results" / "junit.xml")]
     assert sorted(names) == sorted(f"{i}[fault-llvmpipe]" for i in ids)

@@ -14,7 +14,8 @@ from test_plugin_e2e import HAZARD_FAMILY, family_tree, pytest_run
 
 from harness import catalog, export, results
 from harness.case import DrawEntry
-from harness.compare import compare, format_report
+from harness.compare import compare, format_report, grouped
+from harness.status import Change
 
 HAZARD_ID = "tess/no-tcs/triangles/equal/pv4/o2_3_4-i6/then/o2.5_1.25_3.75-i3.5"
 
@@ -23,18 +24,39 @@ def entry(case_id, target, status):
     return {"id": case_id, "target": target, "status": status, "duration": 0.1}
 
 
-def test_compare_orders_by_severity():
+def test_compare_sections_worst_first():
     old = [entry("a/x", "t", "pass"), entry("a/y", "t", "pass"), entry("a/z", "t", "crash"),
-           entry("a/gone", "t", "pass"), entry("a/w", "t", "skip")]
+           entry("a/gone", "t", "pass"), entry("a/w", "t", "skip"), entry("a/v", "t", "fail"),
+           entry("a/u", "t", "crash"), entry("a/s", "t", "fail"), entry("b/q", "t", "pass")]
     new = [entry("a/x", "t", "fail"), entry("a/y", "t", "crash"), entry("a/z", "t", "pass"),
-           entry("a/new", "t", "timeout"), entry("a/w", "t", "fail")]
+           entry("a/new", "t", "timeout"), entry("a/w", "t", "fail"), entry("a/v", "t", "skip"),
+           entry("a/u", "t", "fail"), entry("a/s", "t", "fail"), entry("b/q", "t", "timeout")]
     diff = compare(old, new)
-    assert diff["regressions"] == [("a/y[t]", "pass", "crash"), ("a/x[t]", "pass", "fail")]
-    assert diff["fixes"] == [("a/z[t]", "crash", "pass")]
-    assert diff["new"] == [("a/new[t]", "", "timeout")] and diff["removed"] == [("a/gone[t]", "pass", "")]
-    assert "regressions: 2\n  a/y[t]: pass -> crash" in format_report(diff)
+    rows = {change: [(r.case_id, r.old, r.new) for r in found] for change, found in diff.changes.items()}
+    # skip -> fail: the case did not fail before, so it is a regression; b/ is its own group
+    assert rows[Change.REGRESSION] == [("a/w", "skip", "fail"), ("a/x", "pass", "fail"), ("a/y", "pass", "crash"),
+                                       ("b/q", "pass", "timeout")]
+    assert [(g, [r.case_id for r in members]) for g, members in grouped(diff.regressions)] == [
+        ("a [t]", ["a/y", "a/w", "a/x"]), ("b [t]", ["b/q"])]           # worst group and row first
+    assert rows[Change.FIX] == [("a/z", "crash", "pass")]
+    assert rows[Change.IMPROVEMENT] == [("a/u", "crash", "fail")]       # crash -> fail: better, still failing
+    assert rows[Change.NEW_SKIP] == [("a/v", "fail", "skip")]           # fail -> skip is no fix
+    assert rows[Change.STILL_FAILING] == [("a/s", "fail", "fail")]
+    assert [(r.case_id, r.new) for r in diff.new] == [("a/new", "timeout")]
+    assert [(r.case_id, r.old) for r in diff.removed] == [("a/gone", "pass")]
+    text = format_report(diff)
+    assert "regressions: 4\n  a [t]: 3\n    a/y: pass -> crash\n" in text and "new skips: 1" in text
     by_id = compare([entry("a/x", "llvmpipe", "pass")], [entry("a/x", "zink", "fail")], by_id=True)
-    assert by_id["regressions"] == [("a/x", "pass", "fail")]
+    assert [(r.case_id, r.target) for r in by_id.regressions] == [("a/x", "llvmpipe / zink")]
+
+
+def test_compare_across_mesa_versions():
+    old = [entry("a/x", "zink", "skip") | {"mesa": "22.3.6"}, entry("a/y", "zink", "pass")]
+    new = [entry("a/x", "zink", "crash") | {"mesa": "25.0.7"}, entry("a/y", "zink", "pass") | {"mesa": "25.0.7"}]
+    diff = compare(old, new)
+    assert [(r.case_id, r.old, r.new) for r in diff.regressions] == [("a/x", "skip", "crash")]
+    assert format_report(diff, "old", "new").splitlines()[:2] == ["old: Mesa 22.3.6", "new: Mesa 25.0.7"]
+    assert format_report(compare([entry("a/x", "t", "pass")], [])).splitlines()[0] == "OLD"
 
 
 def harness_cli(*args, env=None):
@@ -43,10 +65,15 @@ def harness_cli(*args, env=None):
 
 
 def test_compare_cli_exit_status(tmp_path):
-    for name, status in (("old", "pass"), ("new", "fail")):
+    for name, status in (("old", "pass"), ("new", "fail"), ("skipped", "skip")):
         results.write(tmp_path / name, [entry("tess/no-tcs/x", "llvmpipe", status)])
     assert harness_cli("compare", str(tmp_path / "old"), str(tmp_path / "new")).returncode == 1
     assert harness_cli("compare", str(tmp_path / "new"), str(tmp_path / "old")).returncode == 0
+    assert harness_cli("compare", str(tmp_path / "skipped"), str(tmp_path / "new")).returncode == 1
+    assert harness_cli("compare", str(tmp_path / "new"), str(tmp_path / "skipped")).returncode == 0
+    (tmp_path / "odd.json").write_text(json.dumps({"results": [entry("tess/no-tcs/x", "llvmpipe", "passed")]}))
+    odd = harness_cli("compare", str(tmp_path / "odd.json"), str(tmp_path / "old"))
+    assert odd.returncode == 2 and odd.stderr.count("\n") == 1 and "unknown status 'passed'" in odd.stderr
     bad = harness_cli("compare", str(tmp_path / "nowhere"), str(tmp_path / "old"))
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "no such results file" in bad.stderr
 
@@ -94,6 +121,7 @@ def test_skips_and_flakes_files(tmp_path):
     proc = pytest_run("tests/tess", "--target", "llvmpipe", "--target", "zink", "--skips", "skips.txt",
                       "--flakes", "flakes.txt", cwd=tree)
     assert proc.returncode == 0, proc.stdout[-2000:]
+    assert "1 flake" in proc.stdout.splitlines()[-1]
     by_target = {e["target"]: e for e in results.read(tree / "results")}
     assert by_target["zink"]["status"] == "skip" and "skips.txt:2" in by_target["zink"]["message"]
     assert by_target["llvmpipe"]["status"] == "flake" and "flakes.txt:1" in by_target["llvmpipe"]["message"]
@@ -140,3 +168,62 @@ def test_export_instanced_draw_in_the_runners_syntax(tmp_path, fmt, line):
         draw, command="DrawArraysInstanced", entries=(DrawEntry(4, instance_count=3),)),))
     text = export.export(case, fmt, tmp_path)[0].read_text()
     assert line in text.splitlines()
+
+
+WRONG_COLOUR = ROOT / "tests" / "selftest" / "shader_tests" / "wrong-colour.shader_test"
+
+
+def piglit_tree(tmp_path):
+    """A piglit-like tree outside the checkout: tests/spec/demo/<file>, whose id is
+    shader_test/spec/demo/... wherever the tree lies."""
+    folder = tmp_path / "piglit" / "tests" / "spec" / "demo"
+    folder.mkdir(parents=True)
+    for name in ("wrong-colour", "legacy-colour-uniform"):
+        (folder / f"{name}.shader_test").write_bytes((WRONG_COLOUR.parent / f"{name}.shader_test").read_bytes())
+    return folder
+
+
+def test_registry_resolves_family_and_shader_test_ids(tmp_path):
+    folder = piglit_tree(tmp_path)
+    assert catalog.find("draw_params/DrawArrays/f5c4/glsl450/vs").family == "draw_params"
+    assert catalog.find("shader_test/selftest/shader_tests/wrong-colour").shaders   # this checkout's tests/
+    # any folder inside a piglit `tests` folder finds the file its id names
+    assert catalog.find("shader_test/spec/demo/wrong-colour", [folder]).id == "shader_test/spec/demo/wrong-colour"
+    for bad, why in (("shader_test/spec/demo/wrong-colour", "no shader_test file with id"),
+                     ("draw_params/no/such", "no case 'draw_params/no/such' in family draw_params"),
+                     ("nofamily/x", "no case source owns 'nofamily/x'")):
+        with pytest.raises(catalog.NoSuchCase, match=why):
+            catalog.find(bad)
+
+
+def test_export_and_bisect_run_on_a_shader_test_id(tmp_path):
+    folder = piglit_tree(tmp_path)
+    env = {"HARNESS_SHADER_TESTS": str(tmp_path / "piglit" / "tests")}
+    out = harness_cli("export", "shader_test/spec/demo/wrong-colour", "--format", "glsl", "-o", str(tmp_path / "x"),
+                      env=env)
+    assert out.returncode == 0, out.stderr
+    assert json.loads((tmp_path / "x" / "shader_test~spec~demo~wrong-colour.json").read_text())["id"] == \
+        "shader_test/spec/demo/wrong-colour"
+    # the file's probe expects red where its shader writes green: bad; the other passes: good
+    bad = harness_cli("bisect-run", "shader_test/spec/demo/wrong-colour", "--target", "llvmpipe", env=env)
+    assert bad.returncode == 1 and "expected (1, 0, 0, 1)" in bad.stdout, bad.stdout + bad.stderr
+    good = harness_cli("bisect-run", "shader_test/spec/demo/legacy-colour-uniform", "--target", "llvmpipe",
+                       "--shader-tests", str(folder))
+    assert good.returncode == 0, good.stdout + good.stderr
+
+
+def test_no_such_case_is_one_line_and_a_harness_error_a_traceback(capsys, monkeypatch):
+    missing = harness_cli("bisect-run", "shader_test/spec/nowhere", "--target", "llvmpipe")
+    assert missing.returncode == 128 and missing.stderr.count("\n") == 1, missing.stderr
+    assert "no shader_test file with id 'shader_test/spec/nowhere'" in missing.stderr
+    exported = harness_cli("export", "varyings/no/such")
+    assert exported.returncode == 2 and exported.stderr.count("\n") == 1
+    # A harness bug is no usage error: its traceback, exit 2 (a small fake stands in for the bug).
+    from harness import __main__ as cli
+
+    def broken(args):
+        return {}["missing key"]
+    monkeypatch.setitem(cli.COMMANDS, "export", broken)
+    assert cli.main(["export", "tess/x/y"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" in err and "KeyError: 'missing key'" in err and "harness error" in err

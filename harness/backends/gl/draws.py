@@ -10,7 +10,8 @@ import ctypes
 import struct
 
 from harness.backends import BackendError, indirect_commands
-from harness.case import INDEX_TYPES, Case, Draw
+from harness.case import Case, Draw
+from harness.glfacts import INDEX_TYPES
 
 PARAMETER_OFFSET = 4          # bytes into the parameter buffer where the draw count sits
 
@@ -20,7 +21,7 @@ def issue(GL, case: Case, draw: Draw, new_buffer) -> None:
     mode = getattr(GL, "GL_" + draw.mode)
     command = draw.command
     index_type = getattr(GL, "GL_" + case.index_type)
-    size = INDEX_TYPES[case.index_type]
+    size = INDEX_TYPES[case.index_type].size
     entries = draw.entries
     if command.startswith("Multi") and "Indirect" not in command:
         _multi(GL, command, mode, entries, index_type, size)

@@ -16,6 +16,7 @@ from harness.backends import BackendError, Skip, check_requirements
 from harness.backends.gl.context import open_contexts, select_platform
 from harness.backends.gl.draws import issue
 from harness.case import Case
+from harness.glfacts import INDEX_TYPES, STAGE
 from harness.observation import encode_records, record_dtype
 
 LIMITS = (
@@ -28,14 +29,7 @@ LIMITS = (
     "GL_MAX_VERTEX_ATTRIBS",
 )
 COMPAT_LIMITS = ("GL_MAX_TEXTURE_COORDS",)
-STAGE_BITS = {"vs": "GL_VERTEX_SHADER_BIT", "tcs": "GL_TESS_CONTROL_SHADER_BIT",
-              "tes": "GL_TESS_EVALUATION_SHADER_BIT", "gs": "GL_GEOMETRY_SHADER_BIT",
-              "fs": "GL_FRAGMENT_SHADER_BIT"}
-STAGE_ENUMS = {"vs": "GL_VERTEX_SHADER", "tcs": "GL_TESS_CONTROL_SHADER",
-               "tes": "GL_TESS_EVALUATION_SHADER", "gs": "GL_GEOMETRY_SHADER",
-               "fs": "GL_FRAGMENT_SHADER"}
 XFB_VERTICES = {"POINTS": 1, "LINES": 2, "TRIANGLES": 3}
-INDEX_DTYPES = {"UNSIGNED_BYTE": "<u1", "UNSIGNED_SHORT": "<u2", "UNSIGNED_INT": "<u4"}
 FB_SIZE = 32
 PROGRAM_CACHE_SIZE = 16     # cases that share a program come close together: 16 keep 1456 of the 1468 hits 256 did
 
@@ -161,7 +155,7 @@ class GLBackend:
                 program = made.program(GL.glCreateProgram())
                 GL.glProgramParameteri(program, GL.GL_PROGRAM_SEPARABLE, GL.GL_TRUE)
                 self._link(case, program, [(stage, source)], made, {})
-                GL.glUseProgramStages(pipeline, getattr(GL, STAGE_BITS[stage]), program)
+                GL.glUseProgramStages(pipeline, getattr(GL, STAGE[stage].pipeline_bit), program)
             GL.glBindProgramPipeline(pipeline)
             return []
         compiled, programs = {}, []
@@ -179,7 +173,7 @@ class GLBackend:
         for stage, source in shaders:
             shader = compiled.get((stage, source))
             if shader is None:
-                shader = made.shader(GL.glCreateShader(getattr(GL, STAGE_ENUMS[stage])))
+                shader = made.shader(GL.glCreateShader(getattr(GL, STAGE[stage].shader_type)))
                 GL.glShaderSource(shader, source)
                 GL.glCompileShader(shader)
                 if not GL.glGetShaderiv(shader, GL.GL_COMPILE_STATUS):
@@ -216,7 +210,7 @@ class GLBackend:
         GL.glBindBuffer(GL.GL_ARRAY_BUFFER, 0)
         if case.indices:                               # the element array binding is VAO state
             GL.glBindBuffer(GL.GL_ELEMENT_ARRAY_BUFFER, made.buffer(GL.glGenBuffers(1)))
-            data = np.asarray(case.indices, dtype=INDEX_DTYPES[case.index_type]).tobytes()
+            data = np.asarray(case.indices, dtype=INDEX_TYPES[case.index_type].dtype).tobytes()
             GL.glBufferData(GL.GL_ELEMENT_ARRAY_BUFFER, len(data), data, GL.GL_STATIC_DRAW)
 
     def _image_target(self, readback, made: "_Objects") -> None:

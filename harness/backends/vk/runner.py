@@ -20,13 +20,12 @@ from harness.backends.vk import uniforms as uniform_block
 from harness.backends.vk.device import Device
 from harness.backends.vk.tcs import passthrough_tcs
 from harness.backends.vk.translate import CLIP_PLANES, TRANSLATIONS, Program, locations_used, translate
-from harness.case import INDEX_TYPES, Case, Draw
+from harness import glfacts
+from harness.case import Case, Draw
+from harness.glfacts import INDEX_TYPES
 from harness.observation import encode_records, record_dtype
-from harness.oracle import draw_params
 
-STAGE_BITS = {"vs": vk.VK_SHADER_STAGE_VERTEX_BIT, "tcs": vk.VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT,
-              "tes": vk.VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, "gs": vk.VK_SHADER_STAGE_GEOMETRY_BIT,
-              "fs": vk.VK_SHADER_STAGE_FRAGMENT_BIT}
+STAGE_BITS = {stage.key: getattr(vk, stage.vulkan_bit) for stage in glfacts.STAGES}
 TOPOLOGY = {"POINTS": vk.VK_PRIMITIVE_TOPOLOGY_POINT_LIST, "LINES": vk.VK_PRIMITIVE_TOPOLOGY_LINE_LIST,
             "TRIANGLES": vk.VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, "PATCHES": vk.VK_PRIMITIVE_TOPOLOGY_PATCH_LIST,
             "LINE_STRIP": vk.VK_PRIMITIVE_TOPOLOGY_LINE_STRIP, "TRIANGLE_STRIP": vk.VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP,
@@ -147,7 +146,7 @@ class VKBackend:
             needs.append("tessellation")
         if "gs" in stages:
             needs.append("geometry")
-        if case.index_type == "UNSIGNED_BYTE" and any(d.command in draw_params.ELEMENTS_COMMANDS for d in case.draws):
+        if case.index_type == "UNSIGNED_BYTE" and any(d.command in glfacts.ELEMENTS_COMMANDS for d in case.draws):
             needs.append("uint8_indices")
         if any(d.restart_index is not None for d in case.draws):
             needs.append("patch_restart" if any(d.mode == "PATCHES" for d in case.draws) else "list_restart")
@@ -240,7 +239,7 @@ class _CaseRun:
                                         np.asarray(a.data, dtype="<f4").tobytes()) for a in case.attributes]
         self.indices = None
         if case.indices:
-            data = np.asarray(case.indices, dtype={1: "<u1", 2: "<u2", 4: "<u4"}[INDEX_TYPES[case.index_type]])
+            data = np.asarray(case.indices, dtype=INDEX_TYPES[case.index_type].dtype)
             self.indices = self._buffer(0, vk.VK_BUFFER_USAGE_INDEX_BUFFER_BIT, data.tobytes())
 
     def _target(self) -> None:
@@ -511,9 +510,9 @@ class _CaseRun:
     def _calls(self, draw: Draw) -> list[dict]:
         """The Vulkan draw calls for one GL draw: (indexed, draw id to push, recorder)."""
         command = draw.command
-        indexed = command in draw_params.ELEMENTS_COMMANDS
-        takes = draw_params.takes(command)
-        restart_max = (1 << (8 * INDEX_TYPES[self.case.index_type])) - 1
+        indexed = command in glfacts.ELEMENTS_COMMANDS
+        takes = glfacts.takes(command)
+        restart_max = INDEX_TYPES[self.case.index_type].fixed_restart
         if draw.restart_index is not None and draw.restart_index != restart_max:
             raise Skip(f"Vulkan restarts only at {restart_max:#x}; the case uses {draw.restart_index:#x}")
 
@@ -527,8 +526,8 @@ class _CaseRun:
                 rec = lambda cmd: vk.vkCmdDraw(cmd, e.count, n, e.first, bi)  # noqa: E731
             return {"indexed": indexed, "draw_id": draw_id, "record": rec}
 
-        if command not in draw_params.INDIRECT_COMMANDS:
-            return [direct(e, i if command in draw_params.MULTI_COMMANDS else 0)
+        if command not in glfacts.INDIRECT_COMMANDS:
+            return [direct(e, i if command in glfacts.MULTI_COMMANDS else 0)
                     for i, e in enumerate(draw.entries) if e.count]
         data, stride = indirect_commands(draw)
         buf = self._buffer(len(data), vk.VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, data)

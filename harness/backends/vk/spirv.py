@@ -7,7 +7,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-STAGES = {"vs": "vert", "tcs": "tesc", "tes": "tese", "gs": "geom", "fs": "frag"}
+from harness.glfacts import STAGE
 
 
 class CompileError(Exception):
@@ -28,7 +28,7 @@ def compile_glsl(stage: str, source: str) -> bytes:
         out = Path(tmp) / "out.spv"
         try:
             proc = subprocess.run(["glslangValidator", "-V", "--target-env", "vulkan1.2", "--stdin",
-                                   "-S", STAGES[stage], "-o", str(out)],
+                                   "-S", STAGE[stage].glslang, "-o", str(out)],
                                   input=source, capture_output=True, text=True, timeout=60)
         except FileNotFoundError:
             raise CompileError("glslangValidator not found (Debian package glslang-tools)") from None

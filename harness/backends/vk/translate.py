@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass, field
 
 from harness.backends.vk import uniforms as uniform_block
+from harness.glfacts import STAGE_KEYS
 
 TRANSLATIONS = ("passthrough-tcs", "base-vertex", "draw-id", "slot-map")
 CLIP_PLANES = 4
@@ -37,7 +38,7 @@ LEGACY = ("FrontColor", "FrontSecondaryColor", "BackColor", "BackSecondaryColor"
           *(f"TexCoord{i}" for i in range(8)), "ClipVertex")
 LEGACY_TYPE = {"FogFragCoord": "float"}
 
-STAGE_ORDER = ("vs", "tcs", "tes", "gs", "fs")
+STAGE_ORDER = STAGE_KEYS
 ARRAYED_INPUTS = ("tcs", "tes", "gs")
 
 DECL = re.compile(

@@ -1,0 +1,75 @@
+"""The run policy: what a case's verdict means for the run, given its baseline line, whether a
+flakes file lists it, and its re-runs. No pytest and no I/O here: the plugin runs the case,
+calls `decide`, and reports the Outcome (harness/plugin.py, CaseItem.runtest).
+
+- A failing verdict (Status.is_failure) is re-run; the first re-run that passes makes it a
+  flake. Else a flakes-file entry makes it a flake. A flake does not fail the run.
+- A verdict the baseline expects (same status) is an expected failure: reported as skipped,
+  the reason saying so. A pass of a case the baseline lists is an unexpected pass: the run fails
+  so that the baseline gets updated. Any other failure fails the run, naming the baseline line.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Iterable
+
+from harness.status import Status
+from harness.verdict import Verdict
+
+EXPECTED_FAIL = "expected fail"             # terminal labels of outcomes that are no status
+UNEXPECTED_PASS = "unexpected pass"
+
+
+class Report(enum.Enum):
+    """How pytest, and so JUnit, records an outcome."""
+    PASSED = "passed"
+    SKIPPED = "skipped"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: Status              # what results.json and JUnit's `status` property record
+    report: Report
+    message: str                # the skip reason or failure text ('' for a pass)
+    label: str                  # what the terminal calls it: a status, EXPECTED_FAIL or UNEXPECTED_PASS
+
+
+def first_line(message: str) -> str:
+    return message.splitlines()[0] if message else ""
+
+
+def with_flakes(verdict: Verdict, reruns: Iterable[Verdict], listed: str | None) -> Verdict:
+    """The verdict after the flake rules. `reruns` is consumed lazily and only for a failure,
+    up to its first pass (the plugin's re-runs happen as it is iterated); `listed` is where a
+    flakes file lists the case, or None."""
+    if not verdict.status.is_failure():
+        return verdict
+    for attempt, again in enumerate(reruns, 1):
+        if again.status is Status.PASS:
+            return Verdict(Status.FLAKE, f"flake: {verdict.status} first, passed on re-run {attempt}: "
+                                         f"{first_line(verdict.message)}")
+    if listed:
+        return Verdict(Status.FLAKE, f"flake (listed in {listed}): {verdict.status}: {first_line(verdict.message)}")
+    return verdict
+
+
+def decide(verdict: Verdict, expected: Status | None = None, flake_listed: str | None = None,
+           reruns: Iterable[Verdict] = ()) -> Outcome:
+    """`expected`: the status the case's baseline line names, or None."""
+    verdict = with_flakes(verdict, reruns, flake_listed)
+    status, message = verdict.status, verdict.message
+    if expected is not None:
+        if status is expected:
+            return Outcome(status, Report.SKIPPED, f"expected {expected.baseline_name} (baseline): "
+                                                   f"{first_line(message)}", EXPECTED_FAIL)
+        if status is Status.PASS:
+            return Outcome(status, Report.FAILED, f"unexpected pass: the baseline expects "
+                                                  f"{expected.baseline_name}; update the baseline", UNEXPECTED_PASS)
+    if status is Status.PASS:
+        return Outcome(status, Report.PASSED, "", status.value)
+    if not status.is_failure():                  # skip, flake
+        return Outcome(status, Report.SKIPPED, message, status.value)
+    note = f"\n(the baseline expects {expected.baseline_name})" if expected is not None else ""
+    return Outcome(status, Report.FAILED, f"{status}: {message}{note}", status.value)
