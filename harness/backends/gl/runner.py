@@ -1,9 +1,10 @@
-"""Runs a Case on the current GL context and returns the raw observation.
+"""Runs a Case in a GL context of its own and returns the raw observation.
 
-Every case builds its own program, buffers and queries and deletes them afterwards (deleting
-a buffer also unbinds it); the state a case may change (patch parameters, rasterizer discard,
-primitive restart, bindings) is put back to GL's initial values, so each case starts from the
-same known state.
+Every case runs in a context made for it and destroyed after it (context.py), so whatever
+state an earlier case set, listed or not, cannot reach it. That context shares objects with
+a long-lived one, which keeps linked programs across cases (only programs without uniforms,
+whose state no case changes). The buffers, queries and programs a case makes are shared
+objects, so the case deletes them before its context goes.
 """
 from __future__ import annotations
 
@@ -47,7 +48,6 @@ class GLBackend:
         self.gl = GL
         self._contexts = open_contexts(platform)
         self._facts = {}                      # profile -> version, extensions, limits
-        self._framebuffers = {}               # profile -> the FBO every case draws into
         self._programs: dict[str, dict] = {}  # profile -> linked programs, least recently used first
 
     # -- context facts -------------------------------------------------------------------
@@ -55,23 +55,19 @@ class GLBackend:
         self._contexts.make_current(profile)
         if profile not in self._facts:
             self._facts[profile] = self._query_facts(profile)
-            self._framebuffers[profile] = self._framebuffer()
-        self._profile = profile
         return self._facts[profile]
 
-    def _framebuffer(self) -> int:
+    def _framebuffer(self, made: "_Objects") -> None:
         """Surfaceless contexts have no default framebuffer, and draws need a complete one."""
         GL = self.gl
-        fbo = int(GL.glGenFramebuffers(1))
-        rbo = int(GL.glGenRenderbuffers(1))
-        GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, rbo)
+        GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, made.framebuffer(GL.glGenFramebuffers(1)))
+        GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, made.renderbuffer(GL.glGenRenderbuffers(1)))
         GL.glRenderbufferStorage(GL.GL_RENDERBUFFER, GL.GL_RGBA8, FB_SIZE, FB_SIZE)
-        GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, fbo)
-        GL.glFramebufferRenderbuffer(GL.GL_FRAMEBUFFER, GL.GL_COLOR_ATTACHMENT0, GL.GL_RENDERBUFFER, rbo)
+        GL.glFramebufferRenderbuffer(GL.GL_FRAMEBUFFER, GL.GL_COLOR_ATTACHMENT0, GL.GL_RENDERBUFFER, made.last())
         status = GL.glCheckFramebufferStatus(GL.GL_FRAMEBUFFER)
         if status != GL.GL_FRAMEBUFFER_COMPLETE:
             raise BackendError(f"cannot make a {FB_SIZE}x{FB_SIZE} RGBA8 framebuffer: status {hex(status)}")
-        return fbo
+        GL.glViewport(0, 0, FB_SIZE, FB_SIZE)     # a context without a surface starts with a 0x0 viewport
 
     def _query_facts(self, profile: str) -> dict:
         GL = self.gl
@@ -97,13 +93,16 @@ class GLBackend:
                 "platform": self._contexts.platform, "profiles": profiles}
 
     # -- running a case ------------------------------------------------------------------
-    def run(self, case: Case) -> dict:
+    def run(self, case: Case, inside=None) -> dict:
+        """`inside(GL)`, if given, is called in the case's context after its draws (the fault
+        target uses it to leave state behind)."""
         facts = self._use(case.requires.profile)
         check_requirements(case, facts, lambda name: int(self.gl.glGetIntegerv(getattr(self.gl, name))))
-        self._reset()                   # also before: whatever ran last may have left state behind
         GL = self.gl
+        self._contexts.begin_case(case.requires.profile)
         made = _Objects(GL)
         try:
+            self._framebuffer(made)
             programs = self._cached_program(case) if _cacheable(case) else self._program(case, made)
             self._vertex_data(case, made)
             if case.readback.image:
@@ -117,13 +116,15 @@ class GLBackend:
                     GL.glUseProgram(programs[draw.program])
                     current = draw.program
                 observed.append(self._draw(case, i, made))
+            if inside is not None:
+                inside(GL)
             return {"draws": observed}
         except GL.GLError as exc:
             raise BackendError(f"GL error {_error_name(GL, exc.err)} from {exc.baseOperation.__name__}"
                                f"{_args(exc)}") from None
         finally:
-            made.delete()
-            self._reset()
+            made.delete()                   # shared objects outlive the context: delete them first
+            self._contexts.end_case()
 
     def _cached_program(self, case: Case) -> list[int]:
         """Linked programs are kept across cases, keyed by everything that goes into linking:
@@ -332,29 +333,6 @@ class GLBackend:
             _quietly(GL.glMatrixMode, GL.GL_PROJECTION)
             _quietly(GL.glLoadIdentity)
             _quietly(GL.glMatrixMode, GL.GL_MODELVIEW)
-
-    def _reset(self) -> None:
-        """Put back GL's initial values for everything a case may have changed."""
-        GL = self.gl
-        GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, self._framebuffers[self._profile])
-        GL.glViewport(0, 0, FB_SIZE, FB_SIZE)
-        GL.glUseProgram(0)
-        GL.glBindProgramPipeline(0)
-        GL.glBindVertexArray(0)
-        GL.glBindBuffer(GL.GL_ARRAY_BUFFER, 0)
-        GL.glBindBuffer(GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0)
-        GL.glBindBufferBase(GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0)
-        GL.glDisable(GL.GL_RASTERIZER_DISCARD)
-        GL.glDisable(GL.GL_PRIMITIVE_RESTART)
-        for i in range(self._facts[self._profile]["limits"]["GL_MAX_CLIP_DISTANCES"]):
-            GL.glDisable(GL.GL_CLIP_DISTANCE0 + i)
-        GL.glPrimitiveRestartIndex(0)
-        GL.glPatchParameteri(GL.GL_PATCH_VERTICES, 3)
-        GL.glPatchParameterfv(GL.GL_PATCH_DEFAULT_OUTER_LEVEL, (ctypes.c_float * 4)(1, 1, 1, 1))
-        GL.glPatchParameterfv(GL.GL_PATCH_DEFAULT_INNER_LEVEL, (ctypes.c_float * 2)(1, 1))
-        while GL.glGetError() != GL.GL_NO_ERROR:
-            pass
-
 
 def _cacheable(case: Case) -> bool:
     """One plain program that the case itself never deletes, and without uniforms (a cached
