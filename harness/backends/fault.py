@@ -20,6 +20,8 @@ import os
 import sys
 import time
 
+import numpy as np
+
 
 def inject(fault: str) -> None:
     """Faults that end or stall the process."""
@@ -179,7 +181,7 @@ def dirty(GL) -> None:
                 "GL_DEPTH_FUNC": GL.GL_NEVER, "GL_CLIP_ORIGIN": GL.GL_UPPER_LEFT,
                 "GL_PIXEL_PACK_BUFFER_BINDING": int(buffers[1]), "GL_CURRENT_PROGRAM": int(program)}
     for name, value in expected.items():
-        got = int(GL.glGetIntegerv(getattr(GL, name)))
+        got = int(np.ravel(GL.glGetIntegerv(getattr(GL, name)))[0])   # some come back as arrays
         if got != value:
             raise RuntimeError(f"dirty-state: {name} = {got} after setting it to {value}")
     for cap in ("GL_BLEND", "GL_RASTERIZER_DISCARD", "GL_CLIP_DISTANCE0"):
