@@ -175,6 +175,10 @@ class _Builder:
         self.front_face = ""
         self.projection: tuple | None = None
         self.uniforms: list[Uniform] = []
+        self.link = ""                                  # "success" or "error": a `link ...` command
+        self.separable = False                          # `SSO ENABLED`
+        self.link_only = False                          # the case checks the link alone (finish)
+        self.set_uniforms = False
 
     # -- [require] ---------------------------------------------------------------------------
     def requirements(self) -> None:
@@ -195,6 +199,9 @@ class _Builder:
             m = re.match(r"^(?:INT\s+)?(GL_MAX_\w+)\s*(>=|==)\s*(\d+)$", line)
             if m:
                 self.limits.append((m[1], m[2], int(m[3])))
+                continue
+            if line == "SSO ENABLED":          # each stage its own separable program, in a pipeline
+                self.separable = True
                 continue
             m = re.match(r"^SIZE\s+(\d+)\s+(\d+)$", line)
             if m:
@@ -220,15 +227,13 @@ class _Builder:
             keyword = "in" if self.glsl >= 130 else "attribute"
             self.shaders.append(("vs", f"{version}{keyword} vec4 piglit_vertex;\n"
                                        "void main() { gl_Position = piglit_vertex; }\n"))
-        for stage, source, _ in self.script.shaders:
-            if stage in dict(self.shaders):
-                raise Unsupported(f"file: two {stage.upper()} sections (several shaders a stage)")
+        for stage, source, _ in self.script.shaders:     # several sections of a stage: all attached
             self.shaders.append((stage, source if "#version " in source else version + source))
         if not self.shaders:
             raise Unsupported("file: no shader (fixed-function tests)")
 
     def _vs_reads(self, name: str) -> bool:
-        return re.search(rf"\b{name}\b", dict(self.shaders).get("vs", "")) is not None
+        return any(re.search(rf"\b{name}\b", source) for stage, source in self.shaders if stage == "vs")
 
     # -- [vertex data] -----------------------------------------------------------------------
     def vertex_data(self) -> None:
@@ -307,8 +312,8 @@ class _Builder:
                 self.polygon_mode = "" if words[3] == "GL_FILL" else words[3][3:]
             elif words[0] == "frontface" and words[1:] in (["GL_CW"], ["GL_CCW"]):
                 self.front_face = "CW" if words[1] == "GL_CW" else ""
-            elif line == "link success":
-                pass                     # every program must link anyway
+            elif line in ("link success", "link error"):
+                self.link = line.split()[1]
             else:
                 raise Unsupported(f"command {line!r} {where}")
         except (IndexError, ValueError) as exc:
@@ -316,9 +321,11 @@ class _Builder:
 
     def _state(self) -> DrawState:
         planes = ()
-        # every plane up to the highest one set or enabled (unset ones are GL's initial 0, 0, 0, 0)
+        # every plane up to the highest one set or enabled (unset ones are GL's initial 0, 0, 0, 0),
+        # where the file sets any: glClipPlane is compatibility-only, and a file that only enables
+        # GL_CLIP_DISTANCEi (core) uses the shader's gl_ClipDistance
         used = list(self.planes) + [int(c[-1]) for c in self.enabled if c.startswith(("CLIP_PLANE", "CLIP_DISTANCE"))]
-        if used:
+        if self.planes:
             planes = tuple(self.planes.get(i, (0.0,) * 4) for i in range(max(used) + 1))
         state = DrawState(patch_vertices=self.patch_vertices, default_outer=self.outer, default_inner=self.inner,
                           enable=tuple(self.enabled), clip_planes=planes, uniforms=tuple(self.uniforms),
@@ -428,6 +435,7 @@ class _Builder:
             raise Unsupported(f"command 'uniform {type_} {name}' (line {number}): {len(parsed)} values, "
                               f"{type_} has {count}")
         self.uniforms = [u for u in self.uniforms if u.name != name] + [Uniform(name, type_, parsed)]
+        self.set_uniforms = True
 
     def _ortho(self, args: list[str], number: int) -> None:
         if self.profile == "core":
@@ -450,8 +458,20 @@ class _Builder:
 
     # -- the result ----------------------------------------------------------------------------
     def finish(self) -> None:
+        if self.link == "error" or (not self.draws and not self.expect):
+            # shader_runner's check is then the link alone: `link error` passes when the program
+            # does not link, a file without draws or probes when it does
+            if self.draws or self.expect:
+                raise Unsupported("file: `link error` with draws or probes after it")
+            label = f"link {self.link or 'success'} (shader_runner links the program first)"
+            self.draws = [Draw("None", "POINTS", (), label=label, read_image=False)]
+            self.expect = {0: [("link_failed", int(self.link == "error"))]}
+            self.link_only = True
+            return
+        if self.separable and (len({s for s, _ in self.shaders}) < len(self.shaders) or self.set_uniforms):
+            raise Unsupported("file: SSO ENABLED with uniforms or several shaders a stage")
         if not self.expect:
-            raise Unsupported("file: no probe command, so nothing the harness could check")
+            raise Unsupported("file: draws but no probe command, so nothing the harness could check")
 
     def requirements_record(self) -> Requirements:
         return Requirements(gl_version=self.gl, profile=self.profile, extensions=tuple(self.extensions),
@@ -464,16 +484,17 @@ class _Builder:
             data = list(data) + [0.0] * (components * self.rows - len(data))      # padded to every row
             attributes.append(Attribute(location, components, tuple(data), name=name if not name.isdigit()
                                         and name != "gl_Vertex" else ""))
-        if self.unsupported:
-            draws, expect = tuple(self.draws), ()
-        else:
-            draws = tuple(self.draws)
+        draws, expect, params = tuple(self.draws), (), (("source", source),) if source else ()
+        if self.link_only and not self.unsupported:
+            params += (("link", self.link or "success"),)
+            expect = tuple(DrawExpectation(i, counts=tuple(p)) for i, p in sorted(self.expect.items()))
+        elif not self.unsupported:
             expect = tuple(DrawExpectation(i, probes=tuple(p)) for i, p in sorted(self.expect.items()))
         return Case(id=id_, family=FAMILY, shaders=tuple(self.shaders), requires=self.requirements_record(),
                     vertices=self.rows, attributes=tuple(attributes), draws=draws,
                     readback=Readback(image=self.size, clear=0.0, image_format="RGBA8", keep_image=True),
                     expect=expect, description=f"piglit shader_test {source}" if source else "piglit shader_test",
-                    params=(("source", source),) if source else ())
+                    params=params, separable=self.separable)
 
 
 def _with(draw: Draw, **changes) -> Draw:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import re
+import struct
 
 import numpy as np
 
@@ -103,6 +104,8 @@ class GLBackend:
         made = _Objects(GL)
         try:
             self._framebuffer(made)
+            if dict(case.params).get("link"):               # an imported `link error` / `link success`
+                return {"draws": [{"counts": {"link_failed": self._link_fails(case, made)}}]}
             programs = self._cached_program(case) if _cacheable(case) else self._program(case, made)
             self._vertex_data(case, made)
             if case.readback.image:
@@ -170,9 +173,25 @@ class GLBackend:
             program = made.program(GL.glCreateProgram())
             self._link(case, program, shaders, made, compiled,
                        f"program {index}: " if case.programs else "")
+            self._uniform_buffers(program, shaders, made)
             programs.append(program)
         GL.glUseProgram(programs[0])
         return programs
+
+    def _link_fails(self, case: Case, made: "_Objects") -> int:
+        """1 if the case's program (each of its separable programs) fails to link, else 0; a
+        shader that does not compile fails the case, as in shader_runner."""
+        GL = self.gl
+        groups = [[shader] for shader in case.shaders] if case.separable else [case.shaders]
+        for shaders in groups:
+            program = made.program(GL.glCreateProgram())
+            if case.separable:
+                GL.glProgramParameteri(program, GL.GL_PROGRAM_SEPARABLE, GL.GL_TRUE)
+            try:
+                self._link(case, program, shaders, made, {})
+            except _LinkFailed:
+                return 1
+        return 0
 
     def _link(self, case: Case, program: int, shaders, made: "_Objects", compiled: dict,
               which: str = "") -> None:
@@ -202,7 +221,23 @@ class GLBackend:
             if case.requires.link_failure_allowed:
                 raise Skip(f"{case.requires.link_failure_allowed}; the program did not link: "
                            f"{log.splitlines()[0] if log else 'no log'}")
-            raise BackendError(f"{which or 'program '}failed to link:\n{log}")
+            raise _LinkFailed(f"{which or 'program '}failed to link:\n{log}")
+
+    def _uniform_buffers(self, program: int, shaders, made: "_Objects") -> None:
+        """A zeroed buffer for each active uniform block, bound to binding point i for block i
+        unless the shaders give bindings themselves, as shader_runner does; `uniform` commands
+        naming a block member write into it (set_uniform)."""
+        GL = self.gl
+        explicit = any(re.search(r"layout\s*\([^)]*\bbinding\b", source) for _, source in shaders)
+        for block in range(int(GL.glGetProgramiv(program, GL.GL_ACTIVE_UNIFORM_BLOCKS))):
+            if not explicit:
+                GL.glUniformBlockBinding(program, block, block)
+            binding = _block_property(GL, program, block, GL.GL_UNIFORM_BLOCK_BINDING)
+            size = _block_property(GL, program, block, GL.GL_UNIFORM_BLOCK_DATA_SIZE)
+            GL.glBindBuffer(GL.GL_UNIFORM_BUFFER, made.buffer(GL.glGenBuffers(1)))
+            GL.glBufferData(GL.GL_UNIFORM_BUFFER, size, bytes(size), GL.GL_DYNAMIC_DRAW)
+            GL.glBindBufferBase(GL.GL_UNIFORM_BUFFER, binding, made.last())
+        GL.glBindBuffer(GL.GL_UNIFORM_BUFFER, 0)
 
     def _vertex_data(self, case: Case, made: "_Objects") -> None:
         GL = self.gl
@@ -252,7 +287,7 @@ class GLBackend:
         for i, plane in enumerate(state.clip_planes):
             GL.glClipPlane(GL.GL_CLIP_PLANE0 + i, (ctypes.c_double * 4)(*plane))
         for cap in state.enable:
-            GL.glEnable(getattr(GL, "GL_" + cap))
+            GL.glEnable(_capability(GL, cap))
         keep = readback.keep_image
         if readback.image and not keep:
             GL.glClearBufferfv(GL.GL_COLOR, 0, (ctypes.c_float * 4)(*[readback.clear] * 4))
@@ -292,7 +327,7 @@ class GLBackend:
             if extra:
                 self._unset_extras(state)
         for cap in state.enable:
-            GL.glDisable(getattr(GL, "GL_" + cap))
+            GL.glDisable(_capability(GL, cap))
         counts = {name: int(GL.glGetQueryObjectuiv(ids[name], GL.GL_QUERY_RESULT)) for name in queries}
         result = {"counts": counts}
         if readback.image and draw.read_image:
@@ -334,6 +369,12 @@ class GLBackend:
             _quietly(GL.glLoadIdentity)
             _quietly(GL.glMatrixMode, GL.GL_MODELVIEW)
 
+def _capability(GL, name: str) -> int:
+    """A capability's enum from its name without "GL_" (PyOpenGL names clip planes 0 to 5 only)."""
+    clip = re.fullmatch(r"CLIP_(?:PLANE|DISTANCE)(\d)", name)
+    return GL.GL_CLIP_DISTANCE0 + int(clip[1]) if clip else getattr(GL, "GL_" + name)
+
+
 def _cacheable(case: Case) -> bool:
     """One plain program that the case itself never deletes, and without uniforms (a cached
     program would keep the values an earlier case set)."""
@@ -348,10 +389,77 @@ def _state_extras(state) -> bool:
                 or state.projection is not None)
 
 
+class _LinkFailed(BackendError):
+    """The program did not link (its shaders compiled)."""
+
+
+def _block_property(GL, program: int, block: int, pname) -> int:
+    value = np.zeros(1, dtype=np.int32)
+    GL.glGetActiveUniformBlockiv(program, block, pname, value)
+    return int(value[0])
+
+
+def _uniform_index(GL, program: int, name: str) -> int | None:
+    index = np.zeros(1, dtype=np.uint32)
+    names = ctypes.cast((ctypes.c_char_p * 1)(name.encode()), ctypes.POINTER(ctypes.POINTER(ctypes.c_char)))
+    GL.glGetUniformIndices(program, 1, names, index)
+    return None if int(index[0]) == GL.GL_INVALID_INDEX else int(index[0])
+
+
+def set_block_member(GL, program: int, uniform) -> bool:
+    """shader_runner's `uniform` command on a member of a uniform block: the values go into the
+    block's buffer at the member's offset (element i of an array at i array strides; matrices
+    column by column, or row by row where the member is row_major). False: no such member."""
+    index, element = None, 0
+    whole = re.fullmatch(r"(.*)\[(\d+)\]", uniform.name)
+    if whole:                                       # "a[2]": the array "a[0]", element 2
+        index, element = _uniform_index(GL, program, whole[1] + "[0]"), int(whole[2])
+    if index is None:
+        index, element = _uniform_index(GL, program, uniform.name), 0
+    if index is None:
+        return False
+    props = {}
+    for pname in ("BLOCK_INDEX", "OFFSET", "ARRAY_STRIDE", "MATRIX_STRIDE", "IS_ROW_MAJOR"):
+        value = np.zeros(1, dtype=np.int32)
+        GL.glGetActiveUniformsiv(program, 1, np.array([index], dtype=np.uint32), getattr(GL, "GL_UNIFORM_" + pname), value)
+        props[pname] = int(value[0])
+    if props["BLOCK_INDEX"] < 0:
+        return False
+    type_, values = uniform.type, uniform.values
+    double = type_.startswith(("double", "dvec", "dmat"))
+    fmt = "d" if double else "I" if type_.startswith(("uint", "uvec")) else \
+        "i" if type_.startswith(("int", "ivec", "bool", "bvec")) else "f"
+    size = 8 if double else 4
+    if fmt == "i" and type_.startswith(("bool", "bvec")):
+        values = tuple(int(bool(v)) for v in values)
+    start = props["OFFSET"] + element * props["ARRAY_STRIDE"]
+    placed = []                                      # (byte offset, value)
+    matrix = re.fullmatch(r"d?mat(\d)(?:x(\d))?", type_)
+    if matrix:
+        cols, rows = int(matrix[1]), int(matrix[2] or matrix[1])
+        for c in range(cols):
+            for r in range(rows):
+                at = r * props["MATRIX_STRIDE"] + c * size if props["IS_ROW_MAJOR"] \
+                    else c * props["MATRIX_STRIDE"] + r * size
+                placed.append((start + at, values[c * rows + r]))
+    else:
+        placed = [(start + i * size, v) for i, v in enumerate(values)]
+    binding = _block_property(GL, program, props["BLOCK_INDEX"], GL.GL_UNIFORM_BLOCK_BINDING)
+    GL.glBindBuffer(GL.GL_UNIFORM_BUFFER, int(np.ravel(GL.glGetIntegeri_v(GL.GL_UNIFORM_BUFFER_BINDING, binding))[0]))
+    for at, value in placed:
+        data = struct.pack("<" + fmt, value)
+        GL.glBufferSubData(GL.GL_UNIFORM_BUFFER, at, len(data), data)
+    GL.glBindBuffer(GL.GL_UNIFORM_BUFFER, 0)
+    return True
+
+
 def set_uniform(GL, program: int, uniform) -> None:
-    """glUniform* for one value, as shader_runner's `uniform` command: the name must be active."""
+    """glUniform* for one value, as shader_runner's `uniform` command: the name must be active
+    (a default-block uniform, or a member of a uniform block)."""
     location = GL.glGetUniformLocation(program, uniform.name)
     if location < 0:
+        if set_block_member(GL, program, uniform):
+            return
         raise BackendError(f"cannot get the location of uniform {uniform.name!r} (not an active uniform)")
     type_, values = uniform.type, uniform.values
     matrix = re.fullmatch(r"(d?)mat(\d)(?:x(\d))?", type_)
