@@ -58,6 +58,8 @@ class Attribute:
     data: tuple[float, ...]                                 # len == elements * components
     divisor: int = 0                                        # 0: per vertex; n: per n instances
     name: str = ""                                          # bound to `location` before linking, if set
+    # Added for imported shader_test files; omitted from JSON at the default.
+    type: str = "float"                                     # "int" or "uint": glVertexAttribIPointer, 32-bit
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,7 @@ class DrawState:
     polygon_mode: str = ""                                  # "LINE" or "POINT" for this draw; "": FILL
     front_face: str = ""                                    # "CW" for this draw; "": CCW
     projection: tuple[float, ...] | None = None             # compat projection matrix (16, column-major) for this draw
+    provoking_vertex: str = ""                              # "FIRST" for this draw; "": GL's initial LAST
 
 
 @dataclass(frozen=True)
@@ -303,7 +306,8 @@ _OMITTED_AT_DEFAULT = {
     "Case": ("programs",),
     "Requirements": ("absent_extensions", "unsupported"),
     "Draw": ("program", "delete_programs", "read_image"),
-    "DrawState": ("uniforms", "clear_color", "polygon_mode", "front_face", "projection"),
+    "Attribute": ("type",),
+    "DrawState": ("uniforms", "clear_color", "polygon_mode", "front_face", "projection", "provoking_vertex"),
     "Readback": ("image_format", "keep_image"),
     "DrawExpectation": ("value_sets", "tess_coord", "probes"),
     "ValueSet": ("alternatives",),

@@ -160,6 +160,7 @@ class _Builder:
         self.shaders: list[tuple[str, str]] = []
         # vertex attributes: name -> [location, components, rows]
         self.columns: dict[str, list] = {}
+        self.types: dict[str, str] = {}                 # vertex data column -> float, int or uint
         self.rows = 0
         self.draws: list[Draw] = []
         self.expect: dict[int, list[Probe]] = {}
@@ -173,6 +174,7 @@ class _Builder:
         self.planes: dict[int, tuple] = {}
         self.polygon_mode = ""
         self.front_face = ""
+        self.provoking_vertex = ""
         self.projection: tuple | None = None
         self.uniforms: list[Uniform] = []
         self.link = ""                                  # "success" or "error": a `link ...` command
@@ -243,10 +245,12 @@ class _Builder:
         number, header = lines[0]
         layout = []
         for column in header.split():
-            m = re.match(r"^(\w+)/(\w+)/(?:vec)?([1-4])$", column) or re.match(r"^(\w+)/(float)/(float)$", column)
-            if not m or m[2] != "float":
-                raise Unsupported(f"vertex data column {column!r} (line {number}); float columns only")
-            layout.append((m[1], 1 if m[3] == "float" else int(m[3])))
+            m = re.match(r"^(\w+)/(\w+)/(?:[iu]?vec)?([1-4])$", column) or \
+                re.match(r"^(\w+)/(float|int|uint)/(float|int|uint)$", column)
+            if not m or m[2] not in ("float", "int", "uint"):
+                raise Unsupported(f"vertex data column {column!r} (line {number}); float, int and uint columns only")
+            layout.append((m[1], 1 if not m[3].isdigit() else int(m[3])))
+            self.types[m[1]] = m[2]
         taken = {0} if self._rect_position_needed(layout) else set()
         for name, components in layout:
             if name in ("piglit_vertex", "gl_Vertex"):
@@ -265,7 +269,8 @@ class _Builder:
                                   f"the header names {width}")
             at = 0
             for name, components in layout:
-                self.columns[name][2].extend(_float(v) for v in values[at:at + components])
+                read = _float if self.types[name] == "float" else _integer
+                self.columns[name][2].extend(read(v) for v in values[at:at + components])
                 at += components
             self.rows += 1
 
@@ -310,6 +315,8 @@ class _Builder:
                 if words[2:4] != ["GL_FRONT_AND_BACK"] + words[3:4] or words[3] not in ("GL_LINE", "GL_POINT", "GL_FILL"):
                     raise Unsupported(f"command {line!r} {where}: GL_FRONT_AND_BACK only")
                 self.polygon_mode = "" if words[3] == "GL_FILL" else words[3][3:]
+            elif line in ("provoking vertex first", "provoking vertex last"):
+                self.provoking_vertex = "FIRST" if words[2] == "first" else ""
             elif words[0] == "frontface" and words[1:] in (["GL_CW"], ["GL_CCW"]):
                 self.front_face = "CW" if words[1] == "GL_CW" else ""
             elif line in ("link success", "link error"):
@@ -330,7 +337,8 @@ class _Builder:
         state = DrawState(patch_vertices=self.patch_vertices, default_outer=self.outer, default_inner=self.inner,
                           enable=tuple(self.enabled), clip_planes=planes, uniforms=tuple(self.uniforms),
                           clear_color=self.pending_clear, polygon_mode=self.polygon_mode,
-                          front_face=self.front_face, projection=self.projection)
+                          front_face=self.front_face, projection=self.projection,
+                          provoking_vertex=self.provoking_vertex)
         self.uniforms, self.pending_clear = [], None
         return state
 
@@ -483,7 +491,7 @@ class _Builder:
         for name, (location, components, data) in sorted(self.columns.items(), key=lambda kv: kv[1][0]):
             data = list(data) + [0.0] * (components * self.rows - len(data))      # padded to every row
             attributes.append(Attribute(location, components, tuple(data), name=name if not name.isdigit()
-                                        and name != "gl_Vertex" else ""))
+                                        and name != "gl_Vertex" else "", type=self.types.get(name, "float")))
         draws, expect, params = tuple(self.draws), (), (("source", source),) if source else ()
         if self.link_only and not self.unsupported:
             params += (("link", self.link or "success"),)

@@ -244,9 +244,13 @@ class GLBackend:
         GL.glBindVertexArray(made.vertex_array(GL.glGenVertexArrays(1)))
         for attr in case.attributes:
             GL.glBindBuffer(GL.GL_ARRAY_BUFFER, made.buffer(GL.glGenBuffers(1)))
-            data = np.asarray(attr.data, dtype="<f4").tobytes()
+            integer = {"int": ("<i4", GL.GL_INT), "uint": ("<u4", GL.GL_UNSIGNED_INT)}.get(attr.type)
+            data = np.asarray(attr.data, dtype=integer[0] if integer else "<f4").tobytes()
             GL.glBufferData(GL.GL_ARRAY_BUFFER, len(data), data, GL.GL_STATIC_DRAW)
-            GL.glVertexAttribPointer(attr.location, attr.components, GL.GL_FLOAT, GL.GL_FALSE, 0, None)
+            if integer:
+                GL.glVertexAttribIPointer(attr.location, attr.components, integer[1], 0, None)
+            else:
+                GL.glVertexAttribPointer(attr.location, attr.components, GL.GL_FLOAT, GL.GL_FALSE, 0, None)
             GL.glVertexAttribDivisor(attr.location, attr.divisor)
             GL.glEnableVertexAttribArray(attr.location)
         GL.glBindBuffer(GL.GL_ARRAY_BUFFER, 0)
@@ -353,6 +357,8 @@ class GLBackend:
             GL.glPolygonMode(GL.GL_FRONT_AND_BACK, getattr(GL, "GL_" + state.polygon_mode))
         if state.front_face:
             GL.glFrontFace(getattr(GL, "GL_" + state.front_face))
+        if state.provoking_vertex:
+            GL.glProvokingVertex(getattr(GL, f"GL_{state.provoking_vertex}_VERTEX_CONVENTION"))
         if state.projection is not None:
             GL.glMatrixMode(GL.GL_PROJECTION)
             GL.glLoadMatrixf((ctypes.c_float * 16)(*state.projection))
@@ -364,6 +370,8 @@ class GLBackend:
             _quietly(GL.glPolygonMode, GL.GL_FRONT_AND_BACK, GL.GL_FILL)
         if state.front_face:
             _quietly(GL.glFrontFace, GL.GL_CCW)
+        if state.provoking_vertex:
+            _quietly(GL.glProvokingVertex, GL.GL_LAST_VERTEX_CONVENTION)
         if state.projection is not None:
             _quietly(GL.glMatrixMode, GL.GL_PROJECTION)
             _quietly(GL.glLoadIdentity)
@@ -385,7 +393,7 @@ def _cacheable(case: Case) -> bool:
 
 def _state_extras(state) -> bool:
     return bool(state.uniforms or state.clear_color is not None
-                or state.polygon_mode or state.front_face
+                or state.polygon_mode or state.front_face or state.provoking_vertex
                 or state.projection is not None)
 
 
