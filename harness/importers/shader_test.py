@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.case import (ID_RE, Attribute, Case, Draw, DrawEntry, DrawExpectation, DrawState, Probe,
-                          Readback, Requirements, Uniform)
+                          Readback, Requirements, Texture, Uniform)
 
 FAMILY = "shader_test"
 WINDOW = (250, 250)                                  # shader_runner's default window size
@@ -175,6 +175,8 @@ class _Builder:
         self.polygon_mode = ""
         self.front_face = ""
         self.provoking_vertex = ""
+        self.textures: dict[int, Texture] = {}          # unit -> the texture a `texture` command made
+        self.active_unit = 0
         self.projection: tuple | None = None
         self.uniforms: list[Uniform] = []
         self.link = ""                                  # "success" or "error": a `link ...` command
@@ -315,6 +317,13 @@ class _Builder:
                 if words[2:4] != ["GL_FRONT_AND_BACK"] + words[3:4] or words[3] not in ("GL_LINE", "GL_POINT", "GL_FILL"):
                     raise Unsupported(f"command {line!r} {where}: GL_FRONT_AND_BACK only")
                 self.polygon_mode = "" if words[3] == "GL_FILL" else words[3][3:]
+            elif line.startswith("texture "):
+                self._texture(line, number)
+            elif words[0] == "texparameter" and words[1] == "2D" and words[2] in ("min", "mag") and \
+                    words[3] in ("nearest", "linear") and self.textures:
+                unit = self.active_unit
+                field_name = f"{words[2]}_filter"
+                self.textures[unit] = dataclasses.replace(self.textures[unit], **{field_name: words[3].upper()})
             elif line in ("provoking vertex first", "provoking vertex last"):
                 self.provoking_vertex = "FIRST" if words[2] == "first" else ""
             elif words[0] == "frontface" and words[1:] in (["GL_CW"], ["GL_CCW"]):
@@ -338,7 +347,8 @@ class _Builder:
                           enable=tuple(self.enabled), clip_planes=planes, uniforms=tuple(self.uniforms),
                           clear_color=self.pending_clear, polygon_mode=self.polygon_mode,
                           front_face=self.front_face, projection=self.projection,
-                          provoking_vertex=self.provoking_vertex)
+                          provoking_vertex=self.provoking_vertex,
+                          textures=tuple(self.textures[u] for u in sorted(self.textures)))
         self.uniforms, self.pending_clear = [], None
         return state
 
@@ -430,6 +440,21 @@ class _Builder:
             self.draws[index] = _with(self.draws[index], read_image=True)
         self.expect.setdefault(index, []).append(
             Probe(f"{line} (line {number})", x, y, w, h, expected, self.tolerance))
+
+    def _texture(self, line: str, number: int) -> None:
+        """shader_runner's `texture rgbw UNIT (W, H)` and `texture checkerboard UNIT LEVEL (W, H)
+        (colour) (colour)`, 2D textures on a unit; it becomes the unit texparameter acts on."""
+        numbers = [_float(n) for n in re.findall(NUMBER, line)]
+        if re.match(r"^texture rgbw\s+\d+\s*\(", line) and len(numbers) == 3:
+            unit, width, height = (int(n) for n in numbers)
+            texture = Texture(unit, "rgbw", width, height)
+        elif re.match(r"^texture checkerboard\s+\d+\s+\d+\s*\(", line) and len(numbers) == 12:
+            unit, level, width, height = (int(n) for n in numbers[:4])
+            texture = Texture(unit, "checkerboard", width, height, level=level, colors=tuple(numbers[4:]))
+        else:
+            raise Unsupported(f"command {line!r} (line {number}): 2D rgbw and checkerboard textures only")
+        self.textures[unit] = texture
+        self.active_unit = unit
 
     def _uniform(self, words: list[str], number: int) -> None:
         type_, name, values = words[1], words[2], words[3:]

@@ -297,7 +297,7 @@ class GLBackend:
             GL.glClearBufferfv(GL.GL_COLOR, 0, (ctypes.c_float * 4)(*[readback.clear] * 4))
         extra = _state_extras(state)
         if extra:
-            self._set_extras(case, state)
+            self._set_extras(case, state, made)
 
         stride = record_dtype(readback.captures).itemsize
         xfb = None
@@ -343,7 +343,7 @@ class GLBackend:
             result["xfb"] = encode_records(bytes(raw))
         return result
 
-    def _set_extras(self, case: Case, state) -> None:
+    def _set_extras(self, case: Case, state, made: "_Objects") -> None:
         """The state imported shader_test files set: a clear, uniforms, polygon mode, front
         face and the compatibility projection matrix, for this draw."""
         GL = self.gl
@@ -359,10 +359,34 @@ class GLBackend:
             GL.glFrontFace(getattr(GL, "GL_" + state.front_face))
         if state.provoking_vertex:
             GL.glProvokingVertex(getattr(GL, f"GL_{state.provoking_vertex}_VERTEX_CONVENTION"))
+        for texture in state.textures:
+            self._texture(texture, made)
         if state.projection is not None:
             GL.glMatrixMode(GL.GL_PROJECTION)
             GL.glLoadMatrixf((ctypes.c_float * 16)(*state.projection))
             GL.glMatrixMode(GL.GL_MODELVIEW)
+
+    def _texture(self, texture, made: "_Objects") -> None:
+        GL = self.gl
+        w, h = texture.width, texture.height
+        x, y = np.meshgrid(np.arange(w), np.arange(h))
+        if texture.kind == "rgbw":
+            colors = np.array([[1, 0, 0, 1], [0, 1, 0, 1], [0, 0, 1, 1], [1, 1, 1, 1]], dtype="<f4")
+            texels = colors[(x >= w // 2).astype(int) + 2 * (y >= h // 2).astype(int)]
+        else:
+            colors = np.array(texture.colors, dtype="<f4").reshape(2, 4)
+            texels = colors[((x // max(1, w // 2)) ^ (y // max(1, h // 2))) & 1]
+        GL.glActiveTexture(GL.GL_TEXTURE0 + texture.unit)
+        GL.glBindTexture(GL.GL_TEXTURE_2D, made.texture(GL.glGenTextures(1)))
+        wrap = "CLAMP_TO_EDGE" if texture.kind == "rgbw" else "CLAMP_TO_BORDER"
+        for name, value in (("WRAP_S", wrap), ("WRAP_T", wrap),
+                            ("MIN_FILTER", texture.min_filter), ("MAG_FILTER", texture.mag_filter)):
+            GL.glTexParameteri(GL.GL_TEXTURE_2D, getattr(GL, "GL_TEXTURE_" + name), getattr(GL, "GL_" + value))
+        if wrap == "CLAMP_TO_BORDER":
+            GL.glTexParameterfv(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_BORDER_COLOR, (ctypes.c_float * 4)(1, 0, 0, 1))
+        GL.glTexImage2D(GL.GL_TEXTURE_2D, texture.level, GL.GL_RGBA8, w, h, 0, GL.GL_RGBA, GL.GL_FLOAT,
+                        np.ascontiguousarray(texels, dtype="<f4").tobytes())
+        GL.glActiveTexture(GL.GL_TEXTURE0)
 
     def _unset_extras(self, state) -> None:
         GL = self.gl
@@ -394,7 +418,7 @@ def _cacheable(case: Case) -> bool:
 def _state_extras(state) -> bool:
     return bool(state.uniforms or state.clear_color is not None
                 or state.polygon_mode or state.front_face or state.provoking_vertex
-                or state.projection is not None)
+                or state.textures or state.projection is not None)
 
 
 class _LinkFailed(BackendError):
@@ -515,6 +539,7 @@ class _Objects:
     def buffer(self, name): return self._add("buffer", name)
     def vertex_array(self, name): return self._add("vertex_array", name)
     def query(self, name): return self._add("query", name)
+    def texture(self, name): return self._add("texture", name)
 
     def delete(self):
         GL = self.GL
@@ -524,7 +549,8 @@ class _Objects:
                     "query": lambda n: GL.glDeleteQueries(1, [n]),
                     "pipeline": lambda n: GL.glDeleteProgramPipelines(1, [n]),
                     "framebuffer": lambda n: GL.glDeleteFramebuffers(1, [n]),
-                    "renderbuffer": lambda n: GL.glDeleteRenderbuffers(1, [n])}
+                    "renderbuffer": lambda n: GL.glDeleteRenderbuffers(1, [n]),
+                    "texture": lambda n: GL.glDeleteTextures(1, [n])}
         for kind, name in reversed(self._made):
             _quietly(deleters[kind], name)
         self._made.clear()
