@@ -2,7 +2,7 @@
 that only enables GL_CLIP_DISTANCEi, uniform commands on uniform block members, `link error`
 and `link success`-only files, several shaders a stage, 2D rgbw textures. Each file passes, and
 a twin with one thing changed (a wrong expected colour, a program that links) fails: the
-import checks what the file says, not less. The files under shader_tests/fidelity/ were
+import checks what the file says, not less. The files under shader_tests_fidelity/ were
 written for these tests."""
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from harness.importers import shader_test as st
 from harness.verdict import judge
 
-FILES = Path(__file__).parent / "shader_tests" / "fidelity"
+FILES = Path(__file__).parent / "shader_tests_fidelity"
 # file -> (text to replace, replacement) that must turn its pass into a fail
 TWINS = {
     "core-clip-distance": ("probe rect rgba (0, 0, 12, 32) (0.0, 0.0, 0.0, 1.0)",
