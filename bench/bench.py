@@ -3,6 +3,7 @@
 
     .venv/bin/python bench/bench.py [--drivers llvmpipe,zink] [--families tess,draw_params]
                                     [--no-piglit] [--memory-targets llvmpipe,zink,lavapipe] [--cold]
+                                    [--before REV [--repeat N]]
 
 For each driver it first runs both tools once untimed, so that every timed row finds the
 driver's shader disk cache warm (Mesa's, NVIDIA's), as repeated CI runs do; `--cold` skips that.
@@ -16,6 +17,12 @@ here), and the peak resident memory of the whole process tree. Each harness row 
 wall time and CPU went, per process, measured with timers in every process of the run. Last,
 one `-n auto` run of every family on all the --memory-targets together gives the peak memory of
 a full local run.
+
+`--before REV` measures what a change costs instead: per driver, this working tree and the
+tree of commit REV (`git archive`, into a temporary folder; or REV names a folder holding one) run the same families with
+`-n auto`, alternately, --repeat times each, after one untimed run of each; it prints both
+rates (the best of the repeats, the least disturbed by the machine's other load) and their
+ratio. Nothing else runs.
 """
 from __future__ import annotations
 
@@ -119,7 +126,8 @@ def _piglit_count(results: Path) -> int:
     return 0
 
 
-def ours(drivers: str, families: list[str], workers: str, keep: Path | None = None, profile: bool = False) -> dict:
+def ours(drivers: str, families: list[str], workers: str, keep: Path | None = None, profile: bool = False,
+         tree: Path = ROOT) -> dict:
     label = f"{drivers.replace(',', '-')}-n{workers}"
     out_dir = keep / label if keep else Path(tempfile.mkdtemp(prefix=f"harness-{label}-"))
     env = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", tempfile.gettempdir())}
@@ -130,7 +138,7 @@ def ours(drivers: str, families: list[str], workers: str, keep: Path | None = No
         env["HARNESS_PROFILE"] = tempfile.mkdtemp(prefix=f"profile-{label}-")
         cmd += ["-p", "harness.profiling"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    wall, peak, proc = timed(cmd, env)
+    wall, peak, proc = timed(cmd, env, cwd=tree)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     path = out_dir / "results.json"
@@ -165,6 +173,42 @@ def probe_floor(driver: str, families: list[str]) -> dict:
     return {"programs": len(programs), "cases": len(cases), "compile": compile_, "draw": draw}
 
 
+def before_after(rev: str, drivers: list[str], families: list[str], repeat: int) -> int:
+    """Cases/s of this tree against commit `rev`'s (or the tree in folder `rev`), alternating
+    runs on the same load."""
+    if Path(rev).is_dir():
+        old, rev_name = Path(rev), "a folder"
+    else:
+        old = Path(tempfile.mkdtemp(prefix="bench-before-"))
+        archive = subprocess.run(["git", "archive", rev], cwd=ROOT, capture_output=True)
+        if archive.returncode:
+            print(f"bench: git archive {rev}: {archive.stderr.decode().strip()}", file=sys.stderr)
+            return 2
+        subprocess.run(["tar", "-x", "-C", str(old)], input=archive.stdout, check=True)
+        rev_name = subprocess.run(["git", "rev-parse", "--short", rev], cwd=ROOT, capture_output=True,
+                                  text=True).stdout.strip()
+    print(f"bench: {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, families {families}, "
+          f"this tree against {rev} ({rev_name}), -n auto, best of {repeat}; load average "
+          f"{os.getloadavg()[0]:.2f} at the start")
+    for driver in drivers:
+        for tree in (old, ROOT):                               # untimed: warm shader caches for both
+            ours(driver, families, "auto", tree=tree)
+        rates = {"before": [], "after": []}
+        for _ in range(repeat):
+            for name, tree in (("before", old), ("after", ROOT)):
+                r = ours(driver, families, "auto", tree=tree)
+                rates[name].append((r["cases"] / r["wall"] if r["wall"] else 0.0, r))
+        best = {name: max(runs, key=lambda x: x[0]) for name, runs in rates.items()}
+        for name in ("before", "after"):
+            rate, r = best[name]
+            print(f"{driver:9} {name:6} {r['cases']:5} cases {r['wall']:6.1f} s {rate:6.1f} cases/s "
+                  f"(all runs: {', '.join(f'{x:.1f}' for x, _ in rates[name])}); verdicts: "
+                  + ", ".join(f"{n} {k}" for k, n in sorted(r["statuses"].items())))
+        print(f"{driver:9} after / before: {best['after'][0] / best['before'][0]:.3f}"
+              f"; load average now {os.getloadavg()[0]:.2f}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--drivers", default="llvmpipe,zink")
@@ -179,8 +223,13 @@ def main() -> int:
                         help="time the harness rows without the per-process timers (no profile printed)")
     parser.add_argument("--results", type=Path, default=None, metavar="DIR",
                         help="keep each harness run's results folder under DIR (default: temporary)")
+    parser.add_argument("--before", metavar="REV", default=None,
+                        help="only compare this tree's rate with commit REV's, or a folder's (see above)")
+    parser.add_argument("--repeat", type=int, default=2, help="runs of each tree with --before")
     args = parser.parse_args()
     families = args.families.split(",")
+    if args.before:
+        return before_after(args.before, args.drivers.split(","), families, args.repeat)
     cores = os.cpu_count() or 1
     print(f"bench: {time.strftime('%Y-%m-%d %H:%M')}, {cores} cores, families {families}")
     for driver in args.drivers.split(","):

@@ -55,6 +55,24 @@ class Attribute:
     data: tuple[float, ...]                                 # len == elements * components
     divisor: int = 0                                        # 0: per vertex; n: per n instances
     name: str = ""                                          # bound to `location` before linking, if set
+    # Added for imported shader_test files; omitted from JSON at the default.
+    type: str = "float"                                     # "int" or "uint": glVertexAttribIPointer, 32-bit
+
+
+@dataclass(frozen=True)
+class Texture:
+    """A 2D RGBA8 texture bound to a unit for a draw, made as piglit's shader_runner makes them:
+    `rgbw` (red, green, blue and white quadrants, red at the origin) or `checkerboard` (squares
+    of half the size, `colors[:4]` at the origin, `colors[4:]` beside it, clamped to a red
+    border); filters NEAREST unless `min_filter`/`mag_filter` say otherwise; rgbw clamped to the edge."""
+    unit: int
+    kind: str                                               # "rgbw" or "checkerboard"
+    width: int
+    height: int
+    level: int = 0
+    colors: tuple[float, ...] = ()                          # checkerboard: the two colours, 8 floats
+    min_filter: str = "NEAREST"
+    mag_filter: str = "NEAREST"
 
 
 @dataclass(frozen=True)
@@ -79,6 +97,8 @@ class DrawState:
     polygon_mode: str = ""                                  # "LINE" or "POINT" for this draw; "": FILL
     front_face: str = ""                                    # "CW" for this draw; "": CCW
     projection: tuple[float, ...] | None = None             # compat projection matrix (16, column-major) for this draw
+    provoking_vertex: str = ""                              # "FIRST" for this draw; "": GL's initial LAST
+    textures: tuple[Texture, ...] = ()                      # made and bound for this draw
 
 
 @dataclass(frozen=True)
@@ -300,7 +320,9 @@ _OMITTED_AT_DEFAULT = {
     "Case": ("programs",),
     "Requirements": ("absent_extensions", "unsupported"),
     "Draw": ("program", "delete_programs", "read_image"),
-    "DrawState": ("uniforms", "clear_color", "polygon_mode", "front_face", "projection"),
+    "Attribute": ("type",),
+    "DrawState": ("uniforms", "clear_color", "polygon_mode", "front_face", "projection", "provoking_vertex",
+                  "textures"),
     "Readback": ("image_format", "keep_image"),
     "DrawExpectation": ("value_sets", "tess_coord", "probes"),
     "ValueSet": ("alternatives",),
@@ -357,7 +379,7 @@ _FIELD_CLASSES = {
     Case: {"requires": Requirements, "attributes": Attribute, "draws": Draw,
            "readback": Readback, "expect": DrawExpectation},
     Draw: {"state": DrawState, "entries": DrawEntry},
-    DrawState: {"uniforms": Uniform},
+    DrawState: {"uniforms": Uniform, "textures": Texture},
     Readback: {"captures": Capture},
     ValueSet: {"alternatives": ValueSet},
     DrawExpectation: {"groups": RecordGroup, "sequence": ExpectedRecord, "pixels": ExpectedPixel,

@@ -8,8 +8,8 @@ injects the fault that $HARNESS_FAULTS names for a case id (JSON: {"case id": "f
 whole pytest run shows how one bad case is reported while the others keep their verdicts.
 
 Faults: segv, abort, exit (status 3), hang, garbage (control bytes and invalid UTF-8 on stderr,
-then SIGSEGV), gl-error (an invalid GL call after the case), dirty-state (the case leaves patch
-parameters, a clip distance, rasterizer discard and a buffer binding behind), kill-worker (SIGKILL to the pytest
+then SIGSEGV), gl-error (an invalid GL call after the case), dirty-state (the case leaves every kind of state
+a case can set changed in its context, see `dirty`), kill-worker (SIGKILL to the pytest
 process that owns the child, as an OOM killer would).
 """
 from __future__ import annotations
@@ -19,6 +19,8 @@ import json
 import os
 import sys
 import time
+
+import numpy as np
 
 
 def inject(fault: str) -> None:
@@ -75,7 +77,7 @@ class FaultyGL:
     def run(self, case) -> dict:
         fault = self.faults.get(case.id, "none")
         inject(fault)
-        observation = self.gl.run(case)
+        observation = self.gl.run(case, inside=dirty if fault == "dirty-state" else None)
         GL = self.gl.gl
         if fault == "gl-error":
             try:
@@ -83,10 +85,105 @@ class FaultyGL:
             except GL.GLError as exc:
                 from harness.backends import BackendError
                 raise BackendError(f"GL error GL_INVALID_ENUM from glEnable(0xffff) after the case: {exc.err}")
-        if fault == "dirty-state":                  # left behind for whatever runs next
-            GL.glPatchParameteri(GL.GL_PATCH_VERTICES, 7)
-            GL.glPatchParameterfv(GL.GL_PATCH_DEFAULT_OUTER_LEVEL, (ctypes.c_float * 4)(5, 5, 5, 5))
-            GL.glEnable(GL.GL_CLIP_DISTANCE0)
-            GL.glEnable(GL.GL_RASTERIZER_DISCARD)
-            GL.glBindBuffer(GL.GL_ARRAY_BUFFER, GL.glGenBuffers(1))
         return observation
+
+
+def dirty(GL) -> None:
+    """Leave, in the current context, a non-initial value in every kind of state a case can
+    set, each chosen so that a case inheriting it would draw or read back something else.
+    Checks that the values took, so a dirtier that silently did nothing cannot pass for one."""
+    compat = bool(GL.glGetIntegerv(GL.GL_CONTEXT_PROFILE_MASK) & GL.GL_CONTEXT_COMPATIBILITY_PROFILE_BIT)
+    f4 = ctypes.c_float * 4
+    # clip distances / planes and their equations, clip control
+    for i in range(int(GL.glGetIntegerv(GL.GL_MAX_CLIP_DISTANCES))):
+        GL.glEnable(GL.GL_CLIP_DISTANCE0 + i)
+        if compat:
+            GL.glClipPlane(GL.GL_CLIP_PLANE0 + i, (ctypes.c_double * 4)(0, 0, 0, -1))   # clips everything
+    GL.glClipControl(GL.GL_UPPER_LEFT, GL.GL_ZERO_TO_ONE)
+    # enables, blend, depth, stencil, colour mask, scissor, culling, polygon mode and offset
+    for cap in ("BLEND", "DEPTH_TEST", "STENCIL_TEST", "SCISSOR_TEST", "CULL_FACE", "RASTERIZER_DISCARD",
+                "PRIMITIVE_RESTART", "PRIMITIVE_RESTART_FIXED_INDEX", "DEPTH_CLAMP", "COLOR_LOGIC_OP",
+                "POLYGON_OFFSET_FILL", "SAMPLE_MASK", "PROGRAM_POINT_SIZE", "FRAMEBUFFER_SRGB"):
+        GL.glEnable(getattr(GL, "GL_" + cap))
+    GL.glBlendFunc(GL.GL_ZERO, GL.GL_CONSTANT_COLOR)
+    GL.glBlendColor(0.25, 0.5, 0.75, 1.0)
+    GL.glBlendEquation(GL.GL_FUNC_REVERSE_SUBTRACT)
+    GL.glDepthFunc(GL.GL_NEVER)
+    GL.glDepthMask(GL.GL_FALSE)
+    GL.glDepthRange(0.5, 0.25)
+    GL.glStencilFunc(GL.GL_NEVER, 1, 0xFF)
+    GL.glStencilOp(GL.GL_INCR, GL.GL_INCR, GL.GL_INCR)
+    GL.glColorMask(GL.GL_FALSE, GL.GL_TRUE, GL.GL_FALSE, GL.GL_TRUE)
+    GL.glScissor(1, 1, 2, 2)
+    GL.glViewport(3, 3, 5, 5)
+    GL.glCullFace(GL.GL_FRONT_AND_BACK)
+    GL.glFrontFace(GL.GL_CW)
+    GL.glLogicOp(GL.GL_INVERT)
+    GL.glPolygonMode(GL.GL_FRONT_AND_BACK, GL.GL_POINT)
+    GL.glPolygonOffset(4.0, 4.0)
+    GL.glSampleMaski(0, 0)
+    GL.glPrimitiveRestartIndex(0)
+    # pixel store (a readback with these lands elsewhere in memory)
+    for name, value in (("PACK_ALIGNMENT", 8), ("PACK_ROW_LENGTH", 7), ("PACK_SKIP_PIXELS", 3),
+                        ("PACK_SKIP_ROWS", 2), ("UNPACK_ALIGNMENT", 2), ("UNPACK_ROW_LENGTH", 5),
+                        ("PACK_SWAP_BYTES", 1), ("PACK_LSB_FIRST", 1)):
+        GL.glPixelStorei(getattr(GL, "GL_" + name), value)
+    # current vertex attributes (what a disabled array reads)
+    for i in range(int(GL.glGetIntegerv(GL.GL_MAX_VERTEX_ATTRIBS))):
+        GL.glVertexAttrib4f(i, 9.0, -9.0, 0.5, 3.0)
+    # patch parameters, provoking vertex, point and line size
+    GL.glPatchParameteri(GL.GL_PATCH_VERTICES, 7)
+    GL.glPatchParameterfv(GL.GL_PATCH_DEFAULT_OUTER_LEVEL, f4(5, 5, 5, 5))
+    GL.glPatchParameterfv(GL.GL_PATCH_DEFAULT_INNER_LEVEL, (ctypes.c_float * 2)(5, 5))
+    GL.glProvokingVertex(GL.GL_FIRST_VERTEX_CONVENTION)
+    GL.glPointSize(17.0)
+    GL.glPointParameteri(GL.GL_POINT_SPRITE_COORD_ORIGIN, GL.GL_LOWER_LEFT)
+    GL.glLineWidth(1.0)
+    # bound objects: buffers on every target a case reads through, a vertex array, a program, a
+    # framebuffer, a transform feedback object, a texture
+    buffers = GL.glGenBuffers(6)
+    for target, name in zip(("ARRAY_BUFFER", "PIXEL_PACK_BUFFER", "PIXEL_UNPACK_BUFFER", "UNIFORM_BUFFER",
+                             "DRAW_INDIRECT_BUFFER", "TRANSFORM_FEEDBACK_BUFFER"), buffers):
+        GL.glBindBuffer(getattr(GL, "GL_" + target), name)
+        GL.glBufferData(getattr(GL, "GL_" + target), 1024, None, GL.GL_STATIC_DRAW)
+    GL.glBindBufferBase(GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0, buffers[5])
+    GL.glBindBufferBase(GL.GL_UNIFORM_BUFFER, 0, buffers[3])
+    GL.glBindVertexArray(GL.glGenVertexArrays(1))
+    GL.glBindBuffer(GL.GL_ELEMENT_ARRAY_BUFFER, buffers[0])
+    GL.glEnableVertexAttribArray(0)
+    GL.glVertexAttribPointer(0, 4, GL.GL_FLOAT, GL.GL_FALSE, 0, None)
+    GL.glBindTransformFeedback(GL.GL_TRANSFORM_FEEDBACK, GL.glGenTransformFeedbacks(1))
+    GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, GL.glGenFramebuffers(1))
+    GL.glActiveTexture(GL.GL_TEXTURE3)
+    GL.glBindTexture(GL.GL_TEXTURE_2D, GL.glGenTextures(1))
+    program = GL.glCreateProgram()
+    shader = GL.glCreateShader(GL.GL_VERTEX_SHADER)
+    GL.glShaderSource(shader, "#version 150\nvoid main() { gl_Position = vec4(2.0); }\n")
+    GL.glCompileShader(shader)
+    GL.glAttachShader(program, shader)
+    GL.glLinkProgram(program)
+    GL.glUseProgram(program)
+    if compat:          # legacy state: current colour and texture coordinates, matrices, lighting, clamping
+        GL.glColor4f(0.0, 1.0, 0.0, 0.5)
+        GL.glSecondaryColor3f(1.0, 0.0, 1.0)
+        for unit in range(int(GL.glGetIntegerv(GL.GL_MAX_TEXTURE_COORDS))):
+            GL.glMultiTexCoord4f(GL.GL_TEXTURE0 + unit, 7.0, 7.0, 7.0, 7.0)
+        GL.glNormal3f(0.0, 0.0, -1.0)
+        GL.glFogCoordf(3.0)
+        for mode in (GL.GL_PROJECTION, GL.GL_MODELVIEW, GL.GL_TEXTURE):
+            GL.glMatrixMode(mode)
+            GL.glScalef(0.5, -2.0, 3.0)
+        GL.glEnable(GL.GL_VERTEX_PROGRAM_TWO_SIDE)
+        GL.glEnable(GL.GL_LIGHTING)
+        GL.glClampColor(GL.GL_CLAMP_VERTEX_COLOR, GL.GL_FALSE)
+        GL.glShadeModel(GL.GL_FLAT)
+    expected = {"GL_PATCH_VERTICES": 7, "GL_PACK_ROW_LENGTH": 7, "GL_PROVOKING_VERTEX": GL.GL_FIRST_VERTEX_CONVENTION,
+                "GL_DEPTH_FUNC": GL.GL_NEVER, "GL_CLIP_ORIGIN": GL.GL_UPPER_LEFT,
+                "GL_PIXEL_PACK_BUFFER_BINDING": int(buffers[1]), "GL_CURRENT_PROGRAM": int(program)}
+    for name, value in expected.items():
+        got = int(np.ravel(GL.glGetIntegerv(getattr(GL, name)))[0])   # some come back as arrays
+        if got != value:
+            raise RuntimeError(f"dirty-state: {name} = {got} after setting it to {value}")
+    for cap in ("GL_BLEND", "GL_RASTERIZER_DISCARD", "GL_CLIP_DISTANCE0"):
+        if not GL.glIsEnabled(getattr(GL, cap)):
+            raise RuntimeError(f"dirty-state: {cap} is not enabled after glEnable")

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.case import (ID_RE, Attribute, Case, Draw, DrawEntry, DrawExpectation, DrawState, Probe,
-                          Readback, Requirements, Uniform)
+                          Readback, Requirements, Texture, Uniform)
 from harness.glfacts import STAGES
 
 FAMILY = "shader_test"
@@ -158,6 +158,7 @@ class _Builder:
         self.shaders: list[tuple[str, str]] = []
         # vertex attributes: name -> [location, components, rows]
         self.columns: dict[str, list] = {}
+        self.types: dict[str, str] = {}                 # vertex data column -> float, int or uint
         self.rows = 0
         self.draws: list[Draw] = []
         self.expect: dict[int, list[Probe]] = {}
@@ -171,8 +172,15 @@ class _Builder:
         self.planes: dict[int, tuple] = {}
         self.polygon_mode = ""
         self.front_face = ""
+        self.provoking_vertex = ""
+        self.textures: dict[int, Texture] = {}          # unit -> the texture a `texture` command made
+        self.active_unit = 0
         self.projection: tuple | None = None
         self.uniforms: list[Uniform] = []
+        self.link = ""                                  # "success" or "error": a `link ...` command
+        self.separable = False                          # `SSO ENABLED`
+        self.link_only = False                          # the case checks the link alone (finish)
+        self.set_uniforms = False
 
     # -- [require] ---------------------------------------------------------------------------
     def requirements(self) -> None:
@@ -193,6 +201,9 @@ class _Builder:
             m = re.match(r"^(?:INT\s+)?(GL_MAX_\w+)\s*(>=|==)\s*(\d+)$", line)
             if m:
                 self.limits.append((m[1], m[2], int(m[3])))
+                continue
+            if line == "SSO ENABLED":          # each stage its own separable program, in a pipeline
+                self.separable = True
                 continue
             m = re.match(r"^SIZE\s+(\d+)\s+(\d+)$", line)
             if m:
@@ -218,15 +229,13 @@ class _Builder:
             keyword = "in" if self.glsl >= 130 else "attribute"
             self.shaders.append(("vs", f"{version}{keyword} vec4 piglit_vertex;\n"
                                        "void main() { gl_Position = piglit_vertex; }\n"))
-        for stage, source, _ in self.script.shaders:
-            if stage in dict(self.shaders):
-                raise Unsupported(f"file: two {stage.upper()} sections (several shaders a stage)")
+        for stage, source, _ in self.script.shaders:     # several sections of a stage: all attached
             self.shaders.append((stage, source if "#version " in source else version + source))
         if not self.shaders:
             raise Unsupported("file: no shader (fixed-function tests)")
 
     def _vs_reads(self, name: str) -> bool:
-        return re.search(rf"\b{name}\b", dict(self.shaders).get("vs", "")) is not None
+        return any(re.search(rf"\b{name}\b", source) for stage, source in self.shaders if stage == "vs")
 
     # -- [vertex data] -----------------------------------------------------------------------
     def vertex_data(self) -> None:
@@ -236,10 +245,12 @@ class _Builder:
         number, header = lines[0]
         layout = []
         for column in header.split():
-            m = re.match(r"^(\w+)/(\w+)/(?:vec)?([1-4])$", column) or re.match(r"^(\w+)/(float)/(float)$", column)
-            if not m or m[2] != "float":
-                raise Unsupported(f"vertex data column {column!r} (line {number}); float columns only")
-            layout.append((m[1], 1 if m[3] == "float" else int(m[3])))
+            m = re.match(r"^(\w+)/(\w+)/(?:[iu]?vec)?([1-4])$", column) or \
+                re.match(r"^(\w+)/(float|int|uint)/(float|int|uint)$", column)
+            if not m or m[2] not in ("float", "int", "uint"):
+                raise Unsupported(f"vertex data column {column!r} (line {number}); float, int and uint columns only")
+            layout.append((m[1], 1 if not m[3].isdigit() else int(m[3])))
+            self.types[m[1]] = m[2]
         taken = {0} if self._rect_position_needed(layout) else set()
         for name, components in layout:
             if name in ("piglit_vertex", "gl_Vertex"):
@@ -258,7 +269,8 @@ class _Builder:
                                   f"the header names {width}")
             at = 0
             for name, components in layout:
-                self.columns[name][2].extend(_float(v) for v in values[at:at + components])
+                read = _float if self.types[name] == "float" else _integer
+                self.columns[name][2].extend(read(v) for v in values[at:at + components])
                 at += components
             self.rows += 1
 
@@ -303,10 +315,19 @@ class _Builder:
                 if words[2:4] != ["GL_FRONT_AND_BACK"] + words[3:4] or words[3] not in ("GL_LINE", "GL_POINT", "GL_FILL"):
                     raise Unsupported(f"command {line!r} {where}: GL_FRONT_AND_BACK only")
                 self.polygon_mode = "" if words[3] == "GL_FILL" else words[3][3:]
+            elif line.startswith("texture "):
+                self._texture(line, number)
+            elif words[0] == "texparameter" and words[1] == "2D" and words[2] in ("min", "mag") and \
+                    words[3] in ("nearest", "linear") and self.textures:
+                unit = self.active_unit
+                field_name = f"{words[2]}_filter"
+                self.textures[unit] = dataclasses.replace(self.textures[unit], **{field_name: words[3].upper()})
+            elif line in ("provoking vertex first", "provoking vertex last"):
+                self.provoking_vertex = "FIRST" if words[2] == "first" else ""
             elif words[0] == "frontface" and words[1:] in (["GL_CW"], ["GL_CCW"]):
                 self.front_face = "CW" if words[1] == "GL_CW" else ""
-            elif line == "link success":
-                pass                     # every program must link anyway
+            elif line in ("link success", "link error"):
+                self.link = line.split()[1]
             else:
                 raise Unsupported(f"command {line!r} {where}")
         except (IndexError, ValueError) as exc:
@@ -314,14 +335,18 @@ class _Builder:
 
     def _state(self) -> DrawState:
         planes = ()
-        # every plane up to the highest one set or enabled (unset ones are GL's initial 0, 0, 0, 0)
+        # every plane up to the highest one set or enabled (unset ones are GL's initial 0, 0, 0, 0),
+        # where the file sets any: glClipPlane is compatibility-only, and a file that only enables
+        # GL_CLIP_DISTANCEi (core) uses the shader's gl_ClipDistance
         used = list(self.planes) + [int(c[-1]) for c in self.enabled if c.startswith(("CLIP_PLANE", "CLIP_DISTANCE"))]
-        if used:
+        if self.planes:
             planes = tuple(self.planes.get(i, (0.0,) * 4) for i in range(max(used) + 1))
         state = DrawState(patch_vertices=self.patch_vertices, default_outer=self.outer, default_inner=self.inner,
                           enable=tuple(self.enabled), clip_planes=planes, uniforms=tuple(self.uniforms),
                           clear_color=self.pending_clear, polygon_mode=self.polygon_mode,
-                          front_face=self.front_face, projection=self.projection)
+                          front_face=self.front_face, projection=self.projection,
+                          provoking_vertex=self.provoking_vertex,
+                          textures=tuple(self.textures[u] for u in sorted(self.textures)))
         self.uniforms, self.pending_clear = [], None
         return state
 
@@ -414,6 +439,21 @@ class _Builder:
         self.expect.setdefault(index, []).append(
             Probe(f"{line} (line {number})", x, y, w, h, expected, self.tolerance))
 
+    def _texture(self, line: str, number: int) -> None:
+        """shader_runner's `texture rgbw UNIT (W, H)` and `texture checkerboard UNIT LEVEL (W, H)
+        (colour) (colour)`, 2D textures on a unit; it becomes the unit texparameter acts on."""
+        numbers = [_float(n) for n in re.findall(NUMBER, line)]
+        if re.match(r"^texture rgbw\s+\d+\s*\(", line) and len(numbers) == 3:
+            unit, width, height = (int(n) for n in numbers)
+            texture = Texture(unit, "rgbw", width, height)
+        elif re.match(r"^texture checkerboard\s+\d+\s+\d+\s*\(", line) and len(numbers) == 12:
+            unit, level, width, height = (int(n) for n in numbers[:4])
+            texture = Texture(unit, "checkerboard", width, height, level=level, colors=tuple(numbers[4:]))
+        else:
+            raise Unsupported(f"command {line!r} (line {number}): 2D rgbw and checkerboard textures only")
+        self.textures[unit] = texture
+        self.active_unit = unit
+
     def _uniform(self, words: list[str], number: int) -> None:
         type_, name, values = words[1], words[2], words[3:]
         if not UNIFORM_TYPE.match(type_):
@@ -426,6 +466,7 @@ class _Builder:
             raise Unsupported(f"command 'uniform {type_} {name}' (line {number}): {len(parsed)} values, "
                               f"{type_} has {count}")
         self.uniforms = [u for u in self.uniforms if u.name != name] + [Uniform(name, type_, parsed)]
+        self.set_uniforms = True
 
     def _ortho(self, args: list[str], number: int) -> None:
         if self.profile == "core":
@@ -448,8 +489,20 @@ class _Builder:
 
     # -- the result ----------------------------------------------------------------------------
     def finish(self) -> None:
+        if self.link == "error" or (not self.draws and not self.expect):
+            # shader_runner's check is then the link alone: `link error` passes when the program
+            # does not link, a file without draws or probes when it does
+            if self.draws or self.expect:
+                raise Unsupported("file: `link error` with draws or probes after it")
+            label = f"link {self.link or 'success'} (shader_runner links the program first)"
+            self.draws = [Draw("None", "POINTS", (), label=label, read_image=False)]
+            self.expect = {0: [("link_failed", int(self.link == "error"))]}
+            self.link_only = True
+            return
+        if self.separable and (len({s for s, _ in self.shaders}) < len(self.shaders) or self.set_uniforms):
+            raise Unsupported("file: SSO ENABLED with uniforms or several shaders a stage")
         if not self.expect:
-            raise Unsupported("file: no probe command, so nothing the harness could check")
+            raise Unsupported("file: draws but no probe command, so nothing the harness could check")
 
     def requirements_record(self) -> Requirements:
         return Requirements(gl_version=self.gl, profile=self.profile, extensions=tuple(self.extensions),
@@ -461,17 +514,18 @@ class _Builder:
         for name, (location, components, data) in sorted(self.columns.items(), key=lambda kv: kv[1][0]):
             data = list(data) + [0.0] * (components * self.rows - len(data))      # padded to every row
             attributes.append(Attribute(location, components, tuple(data), name=name if not name.isdigit()
-                                        and name != "gl_Vertex" else ""))
-        if self.unsupported:
-            draws, expect = tuple(self.draws), ()
-        else:
-            draws = tuple(self.draws)
+                                        and name != "gl_Vertex" else "", type=self.types.get(name, "float")))
+        draws, expect, params = tuple(self.draws), (), (("source", source),) if source else ()
+        if self.link_only and not self.unsupported:
+            params += (("link", self.link or "success"),)
+            expect = tuple(DrawExpectation(i, counts=tuple(p)) for i, p in sorted(self.expect.items()))
+        elif not self.unsupported:
             expect = tuple(DrawExpectation(i, probes=tuple(p)) for i, p in sorted(self.expect.items()))
         return Case(id=id_, family=FAMILY, shaders=tuple(self.shaders), requires=self.requirements_record(),
                     vertices=self.rows, attributes=tuple(attributes), draws=draws,
                     readback=Readback(image=self.size, clear=0.0, image_format="RGBA8", keep_image=True),
                     expect=expect, description=f"piglit shader_test {source}" if source else "piglit shader_test",
-                    params=(("source", source),) if source else ())
+                    params=params, separable=self.separable)
 
 
 def _with(draw: Draw, **changes) -> Draw:

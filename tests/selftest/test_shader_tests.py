@@ -77,7 +77,7 @@ def test_patch_rect_sets_four_vertices():
 
 @pytest.mark.parametrize("text, reason", [
     ("[require]\nGLSL >= 1.10\n[vertex shader passthrough]\n[fragment shader]\nvoid main() {}\n[test]\n"
-     "texture rgbw 0 (8, 8)\nprobe all rgba 0 0 0 0\n", "unsupported command 'texture rgbw 0 (8, 8)' (line 7)"),
+     "texture shadow2D 0 (8, 8)\nprobe all rgba 0 0 0 0\n", "unsupported command 'texture shadow2D 0 (8, 8)' (line 7)"),
     ("[require]\nGLSL >= 1.10\n[compute shader]\nvoid main() {}\n[test]\n", "section [compute shader] (line 3)"),
     ("[require]\nGLSL >= 1.10\nrlimit 1000\n[vertex shader passthrough]\n[test]\n", "requirement 'rlimit 1000'"),
     ("[require]\nGLSL >= 1.10\n[vertex shader passthrough]\n[fragment shader]\nvoid main() {}\n[test]\n"
@@ -107,7 +107,7 @@ def _expected_outcomes(ex, target):
     for name in ("legacy-colour-uniform", "tess-no-tcs-levels", "clip-vertex-ortho"):
         assert verdicts[name].status == "pass", (name, verdicts[name].message)
     assert verdicts["unsupported-texture"].status == "skip"
-    assert "texture rgbw 0 (8, 8)" in verdicts["unsupported-texture"].message
+    assert "texture shadow2D 0 (8, 8)" in verdicts["unsupported-texture"].message
     wrong = verdicts["wrong-colour"]
     assert wrong.status == "fail"
     assert "probe all rgba 1.0 0.0 0.0 1.0 (line 17)" in wrong.message

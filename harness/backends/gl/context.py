@@ -1,5 +1,12 @@
 """Headless GL contexts: EGL (surfaceless, else the device platform) or a hidden GLFW window.
 
+Per profile there is one long-lived context (facts are queried there) and, while a case runs,
+a context of its own made for it and destroyed after it (`begin_case`, `end_case`). The case
+context shares objects with the long-lived one (EGL's share_context, GLFW's share window), so
+linked programs kept across cases survive; everything else a context holds (bindings,
+enables, clip planes, pixel store, current attributes, the driver's own per-context state,
+whatever nobody listed) starts at GL's initial values in every case, by construction.
+
 PyOpenGL picks its function loader from PYOPENGL_PLATFORM when it is first imported, so
 `select_platform` must run before anything imports OpenGL.GL.
 """
@@ -26,7 +33,8 @@ def select_platform(platform: str) -> None:
 
 
 class EGLContexts:
-    """One EGL display; a core and a compatibility context created on first use."""
+    """One EGL display; a long-lived core and compatibility context created on first use, and
+    a context per case sharing objects with the long-lived one of its profile."""
 
     def __init__(self):
         from OpenGL import EGL
@@ -35,6 +43,8 @@ class EGLContexts:
         if not EGL.eglBindAPI(EGL.EGL_OPENGL_API):
             raise ContextError("eglBindAPI(EGL_OPENGL_API) failed")
         self._contexts = {}
+        self._attrs = {}                    # profile -> the attribute list that made its context
+        self._case = None                   # (profile, context) of the case running now
 
     def _open_display(self):
         EGL = self._egl
@@ -67,6 +77,7 @@ class EGLContexts:
         return []
 
     def make_current(self, profile: str) -> None:
+        """Make the long-lived context of `profile` current (created on first use)."""
         EGL = self._egl
         if profile not in self._contexts:
             if profile == "core":
@@ -78,18 +89,45 @@ class EGLContexts:
                              EGL.EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT]]
             for attrs in requests:
                 attrs = (EGL.EGLint * (len(attrs) + 1))(*attrs, EGL.EGL_NONE)
-                # EGL_KHR_no_config_context: no config is needed without a surface.
-                try:
-                    ctx = EGL.eglCreateContext(self._display, EGL.EGLConfig(), EGL.EGL_NO_CONTEXT, attrs)
-                except EGL.EGLError:        # PyOpenGL raises where EGL returns EGL_NO_CONTEXT
-                    ctx = None
+                ctx = self._create(attrs, EGL.EGL_NO_CONTEXT)
                 if ctx:
                     break
             else:
                 raise ContextError(f"eglCreateContext({profile}) failed: EGL error {hex(EGL.eglGetError())}")
-            self._contexts[profile] = ctx
-        if not EGL.eglMakeCurrent(self._display, EGL.EGL_NO_SURFACE, EGL.EGL_NO_SURFACE,
-                                  self._contexts[profile]):
+            self._contexts[profile], self._attrs[profile] = ctx, attrs
+        self._current(profile, self._contexts[profile])
+
+    def begin_case(self, profile: str) -> None:
+        """A new context for one case, sharing objects with `profile`'s long-lived one, made current."""
+        self.end_case()
+        self.make_current(profile)
+        ctx = self._create(self._attrs[profile], self._contexts[profile])
+        if not ctx:
+            raise ContextError(f"eglCreateContext({profile}, shared) failed: EGL error "
+                               f"{hex(self._egl.eglGetError())}")
+        self._case = (profile, ctx)
+        self._current(profile, ctx)
+
+    def end_case(self) -> None:
+        """Destroy the case's context; its profile's long-lived context is current afterwards."""
+        if self._case is None:
+            return
+        profile, ctx = self._case
+        self._case = None
+        self.make_current(profile)
+        self._egl.eglDestroyContext(self._display, ctx)
+
+    def _create(self, attrs, share):
+        EGL = self._egl
+        # EGL_KHR_no_config_context: no config is needed without a surface.
+        try:
+            return EGL.eglCreateContext(self._display, EGL.EGLConfig(), share, attrs)
+        except EGL.EGLError:        # PyOpenGL raises where EGL returns EGL_NO_CONTEXT
+            return None
+
+    def _current(self, profile: str, ctx) -> None:
+        EGL = self._egl
+        if not EGL.eglMakeCurrent(self._display, EGL.EGL_NO_SURFACE, EGL.EGL_NO_SURFACE, ctx):
             raise ContextError(f"eglMakeCurrent({profile}) failed: EGL error {hex(EGL.eglGetError())}")
 
 
@@ -103,25 +141,42 @@ class GLFWContexts:
             raise ContextError(f"glfw.init() failed: {glfw.get_error()}")
         self.platform = f"GLFW {glfw.get_version_string().decode()}"
         self._windows = {}
+        self._case = None                   # (profile, window) of the case running now
 
     def make_current(self, profile: str) -> None:
         glfw = self._glfw
         if profile not in self._windows:
-            for version in CORE_VERSIONS if profile == "core" else (None,):
-                glfw.default_window_hints()
-                glfw.window_hint(glfw.VISIBLE, glfw.FALSE)
-                if version is not None:
-                    glfw.window_hint(glfw.CONTEXT_VERSION_MAJOR, version[0])
-                    glfw.window_hint(glfw.CONTEXT_VERSION_MINOR, version[1])
-                    glfw.window_hint(glfw.OPENGL_PROFILE, glfw.OPENGL_CORE_PROFILE)
-                    glfw.window_hint(glfw.OPENGL_FORWARD_COMPAT, glfw.TRUE)
-                window = glfw.create_window(16, 16, f"harness {profile}", None, None)
-                if window:
-                    break
-            else:
-                raise ContextError(f"glfw.create_window({profile}) failed: {glfw.get_error()}")
-            self._windows[profile] = window
+            self._windows[profile] = self._window(profile, None)
         glfw.make_context_current(self._windows[profile])
+
+    def begin_case(self, profile: str) -> None:
+        self.end_case()
+        self.make_current(profile)
+        self._case = (profile, self._window(profile, self._windows[profile]))
+        self._glfw.make_context_current(self._case[1])
+
+    def end_case(self) -> None:
+        if self._case is None:
+            return
+        profile, window = self._case
+        self._case = None
+        self.make_current(profile)
+        self._glfw.destroy_window(window)
+
+    def _window(self, profile: str, share):
+        glfw = self._glfw
+        for version in CORE_VERSIONS if profile == "core" else (None,):
+            glfw.default_window_hints()
+            glfw.window_hint(glfw.VISIBLE, glfw.FALSE)
+            if version is not None:
+                glfw.window_hint(glfw.CONTEXT_VERSION_MAJOR, version[0])
+                glfw.window_hint(glfw.CONTEXT_VERSION_MINOR, version[1])
+                glfw.window_hint(glfw.OPENGL_PROFILE, glfw.OPENGL_CORE_PROFILE)
+                glfw.window_hint(glfw.OPENGL_FORWARD_COMPAT, glfw.TRUE)
+            window = glfw.create_window(16, 16, f"harness {profile}", None, share)
+            if window:
+                return window
+        raise ContextError(f"glfw.create_window({profile}) failed: {glfw.get_error()}")
 
 
 def open_contexts(platform: str):

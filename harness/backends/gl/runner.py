@@ -1,14 +1,16 @@
-"""Runs a Case on the current GL context and returns the raw observation.
+"""Runs a Case in a GL context of its own and returns the raw observation.
 
-Every case builds its own program, buffers and queries and deletes them afterwards (deleting
-a buffer also unbinds it); the state a case may change (patch parameters, rasterizer discard,
-primitive restart, bindings) is put back to GL's initial values, so each case starts from the
-same known state.
+Every case runs in a context made for it and destroyed after it (context.py), so whatever
+state an earlier case set, listed or not, cannot reach it. That context shares objects with
+a long-lived one, which keeps linked programs across cases (only programs without uniforms,
+whose state no case changes). The buffers, queries and programs a case makes are shared
+objects, so the case deletes them before its context goes.
 """
 from __future__ import annotations
 
 import ctypes
 import re
+import struct
 
 import numpy as np
 
@@ -41,7 +43,6 @@ class GLBackend:
         self.gl = GL
         self._contexts = open_contexts(platform)
         self._facts = {}                      # profile -> version, extensions, limits
-        self._framebuffers = {}               # profile -> the FBO every case draws into
         self._programs: dict[str, dict] = {}  # profile -> linked programs, least recently used first
 
     # -- context facts -------------------------------------------------------------------
@@ -49,23 +50,19 @@ class GLBackend:
         self._contexts.make_current(profile)
         if profile not in self._facts:
             self._facts[profile] = self._query_facts(profile)
-            self._framebuffers[profile] = self._framebuffer()
-        self._profile = profile
         return self._facts[profile]
 
-    def _framebuffer(self) -> int:
+    def _framebuffer(self, made: "_Objects") -> None:
         """Surfaceless contexts have no default framebuffer, and draws need a complete one."""
         GL = self.gl
-        fbo = int(GL.glGenFramebuffers(1))
-        rbo = int(GL.glGenRenderbuffers(1))
-        GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, rbo)
+        GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, made.framebuffer(GL.glGenFramebuffers(1)))
+        GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, made.renderbuffer(GL.glGenRenderbuffers(1)))
         GL.glRenderbufferStorage(GL.GL_RENDERBUFFER, GL.GL_RGBA8, FB_SIZE, FB_SIZE)
-        GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, fbo)
-        GL.glFramebufferRenderbuffer(GL.GL_FRAMEBUFFER, GL.GL_COLOR_ATTACHMENT0, GL.GL_RENDERBUFFER, rbo)
+        GL.glFramebufferRenderbuffer(GL.GL_FRAMEBUFFER, GL.GL_COLOR_ATTACHMENT0, GL.GL_RENDERBUFFER, made.last())
         status = GL.glCheckFramebufferStatus(GL.GL_FRAMEBUFFER)
         if status != GL.GL_FRAMEBUFFER_COMPLETE:
             raise BackendError(f"cannot make a {FB_SIZE}x{FB_SIZE} RGBA8 framebuffer: status {hex(status)}")
-        return fbo
+        GL.glViewport(0, 0, FB_SIZE, FB_SIZE)     # a context without a surface starts with a 0x0 viewport
 
     def _query_facts(self, profile: str) -> dict:
         GL = self.gl
@@ -91,13 +88,18 @@ class GLBackend:
                 "platform": self._contexts.platform, "profiles": profiles}
 
     # -- running a case ------------------------------------------------------------------
-    def run(self, case: Case) -> dict:
+    def run(self, case: Case, inside=None) -> dict:
+        """`inside(GL)`, if given, is called in the case's context after its draws (the fault
+        target uses it to leave state behind)."""
         facts = self._use(case.requires.profile)
         check_requirements(case, facts, lambda name: int(self.gl.glGetIntegerv(getattr(self.gl, name))))
-        self._reset()                   # also before: whatever ran last may have left state behind
         GL = self.gl
+        self._contexts.begin_case(case.requires.profile)
         made = _Objects(GL)
         try:
+            self._framebuffer(made)
+            if dict(case.params).get("link"):               # an imported `link error` / `link success`
+                return {"draws": [{"counts": {"link_failed": self._link_fails(case, made)}}]}
             programs = self._cached_program(case) if _cacheable(case) else self._program(case, made)
             self._vertex_data(case, made)
             if case.readback.image:
@@ -111,13 +113,15 @@ class GLBackend:
                     GL.glUseProgram(programs[draw.program])
                     current = draw.program
                 observed.append(self._draw(case, i, made))
+            if inside is not None:
+                inside(GL)
             return {"draws": observed}
         except GL.GLError as exc:
             raise BackendError(f"GL error {_error_name(GL, exc.err)} from {exc.baseOperation.__name__}"
                                f"{_args(exc)}") from None
         finally:
-            made.delete()
-            self._reset()
+            made.delete()                   # shared objects outlive the context: delete them first
+            self._contexts.end_case()
 
     def _cached_program(self, case: Case) -> list[int]:
         """Linked programs are kept across cases, keyed by everything that goes into linking:
@@ -163,9 +167,25 @@ class GLBackend:
             program = made.program(GL.glCreateProgram())
             self._link(case, program, shaders, made, compiled,
                        f"program {index}: " if case.programs else "")
+            self._uniform_buffers(program, shaders, made)
             programs.append(program)
         GL.glUseProgram(programs[0])
         return programs
+
+    def _link_fails(self, case: Case, made: "_Objects") -> int:
+        """1 if the case's program (each of its separable programs) fails to link, else 0; a
+        shader that does not compile fails the case, as in shader_runner."""
+        GL = self.gl
+        groups = [[shader] for shader in case.shaders] if case.separable else [case.shaders]
+        for shaders in groups:
+            program = made.program(GL.glCreateProgram())
+            if case.separable:
+                GL.glProgramParameteri(program, GL.GL_PROGRAM_SEPARABLE, GL.GL_TRUE)
+            try:
+                self._link(case, program, shaders, made, {})
+            except _LinkFailed:
+                return 1
+        return 0
 
     def _link(self, case: Case, program: int, shaders, made: "_Objects", compiled: dict,
               which: str = "") -> None:
@@ -195,16 +215,36 @@ class GLBackend:
             if case.requires.link_failure_allowed:
                 raise Skip(f"{case.requires.link_failure_allowed}; the program did not link: "
                            f"{log.splitlines()[0] if log else 'no log'}")
-            raise BackendError(f"{which or 'program '}failed to link:\n{log}")
+            raise _LinkFailed(f"{which or 'program '}failed to link:\n{log}")
+
+    def _uniform_buffers(self, program: int, shaders, made: "_Objects") -> None:
+        """A zeroed buffer for each active uniform block, bound to binding point i for block i
+        unless the shaders give bindings themselves, as shader_runner does; `uniform` commands
+        naming a block member write into it (set_uniform)."""
+        GL = self.gl
+        explicit = any(re.search(r"layout\s*\([^)]*\bbinding\b", source) for _, source in shaders)
+        for block in range(int(GL.glGetProgramiv(program, GL.GL_ACTIVE_UNIFORM_BLOCKS))):
+            if not explicit:
+                GL.glUniformBlockBinding(program, block, block)
+            binding = _block_property(GL, program, block, GL.GL_UNIFORM_BLOCK_BINDING)
+            size = _block_property(GL, program, block, GL.GL_UNIFORM_BLOCK_DATA_SIZE)
+            GL.glBindBuffer(GL.GL_UNIFORM_BUFFER, made.buffer(GL.glGenBuffers(1)))
+            GL.glBufferData(GL.GL_UNIFORM_BUFFER, size, bytes(size), GL.GL_DYNAMIC_DRAW)
+            GL.glBindBufferBase(GL.GL_UNIFORM_BUFFER, binding, made.last())
+        GL.glBindBuffer(GL.GL_UNIFORM_BUFFER, 0)
 
     def _vertex_data(self, case: Case, made: "_Objects") -> None:
         GL = self.gl
         GL.glBindVertexArray(made.vertex_array(GL.glGenVertexArrays(1)))
         for attr in case.attributes:
             GL.glBindBuffer(GL.GL_ARRAY_BUFFER, made.buffer(GL.glGenBuffers(1)))
-            data = np.asarray(attr.data, dtype="<f4").tobytes()
+            integer = {"int": ("<i4", GL.GL_INT), "uint": ("<u4", GL.GL_UNSIGNED_INT)}.get(attr.type)
+            data = np.asarray(attr.data, dtype=integer[0] if integer else "<f4").tobytes()
             GL.glBufferData(GL.GL_ARRAY_BUFFER, len(data), data, GL.GL_STATIC_DRAW)
-            GL.glVertexAttribPointer(attr.location, attr.components, GL.GL_FLOAT, GL.GL_FALSE, 0, None)
+            if integer:
+                GL.glVertexAttribIPointer(attr.location, attr.components, integer[1], 0, None)
+            else:
+                GL.glVertexAttribPointer(attr.location, attr.components, GL.GL_FLOAT, GL.GL_FALSE, 0, None)
             GL.glVertexAttribDivisor(attr.location, attr.divisor)
             GL.glEnableVertexAttribArray(attr.location)
         GL.glBindBuffer(GL.GL_ARRAY_BUFFER, 0)
@@ -245,13 +285,13 @@ class GLBackend:
         for i, plane in enumerate(state.clip_planes):
             GL.glClipPlane(GL.GL_CLIP_PLANE0 + i, (ctypes.c_double * 4)(*plane))
         for cap in state.enable:
-            GL.glEnable(getattr(GL, "GL_" + cap))
+            GL.glEnable(_capability(GL, cap))
         keep = readback.keep_image
         if readback.image and not keep:
             GL.glClearBufferfv(GL.GL_COLOR, 0, (ctypes.c_float * 4)(*[readback.clear] * 4))
         extra = _state_extras(state)
         if extra:
-            self._set_extras(case, state)
+            self._set_extras(case, state, made)
 
         stride = record_dtype(readback.captures).itemsize
         xfb = None
@@ -285,7 +325,7 @@ class GLBackend:
             if extra:
                 self._unset_extras(state)
         for cap in state.enable:
-            GL.glDisable(getattr(GL, "GL_" + cap))
+            GL.glDisable(_capability(GL, cap))
         counts = {name: int(GL.glGetQueryObjectuiv(ids[name], GL.GL_QUERY_RESULT)) for name in queries}
         result = {"counts": counts}
         if readback.image and draw.read_image:
@@ -297,7 +337,7 @@ class GLBackend:
             result["xfb"] = encode_records(bytes(raw))
         return result
 
-    def _set_extras(self, case: Case, state) -> None:
+    def _set_extras(self, case: Case, state, made: "_Objects") -> None:
         """The state imported shader_test files set: a clear, uniforms, polygon mode, front
         face and the compatibility projection matrix, for this draw."""
         GL = self.gl
@@ -311,10 +351,36 @@ class GLBackend:
             GL.glPolygonMode(GL.GL_FRONT_AND_BACK, getattr(GL, "GL_" + state.polygon_mode))
         if state.front_face:
             GL.glFrontFace(getattr(GL, "GL_" + state.front_face))
+        if state.provoking_vertex:
+            GL.glProvokingVertex(getattr(GL, f"GL_{state.provoking_vertex}_VERTEX_CONVENTION"))
+        for texture in state.textures:
+            self._texture(texture, made)
         if state.projection is not None:
             GL.glMatrixMode(GL.GL_PROJECTION)
             GL.glLoadMatrixf((ctypes.c_float * 16)(*state.projection))
             GL.glMatrixMode(GL.GL_MODELVIEW)
+
+    def _texture(self, texture, made: "_Objects") -> None:
+        GL = self.gl
+        w, h = texture.width, texture.height
+        x, y = np.meshgrid(np.arange(w), np.arange(h))
+        if texture.kind == "rgbw":
+            colors = np.array([[1, 0, 0, 1], [0, 1, 0, 1], [0, 0, 1, 1], [1, 1, 1, 1]], dtype="<f4")
+            texels = colors[(x >= w // 2).astype(int) + 2 * (y >= h // 2).astype(int)]
+        else:
+            colors = np.array(texture.colors, dtype="<f4").reshape(2, 4)
+            texels = colors[((x // max(1, w // 2)) ^ (y // max(1, h // 2))) & 1]
+        GL.glActiveTexture(GL.GL_TEXTURE0 + texture.unit)
+        GL.glBindTexture(GL.GL_TEXTURE_2D, made.texture(GL.glGenTextures(1)))
+        wrap = "CLAMP_TO_EDGE" if texture.kind == "rgbw" else "CLAMP_TO_BORDER"
+        for name, value in (("WRAP_S", wrap), ("WRAP_T", wrap),
+                            ("MIN_FILTER", texture.min_filter), ("MAG_FILTER", texture.mag_filter)):
+            GL.glTexParameteri(GL.GL_TEXTURE_2D, getattr(GL, "GL_TEXTURE_" + name), getattr(GL, "GL_" + value))
+        if wrap == "CLAMP_TO_BORDER":
+            GL.glTexParameterfv(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_BORDER_COLOR, (ctypes.c_float * 4)(1, 0, 0, 1))
+        GL.glTexImage2D(GL.GL_TEXTURE_2D, texture.level, GL.GL_RGBA8, w, h, 0, GL.GL_RGBA, GL.GL_FLOAT,
+                        np.ascontiguousarray(texels, dtype="<f4").tobytes())
+        GL.glActiveTexture(GL.GL_TEXTURE0)
 
     def _unset_extras(self, state) -> None:
         GL = self.gl
@@ -322,32 +388,17 @@ class GLBackend:
             _quietly(GL.glPolygonMode, GL.GL_FRONT_AND_BACK, GL.GL_FILL)
         if state.front_face:
             _quietly(GL.glFrontFace, GL.GL_CCW)
+        if state.provoking_vertex:
+            _quietly(GL.glProvokingVertex, GL.GL_LAST_VERTEX_CONVENTION)
         if state.projection is not None:
             _quietly(GL.glMatrixMode, GL.GL_PROJECTION)
             _quietly(GL.glLoadIdentity)
             _quietly(GL.glMatrixMode, GL.GL_MODELVIEW)
 
-    def _reset(self) -> None:
-        """Put back GL's initial values for everything a case may have changed."""
-        GL = self.gl
-        GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, self._framebuffers[self._profile])
-        GL.glViewport(0, 0, FB_SIZE, FB_SIZE)
-        GL.glUseProgram(0)
-        GL.glBindProgramPipeline(0)
-        GL.glBindVertexArray(0)
-        GL.glBindBuffer(GL.GL_ARRAY_BUFFER, 0)
-        GL.glBindBuffer(GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0)
-        GL.glBindBufferBase(GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0)
-        GL.glDisable(GL.GL_RASTERIZER_DISCARD)
-        GL.glDisable(GL.GL_PRIMITIVE_RESTART)
-        for i in range(self._facts[self._profile]["limits"]["GL_MAX_CLIP_DISTANCES"]):
-            GL.glDisable(GL.GL_CLIP_DISTANCE0 + i)
-        GL.glPrimitiveRestartIndex(0)
-        GL.glPatchParameteri(GL.GL_PATCH_VERTICES, 3)
-        GL.glPatchParameterfv(GL.GL_PATCH_DEFAULT_OUTER_LEVEL, (ctypes.c_float * 4)(1, 1, 1, 1))
-        GL.glPatchParameterfv(GL.GL_PATCH_DEFAULT_INNER_LEVEL, (ctypes.c_float * 2)(1, 1))
-        while GL.glGetError() != GL.GL_NO_ERROR:
-            pass
+def _capability(GL, name: str) -> int:
+    """A capability's enum from its name without "GL_" (PyOpenGL names clip planes 0 to 5 only)."""
+    clip = re.fullmatch(r"CLIP_(?:PLANE|DISTANCE)(\d)", name)
+    return GL.GL_CLIP_DISTANCE0 + int(clip[1]) if clip else getattr(GL, "GL_" + name)
 
 
 def _cacheable(case: Case) -> bool:
@@ -360,14 +411,81 @@ def _cacheable(case: Case) -> bool:
 
 def _state_extras(state) -> bool:
     return bool(state.uniforms or state.clear_color is not None
-                or state.polygon_mode or state.front_face
-                or state.projection is not None)
+                or state.polygon_mode or state.front_face or state.provoking_vertex
+                or state.textures or state.projection is not None)
+
+
+class _LinkFailed(BackendError):
+    """The program did not link (its shaders compiled)."""
+
+
+def _block_property(GL, program: int, block: int, pname) -> int:
+    value = np.zeros(1, dtype=np.int32)
+    GL.glGetActiveUniformBlockiv(program, block, pname, value)
+    return int(value[0])
+
+
+def _uniform_index(GL, program: int, name: str) -> int | None:
+    index = np.zeros(1, dtype=np.uint32)
+    names = ctypes.cast((ctypes.c_char_p * 1)(name.encode()), ctypes.POINTER(ctypes.POINTER(ctypes.c_char)))
+    GL.glGetUniformIndices(program, 1, names, index)
+    return None if int(index[0]) == GL.GL_INVALID_INDEX else int(index[0])
+
+
+def set_block_member(GL, program: int, uniform) -> bool:
+    """shader_runner's `uniform` command on a member of a uniform block: the values go into the
+    block's buffer at the member's offset (element i of an array at i array strides; matrices
+    column by column, or row by row where the member is row_major). False: no such member."""
+    index, element = None, 0
+    whole = re.fullmatch(r"(.*)\[(\d+)\]", uniform.name)
+    if whole:                                       # "a[2]": the array "a[0]", element 2
+        index, element = _uniform_index(GL, program, whole[1] + "[0]"), int(whole[2])
+    if index is None:
+        index, element = _uniform_index(GL, program, uniform.name), 0
+    if index is None:
+        return False
+    props = {}
+    for pname in ("BLOCK_INDEX", "OFFSET", "ARRAY_STRIDE", "MATRIX_STRIDE", "IS_ROW_MAJOR"):
+        value = np.zeros(1, dtype=np.int32)
+        GL.glGetActiveUniformsiv(program, 1, np.array([index], dtype=np.uint32), getattr(GL, "GL_UNIFORM_" + pname), value)
+        props[pname] = int(value[0])
+    if props["BLOCK_INDEX"] < 0:
+        return False
+    type_, values = uniform.type, uniform.values
+    double = type_.startswith(("double", "dvec", "dmat"))
+    fmt = "d" if double else "I" if type_.startswith(("uint", "uvec")) else \
+        "i" if type_.startswith(("int", "ivec", "bool", "bvec")) else "f"
+    size = 8 if double else 4
+    if fmt == "i" and type_.startswith(("bool", "bvec")):
+        values = tuple(int(bool(v)) for v in values)
+    start = props["OFFSET"] + element * props["ARRAY_STRIDE"]
+    placed = []                                      # (byte offset, value)
+    matrix = re.fullmatch(r"d?mat(\d)(?:x(\d))?", type_)
+    if matrix:
+        cols, rows = int(matrix[1]), int(matrix[2] or matrix[1])
+        for c in range(cols):
+            for r in range(rows):
+                at = r * props["MATRIX_STRIDE"] + c * size if props["IS_ROW_MAJOR"] \
+                    else c * props["MATRIX_STRIDE"] + r * size
+                placed.append((start + at, values[c * rows + r]))
+    else:
+        placed = [(start + i * size, v) for i, v in enumerate(values)]
+    binding = _block_property(GL, program, props["BLOCK_INDEX"], GL.GL_UNIFORM_BLOCK_BINDING)
+    GL.glBindBuffer(GL.GL_UNIFORM_BUFFER, int(np.ravel(GL.glGetIntegeri_v(GL.GL_UNIFORM_BUFFER_BINDING, binding))[0]))
+    for at, value in placed:
+        data = struct.pack("<" + fmt, value)
+        GL.glBufferSubData(GL.GL_UNIFORM_BUFFER, at, len(data), data)
+    GL.glBindBuffer(GL.GL_UNIFORM_BUFFER, 0)
+    return True
 
 
 def set_uniform(GL, program: int, uniform) -> None:
-    """glUniform* for one value, as shader_runner's `uniform` command: the name must be active."""
+    """glUniform* for one value, as shader_runner's `uniform` command: the name must be active
+    (a default-block uniform, or a member of a uniform block)."""
     location = GL.glGetUniformLocation(program, uniform.name)
     if location < 0:
+        if set_block_member(GL, program, uniform):
+            return
         raise BackendError(f"cannot get the location of uniform {uniform.name!r} (not an active uniform)")
     type_, values = uniform.type, uniform.values
     matrix = re.fullmatch(r"(d?)mat(\d)(?:x(\d))?", type_)
@@ -415,6 +533,7 @@ class _Objects:
     def buffer(self, name): return self._add("buffer", name)
     def vertex_array(self, name): return self._add("vertex_array", name)
     def query(self, name): return self._add("query", name)
+    def texture(self, name): return self._add("texture", name)
 
     def delete(self):
         GL = self.GL
@@ -424,7 +543,8 @@ class _Objects:
                     "query": lambda n: GL.glDeleteQueries(1, [n]),
                     "pipeline": lambda n: GL.glDeleteProgramPipelines(1, [n]),
                     "framebuffer": lambda n: GL.glDeleteFramebuffers(1, [n]),
-                    "renderbuffer": lambda n: GL.glDeleteRenderbuffers(1, [n])}
+                    "renderbuffer": lambda n: GL.glDeleteRenderbuffers(1, [n]),
+                    "texture": lambda n: GL.glDeleteTextures(1, [n])}
         for kind, name in reversed(self._made):
             _quietly(deleters[kind], name)
         self._made.clear()
