@@ -152,7 +152,8 @@ def _legacy_refs(shader: Shader, stage: str) -> list[tuple[str, str, int, int, s
     text inside gl_TexCoord[...] (None when not indexed)."""
     t, refs = shader.tokens, []
     names = COMPAT_MEMBERS | set(FS_READS)
-    for i, token in enumerate(t):
+    for i in shader.code():
+        token = t[i]
         if token.kind != "ident" or token.text not in names:
             continue
         if token.text in ("gl_Color", "gl_SecondaryColor") and stage != "fs":
