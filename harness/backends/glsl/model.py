@@ -339,7 +339,7 @@ class _Parser:
             return
         if token.is_("struct"):
             self.i += 1
-            name = self.ident().text
+            name = self.ident().text if not self.peek().is_("{") else ""      # anonymous: struct { } s;
             members = self.members()
             decls = self.declarators() if not self.peek().is_(";") else (self.expect(";"), ())[1]
             self.add("struct", layout, quals, name, (), decls, members, start)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from harness.backends import BackendError
 from harness.backends.glsl import types
 from harness.backends.glsl.model import Declaration, Editor, ParseError, Shader, parse
 from harness.backends.glsl.preprocess import PreprocessError, preprocess
@@ -52,8 +53,8 @@ STAGE_ORDER = ("vs", "tcs", "tes", "gs", "fs")
 ARRAYED_INPUTS = ("tcs", "tes", "gs")
 
 
-class TranslationError(Exception):
-    pass
+class TranslationError(BackendError):
+    """GLSL the layer cannot take: the case fails, naming it, as for a compile error."""
 
 
 @dataclass
@@ -78,6 +79,7 @@ class Program:
     captures: tuple[tuple[str, str], ...] = ()          # (varying, glsl type) in capture order
     attributes: dict[str, int] = field(default_factory=dict)   # attribute name -> location
     separable: bool = False
+    fixed_function_fs: bool = False     # no FS: GL's fixed-function fragment processing (a rendered image)
     # Locations per interface: interface i joins the i-th stage present to the next one.
     locations: dict[tuple[int, str], int] = field(default_factory=dict)
     legacy: dict[int, tuple[int, tuple[str, ...]]] = field(default_factory=dict)   # i -> (base, names)
@@ -91,7 +93,14 @@ class Program:
 
 # -- the model of each stage ------------------------------------------------------------------
 
+# GL's fragment processing without an FS, as far as the harness's state goes: texturing, fog and
+# the colour sum are off, so the fragment's colour is the rasterized primary colour.
+FIXED_FUNCTION_FS = "#version 110\nvoid main()\n{\n    gl_FragColor = gl_Color;\n}\n"
+
+
 def models(program: Program) -> dict[str, Shader]:
+    if program.fixed_function_fs and "fs" not in program.shaders:
+        program.shaders["fs"] = FIXED_FUNCTION_FS
     if not program.models:
         for stage, source in program.shaders.items():
             try:
@@ -108,7 +117,7 @@ def interface(stage: str, shader: Shader) -> list[Varying]:
     outputs), and its user blocks."""
     found = []
     for d in shader.declarations:
-        direction = {"varying": "out" if stage == "vs" else "in", "attribute": "in"}.get(d.storage, d.storage)
+        direction = {"varying": "in" if stage == "fs" else "out", "attribute": "in"}.get(d.storage, d.storage)
         if direction not in ("in", "out") or (stage == "vs" and direction == "in") or \
                 (stage == "fs" and direction == "out"):
             continue
@@ -344,7 +353,7 @@ def _declare_locations(program: Program, s: _Stage, last: bool) -> None:
     attribute_slots = set(program.attributes.values())
     fs_slots = {d.location for d in shader.variables("out") if d.location is not None}
     for d in shader.declarations:
-        direction = {"varying": "out" if stage == "vs" else "in", "attribute": "in"}.get(d.storage, d.storage)
+        direction = {"varying": "in" if stage == "fs" else "out", "attribute": "in"}.get(d.storage, d.storage)
         if direction not in ("in", "out") or d.kind not in ("variable", "block"):
             continue
         quals = [direction if q in ("varying", "attribute") else q for q in d.qualifiers]

@@ -70,6 +70,10 @@ def declared(shader: Shader) -> list[tuple[str, str, int]]:
     """(name, type, array length) of each default-block uniform a stage declares."""
     if shader.blocks("uniform"):
         raise Skip("the Vulkan backend does not support uniform blocks in imported programs")
+    structs = {d.type for d in shader.structs()}
+    if any(d.storage == "uniform" for d in shader.structs()) or \
+            any(d.type in structs for d in shader.variables("uniform")):
+        raise Skip("the Vulkan backend does not support struct-typed uniforms")
     found = []
     for d in shader.variables("uniform"):
         if d.type.lstrip("iu").startswith(("sampler", "image")):
