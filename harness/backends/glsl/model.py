@@ -142,10 +142,6 @@ class Shader:
     def structs(self) -> list[Declaration]:
         return [d for d in self.declarations if d.kind == "struct"]
 
-    def first_function(self) -> int:
-        """Where the first function definition or prototype starts (the end when there is none)."""
-        return min((f.span[0] for f in self.functions), default=len(self.text))
-
     def after_directives(self) -> int:
         """The offset just after the #version and #extension lines (where declarations may start)."""
         ends = [t.end for t in self.directives if directive_words(t)[:1] in (["version"], ["extension"])]
@@ -324,7 +320,8 @@ class _Parser:
             type_ = self.ident().text
             type_dims = self.dims()
             decls = self.declarators()
-            found.append(Declaration("member", layout, quals, type_, type_dims, decls, (), (start, self.t[self.i - 1].end)))
+            span = (start, self.t[self.i - 1].end)
+            found.append(Declaration("member", layout, quals, type_, type_dims, decls, (), span))
         self.i += 1
         return tuple(found)
 

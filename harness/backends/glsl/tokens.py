@@ -44,10 +44,6 @@ def tokenize(source: str) -> list[Token]:
     return out
 
 
-def significant(tokens: list[Token]) -> list[Token]:
-    return [t for t in tokens if t.kind not in ("space", "comment")]
-
-
 def directive_words(token: Token) -> list[str]:
     """`#  version 150 compatibility` -> ["version", "150", "compatibility"]."""
     return re.findall(r"[\w.]+|[^\s\w]", token.text.strip()[1:].replace("\\\n", " "))

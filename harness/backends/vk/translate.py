@@ -363,7 +363,8 @@ def _declare_locations(program: Program, s: _Stage, last: bool) -> None:
                 continue
             layout = kept[:]
             if d.location is None and (stage, direction) not in (("vs", "in"), ("fs", "out")):
-                layout.insert(0, f"location = {program.locations[(interface_index(program, stage, direction), d.type)]}")
+                index = interface_index(program, stage, direction)
+                layout.insert(0, f"location = {program.locations[(index, d.type)]}")
             body = shader.text[d.span[0]:d.span[1]]
             start = d.layout.span[1] - d.span[0] if d.layout else 0
             edit.replace(d.span, f"layout({', '.join(layout)}) " + body[start:].lstrip() if layout else body)
@@ -436,7 +437,8 @@ def _declare_legacy(program: Program, index: int, key: str, direction: str, arra
     per_vertex = "[]" if arrayed else ""
     if key.startswith("TexCoord") and program.texcoord_array:
         loc = legacy_location(program, index, "TexCoord0")
-        return f"layout(location = {loc}) {direction} vec4 _hl_TexCoord_{direction}{per_vertex}[{program.texcoord_array}];"
+        size = program.texcoord_array
+        return f"layout(location = {loc}) {direction} vec4 _hl_TexCoord_{direction}{per_vertex}[{size}];"
     loc = legacy_location(program, index, key)
     return f"layout(location = {loc}) {direction} {LEGACY_TYPE.get(key, 'vec4')} _hl_{key}_{direction}{per_vertex};"
 
