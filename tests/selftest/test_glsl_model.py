@@ -141,8 +141,8 @@ def test_the_three_programs_of_the_issue(tmp_path, monkeypatch):
     stages = compile_all(Program({"vs": after, "fs": "void main() { gl_FragColor = vec4(1.0); }"}, frozenset()))
     main = parse(stages["vs"]).main
     assert "gl_ClipDistance" in stages["vs"][main.body[0]:main.body[1]]          # inside main, not helper
-    before = ("#version 110\nvoid helper() { gl_FrontColor = vec4(1.0); }\n"
-              "void main() { gl_Position = gl_Vertex; helper(); }\n")
+    before = ("#version 110\nfloat helper() { gl_FrontColor = vec4(1.0); return 1.0; }\n"
+              "void main() { gl_Position = gl_Vertex * helper(); }\n")
     compile_all(Program({"vs": before, "fs": "void main() { gl_FragColor = gl_Color; }"}, frozenset()))
 
 
