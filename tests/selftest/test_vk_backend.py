@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import re
 import shutil
 
 import pytest
@@ -12,13 +11,14 @@ from conftest import family
 
 from harness.backends.vk import spirv
 from harness.backends.vk.tcs import passthrough_tcs
-from harness.backends.vk.translate import STAGE_ORDER, Program, translate
+from harness.backends.glsl import types
+from harness.backends.glsl.model import parse
+from harness.backends.vk.translate import STAGE_ORDER, Program, _size, interface, translate
 from harness.executor import Executor
 from harness.targets import get
 from harness.verdict import judge
 
 VARYINGS = family("varyings")
-LAYOUT = re.compile(r"layout\(location = (\d+)(?:, component = (\d+))?[^)]*\)\s*(?:\w+\s+)*?(in|out)\s+(\w+)\s+(\w+)")
 
 
 def program_of(case, without=frozenset()) -> Program:
@@ -43,13 +43,64 @@ def test_translated_glsl_compiles(name, every, tmp_path, monkeypatch):
             assert spirv.compile_glsl(stage, source), (case.id, stage)
 
 
-def declared(source: str) -> dict[str, list[tuple[int, int, str]]]:
-    """direction -> [(location, component, name)] of the located declarations of one stage."""
-    out = {"in": [], "out": []}
-    for loc, comp, direction, _type, name in LAYOUT.findall(source):
-        if name != "a_position" and not name.startswith("o_report") and name != "_gl_FragColor":
-            out[direction].append((int(loc), int(comp or 0), name))
+def located(stage: str, source: str) -> dict[str, dict[str, tuple]]:
+    """direction -> {name: (location, first component, slots, {member: location})} of every
+    located varying and block of one translated stage, read through the GLSL model; a legacy
+    builtin (_hl_X_in / _hl_X_out) is named gl_X on both sides."""
+    shader = parse(source)
+    structs = {d.type: [(m.type, x.dims + m.type_dims) for m in d.members for x in m.declarators]
+               for d in shader.structs()}
+    out = {"in": {}, "out": {}}
+    for v in interface(stage, shader):
+        loc = v.decl.location
+        assert loc is not None, (stage, v.name, "no location")
+        component = int(v.decl.layout.get("component") or 0)
+        members, at = {}, loc
+        for m in v.decl.members:                   # a block's members: consecutive locations
+            for x in m.declarators:
+                members[x.name] = at
+                at += types.locations(m.type, structs) * types.element_count(x.dims + m.type_dims)
+        name = v.name
+        if name.startswith("_hl_"):
+            name = "gl_" + name[4:].rsplit("_", 1)[0]
+        out[v.direction][name] = (loc, component, _size(v, structs), members, v.decl.type)
     return out
+
+
+def slots(entry) -> set[tuple[int, int]]:
+    """(location, component) pairs a varying occupies: whole locations, except a scalar or small
+    vector given a component."""
+    loc, component, size, _, type_ = entry
+    basic = types.basic(type_)
+    width = 4 if basic is None or basic.columns > 1 else min(4, basic.rows * (2 if basic.scalar == "double" else 1))
+    return {(l, c) for l in range(loc, loc + size) for c in range(component, component + width)}
+
+
+def check_interfaces(case_id: str, stages: dict[str, str]) -> int:
+    """Within a stage no two varyings (user or builtin) share a slot; between a producer and its
+    consumer, each varying and block member has one location. Returns the pairs compared."""
+    order = [s for s in STAGE_ORDER if s in stages]
+    found = {stage: located(stage, stages[stage]) for stage in order}
+    if "tcs" in found:          # the injected TCS's copies (_pass_in3, _pass_out3): the VS's names
+        by_location = {entry[0]: name for name, entry in found["vs"]["out"].items()}
+        for direction in ("in", "out"):
+            found["tcs"][direction] = {by_location.get(e[0], n) if n.startswith("_pass_") else n: e
+                                       for n, e in found["tcs"][direction].items()}
+    for stage in order:
+        for direction, entries in found[stage].items():
+            taken = {}
+            for name, entry in entries.items():
+                for slot in slots(entry):
+                    assert slot not in taken, (case_id, stage, direction, name, taken.get(slot), slot)
+                    taken[slot] = name
+    compared = 0
+    for producer, consumer in zip(order, order[1:]):
+        outs, ins = found[producer]["out"], found[consumer]["in"]
+        for name in set(outs) & set(ins):
+            assert outs[name][:2] == ins[name][:2], (case_id, producer, consumer, name, outs[name], ins[name])
+            assert outs[name][3] == ins[name][3], (case_id, producer, consumer, name, "members")
+            compared += 1
+    return compared
 
 
 def builtin_subsets():
@@ -65,30 +116,29 @@ def test_slot_map_never_collides_for_any_builtin_set():
     checked = 0
     for subset in builtin_subsets():
         case = VARYINGS.make_case(VARYINGS.Plan(d, "vs-fs", subset, users=VARYINGS.vec4s(3), tag="vec4"))
-        stages = translate(program_of(case))
-        vs, fs = declared(stages["vs"])["out"], declared(stages["fs"])["in"]
-        for side in (vs, fs):
-            slots = [(loc, comp) for loc, comp, _ in side]
-            assert len(slots) == len(set(slots)), (case.id, side)
-        fs_by_name = {name.replace("_in", "_out") if name.startswith("_hl_") else name: loc for loc, _, name in fs}
-        for loc, _, name in vs:
-            if name in fs_by_name:
-                assert fs_by_name[name] == loc, (case.id, name)
+        assert check_interfaces(case.id, translate(program_of(case))) >= 3
         checked += 1
     assert checked == 2 ** len(VARYINGS.BUILTINS)
 
 
-def test_slot_map_consistent_on_every_chain():
-    for case in VARYINGS.generate():
-        if "builtins-none" in case.id:
-            continue
-        stages = translate(program_of(case))
-        order = [s for s in STAGE_ORDER if s in stages]
-        for producer, consumer in zip(order, order[1:]):
-            outs = {n.removesuffix("_out"): loc for loc, _, n in declared(stages[producer])["out"]}
-            ins = {n.removesuffix("_in"): loc for loc, _, n in declared(stages[consumer])["in"]}
-            for name in set(outs) & set(ins):
-                assert outs[name] == ins[name], (case.id, producer, consumer, name)
+def with_tcs(case, stages: dict[str, str]) -> dict[str, str]:
+    if "tes" in stages and "tcs" not in stages:
+        stages["tcs"] = passthrough_tcs(stages["vs"], case.draws[0].state.patch_vertices or 3)
+    return stages
+
+
+@pytest.mark.parametrize("name, every", [("varyings", 1), ("tess", 3), ("draw_params", 2)])
+def test_slot_map_consistent_on_every_interface(name, every):
+    """Every producer/consumer pair the families generate (the injected TCS included), blocks
+    and their members too."""
+    compared = blocks = 0
+    for case in sample(family(name).generate(), every):
+        stages = with_tcs(case, translate(program_of(case)))
+        compared += check_interfaces(case.id, stages)
+        blocks += sum(1 for src in stages.values() for d in parse(src).blocks() if not d.type.startswith("gl_"))
+    assert compared > 0
+    if name != "draw_params":
+        assert blocks > 0                       # the families' interface blocks were compared
 
 
 @pytest.fixture(scope="module")
@@ -144,3 +194,12 @@ def test_cases_run_clean_under_the_validation_layer():
             assert verdict.status == "pass", verdict.message
     finally:
         ex.close()
+
+
+def test_the_interface_check_sees_a_naive_slot_map():
+    """Without slot-map the colour lands on a user varying's location: the check must say so."""
+    case = VARYINGS.make_case(VARYINGS.Plan(VARYINGS.Dialect(130, True), "vs-fs", ("color",),
+                                            users=VARYINGS.vec4s(3), tag="vec4"))
+    check_interfaces(case.id, translate(program_of(case)))
+    with pytest.raises(AssertionError):
+        check_interfaces(case.id, translate(program_of(case, without={"slot-map"})))

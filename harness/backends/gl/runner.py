@@ -17,6 +17,9 @@ import numpy as np
 from harness.backends import BackendError, Skip, check_requirements
 from harness.backends.gl.context import open_contexts, select_platform
 from harness.backends.gl.draws import issue
+from harness.backends.glsl import types
+from harness.backends.glsl.model import ParseError, parse
+from harness.backends.glsl.preprocess import PreprocessError, preprocess
 from harness.case import Case
 from harness.glfacts import INDEX_TYPES, STAGE
 from harness.observation import encode_records, record_dtype
@@ -406,7 +409,17 @@ def _cacheable(case: Case) -> bool:
     program would keep the values an earlier case set)."""
     return not case.separable and not case.programs and \
         not any(d.delete_programs for d in case.draws) and \
-        not any(re.search(r"\buniform\b", source) for _, source in case.shaders)
+        not any(_declares_uniforms(stage, source) for stage, source in case.shaders)
+
+
+def _declares_uniforms(stage: str, source: str) -> bool:
+    """Whether a stage declares a uniform (a variable or a block), from the GLSL model of its
+    preprocessed text: one in a comment or a dead #if branch does not count."""
+    try:
+        shader = parse(preprocess(stage, source))
+    except (ParseError, PreprocessError):
+        return True                          # unreadable here: the driver will say; never cached
+    return any(d.storage == "uniform" for d in shader.declarations)
 
 
 def _state_extras(state) -> bool:
@@ -488,11 +501,11 @@ def set_uniform(GL, program: int, uniform) -> None:
             return
         raise BackendError(f"cannot get the location of uniform {uniform.name!r} (not an active uniform)")
     type_, values = uniform.type, uniform.values
-    matrix = re.fullmatch(r"(d?)mat(\d)(?:x(\d))?", type_)
-    if matrix:
-        cols, rows = matrix[2], matrix[3] or matrix[2]
+    basic = types.basic(type_)
+    if basic is not None and basic.columns > 1:
+        cols, rows = basic.columns, basic.rows
         shape = cols if cols == rows else f"{cols}x{rows}"
-        double = bool(matrix[1])
+        double = basic.scalar == "double"
         array = (ctypes.c_double if double else ctypes.c_float) * len(values)
         getattr(GL, f"glUniformMatrix{shape}{'dv' if double else 'fv'}")(location, 1, GL.GL_FALSE, array(*values))
         return

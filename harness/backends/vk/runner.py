@@ -193,7 +193,7 @@ class _CaseRun:
         self.programs = [Program(dict(shaders), backend.without,
                                  captures=tuple((c.varying, c.type) for c in case.readback.captures),
                                  attributes={a.name: a.location for a in case.attributes if a.name},
-                                 separable=case.separable)
+                                 separable=case.separable, fixed_function_fs=bool(case.readback.image))
                          for shaders in (case.shaders,) + case.programs]
         self.translated = [translate(program) for program in self.programs]
         for program in self.programs:

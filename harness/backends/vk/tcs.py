@@ -4,48 +4,45 @@ Vulkan tessellates only with both stages and has no default levels. The generate
 every output of the (translated) VS for gl_InvocationID, whatever its type, builtins included,
 and writes the levels from the push constant the runner updates before each draw. Switched off
 (`--vk-without passthrough-tcs`) it is the naive version: position only, levels fixed at 1.
+The VS's outputs come from the model of its translated text (harness/backends/glsl).
 """
 from __future__ import annotations
 
-import re
+from harness.backends.glsl.model import Declaration, Shader, parse
+from harness.backends.vk.translate import LAYER_BLOCK
 
-from harness.backends.vk.translate import LAYER_BLOCK, STRUCT
-
-OUT_DECL = re.compile(r"^layout\((?P<layout>[^)]*)\)\s*(?P<quals>(?:(?:flat|noperspective|smooth|centroid|sample)\s+)*)"
-                      r"out\s+(?P<type>\w+)\s+(?P<name>\w+)\s*(?P<array>\[\s*\d*\s*\])?\s*;", re.M)
-OUT_BLOCK = re.compile(r"^layout\((?P<layout>[^)]*)\)\s*(?:(?:flat|noperspective|smooth|centroid|sample)\s+)*"
-                       r"out\s+(?P<block>\w+)\s*\{(?P<body>[^}]*)\}\s*(?P<inst>\w+)\s*;", re.M)
-MEMBER_NAMES = re.compile(r"(\w+)\s*(?:\[\s*\d+\s*\])?\s*;")
+INTERPOLATION = ("flat", "smooth", "noperspective", "centroid", "sample", "invariant", "precise", "out")
 
 
 def passthrough_tcs(vs: str, patch_vertices: int, faithful: bool = True) -> str:
+    shader = parse(vs)
     lines = ["#version 460", LAYER_BLOCK, f"layout(vertices = {patch_vertices}) out;"]
-    lines += [m[0] for m in STRUCT.finditer(vs)]
+    lines += [shader.text[s.span[0]:s.span[1]] for s in shader.structs()]
     body = ["gl_out[gl_InvocationID].gl_Position = gl_in[gl_InvocationID].gl_Position;"]
-    clip = _clip_distances(vs)
     if faithful:
         # gl_PerVertex as the VS has it: redeclared the same way, or left implicit like the VS's.
-        block = re.search(r"out\s+gl_PerVertex\s*\{([^}]*)\}\s*;", vs)
+        block = next((b for b in shader.blocks("out") if b.type == "gl_PerVertex"), None)
         if block:
-            lines.append(f"in gl_PerVertex {{{block[1]}}} gl_in[gl_MaxPatchVertices];")
-            lines.append(f"out gl_PerVertex {{{block[1]}}} gl_out[];")
-        if re.search(r"\bgl_PointSize\b", vs):
+            members = _members(shader, block)
+            lines.append(f"in gl_PerVertex {{ {members} }} gl_in[gl_MaxPatchVertices];")
+            lines.append(f"out gl_PerVertex {{ {members} }} gl_out[];")
+        if shader.uses("gl_PointSize"):
             body.append("gl_out[gl_InvocationID].gl_PointSize = gl_in[gl_InvocationID].gl_PointSize;")
-        for k in range(clip):
+        for k in range(_clip_distances(shader)):
             body.append(f"gl_out[gl_InvocationID].gl_ClipDistance[{k}] = gl_in[gl_InvocationID].gl_ClipDistance[{k}];")
-        for i, m in enumerate(OUT_DECL.finditer(vs)):
-            if "xfb_" in m["layout"]:
+        for i, (d, x) in enumerate((d, x) for d in shader.variables("out") for x in d.declarators
+                                   if not x.name.startswith("gl_")):
+            if d.layout is None or d.layout.has("xfb_offset"):
                 continue
-            layout, type_, array = _location_only(m["layout"]), m["type"], m["array"] or ""
-            lines.append(f"layout({layout}) in {type_} _pass_in{i}[]{array};")
-            lines.append(f"layout({layout}) out {type_} _pass_out{i}[]{array};")
+            layout, type_ = _location_only(d), d.type + "".join(f"[{s}]" for s in d.type_dims)
+            lines.append(f"layout({layout}) in {type_} _pass_in{i}[]{x.array};")
+            lines.append(f"layout({layout}) out {type_} _pass_out{i}[]{x.array};")
             body.append(f"_pass_out{i}[gl_InvocationID] = _pass_in{i}[gl_InvocationID];")
-        for i, m in enumerate(OUT_BLOCK.finditer(vs)):
-            layout = _location_only(m["layout"])
-            members = _unqualified(m["body"])
-            lines.append(f"layout({layout}) in {m['block']} {{{members}}} _pass_block_in{i}[];")
-            lines.append(f"layout({layout}) out {m['block']} {{{members}}} _pass_block_out{i}[];")
-            for name in MEMBER_NAMES.findall(m["body"]):
+        for i, b in enumerate(b for b in shader.blocks("out") if b.type != "gl_PerVertex"):
+            layout, members = _location_only(b), _members(shader, b)
+            lines.append(f"layout({layout}) in {b.type} {{ {members} }} _pass_block_in{i}[];")
+            lines.append(f"layout({layout}) out {b.type} {{ {members} }} _pass_block_out{i}[];")
+            for name in b.member_names():
                 body.append(f"_pass_block_out{i}[gl_InvocationID].{name} = _pass_block_in{i}[gl_InvocationID].{name};")
         body += [f"gl_TessLevelOuter[{i}] = _layer.outer[{i}];" for i in range(4)]
         body += [f"gl_TessLevelInner[{i}] = _layer.inner[{i}];" for i in range(2)]
@@ -55,19 +52,31 @@ def passthrough_tcs(vs: str, patch_vertices: int, faithful: bool = True) -> str:
     return "\n".join(lines) + "\n\nvoid main()\n{\n" + "".join(f"    {b}\n" for b in body) + "}\n"
 
 
-def _location_only(layout: str) -> str:
+def _location_only(d: Declaration) -> str:
     """Keep location/component; a TCS has no use for xfb or other qualifiers."""
-    kept = [q.strip() for q in layout.split(",") if q.strip().startswith(("location", "component"))]
-    return ", ".join(kept)
+    return ", ".join(f"{k} = {v}" for k, v in (d.layout.items if d.layout else ()) if k in ("location", "component"))
 
 
-def _unqualified(body: str) -> str:
-    return re.sub(r"\b(flat|noperspective|smooth|centroid|sample)\s+", "", body)
+def _members(shader: Shader, block: Declaration) -> str:
+    """A block's members without interpolation or storage qualifiers (a TCS's own are implied)."""
+    out = []
+    for m in block.members:
+        layout = _location_only(m)
+        quals = [q for q in m.qualifiers if q not in INTERPOLATION]
+        decls = ", ".join(shader.text[x.span[0]:x.span[1]] for x in m.declarators)
+        type_ = m.type + "".join(f"[{s}]" for s in m.type_dims)
+        out.append((f"layout({layout}) " if layout else "") + " ".join(quals + [type_]) + f" {decls};")
+    return " ".join(out)
 
 
-def _clip_distances(vs: str) -> int:
-    declared = re.search(r"out\s+float\s+gl_ClipDistance\s*\[\s*(\d+)\s*\]", vs)
-    if declared:
-        return int(declared[1])
-    used = [int(i) for i in re.findall(r"gl_ClipDistance\s*\[\s*(\d+)\s*\]", vs)]
-    return max(used) + 1 if used else 0
+def _clip_distances(shader: Shader) -> int:
+    """gl_ClipDistance's size: as declared (alone or in gl_PerVertex), else the highest constant index used."""
+    for d in shader.declarations:
+        for x in [x for d2 in (d.members if d.kind == "block" else (d,)) for x in d2.declarators]:
+            if x.name == "gl_ClipDistance" and x.dims and x.dims[0].isdigit():
+                return int(x.dims[0])
+    t, used = shader.tokens, [0]
+    for i in shader.references("gl_ClipDistance"):
+        if i + 3 < len(t) and t[i + 1].is_("[") and t[i + 2].text.isdigit() and t[i + 3].is_("]"):
+            used.append(int(t[i + 2].text) + 1)
+    return max(used)

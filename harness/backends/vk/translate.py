@@ -1,8 +1,13 @@
 """The layer: GL GLSL in, Vulkan GLSL out, as a GL-on-Vulkan layer (zink) must translate it.
 
+Each stage is preprocessed by glslang and parsed into the model of harness/backends/glsl; every
+rewrite below edits the text at the spans that model gives, one pass at a time (a pass parses
+the text the previous one produced).
+
 Always applied (no GL behaviour without them): `#version 460`, old keywords (`attribute`,
-`varying`, `gl_FragColor`), an explicit location for every varying, gl_VertexID/gl_InstanceID
-in GL terms, transform-feedback decorations for the captured outputs.
+`varying`, `gl_FragColor`, `gl_FragData`), an explicit location for every varying (each
+declarator) and fragment output, gl_VertexID/gl_InstanceID in GL terms, transform-feedback
+decorations for the captured outputs, GL's point size, vertex colour clamping.
 
 The four switchable translations (`--vk-without`), each the fix for one hazard:
 - `passthrough-tcs` (see tcs.py): a TCS for programs without one, copying every VS output and
@@ -14,15 +19,16 @@ The four switchable translations (`--vk-without`), each the fix for one hazard:
   selects on gl_FrontFacing and gl_ClipVertex becomes gl_ClipDistance against the user planes.
 Without `slot-map` the builtins start at location 0, on top of the user's varyings, as a naive
 layer would place them.
-
-This is text-level translation of the GLSL the families generate (global declarations one per
-line, constant gl_TexCoord indices); it is not a GLSL compiler.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
+from harness.backends import BackendError
+from harness.backends.glsl import types
+from harness.backends.glsl.model import Declaration, Editor, ParseError, Shader, parse
+from harness.backends.glsl.preprocess import PreprocessError, preprocess
+from harness.backends.glsl.tokens import directive_words, tokenize
 from harness.backends.vk import uniforms as uniform_block
 from harness.glfacts import STAGE_KEYS
 
@@ -34,45 +40,36 @@ LAYER_BLOCK = (f"layout(push_constant) uniform Layer {{ vec4 outer; vec2 inner; 
                f" int two_side; int clip_enabled; vec4 planes[{CLIP_PLANES}]; }} _layer;")
 
 # Legacy builtins that need a location; fixed order, so every stage agrees on it.
+TEXCOORDS = 8                                   # gl_MaxTextureCoords
 LEGACY = ("FrontColor", "FrontSecondaryColor", "BackColor", "BackSecondaryColor", "FogFragCoord",
-          *(f"TexCoord{i}" for i in range(8)), "ClipVertex")
+          *(f"TexCoord{i}" for i in range(TEXCOORDS)), "ClipVertex")
 LEGACY_TYPE = {"FogFragCoord": "float"}
+COLOURS = ("FrontColor", "FrontSecondaryColor", "BackColor", "BackSecondaryColor")
+# gl_PerVertex members that only the compatibility profile has: the layer's varyings instead.
+COMPAT_MEMBERS = {f"gl_{n}" for n in COLOURS} | {"gl_TexCoord", "gl_FogFragCoord", "gl_ClipVertex"}
+# FS inputs: the builtin the FS reads -> the legacy output it comes from.
+FS_READS = {"gl_Color": "FrontColor", "gl_SecondaryColor": "FrontSecondaryColor", "gl_FogFragCoord": "FogFragCoord"}
 
 STAGE_ORDER = STAGE_KEYS
 ARRAYED_INPUTS = ("tcs", "tes", "gs")
 
-DECL = re.compile(
-    r"^[ \t]*(?:layout\s*\((?P<layout>[^)]*)\)\s*)?(?P<quals>(?:(?:flat|noperspective|smooth|centroid|sample|patch)\s+)*)"
-    r"(?P<dir>in|out|varying|attribute)\s+(?P<type>\w+)\s+(?P<name>\w+)\s*(?P<array>(?:\[\s*\d*\s*\]\s*)*)\s*;[ \t]*(?://[^\n]*)?$", re.M)
-BLOCK = re.compile(
-    r"^[ \t]*(?:layout\s*\((?P<layout>[^)]*)\)\s*)?(?P<quals>(?:patch\s+)?)(?P<dir>in|out)\s+(?P<block>\w+)\s*"
-    r"\{(?P<body>[^}]*)\}\s*(?P<inst>\w+)?\s*(?P<array>\[\s*\d*\s*\])?\s*;[ \t]*$", re.M)
-STRUCT = re.compile(r"struct\s+(\w+)\s*\{([^}]*)\}\s*;")
-MEMBER = re.compile(r"(?:(?:flat|noperspective|smooth|centroid|sample)\s+)*(\w+)\s+(\w+)\s*(\[\s*\d+\s*\])?\s*;")
 
-
-class TranslationError(Exception):
-    pass
+class TranslationError(BackendError):
+    """GLSL the layer cannot take: the case fails, naming it, as for a compile error."""
 
 
 @dataclass
 class Varying:
-    """A user varying (or block) at one stage interface."""
+    """A user varying (one declarator) or block at one stage interface."""
     stage: str
     direction: str                 # in, out
     name: str                      # variable name, or block name for blocks
-    type: str
-    array: str                     # "", "[]", "[3]"
-    quals: str
-    layout: str                    # existing layout qualifiers, e.g. "location = 3, component = 2"
-    body: str = ""                 # block members
-    instance: str = ""
-    span: tuple[int, int] = (0, 0)
+    decl: Declaration
+    dims: tuple[str, ...] = ()     # the declarator's array sizes, outermost first
 
     @property
     def explicit_location(self) -> int | None:
-        m = re.search(r"location\s*=\s*(\d+)", self.layout)
-        return int(m[1]) if m else None
+        return self.decl.location
 
 
 @dataclass
@@ -83,70 +80,71 @@ class Program:
     captures: tuple[tuple[str, str], ...] = ()          # (varying, glsl type) in capture order
     attributes: dict[str, int] = field(default_factory=dict)   # attribute name -> location
     separable: bool = False
+    fixed_function_fs: bool = False     # no FS: GL's fixed-function fragment processing (a rendered image)
     # Locations per interface: interface i joins the i-th stage present to the next one.
     locations: dict[tuple[int, str], int] = field(default_factory=dict)
     legacy: dict[int, tuple[int, tuple[str, ...]]] = field(default_factory=dict)   # i -> (base, names)
     legacy_used: tuple[str, ...] = ()                     # in any stage
-    structs: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
+    texcoord_array: int = 0        # gl_TexCoord[] indexed by a variable somewhere: its size, else 0
+    structs: dict[str, list[tuple[str, tuple[str, ...]]]] = field(default_factory=dict)
+    models: dict[str, Shader] = field(default_factory=dict)   # each stage, preprocessed and parsed
     # The uniform block (see uniforms.py): default-block uniforms, projection, clip planes.
     uniforms: dict = field(default_factory=dict)
 
 
-# -- location sizes -----------------------------------------------------------------------
+# -- the model of each stage ------------------------------------------------------------------
 
-def _array_length(array: str) -> int:
-    """Elements of a (possibly multi-dimensional) array suffix: "[3][2]" -> 6, "" or "[]" -> 1."""
-    total = 1
-    for size in re.findall(r"\[\s*(\d*)\s*\]", array):
-        total *= int(size) if size else 1
-    return total
+# GL's fragment processing without an FS, as far as the harness's state goes: texturing, fog and
+# the colour sum are off, so the fragment's colour is the rasterized primary colour.
+FIXED_FUNCTION_FS = "#version 110\nvoid main()\n{\n    gl_FragColor = gl_Color;\n}\n"
 
 
-def location_count(type_: str, structs: dict) -> int:
-    if type_ in structs:
-        return sum(location_count(t, structs) * _array_length(a) for t, _, a in structs[type_])
-    m = re.fullmatch(r"(d?)mat(\d)(?:x(\d))?", type_)
-    if m:
-        cols, rows = int(m[2]), int(m[3] or m[2])
-        return cols * (2 if m[1] and rows > 2 else 1)
-    if type_ in ("dvec3", "dvec4"):
-        return 2
-    return 1
+def models(program: Program) -> dict[str, Shader]:
+    if program.fixed_function_fs and "fs" not in program.shaders:
+        program.shaders["fs"] = FIXED_FUNCTION_FS
+    if not program.models:
+        for stage, source in program.shaders.items():
+            try:
+                tokens = tokenize(source)
+                text = preprocess(stage, source, tokens)
+                program.models[stage] = parse(text, tokens if text is source else None)
+            except (ParseError, PreprocessError) as e:
+                raise TranslationError(f"{stage.upper()}: {e}") from None
+    return program.models
 
 
-def _members(body: str) -> list[tuple[str, str, str]]:
-    return [(t, n, a or "") for t, n, a in MEMBER.findall(body)]
-
-
-# -- parsing --------------------------------------------------------------------------------
-
-def interface(stage: str, source: str) -> list[Varying]:
-    """The user varyings a stage declares (not builtins, VS attributes or FS outputs)."""
+def interface(stage: str, shader: Shader) -> list[Varying]:
+    """The user varyings a stage declares, a declarator each (not builtins, VS attributes or FS
+    outputs), and its user blocks."""
     found = []
-    for m in DECL.finditer(source):
-        direction = {"varying": "out" if stage == "vs" else "in", "attribute": "in"}.get(m["dir"], m["dir"])
-        if m["name"].startswith("gl_") or (stage == "vs" and direction == "in") or \
+    for d in shader.declarations:
+        direction = {"varying": "in" if stage == "fs" else "out", "attribute": "in"}.get(d.storage, d.storage)
+        if direction not in ("in", "out") or (stage == "vs" and direction == "in") or \
                 (stage == "fs" and direction == "out"):
             continue
-        found.append(Varying(stage, direction, m["name"], m["type"], m["array"] or "", m["quals"],
-                             m["layout"] or "", span=m.span()))
-    for m in BLOCK.finditer(source):
-        if m["block"].startswith("gl_"):
-            continue
-        found.append(Varying(stage, m["dir"], m["block"], "", m["array"] or "", m["quals"], m["layout"] or "",
-                             body=m["body"], instance=m["inst"] or "", span=m.span()))
+        if d.kind == "variable":
+            found += [Varying(stage, direction, x.name, d, x.dims) for x in d.declarators
+                      if not x.name.startswith("gl_")]
+        elif d.kind == "block" and not d.type.startswith("gl_"):
+            found.append(Varying(stage, direction, d.type, d, d.instance.dims if d.instance else ()))
     return found
 
 
+def _per_vertex(v: Varying) -> bool:
+    """The outer array of a TCS/TES/GS input (or TCS output) is per vertex, not a location array."""
+    return not v.decl.patch and ((v.direction == "in" and v.stage in ARRAYED_INPUTS) or
+                                 (v.direction == "out" and v.stage == "tcs"))
+
+
 def _size(v: Varying, structs: dict) -> int:
-    """Locations one varying takes. The per-vertex array of a TCS/TES/GS input (or TCS output)
-    is not a location array."""
-    per = (sum(location_count(t, structs) * _array_length(a) for t, _, a in _members(v.body)) if v.body
-           else location_count(v.type, structs))
-    per_vertex = "patch" not in v.quals and (
-        (v.direction == "in" and v.stage in ARRAYED_INPUTS) or (v.direction == "out" and v.stage == "tcs"))
-    dims = re.findall(r"\[[^\]]*\]", v.array)
-    return per * _array_length("".join(dims[1:] if per_vertex else dims))
+    """Locations one varying takes."""
+    if v.decl.kind == "block":
+        per = sum(types.locations(m.type, structs) * types.element_count(x.dims + m.type_dims)
+                  for m in v.decl.members for x in m.declarators)
+    else:
+        per = types.locations(v.decl.type, structs) * types.element_count(v.decl.type_dims)
+    dims = v.dims[1:] if _per_vertex(v) else v.dims
+    return per * types.element_count(dims)
 
 
 def stage_order(program: Program) -> list[str]:
@@ -158,22 +156,84 @@ def interface_index(program: Program, stage: str, direction: str) -> int:
     return stage_order(program).index(stage) - (1 if direction == "in" else 0)
 
 
+def _legacy_refs(shader: Shader, stage: str) -> list[tuple[str, str, int, int, str | None]]:
+    """Every use of a legacy builtin: (access, builtin, first token, end token, gl_TexCoord index)
+    where access is "bare", "in" (gl_in[i].gl_X) or "out" (gl_out[i].gl_X), and the index is the
+    text inside gl_TexCoord[...] (None when not indexed)."""
+    t, refs = shader.tokens, []
+    names = COMPAT_MEMBERS | set(FS_READS)
+    for i in shader.code():
+        token = t[i]
+        if token.kind != "ident" or token.text not in names:
+            continue
+        if token.text in ("gl_Color", "gl_SecondaryColor") and stage != "fs":
+            continue                                   # the VS's are vertex attributes
+        first, access = i, "bare"
+        if i >= 1 and t[i - 1].is_("."):
+            if i >= 2 and t[i - 2].is_("]"):
+                opener = shader.close(i - 2)
+                if opener >= 1 and t[opener - 1].text in ("gl_in", "gl_out"):
+                    first, access = opener - 1, t[opener - 1].text[3:]
+            if access == "bare":
+                continue                               # a member of something else
+        end, index = i + 1, None
+        if token.text == "gl_TexCoord" and end < len(t) and t[end].is_("["):
+            close = shader.close(end)
+            index = shader.source(end + 1, close).strip()
+            end = close + 1
+        refs.append((access, token.text, first, end, index))
+    return refs
+
+
+def _legacy_key(builtin: str, index: str | None) -> str | None:
+    """"gl_TexCoord", "3" -> "TexCoord3"; the whole array or a variable index -> None."""
+    if builtin == "gl_TexCoord":
+        return f"TexCoord{index}" if index is not None and index.isdigit() else None
+    return FS_READS.get(builtin, builtin[3:])
+
+
+def _texcoord_size(shader: Shader) -> int:
+    sizes = [types.element_count(x.dims) for d in shader.variables() for x in d.declarators
+             if x.name == "gl_TexCoord" and x.dims and x.dims[0].isdigit()]
+    sizes += [types.element_count(x.dims) for d in shader.blocks() for m in d.members for x in m.declarators
+              if x.name == "gl_TexCoord" and x.dims and x.dims[0].isdigit()]
+    return max(sizes, default=TEXCOORDS)
+
+
+def _stage_legacy(program: Program, stage: str) -> set[str]:
+    """The legacy slots a stage reads or writes."""
+    used = set()
+    for _, builtin, _, _, index in _legacy_refs(program.models[stage], stage):
+        key = _legacy_key(builtin, index)
+        if key is None:
+            used |= {f"TexCoord{k}" for k in range(program.texcoord_array)}
+        else:
+            used.add(key)
+    return used
+
+
 def assign_locations(program: Program) -> None:
     """Per interface (producer/consumer pair): same name -> same location on both sides, as GL
     matches varyings by name; explicit locations kept; the legacy builtins the pair uses after
     the last user location (at 0, on top of the user's, without `slot-map`)."""
+    shaders = models(program)
     structs = {}
-    for source in program.shaders.values():
-        for name, body in STRUCT.findall(source):
-            structs[name] = _members(body)
+    for shader in shaders.values():
+        for s in shader.structs():
+            structs[s.type] = [(m.type, x.dims + m.type_dims) for m in s.members for x in m.declarators]
     program.structs = structs
+    variable = [(stage, shader) for stage, shader in shaders.items()
+                if any(_legacy_key(b, i) is None for _, b, _, _, i in _legacy_refs(shader, stage))]
+    if variable:       # every stage then passes gl_TexCoord[] as one array, so any index reaches it
+        program.texcoord_array = max(_texcoord_size(shader) for _, shader in variable)
+    stage_legacy = {stage: _stage_legacy(program, stage) for stage in shaders}
+    program.legacy_used = tuple(n for n in LEGACY if any(n in used for used in stage_legacy.values()))
     order = stage_order(program)
-    program.legacy_used = tuple(n for n in LEGACY if any(_uses_legacy(src, n) for src in program.shaders.values()))
     for index in range(len(order)):       # the last one: outputs nothing consumes (captured ones)
         sides = [(order[index], "out")] + ([(order[index + 1], "in")] if index + 1 < len(order) else [])
         sizes, explicit = {}, {}
         for stage, direction in sides:
-            for v in interface(stage, program.shaders[stage]):
+            for v in interface(stage, shaders[stage]):
                 if v.direction != direction:
                     continue
                 if v.explicit_location is not None:
@@ -192,8 +252,7 @@ def assign_locations(program: Program) -> None:
             program.locations[(index, name)] = next_free
             taken |= set(range(next_free, next_free + sizes[name]))
             next_free += sizes[name]
-        names = tuple(n for n in program.legacy_used
-                      if any(_uses_legacy(program.shaders[stage], n) for stage, _ in sides))
+        names = tuple(n for n in program.legacy_used if any(n in stage_legacy[stage] for stage, _ in sides))
         base = 0 if "slot-map" in program.without else (max(taken) + 1 if taken else 0)
         program.legacy[index] = (base, names)
 
@@ -203,16 +262,6 @@ def locations_used(program: Program) -> int:
     ends = [loc + 1 for loc in program.locations.values()]
     ends += [base + len(names) for base, names in program.legacy.values() if names]
     return max(ends, default=0)
-
-
-def _uses_legacy(source: str, name: str) -> bool:
-    if name.startswith("TexCoord"):
-        return re.search(rf"\bgl_TexCoord\s*\[\s*{name[8:]}\s*\]", source) is not None
-    if name == "FrontColor":
-        return re.search(r"\bgl_(FrontColor|Color)\b", source) is not None
-    if name == "FrontSecondaryColor":
-        return re.search(r"\bgl_(FrontSecondaryColor|SecondaryColor)\b", source) is not None
-    return re.search(rf"\bgl_{name}\b", source) is not None
 
 
 def legacy_location(program: Program, index: int, name: str) -> int:
@@ -226,67 +275,125 @@ def translate(program: Program) -> dict[str, str]:
     """Every stage of the program, translated; a generated TCS where the program needs one."""
     if not program.locations:
         assign_locations(program)
-    program.uniforms = uniform_block.layout(
-        program.shaders, clip_vertex="ClipVertex" in program.legacy_used and "slot-map" not in program.without)
-    stages = [s for s in STAGE_ORDER if s in program.shaders]
+    shaders = models(program)
+    clip_vertex = "ClipVertex" in program.legacy_used and "slot-map" not in program.without
+    program.uniforms = uniform_block.layout(shaders, clip_vertex=clip_vertex)
+    stages = stage_order(program)
     last = [s for s in stages if s != "fs"][-1]
     out = {}
     for stage in stages:
-        out[stage] = _translate_stage(program, stage, program.shaders[stage], last == stage)
+        try:
+            out[stage] = _translate_stage(program, stage, last == stage)
+        except ParseError as e:
+            raise TranslationError(f"{stage.upper()}: {e}") from None
     return out
 
 
-def _translate_stage(program: Program, stage: str, source: str, last: bool) -> str:
-    text = re.sub(r"^[ \t]*#version[^\n]*\n", "", source, count=1, flags=re.M)   # comments may come first
-    text = re.sub(r"^\s*#extension[^\n]*\n", "", text, flags=re.M)
-    # A sizing redeclaration of gl_TexCoord[] has no meaning once its elements are varyings.
-    text = re.sub(r"^[ \t]*(?:in|out|varying)\s+vec4\s+gl_TexCoord\s*\[\s*\d*\s*\]\s*;[^\n]*\n", "", text,
-                  flags=re.M)
-    text = _declare_locations(program, stage, text, last)
-    text = _legacy(program, stage, text, last)
+@dataclass
+class _Stage:
+    """One stage being translated: its model, the edits of its text, the declarations the layer
+    adds in front of it, and the legacy outputs it declared."""
+    name: str
+    shader: Shader
+    edit: Editor
+    prelude: list[str] = field(default_factory=lambda: [LAYER_BLOCK])
+    legacy_out: set[str] = field(default_factory=set)
+
+
+def _translate_stage(program: Program, stage: str, last: bool) -> str:
+    shader = program.models[stage]
+    s = _Stage(stage, shader, Editor(shader.text))
+    _compat_declarations(s)
+    _declare_locations(program, s, last)
+    _legacy(program, s, last)
     if last:
-        text = _point_size(stage, text)
+        _epilogue(program, s)
     if stage == "vs":
-        text = _draw_parameters(program, text)
-    text = uniform_block.rewrite(text, program.uniforms)
-    if stage == "vs":
-        text = _vertex_state(program, text)
+        _draw_parameters(program, s)
+    vertex = _vertex_state(program, s) if stage == "vs" else "gl_Vertex"
+    uniform_block.rewrite(shader, s.edit, program.uniforms, s.prelude, vertex)
     if stage == "fs":
-        if re.search(r"\bgl_FragColor\b", text):
-            text = re.sub(r"\bgl_FragColor\b", "_gl_FragColor", text)
-            text = "layout(location = 0) out vec4 _gl_FragColor;\n" + text
-        text = re.sub(r"^([ \t]*)out\s+vec4\s+(\w+)\s*;", r"\1layout(location = 0) out vec4 \2;", text, flags=re.M)
-    return "#version 460\n" + LAYER_BLOCK + "\n" + text
+        _fragment_outputs(s)
+    at = shader.after_directives()
+    s.edit.insert(at, "\n" + "\n".join(dict.fromkeys(s.prelude)) + "\n")
+    return "#version 460\n" + s.edit.apply()
 
 
-def _declare_locations(program: Program, stage: str, text: str, last: bool) -> str:
-    """Rewrite each varying declaration with its location (and xfb decorations if captured)."""
+def _compat_declarations(s: _Stage) -> None:
+    """Drop #version and #extension (the layer writes its own), sizing redeclarations of
+    gl_TexCoord[] (its elements become varyings), and the compatibility members of a redeclared
+    gl_PerVertex (a block of SPIR-V builtins: the layer's varyings replace them)."""
+    shader, edit = s.shader, s.edit
+    for d in shader.directives:
+        if directive_words(d)[:1] in (["version"], ["extension"]):
+            edit.replace((d.start, d.end), "")
+    for d in shader.declarations:
+        if d.kind == "variable" and any(x.name == "gl_TexCoord" for x in d.declarators):
+            if len(d.declarators) > 1:
+                raise TranslationError("gl_TexCoord redeclared together with other variables")
+            edit.replace(d.span, "")
+        elif d.kind == "block" and d.type == "gl_PerVertex":
+            for m in d.members:
+                if all(x.name in COMPAT_MEMBERS for x in m.declarators):
+                    edit.replace(m.span, "")
+                elif any(x.name in COMPAT_MEMBERS for x in m.declarators):
+                    raise TranslationError("a gl_PerVertex member declares compatibility and core builtins together")
+
+
+def _declaration(layout: list[str], quals: list[str], type_: str, name: str) -> str:
+    prefix = f"layout({', '.join(layout)}) " if layout else ""
+    return f"{prefix}{' '.join(quals + [type_])} {name};"
+
+
+def _declare_locations(program: Program, s: _Stage, last: bool) -> None:
+    """Each varying declaration rewritten with its location, one declaration a declarator (and
+    xfb decorations if captured); VS inputs at their attribute locations; FS outputs located."""
     captured = {name: i for i, (name, _) in enumerate(program.captures)}
     offsets, stride = _xfb_layout(program.captures)
-    edits = []
-    for v in interface(stage, text):
-        quals = [q for q in (v.layout.strip(),) if q]
-        if v.explicit_location is None:
-            quals.insert(0, f"location = {program.locations[(interface_index(program, stage, v.direction), v.name)]}")
-        if last and v.direction == "out" and v.name in captured:
-            quals.append(f"xfb_buffer = 0, xfb_offset = {offsets[captured[v.name]]}, xfb_stride = {stride}")
-        layout = f"layout({', '.join(quals)}) "
-        if v.body:
-            decl = f"{layout}{v.quals}{v.direction} {v.name} {{{v.body}}} {v.instance}{v.array};"
-        else:
-            decl = f"{layout}{v.quals}{v.direction} {v.type} {v.name}{v.array};"
-        edits.append((v.span, decl))
-    for (start, end), decl in sorted(edits, reverse=True):
-        text = text[:start] + decl + text[end:]
-    if stage == "vs":
-        def attribute(m):
-            name = m[2]
-            loc = program.attributes.get(name)
-            return f"layout(location = {loc}) in {m[1]} {name};" if loc is not None else m[0]
-        text = re.sub(r"^[ \t]*(?:attribute|in)\s+(\w+)\s+(\w+)\s*;", attribute, text, flags=re.M)
-    else:
-        text = re.sub(r"^([ \t]*)varying\b", r"\1in", text, flags=re.M)
-    return text
+    stage, shader, edit = s.name, s.shader, s.edit
+    attribute_slots = set(program.attributes.values())
+    fs_slots = {d.location for d in shader.variables("out") if d.location is not None}
+    for d in shader.declarations:
+        direction = {"varying": "in" if stage == "fs" else "out", "attribute": "in"}.get(d.storage, d.storage)
+        if direction not in ("in", "out") or d.kind not in ("variable", "block"):
+            continue
+        quals = [direction if q in ("varying", "attribute") else q for q in d.qualifiers]
+        kept = [d.layout.text()] if d.layout and d.layout.items else []
+        if d.kind == "block":
+            if d.type.startswith("gl_"):
+                continue
+            layout = kept[:]
+            if d.location is None and (stage, direction) not in (("vs", "in"), ("fs", "out")):
+                index = interface_index(program, stage, direction)
+                layout.insert(0, f"location = {program.locations[(index, d.type)]}")
+            body = shader.text[d.span[0]:d.span[1]]
+            start = d.layout.span[1] - d.span[0] if d.layout else 0
+            edit.replace(d.span, f"layout({', '.join(layout)}) " + body[start:].lstrip() if layout else body)
+            continue
+        if any(x.name.startswith("gl_") for x in d.declarators):      # a builtin redeclared
+            continue
+        decls = []
+        for x in d.declarators:
+            layout = kept[:]
+            if d.location is None:
+                if stage == "vs" and direction == "in":
+                    loc = program.attributes.get(x.name)
+                    if loc is None:            # not given by the case: the first free slot, as GL's linker
+                        loc = next(k for k in range(64) if k not in attribute_slots)
+                    attribute_slots.add(loc)
+                elif stage == "fs" and direction == "out":
+                    loc = next(k for k in range(64) if k not in fs_slots)
+                    fs_slots.add(loc)
+                else:
+                    loc = program.locations[(interface_index(program, stage, direction), x.name)]
+                layout.insert(0, f"location = {loc}")
+            elif len(d.declarators) > 1:
+                raise TranslationError(f"layout(location) on several declarators ({x.name})")
+            if last and direction == "out" and x.name in captured:
+                layout.append(f"xfb_buffer = 0, xfb_offset = {offsets[captured[x.name]]}, xfb_stride = {stride}")
+            decls.append(_declaration(layout, quals, d.type + "".join(f"[{s}]" for s in d.type_dims),
+                                      shader.text[x.span[0]:x.span[1]]))
+        edit.replace(d.span, " ".join(decls))
 
 
 def _xfb_layout(captures) -> tuple[list[int], int]:
@@ -294,83 +401,108 @@ def _xfb_layout(captures) -> tuple[list[int], int]:
     offsets, offset = [], 0
     for _, type_ in captures:
         offsets.append(offset)
-        offset += 4 * (int(type_[-1]) if type_[-1].isdigit() else 1)
+        basic = types.basic(type_)
+        offset += 4 * (basic.components if basic else 1)
     return offsets, offset
 
 
-def _draw_parameters(program: Program, text: str) -> str:
-    text = re.sub(r"\bgl_VertexID\b", "gl_VertexIndex", text)
-    text = re.sub(r"\bgl_InstanceID\b", "(gl_InstanceIndex - gl_BaseInstance)", text)
+def _replace_identifiers(s: _Stage, replacements: dict[str, str]) -> None:
+    """Each use of these identifiers in a function body (a member selection `.x` is not a use)."""
+    t = s.shader.tokens
+    for i in s.shader.code():
+        if t[i].kind == "ident" and t[i].text in replacements and not t[i - 1].is_("."):
+            s.edit.replace((t[i].start, t[i].end), replacements[t[i].text])
+
+
+def _draw_parameters(program: Program, s: _Stage) -> None:
     base_vertex = "gl_BaseVertex" if "base-vertex" in program.without else \
         "(_layer.indexed != 0 ? gl_BaseVertex : 0)"
     draw_id = "gl_DrawID" if "draw-id" in program.without else "(_layer.draw_id + gl_DrawID)"
-    text = re.sub(r"\bgl_BaseVertex(ARB)?\b", "\0BV", text)
-    text = re.sub(r"\bgl_DrawID(ARB)?\b", "\0DI", text)
-    text = re.sub(r"\bgl_BaseInstanceARB\b", "gl_BaseInstance", text)
-    return text.replace("\0BV", base_vertex).replace("\0DI", draw_id)
+    _replace_identifiers(s, {
+        "gl_VertexID": "gl_VertexIndex", "gl_InstanceID": "(gl_InstanceIndex - gl_BaseInstance)",
+        "gl_BaseVertex": base_vertex, "gl_BaseVertexARB": base_vertex, "gl_DrawID": draw_id,
+        "gl_DrawIDARB": draw_id, "gl_BaseInstanceARB": "gl_BaseInstance"})
 
 
 # -- legacy builtins ------------------------------------------------------------------------
 
-def _gl_pattern(name: str) -> str:
-    return rf"gl_TexCoord\s*\[\s*{name[8:]}\s*\]" if name.startswith("TexCoord") else rf"gl_{name}\b"
+def _var(program: Program, key: str, direction: str) -> str:
+    """The layer's variable for a legacy slot (gl_TexCoord[] as one array where it is one)."""
+    if key.startswith("TexCoord") and program.texcoord_array:
+        return f"_hl_TexCoord_{direction}"
+    return f"_hl_{key}_{direction}"
 
 
-def _legacy(program: Program, stage: str, text: str, last: bool) -> str:
-    if not program.legacy_used:
-        return text
-    decls = []
+def _declare_legacy(program: Program, index: int, key: str, direction: str, arrayed: bool) -> str:
+    """The located declaration of one legacy varying (the first element, for the array)."""
+    per_vertex = "[]" if arrayed else ""
+    if key.startswith("TexCoord") and program.texcoord_array:
+        loc = legacy_location(program, index, "TexCoord0")
+        size = program.texcoord_array
+        return f"layout(location = {loc}) {direction} vec4 _hl_TexCoord_{direction}{per_vertex}[{size}];"
+    loc = legacy_location(program, index, key)
+    return f"layout(location = {loc}) {direction} {LEGACY_TYPE.get(key, 'vec4')} _hl_{key}_{direction}{per_vertex};"
+
+
+def _legacy(program: Program, s: _Stage, last: bool) -> None:
+    stage, shader, edit, prelude = s.name, s.shader, s.edit, s.prelude
+    refs = _legacy_refs(shader, stage)
+    if not refs:
+        return
     order = stage_order(program)
-    inputs = order.index(stage) - 1                      # interface index of this stage's inputs
-    outputs = order.index(stage)
+    inputs, outputs = order.index(stage) - 1, order.index(stage)   # interface indices
+    naive = "slot-map" in program.without
+    t = shader.tokens
+
+    def element(var: str, vertex: str | None, index: str | None, key: str) -> str:
+        """The expression for one reference: the array form takes the gl_TexCoord index."""
+        out = var + (f"[{vertex}]" if vertex is not None else "")
+        if program.texcoord_array and key.startswith("TexCoord") and index is not None:
+            out += f"[{index}]"
+        return out
+
     if stage == "fs":
         # Without slot-map, a builtin whose naive location a user varying already holds simply
         # is that varying (one slot, two names): what a careless layer's SPIR-V does at run time.
-        alias = _naive_aliases(program, stage, "in", text) if "slot-map" in program.without else {}
-        for name in _fs_legacy_inputs(program, inputs, text):
-            if name not in alias:
-                loc = legacy_location(program, inputs, name)
-                decls.append(f"layout(location = {loc}) in {LEGACY_TYPE.get(name, 'vec4')} _hl_{name}_in;")
-        text = _fs_colours(program, inputs, text)
-        for name in program.legacy_used:
-            if name.startswith("TexCoord") or name == "FogFragCoord":
-                text = re.sub(_gl_pattern(name), f"_hl_{name}_in", text)
-        for name, var in alias.items():
-            text = re.sub(rf"\b_hl_{name}_in\b", var, text)
-        return _after_globals(text, decls)
-    alias = _naive_aliases(program, stage, "out", text) if "slot-map" in program.without else {}
-    for name in program.legacy_used:
-        type_ = LEGACY_TYPE.get(name, "vec4")
-        pattern = _gl_pattern(name)
-        if stage in ARRAYED_INPUTS and re.search(rf"gl_in\s*\[[^\]]*\]\s*\.\s*{pattern}", text):
-            loc = legacy_location(program, inputs, name)
-            decls.append(f"layout(location = {loc}) in {type_} _hl_{name}_in[];")
-            text = re.sub(rf"gl_in\s*\[([^\]]*)\]\s*\.\s*{pattern}", rf"_hl_{name}_in[\1]", text)
-        if stage == "tcs" and re.search(rf"gl_out\s*\[[^\]]*\]\s*\.\s*{pattern}", text):
-            loc = legacy_location(program, outputs, name)
-            decls.append(f"layout(location = {loc}) out {type_} _hl_{name}_out[];")
-            text = re.sub(rf"gl_out\s*\[([^\]]*)\]\s*\.\s*{pattern}", rf"_hl_{name}_out[\1]", text)
-        elif stage != "tcs" and re.search(rf"(?<![.\w]){pattern}", text):
-            if name in alias:
-                text = re.sub(rf"(?<![.\w]){pattern}", alias[name], text)
-                continue
-            if name == "ClipVertex" and last and "slot-map" not in program.without:
-                decls.append("vec4 _hl_ClipVertex_out;")         # consumed right here, not passed on
+        alias = _naive_aliases(program, stage, "in", shader) if naive else {}
+        for access, builtin, first, end, index in refs:
+            key = _legacy_key(builtin, index) or "TexCoord0"
+            span = (t[first].start, t[end - 1].end)
+            if builtin in ("gl_Color", "gl_SecondaryColor"):
+                edit.replace(span, _fs_colour(program, inputs, key, alias, prelude))
+            elif key in alias:
+                edit.replace(span, alias[key])
             else:
-                loc = legacy_location(program, outputs, name)
-                decls.append(f"layout(location = {loc}) out {type_} _hl_{name}_out;")
-            text = re.sub(rf"(?<![.\w]){pattern}", f"_hl_{name}_out", text)
-    if last and re.search(r"\b_hl_ClipVertex_out\b", text) and "slot-map" not in program.without:
-        text = _clip_vertex(stage, text)
-        decls.append(f"out float gl_ClipDistance[{uniform_block.CLIP_PLANES}];")
-    return _after_globals(text, decls)
+                prelude.append(_declare_legacy(program, inputs, key, "in", False))
+                edit.replace(span, element(_var(program, key, "in"), None, index, key))
+        return
+    alias = _naive_aliases(program, stage, "out", shader) if naive else {}
+    for access, builtin, first, end, index in refs:
+        key = _legacy_key(builtin, index) or "TexCoord0"
+        span = (t[first].start, t[end - 1].end)
+        vertex = shader.source(first + 2, shader.close(first + 1)) if access != "bare" else None
+        if access == "in":
+            prelude.append(_declare_legacy(program, inputs, key, "in", True))
+            edit.replace(span, element(_var(program, key, "in"), vertex, index, key))
+        elif access == "out" or stage == "tcs":
+            prelude.append(_declare_legacy(program, outputs, key, "out", True))
+            edit.replace(span, element(_var(program, key, "out"), vertex, index, key))
+        elif key in alias:
+            edit.replace(span, alias[key])
+        else:
+            if key == "ClipVertex" and last and not naive:
+                prelude.append("vec4 _hl_ClipVertex_out;")         # consumed right here, not passed on
+            else:
+                prelude.append(_declare_legacy(program, outputs, key, "out", False))
+            s.legacy_out.add(key)
+            edit.replace(span, element(_var(program, key, "out"), None, index, key))
 
 
-def _naive_aliases(program: Program, stage: str, direction: str, text: str) -> dict[str, str]:
+def _naive_aliases(program: Program, stage: str, direction: str, shader: Shader) -> dict[str, str]:
     """legacy name -> the plain vec4 user varying of this stage at the same naive location."""
     index = interface_index(program, stage, direction)
-    at = {program.locations[(index, v.name)]: v.name for v in interface(stage, text)
-          if v.direction == direction and not v.body and v.type == "vec4" and not v.array}
+    at = {program.locations[(index, v.name)]: v.name for v in interface(stage, shader)
+          if v.direction == direction and v.decl.kind == "variable" and v.decl.type == "vec4" and not v.dims}
     aliases = {}
     for name in program.legacy[index][1]:
         var = at.get(legacy_location(program, index, name))
@@ -379,89 +511,90 @@ def _naive_aliases(program: Program, stage: str, direction: str, text: str) -> d
     return aliases
 
 
-def _fs_legacy_inputs(program: Program, index: int, text: str) -> list[str]:
-    """Which legacy varyings the FS must declare: what it reads, and the back colours too
-    where two-sided lighting may select them."""
-    reads = {"FrontColor": r"\bgl_Color\b", "FrontSecondaryColor": r"\bgl_SecondaryColor\b",
-             "FogFragCoord": r"\bgl_FogFragCoord\b"}
-    needed = []
-    for name in program.legacy[index][1]:
-        if name in reads:
-            hit = re.search(reads[name], text)
-        elif name.startswith("Back"):
-            hit = "slot-map" not in program.without and re.search(reads[name.replace("Back", "Front")], text)
-        elif name.startswith("TexCoord"):
-            hit = re.search(_gl_pattern(name), text)
-        else:
-            hit = False
-        if hit:
-            needed.append(name)
-    return needed
+def _fs_colour(program: Program, index: int, front: str, alias: dict, prelude: list) -> str:
+    """gl_Color/gl_SecondaryColor: front unless two-sided lighting picks the back one (the back
+    one is read only where the previous stage writes it)."""
+    back = front.replace("Front", "Back")
+    names = program.legacy[index][1]
+
+    def value(key: str) -> str:
+        if key in alias:
+            return alias[key]
+        if key not in names:                     # nothing writes it: GL leaves it undefined
+            return "vec4(0.0)"
+        prelude.append(_declare_legacy(program, index, key, "in", False))
+        return f"_hl_{key}_in"
+    if back in names and "slot-map" not in program.without:
+        return f"((_layer.two_side == 0 || gl_FrontFacing) ? {value(front)} : {value(back)})"
+    return value(front)
 
 
-def _fs_colours(program: Program, index: int, text: str) -> str:
-    """gl_Color/gl_SecondaryColor: front unless two-sided lighting picks the back one."""
-    for front, back, builtin in (("FrontColor", "BackColor", "gl_Color"),
-                                 ("FrontSecondaryColor", "BackSecondaryColor", "gl_SecondaryColor")):
-        if not re.search(rf"\b{builtin}\b", text):
-            continue
-        if back in program.legacy[index][1] and "slot-map" not in program.without:
-            expr = f"((_layer.two_side == 0 || gl_FrontFacing) ? _hl_{front}_in : _hl_{back}_in)"
-        else:
-            expr = f"_hl_{front}_in"
-        text = re.sub(rf"\b{builtin}\b", expr, text)
-    return text
-
-
-def _point_size(stage: str, text: str) -> str:
-    """GL rasterizes points at the glPointSize state (1.0) when no shader writes gl_PointSize;
-    Vulkan has no such state, so the last pre-rasterization stage must write it."""
-    if re.search(r"\bgl_PointSize\b", text) or re.search(r"out\s+gl_PerVertex\s*\{", text):
-        return text
+def _epilogue(program: Program, s: _Stage) -> None:
+    """What the last pre-rasterization stage does with each vertex it emits, at the end of main
+    and before each return in it (before each EmitVertex() in a GS): GL's point size where no
+    shader writes gl_PointSize (Vulkan has no such state), colour clamping (GL's
+    CLAMP_VERTEX_COLOR, TRUE in the compatibility profile), gl_ClipVertex against the user planes."""
+    stage, shader, edit = s.name, s.shader, s.edit
+    statements = []
+    out_block = next((b for b in shader.blocks("out") if b.type == "gl_PerVertex"), None)
+    if not shader.uses("gl_PointSize") and (out_block is None or "gl_PointSize" in out_block.member_names()):
+        statements.append("gl_PointSize = 1.0;")
+    for key in COLOURS:
+        if key in s.legacy_out:
+            statements.append(f"_hl_{key}_out = clamp(_hl_{key}_out, 0.0, 1.0);")
+    if "ClipVertex" in s.legacy_out and "slot-map" not in program.without:
+        planes = uniform_block.CLIP_PLANES
+        if out_block is not None:
+            if "gl_ClipDistance" not in out_block.member_names():
+                edit.insert(out_block.members[-1].span[1], f" float gl_ClipDistance[{planes}];")
+        elif not any(x.name == "gl_ClipDistance" for d in shader.variables("out") for x in d.declarators):
+            s.prelude.append(f"out float gl_ClipDistance[{planes}];")
+        statements.append(f"for (int _i = 0; _i < {planes}; _i++) gl_ClipDistance[_i] = "
+                          f"((_layer.clip_enabled >> _i) & 1) != 0 ? dot({uniform_block.PLANES}[_i], "
+                          f"_hl_ClipVertex_out) : 1.0;")
+    if not statements:
+        return
+    code = " ".join(statements)
+    t = shader.tokens
     if stage == "gs":
-        return re.sub(r"\bEmitVertex\s*\(\s*\)\s*;", "gl_PointSize = 1.0; EmitVertex();", text)
-    end = text.rstrip().rfind("}")
-    return text[:end] + "    gl_PointSize = 1.0;     // GL's point size state\n" + text[end:]
+        for i, token in enumerate(t):
+            if token.text in ("EmitVertex", "EmitStreamVertex") and i + 1 < len(t) and t[i + 1].is_("("):
+                end = shader.statement_end(i)
+                edit.insert(token.start, "{ " + code + " ")
+                edit.insert(t[end].end, " }")
+        return
+    main = shader.main
+    for start, end in main.returns:
+        edit.insert(start, "{ " + code + " ")
+        edit.insert(end, " }")
+    edit.insert(main.body[1] - 1, "    " + code + "     // the layer's, for each vertex\n")
 
 
-def _vertex_state(program: Program, text: str) -> str:
+def _vertex_state(program: Program, s: _Stage) -> str:
     """What a compatibility VS reads from GL's vertex state: gl_Vertex is attribute 0 (GL
     aliases the two); the current colour, texture coordinates, normal and fog coordinate are
-    GL's initial values, as the harness never sets them or gives them arrays."""
-    if re.search(r"\bgl_Vertex\b", text):
-        named = [n for n, loc in program.attributes.items() if loc == 0 and re.search(rf"\b{n}\b", text)]
-        if named:
-            text = re.sub(r"\bgl_Vertex\b", named[0], text)
-        else:
-            text = re.sub(r"\bgl_Vertex\b", "_hl_Vertex", text)
-            text = "layout(location = 0) in vec4 _hl_Vertex;\n" + text
-    constants = {r"gl_Color": "vec4(1.0)", r"gl_SecondaryColor": "vec4(0.0, 0.0, 0.0, 1.0)",
-                 r"gl_MultiTexCoord[0-7]": "vec4(0.0, 0.0, 0.0, 1.0)", r"gl_Normal": "vec3(0.0, 0.0, 1.0)",
-                 r"gl_FogCoord": "0.0"}
-    for name, value in constants.items():
-        text = re.sub(rf"\b{name}\b", value, text)
-    return text
+    GL's initial values, as the harness never sets them or gives them arrays. Returns the name
+    gl_Vertex has now (for ftransform())."""
+    replacements = {"gl_Color": "vec4(1.0)", "gl_SecondaryColor": "vec4(0.0, 0.0, 0.0, 1.0)",
+                    "gl_Normal": "vec3(0.0, 0.0, 1.0)", "gl_FogCoord": "0.0"}
+    replacements |= {f"gl_MultiTexCoord{i}": "vec4(0.0, 0.0, 0.0, 1.0)" for i in range(TEXCOORDS)}
+    named = [n for n, loc in program.attributes.items() if loc == 0 and s.shader.uses(n)]
+    vertex = named[0] if named else "_hl_Vertex"
+    if not named and (s.shader.uses("gl_Vertex") or s.shader.uses("ftransform")):
+        s.prelude.append("layout(location = 0) in vec4 _hl_Vertex;")
+    replacements["gl_Vertex"] = vertex
+    _replace_identifiers(s, replacements)
+    return vertex
 
 
-def _clip_vertex(stage: str, text: str) -> str:
-    """gl_ClipVertex against the enabled user planes (from the uniform block) -> gl_ClipDistance,
-    written with each vertex."""
-    planes = uniform_block.CLIP_PLANES
-    helper = (f"void _layer_clip() {{ for (int i = 0; i < {planes}; i++) gl_ClipDistance[i] = "
-              f"((_layer.clip_enabled >> i) & 1) != 0 ? dot({uniform_block.PLANES}[i], _hl_ClipVertex_out) : 1.0; }}")
-    if stage == "gs":
-        text = re.sub(r"\bEmitVertex\s*\(\s*\)\s*;", "_layer_clip(); EmitVertex();", text)
-    else:
-        end = text.rstrip().rfind("}")
-        text = text[:end] + "    _layer_clip();\n" + text[end:]
-    main = re.search(r"\bvoid\s+main\s*\(", text)
-    return text[:main.start()] + helper + "\n\n" + text[main.start():]
-
-
-def _after_globals(text: str, decls: list[str]) -> str:
-    """Insert declarations before the first function."""
-    if not decls:
-        return text
-    first = re.search(r"^\s*void\s+\w+\s*\(", text, flags=re.M)
-    at = first.start() if first else len(text)
-    return text[:at] + "\n" + "\n".join(dict.fromkeys(decls)) + "\n" + text[at:]
+def _fragment_outputs(s: _Stage) -> None:
+    """gl_FragColor and gl_FragData[] as located outputs (location 0 is the one attachment)."""
+    shader = s.shader
+    if shader.uses("gl_FragColor"):
+        s.prelude.append("layout(location = 0) out vec4 _gl_FragColor;")
+    if shader.uses("gl_FragData"):
+        t = shader.tokens
+        sizes = [int(t[i + 2].text) + 1 if i + 3 < len(t) and t[i + 3].is_("]") and t[i + 2].text.isdigit()
+                 else TEXCOORDS for i in shader.references("gl_FragData")]
+        s.prelude.append(f"layout(location = 0) out vec4 _gl_FragData[{max(sizes)}];")
+    _replace_identifiers(s, {"gl_FragColor": "_gl_FragColor", "gl_FragData": "_gl_FragData"})

@@ -14,28 +14,23 @@ samplers and images, uniform blocks, array sizes that are not literals.
 """
 from __future__ import annotations
 
-import re
 import struct
 from dataclasses import dataclass
 
 from harness.backends import Skip
+from harness.backends.glsl import types
+from harness.backends.glsl.model import Editor, Shader
 
 CLIP_PLANES = 8
 BLOCK = "_HarnessUniforms"
-DECL = re.compile(r"^[ \t]*(?:layout\s*\([^)]*\)\s*)?uniform\s+(?:(?:lowp|mediump|highp)\s+)*(?P<type>\w+)\s+"
-                  r"(?P<rest>[^;{]*);[ \t]*(?://[^\n]*)?$", re.M)
-BLOCK_DECL = re.compile(r"^[ \t]*(?:layout\s*\([^)]*\)\s*)?uniform\s+\w+\s*\{", re.M)
-BASE = {"float": ("<f", 4), "vec": ("<f", 4), "int": ("<i", 4), "ivec": ("<i", 4), "bool": ("<i", 4),
-        "bvec": ("<i", 4), "uint": ("<I", 4), "uvec": ("<I", 4), "double": ("<d", 8), "dvec": ("<d", 8)}
+FORMATS = {"float": ("<f", 4), "int": ("<i", 4), "bool": ("<i", 4), "uint": ("<I", 4), "double": ("<d", 8)}
 # Names the layer gives the compatibility state inside the block.
 PROJECTION, PLANES = "_hl_projection", "_hl_clip_planes"
 LEGACY_MATRICES = {
     "gl_ModelViewProjectionMatrix": PROJECTION, "gl_ProjectionMatrix": PROJECTION,
     "gl_ModelViewMatrix": "mat4(1.0)", "gl_ModelViewMatrixInverse": "mat4(1.0)",
-    "gl_NormalMatrix": "mat3(1.0)", "gl_TextureMatrix[0]": "mat4(1.0)",
+    "gl_NormalMatrix": "mat3(1.0)", "gl_TextureMatrix": "mat4[8](" + ", ".join(["mat4(1.0)"] * 8) + ")",
 }
-
-
 @dataclass(frozen=True)
 class Member:
     name: str
@@ -52,15 +47,11 @@ class Member:
 
 def shape(type_: str) -> tuple[str, int, int, int]:
     """(struct format, scalar size, components a column, columns) of a GLSL type."""
-    m = re.fullmatch(r"(d?)mat(\d)(?:x(\d))?", type_)
-    if m:
-        fmt, size = BASE["double" if m[1] else "float"]
-        return fmt, size, int(m[3] or m[2]), int(m[2])
-    m = re.fullmatch(r"(float|int|uint|bool|double)|([iubd]?vec)([234])", type_)
-    if not m:
+    basic = types.basic(type_)
+    if basic is None:
         raise Skip(f"the Vulkan backend does not support uniforms of type {type_}")
-    fmt, size = BASE[m[1] or m[2]]
-    return fmt, size, int(m[3] or 1), 1
+    fmt, size = FORMATS[basic.scalar]
+    return fmt, size, basic.rows, basic.columns
 
 
 def _std140(type_: str, length: int) -> tuple[int, int, int]:
@@ -75,34 +66,37 @@ def _std140(type_: str, length: int) -> tuple[int, int, int]:
     return column_align, column_size, column_size
 
 
-def declared(source: str) -> list[tuple[str, str, int]]:
+def declared(shader: Shader) -> list[tuple[str, str, int]]:
     """(name, type, array length) of each default-block uniform a stage declares."""
-    if BLOCK_DECL.search(source):
+    if shader.blocks("uniform"):
         raise Skip("the Vulkan backend does not support uniform blocks in imported programs")
+    structs = {d.type for d in shader.structs()}
+    if any(d.storage == "uniform" for d in shader.structs()) or \
+            any(d.type in structs for d in shader.variables("uniform")):
+        raise Skip("the Vulkan backend does not support struct-typed uniforms")
     found = []
-    for m in DECL.finditer(source):
-        type_ = m["type"]
-        if re.match(r"^[iu]?(sampler|image)", type_):
-            raise Skip(f"the Vulkan backend does not support {type_} uniforms (textures, images)")
-        if "=" in m["rest"]:
-            raise Skip(f"the Vulkan backend does not support initialised uniforms ({m[0].strip()})")
-        for part in m["rest"].split(","):
-            d = re.fullmatch(r"\s*(\w+)\s*(?:\[\s*(\d+)\s*\])?\s*", part)
-            if not d:
-                raise Skip(f"the Vulkan backend cannot read the uniform declaration {m[0].strip()!r}")
-            found.append((d[1], type_, int(d[2]) if d[2] else 0))
+    for d in shader.variables("uniform"):
+        if d.type.lstrip("iu").startswith(("sampler", "image")):
+            raise Skip(f"the Vulkan backend does not support {d.type} uniforms (textures, images)")
+        for x in d.declarators:
+            if x.initializer is not None:
+                raise Skip(f"the Vulkan backend does not support initialised uniforms ({x.name} = {x.initializer})")
+            dims = x.dims + d.type_dims
+            if len(dims) > 1 or (dims and not dims[0].isdigit()):
+                raise Skip(f"the Vulkan backend cannot read the uniform declaration of {x.name}{x.array}")
+            found.append((x.name, d.type, int(dims[0]) if dims else 0))
     return found
 
 
-def uses_projection(source: str) -> bool:
-    return re.search(r"\b(gl_ModelViewProjectionMatrix|gl_ProjectionMatrix|ftransform)\b", source) is not None
+def uses_projection(shader: Shader) -> bool:
+    return any(shader.uses(n) for n in ("gl_ModelViewProjectionMatrix", "gl_ProjectionMatrix", "ftransform"))
 
 
-def layout(shaders: dict[str, str], clip_vertex: bool) -> dict[str, Member]:
+def layout(shaders: dict[str, Shader], clip_vertex: bool) -> dict[str, Member]:
     """Every uniform of the program, and the compatibility state it reads, at std140 offsets."""
     wanted: dict[str, tuple[str, int]] = {}
-    for source in shaders.values():
-        for name, type_, length in declared(source):
+    for shader in shaders.values():
+        for name, type_, length in declared(shader):
             if wanted.setdefault(name, (type_, length)) != (type_, length):
                 raise Skip(f"uniform {name} is declared differently in two stages")
     if any(uses_projection(s) for s in shaders.values()):
@@ -123,36 +117,50 @@ def size(members: dict[str, Member]) -> int:
     return max(16, -(-end // 16) * 16)
 
 
-def rewrite(source: str, members: dict[str, Member]) -> str:
-    """A stage with its uniform declarations replaced by the block (its own members only) and
-    the compatibility matrices by the block's or by the identity."""
-    own = [name for name, _, _ in declared(source)]
-    for builtin, replacement in LEGACY_MATRICES.items():
-        source = re.sub(re.escape(builtin) + (r"\b" if not builtin.endswith("]") else ""), replacement, source)
-    source = re.sub(r"\bftransform\s*\(\s*\)", f"({PROJECTION} * gl_Vertex)", source)
-    used = own + [n for n in (PROJECTION, PLANES) if n in members and re.search(rf"\b{n}\b", source)]
-    if not used:
-        return source
-    block = (f"layout(std140, set = 0, binding = 0) uniform {BLOCK} {{ "
-             + " ".join(members[n].declaration for n in used) + " };")
-    first = DECL.search(source)
-    if first is None:
-        return block + "\n" + source
-    source = source[:first.start()] + block + "\n" + DECL.sub("", source[first.start():])
-    return source
+def rewrite(shader: Shader, edit: Editor, members: dict[str, Member], prelude: list[str], vertex: str) -> None:
+    """A stage's uniform declarations removed, the block (its own members only) added to the
+    prelude, and the compatibility matrices replaced by the block's or by the identity;
+    `vertex`: what gl_Vertex is called in the stage (for ftransform())."""
+    own = [name for name, _, _ in declared(shader)]
+    for d in shader.variables("uniform"):
+        edit.replace(d.span, "")
+    t = shader.tokens
+    projection = False
+    for i in shader.code():
+        token = t[i]
+        if token.kind != "ident" or t[i - 1].is_("."):
+            continue
+        if token.text in LEGACY_MATRICES:
+            edit.replace((token.start, token.end), LEGACY_MATRICES[token.text])
+            projection |= LEGACY_MATRICES[token.text] == PROJECTION
+        elif token.text == "ftransform" and i + 2 < len(t) and t[i + 1].is_("(") and t[i + 2].is_(")"):
+            edit.replace((token.start, t[i + 2].end), f"({PROJECTION} * {vertex})")
+            projection = True
+    planes = any(PLANES in p for p in prelude if not p.startswith("layout(std140")) or \
+        any(PLANES in p for p in edit.new_text())
+    used = own + [n for n, wanted in ((PROJECTION, projection), (PLANES, planes)) if wanted and n in members]
+    if used:
+        prelude.append(f"layout(std140, set = 0, binding = 0) uniform {BLOCK} {{ "
+                       + " ".join(members[n].declaration for n in used) + " };")
+
+
+def _element(name: str) -> tuple[str, int] | None:
+    """A uniform's name as shader_runner gives it: "tint" -> ("tint", 0), "c[2]" -> ("c", 2)."""
+    base, _, rest = name.partition("[")
+    if not base.isidentifier() or (rest and not (rest.endswith("]") and rest[:-1].isdigit())):
+        return None
+    return base, int(rest[:-1]) if rest else 0
 
 
 def pack(members: dict[str, Member], values: dict[str, tuple[str, tuple]], projection, planes) -> bytes:
     """The block's bytes: each glUniform* value so far, the projection matrix, the planes."""
     data = bytearray(size(members))
     for name, (type_, vals) in values.items():
-        base, index = re.fullmatch(r"(\w+)(?:\[(\d+)\])?", name).groups() if re.fullmatch(
-            r"\w+(?:\[\d+\])?", name) else (None, None)
+        base, index = _element(name) or (None, 0)
         member = members.get(base)
         if member is None:
             raise Skip(f"uniform {name!r}: the Vulkan backend cannot set it (not a plain uniform of the program)")
         fmt, scalar, rows, columns = shape(member.type)
-        index = int(index or 0)
         if index >= max(member.length, 1):
             raise Skip(f"uniform {name!r}: index outside the array")
         _, element, column_stride = _std140(member.type, member.length)

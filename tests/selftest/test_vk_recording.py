@@ -1,0 +1,98 @@
+"""The Vulkan runner's command recording against a fake Vulkan (no driver, as VkRunner's own
+tests use a fake): each GL draw becomes the vkCmdDraw* call GL's arguments say, with the push
+constants the translated shaders read (LAYER_BLOCK's std430 offsets)."""
+from __future__ import annotations
+
+import struct
+from types import SimpleNamespace
+
+import pytest
+import vulkan
+
+from harness.backends.vk import runner
+from harness.backends.vk.translate import CLIP_PLANES
+from harness.case import Draw, DrawEntry
+
+
+class FakeVulkan:
+    """The `vulkan` module as the runner uses it while recording: constants from the real one,
+    every vkCmd* call kept in order."""
+
+    def __init__(self):
+        self.calls = []
+        self.ffi = SimpleNamespace(new=lambda _type, data: bytes(data))
+
+    def __getattr__(self, name):
+        if name.startswith("vkCmd"):
+            return lambda *args: self.calls.append((name, args[1:]))     # args[0]: the command buffer
+        return getattr(vulkan, name)
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    fake = FakeVulkan()
+    monkeypatch.setattr(runner, "vk", fake)
+    return fake
+
+
+def case_run(index_type: str = "UNSIGNED_INT") -> runner._CaseRun:
+    run = runner._CaseRun.__new__(runner._CaseRun)            # no device: only what recording reads
+    run.case = SimpleNamespace(index_type=index_type)
+    run.b = SimpleNamespace(layout="layout")
+    run.outer, run.inner = (2.0, 3.0, 4.0, 5.0), (6.0, 7.0)
+    run._buffer = lambda size, usage, data=b"": SimpleNamespace(handle=f"buffer{len(data)}", size=size)
+    return run
+
+
+def record(run, draw: Draw, flags=None) -> list:
+    flags = flags or {"two_side": 0, "clip_enabled": 0, "planes": [(0.0,) * 4] * CLIP_PLANES}
+    for call in run._calls(draw):
+        run._push("cmd", flags, call["indexed"], call["draw_id"])
+        call["record"]("cmd")
+
+
+def pushed(args) -> tuple[int, int]:
+    """(indexed, draw_id) from the push constant bytes: ints at offsets 24 and 28."""
+    layout, stages, offset, size, data = args
+    assert (offset, size, len(data)) == (0, 48 + 16 * CLIP_PLANES, size)
+    return struct.unpack_from("<2i", data, 24)
+
+
+def test_a_multi_draw_is_single_draws_each_with_its_draw_id(fake):
+    """glMultiDrawArrays: draw i has gl_DrawID i, a zero-count entry draws nothing but keeps its index."""
+    record(case_run(), Draw("MultiDrawArrays", "POINTS", (DrawEntry(3, first=2), DrawEntry(0), DrawEntry(2, first=5))))
+    names = [name for name, _ in fake.calls]
+    assert names == ["vkCmdPushConstants", "vkCmdDraw", "vkCmdPushConstants", "vkCmdDraw"]
+    assert fake.calls[1][1] == (3, 1, 2, 0) and fake.calls[3][1] == (2, 1, 5, 0)
+    assert pushed(fake.calls[0][1]) == (0, 0) and pushed(fake.calls[2][1]) == (0, 2)
+
+
+def test_an_element_draw_passes_base_vertex_and_base_instance_and_says_indexed(fake):
+    record(case_run(), Draw("DrawElementsInstancedBaseVertexBaseInstance", "POINTS",
+                            (DrawEntry(4, instance_count=2, first=1, base_vertex=7, base_instance=3),)))
+    assert fake.calls[1] == ("vkCmdDrawIndexed", (4, 2, 1, 7, 3))
+    assert pushed(fake.calls[0][1]) == (1, 0)
+
+
+def test_arguments_a_command_does_not_take_are_not_passed(fake):
+    """glDrawArrays has no base vertex, instances or base instance."""
+    record(case_run(), Draw("DrawArrays", "POINTS", (DrawEntry(4, instance_count=3, first=5, base_vertex=9,
+                                                               base_instance=2),)))
+    assert fake.calls[1] == ("vkCmdDraw", (4, 1, 5, 0))
+
+
+def test_an_indirect_multi_draw_is_one_call_with_the_gl_offset_and_stride(fake):
+    entries = (DrawEntry(3, first=2), DrawEntry(0), DrawEntry(2, first=5))
+    record(case_run(), Draw("MultiDrawElementsIndirect", "POINTS", entries, indirect_offset=8, indirect_stride=32))
+    (name, args), = [c for c in fake.calls if c[0] != "vkCmdPushConstants"]
+    assert name == "vkCmdDrawIndexedIndirect" and args[1:] == (8, 3, 32)
+
+
+def test_push_constants_carry_the_levels_and_the_clip_planes(fake):
+    """outer at 0, inner at 16, two_side and clip_enabled at 32 and 36, planes from 48."""
+    planes = [(float(i), 0.0, 0.0, 1.0) for i in range(CLIP_PLANES)]
+    case_run()._push("cmd", {"two_side": 1, "clip_enabled": 0b101, "planes": planes}, False, 0)
+    data = fake.calls[0][1][4]
+    assert struct.unpack_from("<4f2f", data, 0) == (2.0, 3.0, 4.0, 5.0, 6.0, 7.0)
+    assert struct.unpack_from("<2i", data, 32) == (1, 0b101)
+    assert struct.unpack_from("<4f", data, 48 + 16 * 2) == planes[2]
