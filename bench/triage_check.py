@@ -11,28 +11,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
+from export_check import SHADER_RUNNER, piglit_verdict as verdict  # noqa: E402
 from harness import mesa, targets  # noqa: E402
-
-SHADER_RUNNER = "/usr/lib/x86_64-linux-gnu/piglit/bin/shader_runner"
-
-
-def verdict(path: Path, env: dict) -> str:
-    try:
-        out = subprocess.run([SHADER_RUNNER, str(path), "-auto", "-fbo"], env=env, capture_output=True,
-                             text=True, timeout=120).stdout
-    except subprocess.TimeoutExpired:
-        return "timeout"
-    for word in ("pass", "fail", "skip"):
-        if f'"result": "{word}"' in out:
-            return word
-    return "crash"
 
 
 def main() -> int:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +15,7 @@ import pytest
 from harness import mesa, targets
 from harness.executor import probe
 from harness.report import html as report
-from test_report import parse
+from test_report import chromium_dom, parse
 
 ROOT = Path(__file__).resolve().parents[2]
 SYSTEM_LIBS = Path("/usr/lib/x86_64-linux-gnu")
@@ -165,13 +164,4 @@ def test_report_shows_two_mesas_side_by_side(two_mesas):
 
 
 def test_report_two_mesas_in_chromium(two_mesas, tmp_path):
-    chromium = shutil.which("chromium")
-    if chromium is None:
-        pytest.skip("chromium is not on PATH (bin/selftest installs Debian's chromium)")
-    done = subprocess.run(
-        [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", two_mesas.resolve().as_uri()],
-        capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr[-2000:]
-    check_two_columns(parse(done.stdout))
+    check_two_columns(chromium_dom(two_mesas, tmp_path))

@@ -282,18 +282,23 @@ def test_main_bad_input(tmp_path, capsys, content, says):
     assert len(err.strip().splitlines()) == 1 and says in err
 
 
-def test_in_chromium(built, tmp_path):
+def chromium_dom(page: Path, tmp_path: Path) -> Node:
+    """The page as headless Chromium builds it (skips where Chromium is not installed)."""
     chromium = shutil.which("chromium")
     if chromium is None:
-        pytest.skip("chromium is not on PATH")
-    index, _, _ = built
+        pytest.skip("chromium is not on PATH (bin/selftest installs Debian's chromium)")
     done = subprocess.run(
         [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", index.resolve().as_uri()],
+         f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", page.resolve().as_uri()],
         capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
-    dom = parse(done.stdout)
+    return parse(done.stdout)
+
+
+def test_in_chromium(built, tmp_path):
+    index, _, _ = built
+    dom = chromium_dom(index, tmp_path)
     totals = dom.find("table", id="totals")
     assert counts(totals.find("tr", **{"data-target": "zink"}))["crash"] == 1
     assert counts(totals.find("tr", **{"data-target": "llvmpipe"}))["pass"] == 2
