@@ -6,12 +6,14 @@ are interleaved in the order of the case's captures, 4 bytes per component.
 from __future__ import annotations
 
 import base64
+import functools
 
 import numpy as np
 
 from harness.case import CAPTURE_TYPES, Capture
 
 
+@functools.lru_cache(maxsize=64)          # one dtype per capture layout, not one per judged draw
 def record_dtype(captures: tuple[Capture, ...]) -> np.dtype:
     fields = []
     for cap in captures:
