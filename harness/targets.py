@@ -48,13 +48,17 @@ class Target:
 
 
 _LVP_ICD = f"/usr/share/vulkan/icd.d/lvp_icd.{platform.machine()}.json"     # Debian's mesa-vulkan-drivers
+_NO_SHARED_PROGRAMS = ("HARNESS_GL_PROGRAM_CACHE", "0")     # gl/runner.py: link in each case's context
 _MESA_SW = (("LIBGL_ALWAYS_SOFTWARE", "1"), ("EGL_PLATFORM", "surfaceless"))
 
 TARGETS = MappingProxyType({t.name: t for t in (
     Target("llvmpipe", "gl", _MESA_SW + (("GALLIUM_DRIVER", "llvmpipe"),),
            "Mesa llvmpipe (software GL)", default=True, renderer=r"^llvmpipe", mesa="gl"),
-    # zink refuses lavapipe's CPU device unless software rendering is forced.
-    Target("zink", "gl", _MESA_SW + (("GALLIUM_DRIVER", "zink"),),
+    # zink refuses lavapipe's CPU device unless software rendering is forced. No program is
+    # shared between the cases' contexts on zink: zink 25.0.7 crashes or reads zeros drawing a
+    # program linked in another, since destroyed, context (triage/mesa-25.0.7/
+    # zink-program-from-destroyed-context); linking per case is also faster there.
+    Target("zink", "gl", _MESA_SW + (("GALLIUM_DRIVER", "zink"), _NO_SHARED_PROGRAMS),
            "Mesa zink on lavapipe (GL on Vulkan)", default=True, renderer=r"^zink.*llvmpipe", mesa="gl+vk"),
     Target("system-gl", "gl", (), "the machine's own GL driver through EGL"),
     Target("lavapipe", "vk", (("VK_ICD_FILENAMES", _LVP_ICD), ("VK_DRIVER_FILES", _LVP_ICD)),
@@ -64,7 +68,8 @@ TARGETS = MappingProxyType({t.name: t for t in (
     # Mesa's EGL and zink over whatever Vulkan driver the loader finds (bench/gpu/run.sh points
     # the EGL vendor and driver paths at a Mesa unpacked beside NVIDIA's driver). Not forced to
     # software: zink then takes only a CPU device. Without a DRM node EGL loads zink_dri.so.
-    Target("zink-system", "gl", (("EGL_PLATFORM", "surfaceless"), ("MESA_LOADER_DRIVER_OVERRIDE", "zink")),
+    Target("zink-system", "gl", (("EGL_PLATFORM", "surfaceless"), ("MESA_LOADER_DRIVER_OVERRIDE", "zink"),
+                                 _NO_SHARED_PROGRAMS),
            "Mesa zink on the machine's own Vulkan driver", renderer=r"^zink", mesa="gl"),
     # For the harness's own reliability tests: llvmpipe with the faults $HARNESS_FAULTS names.
     Target("fault-llvmpipe", "fault-gl", _MESA_SW + (("GALLIUM_DRIVER", "llvmpipe"),),

@@ -9,6 +9,7 @@ objects, so the case deletes them before its context goes.
 from __future__ import annotations
 
 import ctypes
+import os
 import re
 import struct
 
@@ -406,8 +407,9 @@ def _capability(GL, name: str) -> int:
 
 def _cacheable(case: Case) -> bool:
     """One plain program that the case itself never deletes, and without uniforms (a cached
-    program would keep the values an earlier case set)."""
-    return not case.separable and not case.programs and \
+    program would keep the values an earlier case set); not on targets that set
+    HARNESS_GL_PROGRAM_CACHE=0 (zink: see targets.py)."""
+    return os.environ.get("HARNESS_GL_PROGRAM_CACHE") != "0" and not case.separable and not case.programs and \
         not any(d.delete_programs for d in case.draws) and \
         not any(_declares_uniforms(stage, source) for stage, source in case.shaders)
 
