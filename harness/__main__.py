@@ -33,9 +33,8 @@ SHOWN_LIMITS = ("GL_MAX_VARYING_COMPONENTS", "GL_MAX_VERTEX_OUTPUT_COMPONENTS",
 
 def probe(name: str, gl_platform: str, build: mesa.Build | None = None) -> dict:
     target = targets_mod.get(name)
-    env = {k: v for k, v in target.environment({}, build).items()}
     entry = {"name": name, "backend": target.backend, "description": target.description,
-             "default": target.default, "env": env}
+             "default": target.default, "env": target.environment({}, build)}
     if target.unavailable:
         return entry | {"available": False, "reason": target.unavailable}
     result = probe_target(target, gl_platform, mesa=build)
@@ -72,13 +71,11 @@ def main(argv=None) -> int:
     cmd.add_argument("names", nargs="*", help="targets to probe (default: all)")
     cmd.add_argument("--gl-platform", choices=("egl", "glfw"), default="egl")
     cmd.add_argument("--json", action="store_true", help="machine-readable output")
-    cmd.add_argument("--mesa", default=os.environ.get("HARNESS_MESA"), metavar="PATH",
-                     help="the Mesa build the Mesa targets load (default $HARNESS_MESA, else the system's)")
+    _mesa_option(cmd)
     cmd = sub.add_parser("env", help="the environment a target's child gets, as shell exports "
                                      "(to run shader_runner or a reproducer the way the harness does)")
     cmd.add_argument("target")
-    cmd.add_argument("--mesa", default=os.environ.get("HARNESS_MESA"), metavar="PATH",
-                     help="the Mesa build the target loads (default $HARNESS_MESA, else the system's)")
+    _mesa_option(cmd)
     cmd = sub.add_parser("compare", help="compare two runs (results dirs, results.json or JUnit)")
     cmd.add_argument("old")
     cmd.add_argument("new")
@@ -91,8 +88,7 @@ def main(argv=None) -> int:
     cmd.add_argument("case_ids", nargs="+", metavar="CASE_ID")
     cmd.add_argument("--target", required=True)
     cmd.add_argument("--vk-without", default="")
-    cmd.add_argument("--mesa", default=os.environ.get("HARNESS_MESA"), metavar="PATH",
-                     help="the Mesa build the target loads (default $HARNESS_MESA, else the system's)")
+    _mesa_option(cmd)
     _shader_tests_option(cmd)
     cmd = sub.add_parser("export", help="write a standalone reproducer of a case")
     cmd.add_argument("case_id")
@@ -112,6 +108,11 @@ def main(argv=None) -> int:
         return 2
 
 
+def _mesa_option(cmd) -> None:
+    cmd.add_argument("--mesa", default=None, metavar="PATH",
+                     help="the Mesa build the Mesa targets load (default $HARNESS_MESA, else the system's)")
+
+
 def _shader_tests_option(cmd) -> None:
     cmd.add_argument("--shader-tests", action="append", default=[], metavar="DIR",
                      help=f"where to look for the file of a shader_test/ id (repeatable; then "
@@ -120,7 +121,7 @@ def _shader_tests_option(cmd) -> None:
 
 def _targets(args) -> int:
     names = targets_mod.parse_list(",".join(args.names)) if args.names else list(targets_mod.TARGETS)
-    build = mesa.locate(args.mesa) if args.mesa else None
+    build = mesa.chosen(args.mesa)
     entries = [probe(name, args.gl_platform, build) for name in names]
     print(json.dumps(entries, indent=1) if args.json else "\n\n".join(format_target(e) for e in entries))
     # Asking for particular targets that cannot run is an error; listing them all is not.
@@ -129,7 +130,7 @@ def _targets(args) -> int:
 
 def _env(args) -> int:
     target = targets_mod.get(args.target)
-    build = mesa.locate(args.mesa) if args.mesa else None
+    build = mesa.chosen(args.mesa)
     env = target.environment(dict(os.environ), build)
     print("\n".join(f"export {name}={shlex.quote(value)}" for name, value in env.items()
                      if os.environ.get(name) != value))
@@ -149,7 +150,7 @@ def _merge(args) -> int:
 
 
 def _bisect(args) -> int:
-    build = mesa.locate(args.mesa) if args.mesa else None
+    build = mesa.chosen(args.mesa)
     return bisect.bisect_run(args.case_ids, targets_mod.get(args.target), vk_without=args.vk_without, mesa=build,
                              shader_tests=args.shader_tests)
 

@@ -21,7 +21,7 @@ STATE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "gl-lay
 # The version string every Mesa driver carries, as GL_VERSION and Vulkan's driverInfo show it.
 VERSION = re.compile(rb"Mesa (\d+\.\d+\.\d+[0-9A-Za-z.~+_-]*)")
 # Shared objects that are Mesa's own: what must come from the chosen build.
-MESA_LIBRARY = re.compile(r"^(libEGL_mesa\.so|libgallium[-_.]|libglapi\.so|libgbm\.so|lib\w*_dri\.so|\w+_dri\.so"
+MESA_LIBRARY = re.compile(r"^(libEGL_mesa\.so|libgallium[-_.]|libglapi\.so|libgbm\.so|\w+_dri\.so"
                           r"|dri_gbm\.so|libvulkan_lvp\.so|libVkLayer_MESA_)")
 # The DRI drivers the targets load by name through LIBGL_DRIVERS_PATH (EGL surfaceless picks
 # swrast or kms_swrast for llvmpipe, zink for zink); a meson build directory has only the
@@ -81,6 +81,12 @@ class Build:
         if not libraries:
             return f"no Mesa library from {self.root} was loaded"
         return ""
+
+
+def chosen(path: str | None) -> Build | None:
+    """The build --mesa PATH names, else $HARNESS_MESA's, else None (the system's Mesa)."""
+    path = path or os.environ.get("HARNESS_MESA")
+    return locate(path) if path else None
 
 
 def locate(path: str | os.PathLike, state: Path = STATE) -> Build:

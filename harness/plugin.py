@@ -145,11 +145,8 @@ def _configure(config):
 
 
 def _mesa_build(config):
-    path = config.getoption("mesa") or os.environ.get("HARNESS_MESA")
-    if not path:
-        return None
     try:
-        return mesa.locate(path)
+        return mesa.chosen(config.getoption("mesa"))
     except mesa.MesaError as exc:
         raise HarnessUsageError(str(exc)) from None
 
