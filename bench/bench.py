@@ -45,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from harness import catalog  # noqa: E402
 from harness.executor import Executor  # noqa: E402
+from harness.plugin import auto_workers  # noqa: E402
 from harness.targets import get  # noqa: E402
 import wall_profile  # noqa: E402
 
@@ -271,8 +272,9 @@ def main() -> int:
                 print(f"ratio harness -n auto / {name}: {rate / (rows[name]['cases'] / rows[name]['wall']):.2f}x")
         serial = rows["harness -n 0"]
         print(f"scaling -n auto / -n 0: {serial['wall'] / auto['wall']:.2f}x")
-        workers = min(cores, auto["cases"])
-        outside = max(0.0, 1 - auto["in_driver"] / (auto["wall"] * workers))
+        workers = auto_workers(cores)                       # each with one executor child
+        children = max(1, min(workers, auto["cases"]))
+        outside = max(0.0, 1 - auto["in_driver"] / (auto["wall"] * children))
         print(f"share of wall time outside the executors' case runs (-n auto, {workers} workers): {outside:.0%}")
         floor = probe_floor(driver, families)
         floor_s = (floor["programs"] * floor["compile"] + floor["cases"] * floor["draw"]) / cores

@@ -242,8 +242,12 @@ def pytest_xdist_auto_num_workers(config):
     16 cores a sweep peaked at 8 workers. $PYTEST_XDIST_AUTO_NUM_WORKERS still decides."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") or not _collects_cases(config):
         return None                     # xdist's own rule (self-tests: one worker per core)
-    workers = (os.cpu_count() or 1) // 2
-    return workers if workers >= 2 else 0
+    return auto_workers(os.cpu_count() or 1)
+
+
+def auto_workers(cores: int) -> int:
+    """xdist workers `-n auto` starts for a conformance run on `cores` cores (0: none)."""
+    return cores // 2 if cores >= 4 else 0
 
 
 @pytest.hookimpl(optionalhook=True)          # an xdist hook; pytest may run without xdist
