@@ -46,6 +46,10 @@ class Requirements:
     # Non-empty: the case cannot run as written (e.g. a shader_test command the importer does
     # not support); every backend reports it as `skip` with this reason, never `pass`.
     unsupported: str = ""
+    # > 0: the bytes of address space the case may map beyond what its child had mapped when
+    # the case began (shader_runner's `rlimit`, which caps a whole fresh process; the child
+    # here also holds Python and a long-lived context, so the budget is what the case adds).
+    address_space: int = 0
 
 
 @dataclass(frozen=True)
@@ -318,7 +322,7 @@ def _constant(name: str) -> float:
 # still read it). from_json fills in a missing field's default.
 _OMITTED_AT_DEFAULT = {
     "Case": ("programs",),
-    "Requirements": ("absent_extensions", "unsupported"),
+    "Requirements": ("absent_extensions", "unsupported", "address_space"),
     "Draw": ("program", "delete_programs", "read_image"),
     "Attribute": ("type",),
     "DrawState": ("uniforms", "clear_color", "polygon_mode", "front_face", "projection", "provoking_vertex",

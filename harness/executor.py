@@ -123,12 +123,16 @@ class Executor:
         """Queue a case in the child ahead of `run` (a no-op if it is already queued)."""
         if case.id in self._answered or any(sent.case_id == case.id for sent in self._sent):
             return
+        if self._sent and self._sent[-1].alone:
+            return                          # `run` queues it once the budgeted case is answered
         if self.info().status is not Reply.OK:      # the child's facts first: they answer before any case
             return                          # `run` reports why
         # The child draws and reads back; the expectations (up to 300 KB of exact coordinates
         # in a case) stay here, where the verdict is made.
         message = {"op": "run", "case": replace(case, expect=(), description="").to_json()}
-        self._transmit(_Sent(case.id, message))
+        # A case with an address-space budget runs alone: the child reading the next request
+        # would allocate inside that budget.
+        self._transmit(_Sent(case.id, message, alone=case.requires.address_space > 0))
 
     def run(self, case: Case) -> Result:
         """The result of the earliest queued run of this case id, queueing one if none is."""
@@ -138,8 +142,10 @@ class Executor:
         if started.status is not Reply.OK:
             return Result(started.status if started.status in (Reply.CRASH, Reply.TIMEOUT) else Reply.ERROR,
                           f"target {self.target.name} did not start: {started.message}")
-        self.send(case)
         while True:
+            self.send(case)                 # a no-op once queued
+            if case.id in self._answered:   # answered while the child was restarted
+                return self._answered.pop(case.id)
             head = self._sent[0]
             result = self._receive()
             if head.case_id == case.id:
@@ -225,6 +231,7 @@ class _Sent:
     case_id: str
     message: dict
     at: float = 0.0                         # when it was written to the child
+    alone: bool = False                     # nothing may be queued behind it
 
 
 def probe(target: Target, gl_platform: str = "egl", vk_without: str = "", mesa: "Build | None" = None) -> Result:

@@ -7,8 +7,10 @@ stdout (drivers do print) is redirected to stderr so it cannot corrupt the frami
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import queue
+import resource
 import sys
 import threading
 import time
@@ -76,7 +78,18 @@ def handle(backend, request: dict) -> dict:
                 return {"status": "error", "message": f"{exc}"}
         if op == "run":
             case = Case.from_json(request["case"])
-            observation = backend.run(case)
+            budget = case.requires.address_space
+            try:
+                with address_space_budget(budget):
+                    observation = backend.run(case)
+            except (BackendError, Skip):
+                raise
+            except Exception as exc:        # under a budget: an allocation that failed (a context, an array)
+                if not budget:
+                    raise
+                return {"status": "fail", "message": f"{type(exc).__name__}: {exc} (the case's address-space "
+                        f"budget, rlimit {budget} bytes beyond what the child had mapped, was in force)",
+                        "duration": time.perf_counter() - start}
             return {"status": "ok", "observation": observation,
                     "duration": time.perf_counter() - start}
         return {"status": "error", "message": f"unknown request {op!r}"}
@@ -88,6 +101,33 @@ def handle(backend, request: dict) -> dict:
         tb = traceback.format_exc(limit=4)
         print(tb, file=sys.stderr, flush=True)
         return {"status": "error", "message": f"{type(exc).__name__}: {exc}"}
+
+
+@contextlib.contextmanager
+def address_space_budget(extra: int):
+    """RLIMIT_AS while one case runs: what this process maps now plus `extra` bytes (none if
+    0). The soft limit goes back afterwards: a process may raise it again up to the hard one."""
+    if extra <= 0:
+        yield
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = mapped_bytes() + extra
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+def mapped_bytes() -> int:
+    """This process's address space now (VmSize)."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError("no VmSize in /proc/self/status")
 
 
 def main(argv=None) -> None:

@@ -154,6 +154,7 @@ class _Builder:
         self.extensions: list[str] = []
         self.absent: list[str] = []
         self.limits: list[tuple[str, str, int]] = []
+        self.address_space = 0                          # `rlimit N`
         self.size = WINDOW
         self.shaders: list[tuple[str, str]] = []
         # vertex attributes: name -> [location, components, rows]
@@ -204,6 +205,10 @@ class _Builder:
                 continue
             if line == "SSO ENABLED":          # each stage its own separable program, in a pipeline
                 self.separable = True
+                continue
+            m = re.match(r"^rlimit\s+(\d+)$", line)
+            if m:
+                self.address_space = int(m[1])
                 continue
             m = re.match(r"^SIZE\s+(\d+)\s+(\d+)$", line)
             if m:
@@ -507,7 +512,7 @@ class _Builder:
     def requirements_record(self) -> Requirements:
         return Requirements(gl_version=self.gl, profile=self.profile, extensions=tuple(self.extensions),
                             limits=tuple(self.limits), absent_extensions=tuple(self.absent),
-                            unsupported=self.unsupported)
+                            unsupported=self.unsupported, address_space=self.address_space)
 
     def case(self, id_: str, source: str) -> Case:
         attributes = []

@@ -56,3 +56,27 @@ def test_clip_planes_only_where_the_file_sets_them():
     core = st.load(FILES / "core-clip-distance.shader_test")
     assert all(draw.state.clip_planes == () for draw in core.draws)
     assert core.draws[0].state.enable == ("CLIP_DISTANCE0",)
+
+
+def _with_rlimit(text: str, limit: int) -> str:
+    return text.replace("[require]\n", f"[require]\nrlimit {limit}\n", 1)
+
+
+def test_rlimit_is_a_budget_for_the_case_alone(executor):
+    """`rlimit N`: the case may map N bytes beyond what its child holds. With a 2048x2048 window
+    (a 16 MiB framebuffer, read back as 64 MiB of floats), 1 MiB is too little (a crash or a
+    fail, never a pass) and 1 GiB plenty; the limit ends with the case, so a case queued
+    behind a budgeted one still passes."""
+    text = (FILES / "texture-rgbw.shader_test").read_text()
+    assert "SIZE 32 32" in text
+    text = text.replace("SIZE 32 32", "SIZE 2048 2048")
+    plain = st.to_case(text, "shader_test/rlimit-none")
+    tight = st.to_case(_with_rlimit(text, 1 << 20), "shader_test/rlimit-1m")
+    roomy = st.to_case(_with_rlimit(text, 1 << 30), "shader_test/rlimit-1g")
+    assert (tight.requires.address_space, plain.requires.address_space) == (1 << 20, 0)
+    for case in (roomy, tight, plain):                  # queued together, as the plugin does
+        executor.send(case)
+    assert status(executor, roomy) == ("pass", "")
+    result, message = status(executor, tight)
+    assert result in ("crash", "fail"), message
+    assert status(executor, plain) == ("pass", "")

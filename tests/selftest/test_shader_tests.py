@@ -79,7 +79,7 @@ def test_patch_rect_sets_four_vertices():
     ("[require]\nGLSL >= 1.10\n[vertex shader passthrough]\n[fragment shader]\nvoid main() {}\n[test]\n"
      "texture shadow2D 0 (8, 8)\nprobe all rgba 0 0 0 0\n", "unsupported command 'texture shadow2D 0 (8, 8)' (line 7)"),
     ("[require]\nGLSL >= 1.10\n[compute shader]\nvoid main() {}\n[test]\n", "section [compute shader] (line 3)"),
-    ("[require]\nGLSL >= 1.10\nrlimit 1000\n[vertex shader passthrough]\n[test]\n", "requirement 'rlimit 1000'"),
+    ("[require]\nGLSL ES >= 3.00\n[vertex shader passthrough]\n[test]\n", "requirement 'GLSL ES >= 3.00'"),
     ("[require]\nGLSL >= 1.10\n[vertex shader passthrough]\n[fragment shader]\nvoid main() {}\n[test]\n"
      "draw rect -1 -1 2 2\n", "no probe command"),
 ])
@@ -142,3 +142,9 @@ def test_pytest_option_end_to_end(tmp_path):
         "unsupported-texture": "skip", "wrong-colour": "fail"}, proc.stdout[-2000:]
     assert proc.returncode == 1
     assert "shader_test/selftest/shader_tests/wrong-colour[llvmpipe]" in proc.stdout
+
+
+def test_rlimit_is_the_cases_address_space_budget():
+    case = st.to_case("[require]\nGLSL >= 1.10\nrlimit 268435456\n[vertex shader passthrough]\n[test]\n", "shader_test/x")
+    assert case.requires.address_space == 268435456 and not case.requires.unsupported
+    assert Case.from_json(case.to_json()) == case
