@@ -23,7 +23,9 @@ orders are printed: a verdict must not depend on the cases that ran before it.
 Per GL driver it prints the agreement table (of the files piglit runs, i.e. does not skip):
 agree, harness-only fail (harness fail/crash where piglit passes: a false failure), piglit-only
 fail (piglit fails, the harness passes), harness skip; then the importer's skips over all files,
-and every disagreement. For the Vulkan targets, the verdict counts and every non-pass.
+and every disagreement. For the Vulkan targets, the verdict counts and every non-pass, each
+classed as a layer gap or a driver difference by what zink, on the same lavapipe, does with the
+file (`classify`).
 """
 from __future__ import annotations
 
@@ -156,6 +158,25 @@ def table(driver, files, ids, imported, harness, piglit, spec) -> tuple[dict, li
     return row, differ
 
 
+def classify(entry: dict, zink: str | None, imported: bool) -> str:
+    """Why a Vulkan target did not pass a file. zink here runs on the same lavapipe, so a file
+    that zink passes and the harness's layer does not is the layer's gap, not the driver's."""
+    status, message = entry["status"], entry.get("message", "")
+    if status == "pass":
+        return ""
+    if not imported:
+        return "importer skip (every target)"
+    if status == "skip" and "Vulkan backend does not support" in message:
+        return "layer gap: not in the layer (skip)"
+    if "(translated) failed to compile" in message:
+        return "layer gap: translated GLSL does not compile"
+    if zink == "pass":
+        return "layer gap: zink on the same lavapipe passes"
+    if status == "skip" and zink == "skip":
+        return "skip on zink too (a requirement neither layer meets)"
+    return f"driver difference: zink on the same lavapipe {zink or 'has no verdict'} too"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("paths", nargs="*", metavar="DIR_OR_FILE")
@@ -224,13 +245,21 @@ def main() -> int:
     for target in vk:
         counts = collections.Counter(harness.get((ids[f], target), {"status": "missing"})["status"] for f in files)
         print(f"\n{target}: " + ", ".join(f"{n} {status}" for status, n in counts.most_common()))
+        lines, kinds = [], collections.Counter()
         for f in files:
             entry = harness.get((ids[f], target), {"status": "missing", "message": ""})
+            kind = classify(entry, harness.get((ids[f], "zink"), {}).get("status"), f in imported)
             record.append({"file": str(f.relative_to(spec)) if spec in f.parents else str(f), "id": ids[f],
-                           "target": target, "harness": entry["status"], "message": entry["message"]})
+                           "target": target, "harness": entry["status"], "message": entry["message"],
+                           "class": kind})
             if entry["status"] != "pass":
-                print(f"  {f.relative_to(spec) if spec in f.parents else f}: {entry['status']} "
-                      f"({first_line(entry['message'])[:200]})")
+                kinds[kind] += 1
+                lines.append(f"  {f.relative_to(spec) if spec in f.parents else f}: {entry['status']}, {kind} "
+                             f"({first_line(entry['message'])[:200]})")
+        print(f"\n| {target}: every non-pass | files |\n|---|---|")
+        for kind, n in kinds.most_common():
+            print(f"| {kind} | {n} |")
+        print("\n".join(lines))
     if args.json:
         args.json.write_text(json.dumps(record, indent=1))
     return 1 if unstable else 0
