@@ -7,9 +7,11 @@ feedback captures, queries) and what the spec says must come back (expected name
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 import re
+import typing
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,7 +43,7 @@ class Requirements:
     # Non-empty: the spec lets this program fail to link (e.g. one component over a limit);
     # a link failure is then `skip` with this reason, never `pass`.
     link_failure_allowed: str = ""
-    # Added for imported shader_test files; omitted from JSON at the default.
+    # Added for imported shader_test files.
     absent_extensions: tuple[str, ...] = ()                # extensions the context must NOT have
     # Non-empty: the case cannot run as written (e.g. a shader_test command the importer does
     # not support); every backend reports it as `skip` with this reason, never `pass`.
@@ -59,7 +61,7 @@ class Attribute:
     data: tuple[float, ...]                                 # len == elements * components
     divisor: int = 0                                        # 0: per vertex; n: per n instances
     name: str = ""                                          # bound to `location` before linking, if set
-    # Added for imported shader_test files; omitted from JSON at the default.
+    # Added for imported shader_test files.
     type: str = "float"                                     # "int" or "uint": glVertexAttribIPointer, 32-bit
 
 
@@ -95,7 +97,7 @@ class DrawState:
     default_inner: tuple[float, float] | None = None
     enable: tuple[str, ...] = ()                            # capabilities without "GL_", disabled after the draw
     clip_planes: tuple[tuple[float, float, float, float], ...] = ()   # glClipPlane(GL_CLIP_PLANEi), compat
-    # Added for imported shader_test files; omitted from JSON at the default.
+    # Added for imported shader_test files.
     uniforms: tuple[Uniform, ...] = ()                      # set before the draw; they stay set (program state)
     clear_color: tuple[float, float, float, float] | None = None   # glClear to this first (Readback.keep_image)
     polygon_mode: str = ""                                  # "LINE" or "POINT" for this draw; "": FILL
@@ -128,10 +130,10 @@ class Draw:
     indirect_offset: int = 0                                # bytes into the indirect buffer
     indirect_stride: int = 0                                # bytes between indirect commands; 0 = packed
     draw_count: int | None = None                           # *IndirectCount: the count in the parameter buffer
-    # Added for cases with several programs (see Case.programs); omitted from JSON at the default.
+    # Added for cases with several programs (see Case.programs).
     program: int = 0                                        # which of the case's programs draws
     delete_programs: tuple[int, ...] = ()                   # glDeleteProgram on these before the draw
-    # Added for imported shader_test files; omitted from JSON at the default.
+    # Added for imported shader_test files.
     read_image: bool = True                                 # False: no image read back after this draw
 
 
@@ -152,7 +154,7 @@ class Readback:
     # `clear` before each draw and read back after it; None: no fragment readback.
     image: tuple[int, int] | None = None
     clear: float = -7777.0
-    # Added for imported shader_test files; omitted from JSON at the default.
+    # Added for imported shader_test files.
     image_format: str = "RGBA32F"                           # or "RGBA8" (UNORM, what piglit's window has)
     # True: the image starts cleared to 0 and keeps what draws leave in it; only a draw's
     # DrawState.clear_color clears it (shader_runner's model). False: cleared to `clear` before each draw.
@@ -200,7 +202,7 @@ class ValueSet:
     each: int = 0                                           # > 0: every value appears exactly this often
     tolerance: float = 0.0
     # Where the spec allows more than one result: the check passes if this set or any of these
-    # matches. Omitted from JSON when empty.
+    # matches.
     alternatives: tuple["ValueSet", ...] = ()
 
 
@@ -241,10 +243,10 @@ class DrawExpectation:
     # when the back one is selected): a failure that shows one of them names it
     written: tuple[tuple[float, str], ...] = ()
     tolerance: float = 0.0
-    # Added for the tessellation family; omitted from JSON at the default.
+    # Added for the tessellation family.
     value_sets: tuple[ValueSet, ...] = ()                   # exact sets of captured values
     tess_coord: TessCoordCheck | None = None                # per-record rules of gl_TessCoord
-    # Added for imported shader_test files; omitted from JSON at the default.
+    # Added for imported shader_test files.
     probes: tuple[Probe, ...] = ()                          # colour rectangles of the image after the draw
 
 
@@ -269,7 +271,7 @@ class Case:
     # before the first draw and compiles each distinct (stage, source) once: programs that list
     # the same source share that shader object (e.g. one TES linked with and without a TCS).
     # Draw.program picks the program; Draw.delete_programs deletes programs before a draw.
-    # Not with `separable`. Omitted from JSON when empty.
+    # Not with `separable`.
     programs: tuple[tuple[tuple[str, str], ...], ...] = ()
 
     def __post_init__(self):
@@ -301,14 +303,14 @@ class Case:
         return dict(self.shaders).get(stage)
 
     def to_json(self) -> str:
-        return json.dumps(_plain(self), sort_keys=True, separators=(",", ":"))
+        return json.dumps(_plain(self) | {"schema": SCHEMA}, sort_keys=True, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str) -> "Case":
         try:
             # NaN (a tessellation level may be one) comes back as the one math.nan object, so a
             # case that holds math.nan compares equal to its round trip.
-            return _build(cls, json.loads(text, parse_constant=_constant))
+            return _load(json.loads(text, parse_constant=_constant))
         except (ValueError, TypeError, KeyError, AttributeError) as exc:   # CaseError included
             raise CaseError(f"malformed case description: {exc}") from None
 
@@ -317,30 +319,19 @@ def _constant(name: str) -> float:
     return math.nan if name == "NaN" else float(name)
 
 
-# Fields added after cases were first published: left out of the JSON while they hold their
-# default, so every older case keeps its JSON byte for byte (and readers that predate them
-# still read it). from_json fills in a missing field's default.
-_OMITTED_AT_DEFAULT = {
-    "Case": ("programs",),
-    "Requirements": ("absent_extensions", "unsupported", "address_space"),
-    "Draw": ("program", "delete_programs", "read_image"),
-    "Attribute": ("type",),
-    "DrawState": ("uniforms", "clear_color", "polygon_mode", "front_face", "projection", "provoking_vertex",
-                  "textures"),
-    "Readback": ("image_format", "keep_image"),
-    "DrawExpectation": ("value_sets", "tess_coord", "probes"),
-    "ValueSet": ("alternatives",),
-}
+# The case JSON's schema. 1: no "schema" key, every field written. 2: a field that holds its
+# default is left out (so a field added with a default changes no older case's JSON), and the
+# nested dataclasses are found from the type annotations. A reader takes any schema up to its own.
+SCHEMA = 2
 
 
 def _plain(value):
-    """dataclasses.asdict, less the _OMITTED_AT_DEFAULT fields that hold their default."""
+    """dataclasses.asdict, less every field that holds its default."""
     if dataclasses.is_dataclass(value):
-        omit = _OMITTED_AT_DEFAULT.get(type(value).__name__, ())
         out = {}
         for f in dataclasses.fields(value):
             item = getattr(value, f.name)
-            if f.name in omit and item == f.default:
+            if item == _default(f):
                 continue
             out[f.name] = _plain(item)
         return out
@@ -351,6 +342,23 @@ def _plain(value):
     return value
 
 
+def _default(f: dataclasses.Field):
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
+    return dataclasses.MISSING                  # a required field is always written
+
+
+def _load(data: dict) -> "Case":
+    if not isinstance(data, dict):
+        raise CaseError(f"Case: expected an object, got {type(data).__name__}")
+    schema = data.pop("schema", 1)
+    if not isinstance(schema, int) or not 1 <= schema <= SCHEMA:
+        raise CaseError(f"case JSON schema {schema!r}: this harness reads 1 to {SCHEMA}")
+    return _build(Case, data)
+
+
 def _build(cls, data):
     """Rebuild a dataclass tree from json.loads output, turning lists back into tuples."""
     if not isinstance(data, dict):
@@ -359,10 +367,10 @@ def _build(cls, data):
     unknown = set(data) - set(fields)
     if unknown:
         raise CaseError(f"{cls.__name__}: unknown field(s) {sorted(unknown)}")
-    hints = _FIELD_CLASSES.get(cls, {})
+    nested = _nested(cls)
     kwargs = {}
     for name, value in data.items():
-        sub = hints.get(name)
+        sub = nested.get(name)
         if sub is not None and isinstance(value, list):
             kwargs[name] = tuple(_build(sub, v) for v in value)
         elif sub is not None and value is not None:
@@ -372,20 +380,20 @@ def _build(cls, data):
     return cls(**kwargs)
 
 
+@functools.cache
+def _nested(cls) -> dict[str, type]:
+    """Field name -> the dataclass it holds (alone, optional, or as the items of a tuple),
+    read from the class's annotations."""
+    out = {}
+    for name, hint in typing.get_type_hints(cls).items():
+        for arg in (hint, *typing.get_args(hint)):          # X, X | None, tuple[X, ...]
+            if dataclasses.is_dataclass(arg):
+                out[name] = arg
+                break
+    return out
+
+
 def _tuplify(value):
     if isinstance(value, list):
         return tuple(_tuplify(v) for v in value)
     return value
-
-
-# Which fields hold nested dataclasses (a list field holds a tuple of them).
-_FIELD_CLASSES = {
-    Case: {"requires": Requirements, "attributes": Attribute, "draws": Draw,
-           "readback": Readback, "expect": DrawExpectation},
-    Draw: {"state": DrawState, "entries": DrawEntry},
-    DrawState: {"uniforms": Uniform, "textures": Texture},
-    Readback: {"captures": Capture},
-    ValueSet: {"alternatives": ValueSet},
-    DrawExpectation: {"groups": RecordGroup, "sequence": ExpectedRecord, "pixels": ExpectedPixel,
-                      "value_sets": ValueSet, "tess_coord": TessCoordCheck, "probes": Probe},
-}

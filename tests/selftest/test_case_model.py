@@ -89,3 +89,26 @@ def test_case_is_frozen(tess_cases):
     case = next(iter(tess_cases.values()))
     with pytest.raises(dataclasses.FrozenInstanceError):
         case.id = "tess/other"
+
+
+def test_json_carries_its_schema_and_leaves_defaults_out(tess_cases):
+    from harness.case import SCHEMA
+    case = tess_cases["tess/no-tcs/quads/equal/pv4/o2_3_4_5-i6_7"]
+    data = json.loads(case.to_json())
+    assert data["schema"] == SCHEMA == 2
+    assert "separable" not in data and "instance_count" not in data["draws"][0]["entries"][0]
+
+
+def test_schema_1_json_still_reads(tess_cases):
+    """Schema 1 wrote every field and no "schema" key: results and exports from before read the same."""
+    case = tess_cases["tess/no-tcs/quads/equal/pv4/o2_3_4_5-i6_7"]
+    every_field = json.dumps(dataclasses.asdict(case))
+    assert Case.from_json(every_field) == case
+
+
+@pytest.mark.parametrize("schema", [3, 0, "2"])
+def test_a_schema_this_harness_does_not_read_is_one_clear_error(tess_cases, schema):
+    data = json.loads(next(iter(tess_cases.values())).to_json()) | {"schema": schema}
+    with pytest.raises(CaseError, match=f"^malformed case description: case JSON schema {schema!r}: "
+                                        "this harness reads 1 to 2"):
+        Case.from_json(json.dumps(data))
