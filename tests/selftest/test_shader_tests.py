@@ -81,7 +81,12 @@ def test_patch_rect_sets_four_vertices():
     ("[require]\nGLSL >= 1.10\n[compute shader]\nvoid main() {}\n[test]\n", "section [compute shader] (line 3)"),
     ("[require]\nGLSL >= 1.10\nrlimit 1000\n[vertex shader passthrough]\n[test]\n", "requirement 'rlimit 1000'"),
     ("[require]\nGLSL >= 1.10\n[vertex shader passthrough]\n[fragment shader]\nvoid main() {}\n[test]\n"
-     "draw rect -1 -1 2 2\n", "no probe command"),
+     "atomic counters 1\ndraw rect -1 -1 2 2\nprobe atomic counter 0 != 0\n",
+     "unsupported command 'probe atomic counter 0 != 0' (line 9)"),
+    ("[require]\nGLSL >= 1.10\n[vertex shader passthrough]\n[fragment shader]\nvoid main() {}\n[test]\n"
+     "atomic counters 1\ndraw rect -1 -1 2 2\nprobe atomic counter 1 == 0\n", "counter 1, the file makes 1"),
+    ("[require]\nGLSL >= 1.10\n[vertex shader passthrough]\n[fragment shader]\nvoid main() {}\n[test]\n"
+     "draw rect -1 -1 2 2\natomic counters 1\n", "once, before any draw, only"),
 ])
 def test_what_is_not_supported_is_a_named_skip(text, reason):
     case = st.to_case(text, "shader_test/x")
@@ -142,3 +147,20 @@ def test_pytest_option_end_to_end(tmp_path):
         "unsupported-texture": "skip", "wrong-colour": "fail"}, proc.stdout[-2000:]
     assert proc.returncode == 1
     assert "shader_test/selftest/shader_tests/wrong-colour[llvmpipe]" in proc.stdout
+
+
+def test_vulkan_backend_skips_atomic_counters_and_gl_error_checks():
+    from harness.executor import Executor
+    from harness.targets import get
+    head = "[require]\nGLSL >= 4.20\n[vertex shader passthrough]\n[fragment shader]\nout vec4 c;\n" \
+           "void main() { c = vec4(1.0); }\n[test]\n"
+    counters = st.to_case(head + "atomic counters 1\ndraw rect -1 -1 2 2\nprobe atomic counter 0 == 0\n",
+                          "shader_test/counters")
+    no_probe = st.to_case(head + "draw rect -1 -1 2 2\n", "shader_test/no-probe")
+    ex = Executor(get("lavapipe"), case_timeout=60)
+    try:
+        for case, reason in ((counters, "does not support atomic counters"), (no_probe, "cannot report a GL error")):
+            verdict = judge(case, ex.run(case), "lavapipe")
+            assert verdict.status == "skip" and reason in verdict.message, verdict.message
+    finally:
+        ex.close()
