@@ -159,6 +159,12 @@ class Readback:
     # True: the image starts cleared to 0 and keeps what draws leave in it; only a draw's
     # DrawState.clear_color clears it (shader_runner's model). False: cleared to `clear` before each draw.
     keep_image: bool = False
+    # > 0: a buffer of this many GLuint atomic counters, all 0, bound at GL_ATOMIC_COUNTER_BUFFER
+    # binding 0 before the first draw and kept across draws; each draw's counts then hold
+    # "atomic counter i", read back after it (shader_runner's `atomic counters N`).
+    atomic_counters: int = 0
+    # True: each draw's counts hold "gl_error", glGetError() after it (0: GL_NO_ERROR).
+    gl_error: bool = False
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,10 @@ core from 3.1 unless `GL COMPAT` is asked for; `draw rect` draws a triangle stri
 (x, y) (x+w, y) (x, y+h) (x+w, y+h) through attribute 0 (`piglit_vertex`, which aliases
 `gl_Vertex` in compatibility contexts); `ortho` loads glOrtho(0, w, 0, h, -1, 1) as the
 projection; probe tolerance defaults to 3/256 a channel (an 8-bit channel) and a channel
-passes when |observed - expected| <= tolerance.
+passes when |observed - expected| <= tolerance. `atomic counters N` binds N zeroed counters at
+GL_ATOMIC_COUNTER_BUFFER binding 0 and `probe atomic counter I == V` reads counter I after the
+last draw before it. A file that draws but probes nothing passes in shader_runner when its
+program links and its commands run; the harness checks that, and that no draw leaves a GL error.
 """
 from __future__ import annotations
 
@@ -163,6 +166,9 @@ class _Builder:
         self.rows = 0
         self.draws: list[Draw] = []
         self.expect: dict[int, list[Probe]] = {}
+        self.expect_counts: dict[int, list[tuple[str, int]]] = {}     # draw -> (count name, value)
+        self.atomic_counters = 0                        # `atomic counters N`
+        self.gl_error = False                           # the case checks glGetError after each draw
         # the script's state
         self.clear_color = (0.0, 0.0, 0.0, 0.0)
         self.pending_clear: tuple | None = None
@@ -304,6 +310,10 @@ class _Builder:
                 self._draw_arrays(words[2:], number, line)
             elif re.match(r"^draw (instanced )?rect\b", line):
                 self._draw_rect(words, number, line)
+            elif line.startswith("atomic counters "):
+                self._atomic_counters(words, number, line)
+            elif line.startswith("probe atomic counter "):
+                self._probe_counter(words, number, line)
             elif "probe" in words and not line.startswith("probe ssbo") and "atomic" not in words:
                 self._probe(line, number)
             elif words[0] == "tolerance" and len(words) == 5:
@@ -444,6 +454,25 @@ class _Builder:
         self.expect.setdefault(index, []).append(
             Probe(f"{line} (line {number})", x, y, w, h, expected, self.tolerance))
 
+    def _atomic_counters(self, words: list[str], number: int, line: str) -> None:
+        """shader_runner's `atomic counters N`: N GLuint counters, all 0, bound at
+        GL_ATOMIC_COUNTER_BUFFER binding 0 from here on (the harness binds it before the draws)."""
+        if len(words) != 3 or self.draws or self.atomic_counters or int(words[2], 10) < 1:
+            raise Unsupported(f"command {line!r} (line {number}): once, before any draw, only")
+        self.atomic_counters = int(words[2], 10)
+
+    def _probe_counter(self, words: list[str], number: int, line: str) -> None:
+        """`probe atomic counter I == V`: counter I, read back after the last draw before it."""
+        if len(words) != 6 or words[4] != "==":
+            raise Unsupported(f"command {line!r} (line {number}): `probe atomic counter I == V` only")
+        index, value = int(words[3], 10), int(words[5], 10)
+        if not 0 <= index < self.atomic_counters:
+            raise Unsupported(f"command {line!r} (line {number}): counter {index}, the file makes "
+                              f"{self.atomic_counters}")
+        if not self.draws:
+            self._step("None", "POINTS", (), f"atomic counters (before line {number})")
+        self.expect_counts.setdefault(len(self.draws) - 1, []).append((f"atomic counter {index}", value))
+
     def _texture(self, line: str, number: int) -> None:
         """shader_runner's `texture rgbw UNIT (W, H)` and `texture checkerboard UNIT LEVEL (W, H)
         (colour) (colour)`, 2D textures on a unit; it becomes the unit texparameter acts on."""
@@ -506,8 +535,12 @@ class _Builder:
             return
         if self.separable and (len({s for s, _ in self.shaders}) < len(self.shaders) or self.set_uniforms):
             raise Unsupported("file: SSO ENABLED with uniforms or several shaders a stage")
-        if not self.expect:
-            raise Unsupported("file: draws but no probe command, so nothing the harness could check")
+        if not self.expect and not self.expect_counts:
+            # shader_runner then passes when the program links and the commands run; the harness
+            # also asks that no draw leaves a GL error
+            self.gl_error = True
+            for index in range(len(self.draws)):
+                self.expect_counts[index] = [("gl_error", 0)]
 
     def requirements_record(self) -> Requirements:
         return Requirements(gl_version=self.gl, profile=self.profile, extensions=tuple(self.extensions),
@@ -525,10 +558,13 @@ class _Builder:
             params += (("link", self.link or "success"),)
             expect = tuple(DrawExpectation(i, counts=tuple(p)) for i, p in sorted(self.expect.items()))
         elif not self.unsupported:
-            expect = tuple(DrawExpectation(i, probes=tuple(p)) for i, p in sorted(self.expect.items()))
+            expect = tuple(DrawExpectation(i, counts=tuple(self.expect_counts.get(i, ())),
+                                           probes=tuple(self.expect.get(i, ())))
+                           for i in sorted(set(self.expect) | set(self.expect_counts)))
         return Case(id=id_, family=FAMILY, shaders=tuple(self.shaders), requires=self.requirements_record(),
                     vertices=self.rows, attributes=tuple(attributes), draws=draws,
-                    readback=Readback(image=self.size, clear=0.0, image_format="RGBA8", keep_image=True),
+                    readback=Readback(image=self.size, clear=0.0, image_format="RGBA8", keep_image=True,
+                                      atomic_counters=self.atomic_counters, gl_error=self.gl_error),
                     expect=expect, description=f"piglit shader_test {source}" if source else "piglit shader_test",
                     params=params, separable=self.separable)
 

@@ -1,7 +1,8 @@
 """shader_test import as shader_runner runs it (issue 18), on real llvmpipe and zink: a core file
 that only enables GL_CLIP_DISTANCEi, uniform commands on uniform block members, `link error`
-and `link success`-only files, several shaders a stage, 2D rgbw textures. Each file passes, and
-a twin with one thing changed (a wrong expected colour, a program that links) fails: the
+and `link success`-only files, several shaders a stage, 2D rgbw textures, atomic counters, a
+file that draws without a probe. Each file passes, and a twin with one thing changed (a wrong
+expected colour or count, a program that links, a draw that leaves a GL error) fails: the
 import checks what the file says, not less. The files under shader_tests_fidelity/ were
 written for these tests."""
 from __future__ import annotations
@@ -23,6 +24,10 @@ TWINS = {
     "link-success": ("\treturn v * 0.5;", "\treturn v * undeclared;"),
     "texture-rgbw": ("relative probe rgba (0.75, 0.25) (0.0, 1.0, 0.0, 1.0)",
                      "relative probe rgba (0.75, 0.25) (0.0, 0.0, 1.0, 1.0)"),
+    # as if the counters were reset for each draw
+    "atomic-counters": ("probe atomic counter 0 == 8", "probe atomic counter 0 == 5"),
+    # GL_PATCHES without a tessellation evaluation shader: GL_INVALID_OPERATION
+    "draw-no-probe": ("draw arrays GL_TRIANGLES 0 3", "draw arrays GL_PATCHES 0 3"),
 }
 
 
@@ -80,3 +85,24 @@ def test_rlimit_is_a_budget_for_the_case_alone(executor):
     result, message = status(executor, tight)
     assert result in ("crash", "fail"), message
     assert status(executor, plain) == ("pass", "")
+
+
+def test_atomic_counters_are_read_after_the_draw_before_the_probe():
+    case = st.load(FILES / "atomic-counters.shader_test")
+    assert case.readback.atomic_counters == 2
+    assert [(e.draw, e.counts) for e in case.expect] == [
+        (0, (("atomic counter 0", 5), ("atomic counter 1", 2))),
+        (1, (("atomic counter 0", 8), ("atomic counter 1", 3)))]
+
+
+def test_a_file_without_probes_checks_each_draw_for_gl_errors():
+    case = st.load(FILES / "draw-no-probe.shader_test")
+    assert case.readback.gl_error and [e.counts for e in case.expect] == [(("gl_error", 0),)]
+
+
+def test_a_file_without_probes_fails_when_its_program_does_not_link(executor):
+    text = (FILES / "draw-no-probe.shader_test").read_text()
+    assert "\tcolour = tint;" in text
+    text = text.replace("\tcolour = tint;", "\tcolour = missing();").replace("in vec4 tint;\n", "vec4 missing();\n")
+    result, message = status(executor, st.to_case(text, "shader_test/draw-no-probe-unlinked"))
+    assert result == "fail" and "failed to link" in message, message

@@ -81,7 +81,12 @@ def test_patch_rect_sets_four_vertices():
     ("[require]\nGLSL >= 1.10\n[compute shader]\nvoid main() {}\n[test]\n", "section [compute shader] (line 3)"),
     ("[require]\nGLSL ES >= 3.00\n[vertex shader passthrough]\n[test]\n", "requirement 'GLSL ES >= 3.00'"),
     ("[require]\nGLSL >= 1.10\n[vertex shader passthrough]\n[fragment shader]\nvoid main() {}\n[test]\n"
-     "draw rect -1 -1 2 2\n", "no probe command"),
+     "atomic counters 1\ndraw rect -1 -1 2 2\nprobe atomic counter 0 != 0\n",
+     "unsupported command 'probe atomic counter 0 != 0' (line 9)"),
+    ("[require]\nGLSL >= 1.10\n[vertex shader passthrough]\n[fragment shader]\nvoid main() {}\n[test]\n"
+     "atomic counters 1\ndraw rect -1 -1 2 2\nprobe atomic counter 1 == 0\n", "counter 1, the file makes 1"),
+    ("[require]\nGLSL >= 1.10\n[vertex shader passthrough]\n[fragment shader]\nvoid main() {}\n[test]\n"
+     "draw rect -1 -1 2 2\natomic counters 1\n", "once, before any draw, only"),
 ])
 def test_what_is_not_supported_is_a_named_skip(text, reason):
     case = st.to_case(text, "shader_test/x")
@@ -148,3 +153,20 @@ def test_rlimit_is_the_cases_address_space_budget():
     case = st.to_case("[require]\nGLSL >= 1.10\nrlimit 268435456\n[vertex shader passthrough]\n[test]\n", "shader_test/x")
     assert case.requires.address_space == 268435456 and not case.requires.unsupported
     assert Case.from_json(case.to_json()) == case
+
+
+def test_vulkan_backend_skips_atomic_counters_and_gl_error_checks():
+    from harness.executor import Executor
+    from harness.targets import get
+    head = "[require]\nGLSL >= 4.20\n[vertex shader passthrough]\n[fragment shader]\nout vec4 c;\n" \
+           "void main() { c = vec4(1.0); }\n[test]\n"
+    counters = st.to_case(head + "atomic counters 1\ndraw rect -1 -1 2 2\nprobe atomic counter 0 == 0\n",
+                          "shader_test/counters")
+    no_probe = st.to_case(head + "draw rect -1 -1 2 2\n", "shader_test/no-probe")
+    ex = Executor(get("lavapipe"), case_timeout=60)
+    try:
+        for case, reason in ((counters, "does not support atomic counters"), (no_probe, "cannot report a GL error")):
+            verdict = judge(case, ex.run(case), "lavapipe")
+            assert verdict.status == "skip" and reason in verdict.message, verdict.message
+    finally:
+        ex.close()

@@ -106,6 +106,8 @@ class GLBackend:
                 return {"draws": [{"counts": {"link_failed": self._link_fails(case, made)}}]}
             programs = self._cached_program(case) if _cacheable(case) else self._program(case, made)
             self._vertex_data(case, made)
+            if case.readback.atomic_counters:
+                self._atomic_counter_buffer(case.readback.atomic_counters, made)
             if case.readback.image:
                 self._image_target(case.readback, made)
             current, observed = 0, []
@@ -322,6 +324,7 @@ class GLBackend:
                 GL.glPrimitiveRestartIndex(draw.restart_index)
             if draw.command != "None":
                 issue(GL, case, draw, lambda: made.buffer(GL.glGenBuffers(1)))
+            error = int(GL.glGetError()) if readback.gl_error else None
             GL.glDisable(GL.GL_PRIMITIVE_RESTART)
         finally:
             for what in reversed(active):    # also after an error, so the objects can be deleted
@@ -331,6 +334,10 @@ class GLBackend:
         for cap in state.enable:
             GL.glDisable(_capability(GL, cap))
         counts = {name: int(GL.glGetQueryObjectuiv(ids[name], GL.GL_QUERY_RESULT)) for name in queries}
+        if error is not None:
+            counts["gl_error"] = error
+        if readback.atomic_counters:
+            counts.update(self._read_counters(case))
         result = {"counts": counts}
         if readback.image and draw.read_image:
             result["image"] = self._read_image(readback)
@@ -340,6 +347,24 @@ class GLBackend:
             raw = GL.glGetBufferSubData(GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0, vertices * stride) if vertices else b""
             result["xfb"] = encode_records(bytes(raw))
         return result
+
+    def _atomic_counter_buffer(self, count: int, made: "_Objects") -> None:
+        """`count` GLuint counters, all 0, at GL_ATOMIC_COUNTER_BUFFER binding 0 (and the
+        generic binding, which _read_counters reads)."""
+        GL = self.gl
+        GL.glBindBuffer(GL.GL_ATOMIC_COUNTER_BUFFER, made.buffer(GL.glGenBuffers(1)))
+        GL.glBufferData(GL.GL_ATOMIC_COUNTER_BUFFER, 4 * count, bytes(4 * count), GL.GL_DYNAMIC_READ)
+        GL.glBindBufferBase(GL.GL_ATOMIC_COUNTER_BUFFER, 0, made.last())
+
+    def _read_counters(self, case: Case) -> dict:
+        GL = self.gl
+        count = case.readback.atomic_counters
+        if tuple(self._facts[case.requires.profile]["version_number"]) >= (4, 2):
+            # shader atomic counter writes reach GetBufferSubData after this barrier (GL 4.6, 7.13.2)
+            GL.glMemoryBarrier(GL.GL_BUFFER_UPDATE_BARRIER_BIT)
+        raw = GL.glGetBufferSubData(GL.GL_ATOMIC_COUNTER_BUFFER, 0, 4 * count)
+        values = np.frombuffer(bytes(raw), dtype="<u4")
+        return {f"atomic counter {i}": int(v) for i, v in enumerate(values)}
 
     def _set_extras(self, case: Case, state, made: "_Objects") -> None:
         """The state imported shader_test files set: a clear, uniforms, polygon mode, front

@@ -138,6 +138,10 @@ class VKBackend:
         return observation
 
     def _check_features(self, case: Case) -> None:
+        if case.readback.atomic_counters:
+            raise Skip("the Vulkan backend does not support atomic counters")
+        if case.readback.gl_error:
+            raise Skip("the Vulkan backend does not make GL's error checks, so it cannot report a GL error")
         needs = []
         stages = dict(case.shaders)
         if case.readback.captures:
