@@ -1,6 +1,7 @@
 """shader_test import as shader_runner runs it (issue 18), on real llvmpipe and zink: a core file
 that only enables GL_CLIP_DISTANCEi, uniform commands on uniform block members, `link error`
-and `link success`-only files, several shaders a stage, 2D rgbw textures. Each file passes, and
+and `link success`-only files, several shaders a stage, 2D rgbw textures, display lists and
+`active shader program` with SSO. Each file passes, and
 a twin with one thing changed (a wrong expected colour, a program that links) fails: the
 import checks what the file says, not less. The files under shader_tests_fidelity/ were
 written for these tests."""
@@ -23,6 +24,10 @@ TWINS = {
     "link-success": ("\treturn v * 0.5;", "\treturn v * undeclared;"),
     "texture-rgbw": ("relative probe rgba (0.75, 0.25) (0.0, 1.0, 0.0, 1.0)",
                      "relative probe rgba (0.75, 0.25) (0.0, 0.0, 1.0, 1.0)"),
+    # the lists' own patch size is what is drawn (the one set outside is 6 already)
+    "dlist-patch-vertices": ("patch parameter vertices 3", "patch parameter vertices 6"),
+    # both uniform commands then set the FS program's location 2, the VS's stays 0
+    "sso-active-program": ("active shader program GL_VERTEX_SHADER", "active shader program GL_FRAGMENT_SHADER"),
 }
 
 
