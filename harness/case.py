@@ -87,6 +87,10 @@ class Uniform:
     name: str
     type: str                                               # GLSL type: float, ivec3, uint, mat2x3, ...
     values: tuple[float, ...]                               # matrices column by column
+    # Added for SSO shader_test files; omitted from JSON at the default. A stage key ("fs"):
+    # set on that stage's separable program of the bound pipeline, made its active program
+    # (glActiveShaderProgram); "": on the current program. A name of digits is a location.
+    stage: str = ""
 
 
 @dataclass(frozen=True)
@@ -135,6 +139,12 @@ class Draw:
     delete_programs: tuple[int, ...] = ()                   # glDeleteProgram on these before the draw
     # Added for imported shader_test files.
     read_image: bool = True                                 # False: no image read back after this draw
+    # Display lists (compatibility profile), for imported shader_test files; omitted at the default.
+    # "COMPILE" / "COMPILE_AND_EXECUTE": glGenLists(1), then glNewList(list, GL_<mode>) around
+    # this draw's patch parameters and its draw call only (the rest of its state is set, and its
+    # queries run, outside the list); "CALL" (command "CallList"): glCallList of the list made
+    # last; "DELETE" (command "None"): glDeleteLists of it.
+    list: str = ""
 
 
 @dataclass(frozen=True)
@@ -292,6 +302,8 @@ class Case:
         if self.programs and self.separable:
             raise CaseError(f"case {self.id}: several programs and separable are not supported together")
         for draw in self.draws:
+            if draw.list not in ("", "COMPILE", "COMPILE_AND_EXECUTE", "CALL", "DELETE"):
+                raise CaseError(f"case {self.id}: unknown display list step {draw.list!r}")
             for index in (draw.program,) + draw.delete_programs:
                 if not 0 <= index <= len(self.programs):
                     raise CaseError(f"case {self.id}: draw names program {index}, the case has "

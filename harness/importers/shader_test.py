@@ -38,6 +38,7 @@ FAMILY = "shader_test"
 WINDOW = (250, 250)                                  # shader_runner's default window size
 DEFAULT_TOLERANCE = (3.0 / 256,) * 4                 # piglit's tolerance for 8 bits a channel
 STAGE_SECTIONS = {stage.piglit_section: stage.key for stage in STAGES}
+STAGE_BY_SHADER_TYPE = {stage.shader_type: stage.key for stage in STAGES}      # `active shader program`
 # GLSL version -> the GL version that brings it (what a context must offer).
 GL_FOR_GLSL = {110: (2, 0), 120: (2, 1), 130: (3, 0), 140: (3, 1), 150: (3, 2), 330: (3, 3),
                400: (4, 0), 410: (4, 1), 420: (4, 2), 430: (4, 3), 440: (4, 4), 450: (4, 5), 460: (4, 6)}
@@ -187,7 +188,11 @@ class _Builder:
         self.link = ""                                  # "success" or "error": a `link ...` command
         self.separable = False                          # `SSO ENABLED`
         self.link_only = False                          # the case checks the link alone (finish)
-        self.set_uniforms = False
+        self.active_stage = ""                          # `active shader program GL_<STAGE>_SHADER` (SSO)
+        self.list_mode = ""                             # inside `newlist`: COMPILE or COMPILE_AND_EXECUTE
+        self.list_patch: dict = {}                      # patch parameters compiled into the open list
+        self.list_draws = 0                             # len(self.draws) when the open list began
+        self.list_contents: dict | None = None          # the last list's patch parameters; None: no list
 
     # -- [require] ---------------------------------------------------------------------------
     def requirements(self) -> None:
@@ -296,7 +301,11 @@ class _Builder:
         words = line.split()
         where = f"(line {number})"
         try:
-            if line.startswith("clear color"):
+            if self.list_mode or words[0] in ("newlist", "endlist", "calllist", "deletelist"):
+                self._display_list(words, number, line)
+            elif line.startswith("active shader program"):
+                self._active_shader_program(words, number, line)
+            elif line.startswith("clear color"):
                 self.clear_color = _floats(words[2:], 4)
             elif line == "clear":
                 self.pending_clear = self.clear_color
@@ -499,8 +508,68 @@ class _Builder:
         if len(parsed) != count:
             raise Unsupported(f"command 'uniform {type_} {name}' (line {number}): {len(parsed)} values, "
                               f"{type_} has {count}")
-        self.uniforms = [u for u in self.uniforms if u.name != name] + [Uniform(name, type_, parsed)]
-        self.set_uniforms = True
+        if self.separable and not (self.active_stage and name[:1].isdigit()):
+            # shader_runner looks a name up in the current program, and SSO files have none
+            raise Unsupported(f"command 'uniform {type_} {name}' (line {number}): with SSO ENABLED, uniforms "
+                              f"by location number after `active shader program` only")
+        self.uniforms = [u for u in self.uniforms if (u.name, u.stage) != (name, self.active_stage)] + \
+            [Uniform(name, type_, parsed, stage=self.active_stage)]
+
+    def _active_shader_program(self, words: list[str], number: int, line: str) -> None:
+        """glActiveShaderProgram(pipeline, that stage's program): later `uniform` commands set
+        that program's uniforms (shader_runner's pipeline exists with SSO ENABLED only)."""
+        stage = STAGE_BY_SHADER_TYPE.get(words[3]) if len(words) == 4 else None
+        if not self.separable or stage is None or stage not in {s for s, _ in self.shaders}:
+            raise Unsupported(f"command {line!r} (line {number}): SSO ENABLED files and a stage they have only")
+        self.active_stage = stage
+
+    def _display_list(self, words: list[str], number: int, line: str) -> None:
+        """shader_runner's display list commands on one list name: `newlist MODE` makes a list
+        (glGenLists) and opens it, `endlist` closes it, `calllist` and `deletelist` act on the
+        last one made. Inside a list: patch parameters, then one `draw arrays`; the list holds
+        just those, so a GL_COMPILE list changes no state until it is called."""
+        where = f"command {line!r} (line {number})"
+        if self.profile != "compat":
+            raise Unsupported(f"{where}: display lists need a compatibility profile context")
+        if words[0] == "newlist" and not self.list_mode and words[1:] in (["GL_COMPILE"], ["GL_COMPILE_AND_EXECUTE"]):
+            self.list_mode, self.list_patch, self.list_draws = words[1][3:], {}, len(self.draws)
+        elif self.list_mode and line.startswith("patch parameter") and len(self.draws) == self.list_draws:
+            if line.startswith("patch parameter vertices"):
+                self.list_patch["patch_vertices"] = int(words[3])
+            elif line.startswith("patch parameter default level outer"):
+                self.list_patch["default_outer"] = _floats(words[5:], 4)
+            elif line.startswith("patch parameter default level inner"):
+                self.list_patch["default_inner"] = _floats(words[5:], 2)
+            else:
+                raise Unsupported(where)
+        elif self.list_mode and line.startswith("draw arrays") and len(self.draws) == self.list_draws:
+            self._draw_arrays(words[2:], number, line)
+            draw = self.draws[-1]
+            unset = {"patch_vertices": None, "default_outer": None, "default_inner": None}
+            state = dataclasses.replace(draw.state, **{**unset, **self.list_patch})
+            self.draws[-1] = _with(draw, state=state, list=self.list_mode)
+        elif words == ["endlist"] and self.list_mode and len(self.draws) == self.list_draws + 1:
+            if self.list_mode == "COMPILE_AND_EXECUTE":
+                self._run_list(self.list_patch)
+            self.list_mode, self.list_contents = "", self.list_patch
+        elif words in (["calllist"], ["deletelist"]) and not self.list_mode and self.list_contents is not None:
+            call = words[0] == "calllist"
+            self.draws.append(Draw("CallList" if call else "None", "POINTS", (), state=self._state(),
+                                   label=f"{line} (line {number})", read_image=False,
+                                   list="CALL" if call else "DELETE"))
+            if call:
+                self._run_list(self.list_contents)
+            else:
+                self.list_contents = None
+        else:
+            raise Unsupported(f"{where}: display lists holding patch parameters and then one `draw arrays` only, "
+                              f"one list at a time")
+
+    def _run_list(self, patch: dict) -> None:
+        """The script's state after the list's commands ran."""
+        self.patch_vertices = patch.get("patch_vertices", self.patch_vertices)
+        self.outer = patch.get("default_outer", self.outer)
+        self.inner = patch.get("default_inner", self.inner)
 
     def _ortho(self, args: list[str], number: int) -> None:
         if self.profile == "core":
@@ -533,8 +602,10 @@ class _Builder:
             self.expect = {0: [("link_failed", int(self.link == "error"))]}
             self.link_only = True
             return
-        if self.separable and (len({s for s, _ in self.shaders}) < len(self.shaders) or self.set_uniforms):
-            raise Unsupported("file: SSO ENABLED with uniforms or several shaders a stage")
+        if self.list_mode:
+            raise Unsupported("file: `newlist` without `endlist`")
+        if self.separable and len({s for s, _ in self.shaders}) < len(self.shaders):
+            raise Unsupported("file: SSO ENABLED with several shaders a stage")
         if not self.expect and not self.expect_counts:
             # shader_runner then passes when the program links and the commands run; the harness
             # also asks that no draw leaves a GL error

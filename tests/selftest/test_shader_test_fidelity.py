@@ -1,8 +1,9 @@
 """shader_test import as shader_runner runs it (issue 18), on real llvmpipe and zink: a core file
 that only enables GL_CLIP_DISTANCEi, uniform commands on uniform block members, `link error`
 and `link success`-only files, several shaders a stage, 2D rgbw textures, atomic counters, a
-file that draws without a probe. Each file passes, and a twin with one thing changed (a wrong
-expected colour or count, a program that links, a draw that leaves a GL error) fails: the
+file that draws without a probe, display lists and `active shader program` with SSO. Each file
+passes, and a twin with one thing changed (a wrong expected colour or count, a program that links,
+a draw that leaves a GL error) fails: the
 import checks what the file says, not less. The files under shader_tests_fidelity/ were
 written for these tests."""
 from __future__ import annotations
@@ -28,6 +29,10 @@ TWINS = {
     "atomic-counters": ("probe atomic counter 0 == 8", "probe atomic counter 0 == 5"),
     # GL_PATCHES without a tessellation evaluation shader: GL_INVALID_OPERATION
     "draw-no-probe": ("draw arrays GL_TRIANGLES 0 3", "draw arrays GL_PATCHES 0 3"),
+    # the lists' own patch size is what is drawn (the one set outside is 6 already)
+    "dlist-patch-vertices": ("patch parameter vertices 3", "patch parameter vertices 6"),
+    # both uniform commands then set the FS program's location 2, the VS's stays 0
+    "sso-active-program": ("active shader program GL_VERTEX_SHADER", "active shader program GL_FRAGMENT_SHADER"),
 }
 
 

@@ -75,6 +75,46 @@ def test_patch_rect_sets_four_vertices():
     assert draw.state.default_outer == (3, 2, 5, 4) and draw.state.default_inner == (6, 7)
 
 
+def test_display_list_steps_hold_only_the_lists_patch_parameters():
+    case = st.load(FILES.parent / "shader_tests_fidelity" / "dlist-patch-vertices.shader_test")
+    steps = [(d.command, d.list, d.state.patch_vertices, d.read_image) for d in case.draws]
+    assert steps == [("DrawArrays", "COMPILE", 3, True),           # compiled, then probed: nothing drawn
+                     ("CallList", "CALL", 6, True),                # the script's 6 is set before the call
+                     ("None", "DELETE", 3, False),                 # the called list left 3 behind
+                     ("DrawArrays", "COMPILE_AND_EXECUTE", 3, True)]
+    assert case.draws[0].state.default_outer is None and case.draws[0].state.clear_color == (0.2,) * 4
+    assert Case.from_json(case.to_json()) == case
+    plain = st.load(FILES / "tess-no-tcs-levels.shader_test").to_json()
+    assert '"list"' not in plain and '"stage"' not in plain
+
+
+def test_sso_uniforms_go_to_the_active_programs_stage():
+    case = st.load(FILES.parent / "shader_tests_fidelity" / "sso-active-program.shader_test")
+    assert [(u.stage, u.name, u.values) for u in case.draws[0].state.uniforms] == \
+        [("vs", "2", (0.5,)), ("fs", "2", (0.25,)), ("fs", "5", (0.75,))]
+
+
+DLIST = ("[require]\nGL COMPAT >= 3.2\nGLSL >= 1.50\n[vertex shader passthrough]\n[fragment shader]\n"
+         "void main() {}\n[test]\n")
+SSO = "[require]\nGLSL >= 1.50\nSSO ENABLED\n[vertex shader passthrough]\n[fragment shader]\nvoid main() {}\n[test]\n"
+
+
+@pytest.mark.parametrize("text, reason", [
+    (DLIST + "newlist GL_COMPILE\ndraw arrays GL_TRIANGLES 0 3\ndraw arrays GL_TRIANGLES 0 3\nendlist\n",
+     "'draw arrays GL_TRIANGLES 0 3' (line 10): display lists holding"),
+    (DLIST + "newlist GL_COMPILE\nclear\nendlist\n", "'clear' (line 9): display lists holding"),
+    (DLIST + "calllist\n", "'calllist' (line 8)"),
+    (DLIST + "newlist GL_COMPILE\ndraw arrays GL_TRIANGLES 0 3\n", "`newlist` without `endlist`"),
+    (DLIST.replace("COMPAT ", "") + "newlist GL_COMPILE\n", "need a compatibility profile"),
+    (SSO + "uniform int 0 1\ndraw rect -1 -1 2 2\nprobe all rgba 0 0 0 0\n", "by location number after"),
+    (SSO + "active shader program GL_FRAGMENT_SHADER\nuniform int i 1\n", "by location number after"),
+    (SSO + "active shader program GL_GEOMETRY_SHADER\n", "SSO ENABLED files and a stage they have only"),
+])
+def test_display_lists_and_sso_uniforms_not_supported(text, reason):
+    case = st.to_case(text, "shader_test/x")
+    assert reason in case.requires.unsupported and not case.expect
+
+
 @pytest.mark.parametrize("text, reason", [
     ("[require]\nGLSL >= 1.10\n[vertex shader passthrough]\n[fragment shader]\nvoid main() {}\n[test]\n"
      "texture shadow2D 0 (8, 8)\nprobe all rgba 0 0 0 0\n", "unsupported command 'texture shadow2D 0 (8, 8)' (line 7)"),

@@ -282,12 +282,8 @@ class GLBackend:
         GL = self.gl
         draw, readback = case.draws[index], case.readback
         state = draw.state
-        if state.patch_vertices is not None:
-            GL.glPatchParameteri(GL.GL_PATCH_VERTICES, state.patch_vertices)
-        if state.default_outer is not None:
-            GL.glPatchParameterfv(GL.GL_PATCH_DEFAULT_OUTER_LEVEL, (ctypes.c_float * 4)(*state.default_outer))
-        if state.default_inner is not None:
-            GL.glPatchParameterfv(GL.GL_PATCH_DEFAULT_INNER_LEVEL, (ctypes.c_float * 2)(*state.default_inner))
+        if draw.list not in ("COMPILE", "COMPILE_AND_EXECUTE"):     # a list's are compiled into it
+            self._patch_parameters(state)
         for i, plane in enumerate(state.clip_planes):
             GL.glClipPlane(GL.GL_CLIP_PLANE0 + i, (ctypes.c_double * 4)(*plane))
         for cap in state.enable:
@@ -322,7 +318,9 @@ class GLBackend:
             if draw.restart_index is not None:
                 GL.glEnable(GL.GL_PRIMITIVE_RESTART)
                 GL.glPrimitiveRestartIndex(draw.restart_index)
-            if draw.command != "None":
+            if draw.list:
+                self._display_list(case, draw, made)
+            elif draw.command != "None":
                 issue(GL, case, draw, lambda: made.buffer(GL.glGenBuffers(1)))
             error = int(GL.glGetError()) if readback.gl_error else None
             GL.glDisable(GL.GL_PRIMITIVE_RESTART)
@@ -366,6 +364,38 @@ class GLBackend:
         values = np.frombuffer(bytes(raw), dtype="<u4")
         return {f"atomic counter {i}": int(v) for i, v in enumerate(values)}
 
+    def _patch_parameters(self, state) -> None:
+        GL = self.gl
+        if state.patch_vertices is not None:
+            GL.glPatchParameteri(GL.GL_PATCH_VERTICES, state.patch_vertices)
+        if state.default_outer is not None:
+            GL.glPatchParameterfv(GL.GL_PATCH_DEFAULT_OUTER_LEVEL, (ctypes.c_float * 4)(*state.default_outer))
+        if state.default_inner is not None:
+            GL.glPatchParameterfv(GL.GL_PATCH_DEFAULT_INNER_LEVEL, (ctypes.c_float * 2)(*state.default_inner))
+
+    def _display_list(self, case: Case, draw, made: "_Objects") -> None:
+        """A draw's display list step (Draw.list). Only the patch parameters and the draw call go
+        into a new list: the draw's queries began before glNewList, so they are executed, not
+        compiled, and count what GL_COMPILE_AND_EXECUTE draws (nothing for GL_COMPILE)."""
+        GL = self.gl
+        if draw.list in ("CALL", "DELETE"):
+            name = made.latest("display_list")
+            if name is None:
+                raise BackendError(f"{draw.label or draw.list}: no display list made before it")
+            if draw.list == "CALL":
+                GL.glCallList(name)
+            else:
+                GL.glDeleteLists(name, 1)
+                made.forget("display_list", name)
+        else:
+            name = made.display_list(GL.glGenLists(1))
+            GL.glNewList(name, getattr(GL, "GL_" + draw.list))
+            try:
+                self._patch_parameters(draw.state)
+                issue(GL, case, draw, lambda: made.buffer(GL.glGenBuffers(1)))
+            finally:
+                _quietly(GL.glEndList)         # never leave the context compiling
+
     def _set_extras(self, case: Case, state, made: "_Objects") -> None:
         """The state imported shader_test files set: a clear, uniforms, polygon mode, front
         face and the compatibility projection matrix, for this draw."""
@@ -375,7 +405,7 @@ class GLBackend:
         if state.uniforms:
             program = int(GL.glGetIntegerv(GL.GL_CURRENT_PROGRAM))
             for uniform in state.uniforms:
-                set_uniform(GL, program, uniform)
+                set_uniform(GL, _active_program(GL, uniform.stage) if uniform.stage else program, uniform)
         if state.polygon_mode:
             GL.glPolygonMode(GL.GL_FRONT_AND_BACK, getattr(GL, "GL_" + state.polygon_mode))
         if state.front_face:
@@ -519,11 +549,23 @@ def set_block_member(GL, program: int, uniform) -> bool:
     return True
 
 
+def _active_program(GL, stage: str) -> int:
+    """The bound pipeline's program for a stage, made its active program (glActiveShaderProgram),
+    which glUniform* then sets when no program is current."""
+    pipeline = int(GL.glGetIntegerv(GL.GL_PROGRAM_PIPELINE_BINDING))
+    program = np.zeros(1, dtype=np.int32)
+    GL.glGetProgramPipelineiv(pipeline, getattr(GL, STAGE[stage].shader_type), program)
+    GL.glActiveShaderProgram(pipeline, int(program[0]))
+    return int(program[0])
+
+
 def set_uniform(GL, program: int, uniform) -> None:
     """glUniform* for one value, as shader_runner's `uniform` command: the name must be active
-    (a default-block uniform, or a member of a uniform block)."""
-    location = GL.glGetUniformLocation(program, uniform.name)
-    if location < 0:
+    (a default-block uniform, or a member of a uniform block); a name of digits is the location
+    itself, as shader_runner reads one."""
+    numeric = uniform.name[:1].isdigit()
+    location = int(uniform.name, 0) if numeric else GL.glGetUniformLocation(program, uniform.name)
+    if location < 0 and not numeric:
         if set_block_member(GL, program, uniform):
             return
         raise BackendError(f"cannot get the location of uniform {uniform.name!r} (not an active uniform)")
@@ -562,6 +604,9 @@ class _Objects:
 
     def last(self): return self._made[-1][1]
 
+    def latest(self, kind):
+        return next((name for k, name in reversed(self._made) if k == kind), None)
+
     def forget(self, kind, name):
         """An object the case deleted itself."""
         self._made.remove((kind, name))
@@ -574,6 +619,7 @@ class _Objects:
     def vertex_array(self, name): return self._add("vertex_array", name)
     def query(self, name): return self._add("query", name)
     def texture(self, name): return self._add("texture", name)
+    def display_list(self, name): return self._add("display_list", name)
 
     def delete(self):
         GL = self.GL
@@ -584,7 +630,8 @@ class _Objects:
                     "pipeline": lambda n: GL.glDeleteProgramPipelines(1, [n]),
                     "framebuffer": lambda n: GL.glDeleteFramebuffers(1, [n]),
                     "renderbuffer": lambda n: GL.glDeleteRenderbuffers(1, [n]),
-                    "texture": lambda n: GL.glDeleteTextures(1, [n])}
+                    "texture": lambda n: GL.glDeleteTextures(1, [n]),
+                    "display_list": lambda n: GL.glDeleteLists(n, 1)}
         for kind, name in reversed(self._made):
             _quietly(deleters[kind], name)
         self._made.clear()

@@ -142,6 +142,11 @@ class VKBackend:
             raise Skip("the Vulkan backend does not support atomic counters")
         if case.readback.gl_error:
             raise Skip("the Vulkan backend does not make GL's error checks, so it cannot report a GL error")
+        if any(d.list for d in case.draws):
+            raise Skip("display lists (glNewList/glCallList) are not supported by the Vulkan backend")
+        if any(u.stage or u.name[:1].isdigit() for d in case.draws for u in d.state.uniforms):
+            raise Skip("uniforms set by location or on a separable program through glActiveShaderProgram "
+                       "are not supported by the Vulkan backend")
         needs = []
         stages = dict(case.shaders)
         if case.readback.captures:
