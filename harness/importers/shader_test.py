@@ -15,7 +15,9 @@ Semantics follow piglit's documented shader_runner behaviour: a shader without `
 the `GLSL >=` requirement's version; the context is compatibility for GL < 3.1 requirements,
 core from 3.1 unless `GL COMPAT` is asked for; `draw rect` draws a triangle strip
 (x, y) (x+w, y) (x, y+h) (x+w, y+h) through attribute 0 (`piglit_vertex`, which aliases
-`gl_Vertex` in compatibility contexts); `ortho` loads glOrtho(0, w, 0, h, -1, 1) as the
+`gl_Vertex` in compatibility contexts), and `draw rect tex` its coordinates through attribute 1
+(`piglit_texcoord`), or, in a compatibility context whose program has no `piglit_vertex`, through
+the texture coordinate array of gl_MultiTexCoord0; `ortho` loads glOrtho(0, w, 0, h, -1, 1) as the
 projection; probe tolerance defaults to 3/256 a channel (an 8-bit channel) and a channel
 passes when |observed - expected| <= tolerance.
 """
@@ -43,6 +45,7 @@ MODES = ("POINTS", "LINES", "LINE_STRIP", "LINE_LOOP", "TRIANGLES", "TRIANGLE_ST
          "PATCHES", "QUADS", "QUAD_STRIP", "POLYGON")
 UNIFORM_TYPE = re.compile(r"^(?:float|int|uint|bool|double|[iubd]?vec[234]|d?mat[234](?:x[234])?)$")
 NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+TEXCOORD_ARRAY = "gl_MultiTexCoord0"                 # the column of draw rect's glTexCoordPointer coordinates
 IDENTITY = (1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0)
 
 
@@ -379,11 +382,15 @@ class _Builder:
         if "tex" in flags:
             if len(words) != 8:
                 raise Unsupported(f"command {line!r} (line {number}): expected 8 numbers")
-            if self._vs_reads("gl_MultiTexCoord0"):
+            # piglit_draw_rect_from_arrays: a compatibility context whose program has no
+            # `piglit_vertex` attribute gets the coordinates through glTexCoordPointer
+            fixed = self.profile == "compat" and not self._vs_reads("piglit_vertex")
+            if self._vs_reads("gl_MultiTexCoord0") and not fixed:
                 raise Unsupported(f"command {line!r} (line {number}): texture coordinates through "
                                   f"gl_MultiTexCoord0 (fixed-function arrays)")
             tx, ty, tw, th = _floats(words[4:], 4)
-            self._append("piglit_texcoord", 1, 2, [tx, ty, tx + tw, ty, tx, ty + th, tx + tw, ty + th])
+            self._append(TEXCOORD_ARRAY if fixed else "piglit_texcoord", -1 if fixed else 1, 2,
+                         [tx, ty, tx + tw, ty, tx, ty + th, tx + tw, ty + th])
         elif len(words) != 4:
             raise Unsupported(f"command {line!r} (line {number}): expected 4 numbers")
         if "ortho" in flags:
@@ -440,17 +447,24 @@ class _Builder:
             Probe(f"{line} (line {number})", x, y, w, h, expected, self.tolerance))
 
     def _texture(self, line: str, number: int) -> None:
-        """shader_runner's `texture rgbw UNIT (W, H)` and `texture checkerboard UNIT LEVEL (W, H)
-        (colour) (colour)`, 2D textures on a unit; it becomes the unit texparameter acts on."""
+        """shader_runner's `texture rgbw UNIT (W, H)`, `texture rgbw 1D UNIT`, `texture rgbw 3D UNIT`
+        and `texture checkerboard UNIT LEVEL (W, H) (colour) (colour)` on a unit; it becomes the
+        unit texparameter acts on."""
         numbers = [_float(n) for n in re.findall(NUMBER, line)]
-        if re.match(r"^texture rgbw\s+\d+\s*\(", line) and len(numbers) == 3:
+        fixed_size = re.match(r"^texture rgbw\s+([13])D\s+(\d+)$", line)
+        if fixed_size:                        # piglit_rgbw_texture_1d / _3d: 4 texels, 2x2x2 texels
+            unit = int(fixed_size[2])
+            texture = Texture(unit, "rgbw", 4, 1, target="1D") if fixed_size[1] == "1" else \
+                Texture(unit, "rgbw", 2, 2, target="3D", depth=2)
+        elif re.match(r"^texture rgbw\s+\d+\s*\(", line) and len(numbers) == 3:
             unit, width, height = (int(n) for n in numbers)
             texture = Texture(unit, "rgbw", width, height)
         elif re.match(r"^texture checkerboard\s+\d+\s+\d+\s*\(", line) and len(numbers) == 12:
             unit, level, width, height = (int(n) for n in numbers[:4])
             texture = Texture(unit, "checkerboard", width, height, level=level, colors=tuple(numbers[4:]))
         else:
-            raise Unsupported(f"command {line!r} (line {number}): 2D rgbw and checkerboard textures only")
+            raise Unsupported(f"command {line!r} (line {number}): 1D, 2D and 3D rgbw and 2D checkerboard "
+                              f"textures only")
         self.textures[unit] = texture
         self.active_unit = unit
 
@@ -513,6 +527,9 @@ class _Builder:
         attributes = []
         for name, (location, components, data) in sorted(self.columns.items(), key=lambda kv: kv[1][0]):
             data = list(data) + [0.0] * (components * self.rows - len(data))      # padded to every row
+            if name == TEXCOORD_ARRAY:
+                attributes.append(Attribute(location, components, tuple(data), array="TEXTURE_COORD"))
+                continue
             attributes.append(Attribute(location, components, tuple(data), name=name if not name.isdigit()
                                         and name != "gl_Vertex" else "", type=self.types.get(name, "float")))
         draws, expect, params = tuple(self.draws), (), (("source", source),) if source else ()

@@ -1,6 +1,7 @@
 """shader_test import as shader_runner runs it (issue 18), on real llvmpipe and zink: a core file
 that only enables GL_CLIP_DISTANCEi, uniform commands on uniform block members, `link error`
-and `link success`-only files, several shaders a stage, 2D rgbw textures. Each file passes, and
+and `link success`-only files, several shaders a stage, 1D, 2D and 3D rgbw textures (the 1D
+and 3D ones read through a fixed-function vertex stage's texture coordinates). Each file passes, and
 a twin with one thing changed (a wrong expected colour, a program that links) fails: the
 import checks what the file says, not less. The files under shader_tests_fidelity/ were
 written for these tests."""
@@ -23,6 +24,10 @@ TWINS = {
     "link-success": ("\treturn v * 0.5;", "\treturn v * undeclared;"),
     "texture-rgbw": ("relative probe rgba (0.75, 0.25) (0.0, 1.0, 0.0, 1.0)",
                      "relative probe rgba (0.75, 0.25) (0.0, 0.0, 1.0, 1.0)"),
+    "texture-3d": ("relative probe rgba (0.25, 0.625) (1.0, 1.0, 0.0, 1.0)",       # the front slice's red
+                   "relative probe rgba (0.25, 0.625) (1.0, 0.0, 0.0, 1.0)"),
+    "texture-1d": ("probe rect rgba (0, 0, 16, 32) (0.0, 0.0, 1.0, 1.0)",
+                   "probe rect rgba (0, 0, 16, 32) (0.0, 1.0, 0.0, 1.0)"),
 }
 
 
