@@ -31,6 +31,8 @@ from pathlib import Path
 
 from harness.case import (ID_RE, Attribute, Case, Draw, DrawEntry, DrawExpectation, DrawState, Probe,
                           Readback, Requirements, Texture, Uniform)
+from harness.backends.glsl.model import ParseError, parse
+from harness.backends.glsl.preprocess import PreprocessError, preprocess
 from harness.glfacts import STAGES
 
 FAMILY = "shader_test"
@@ -248,22 +250,43 @@ class _Builder:
         number, header = lines[0]
         layout = []
         for column in header.split():
-            m = re.match(r"^(\w+)/(\w+)/(?:[iu]?vec)?([1-4])$", column) or \
-                re.match(r"^(\w+)/(float|int|uint)/(float|int|uint)$", column)
+            # name/type/size, or name/type/size/K: piglit_vbo's matrix column K, at the name's location + K
+            m = re.match(r"^(\w+)/(\w+)/(?:[iu]?vec)?([1-4])(?:/([0-3]))?$", column) or \
+                re.match(r"^(\w+)/(float|int|uint)/(float|int|uint)()$", column)
             if not m or m[2] not in ("float", "int", "uint"):
                 raise Unsupported(f"vertex data column {column!r} (line {number}); float, int and uint columns only")
-            layout.append((m[1], 1 if not m[3].isdigit() else int(m[3])))
-            self.types[m[1]] = m[2]
+            key = f"{m[1]}/{m[4]}" if m[4] else m[1]
+            layout.append((key, 1 if not m[3].isdigit() else int(m[3])))
+            self.types[key] = m[2]
+        # piglit_vbo finds a name's location with glGetAttribLocation after linking, so an explicit
+        # layout(location) wins over the location the harness binds
+        explicit = self._explicit_locations({n.split("/")[0] for n, _ in layout})
         taken = {0} if self._rect_position_needed(layout) else set()
+        for name, _ in layout:                   # explicit locations (and their columns) first
+            base, _, column = name.partition("/")
+            if base in explicit:
+                taken.add(explicit[base] + int(column or 0))
         for name, components in layout:
+            if "/" in name:
+                continue
             if name in ("piglit_vertex", "gl_Vertex"):
                 location = 0
             elif name.isdigit():
                 location = int(name)
+            elif name in explicit:
+                location = explicit[name]
             else:
                 location = min(set(range(len(layout) + 2)) - taken)
             taken.add(location)
             self.columns[name] = [location, components, []]
+        for name, components in layout:
+            if "/" in name:
+                base, column = name.split("/")
+                base_location = explicit.get(base, self.columns.get(base, [None])[0])
+                if base_location is None:
+                    raise Unsupported(f"vertex data column {name!r} (line {number}): no location for {base!r} "
+                                      f"(neither an explicit one nor a column of its own)")
+                self.columns[name] = [base_location + int(column), components, []]
         width = sum(c for _, c in layout)
         for number, row in lines[1:]:
             values = row.split()
@@ -276,6 +299,21 @@ class _Builder:
                 self.columns[name][2].extend(read(v) for v in values[at:at + components])
                 at += components
             self.rows += 1
+
+    def _explicit_locations(self, names: set[str]) -> dict[str, int]:
+        """The VS inputs among `names` that have a layout(location = N)."""
+        found = {}
+        for stage, source in self.shaders:
+            if stage != "vs" or "location" not in source:
+                continue
+            try:
+                shader = parse(preprocess(stage, source))
+            except (ParseError, PreprocessError):
+                continue                  # the driver's compiler will say; the bound locations stand
+            for d in shader.variables("in"):
+                if d.location is not None:
+                    found.update({x.name: d.location for x in d.declarators if x.name in names})
+        return found
 
     def _rect_position_needed(self, layout) -> bool:
         names = {n for n, _ in layout}
@@ -531,7 +569,8 @@ class _Builder:
                 attributes.append(Attribute(location, components, tuple(data), array="TEXTURE_COORD"))
                 continue
             attributes.append(Attribute(location, components, tuple(data), name=name if not name.isdigit()
-                                        and name != "gl_Vertex" else "", type=self.types.get(name, "float")))
+                                        and name != "gl_Vertex" and "/" not in name else "",
+                                        type=self.types.get(name, "float")))
         draws, expect, params = tuple(self.draws), (), (("source", source),) if source else ()
         if self.link_only and not self.unsupported:
             params += (("link", self.link or "success"),)

@@ -1,7 +1,8 @@
 """shader_test import as shader_runner runs it (issue 18), on real llvmpipe and zink: a core file
 that only enables GL_CLIP_DISTANCEi, uniform commands on uniform block members, `link error`
 and `link success`-only files, several shaders a stage, 1D, 2D and 3D rgbw textures (the 1D
-and 3D ones read through a fixed-function vertex stage's texture coordinates). Each file passes, and
+and 3D ones read through a fixed-function vertex stage's texture coordinates), `[vertex data]`
+columns for the elements of an attribute array at an explicit location. Each file passes, and
 a twin with one thing changed (a wrong expected colour, a program that links) fails: the
 import checks what the file says, not less. The files under shader_tests_fidelity/ were
 written for these tests."""
@@ -28,6 +29,7 @@ TWINS = {
                    "relative probe rgba (0.25, 0.625) (1.0, 0.0, 0.0, 1.0)"),
     "texture-1d": ("probe rect rgba (0, 0, 16, 32) (0.0, 0.0, 1.0, 1.0)",
                    "probe rect rgba (0, 0, 16, 32) (0.0, 1.0, 0.0, 1.0)"),
+    "attrib-array-columns": ("probe all rgba 1.0 0.5 0.0 1.0", "probe all rgba 0.25 0.5 0.75 1.0"),   # element 0's
 }
 
 
@@ -61,3 +63,9 @@ def test_clip_planes_only_where_the_file_sets_them():
     core = st.load(FILES / "core-clip-distance.shader_test")
     assert all(draw.state.clip_planes == () for draw in core.draws)
     assert core.draws[0].state.enable == ("CLIP_DISTANCE0",)
+
+
+def test_array_element_columns_follow_the_explicit_location():
+    case = st.load(FILES / "attrib-array-columns.shader_test")
+    assert [(a.name, a.location) for a in case.attributes] == [("pos", 0), ("colours", 3), ("", 4)]
+    assert case.attributes[2].data[:4] == (1.0, 0.5, 0.0, 1.0)
