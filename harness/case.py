@@ -63,6 +63,10 @@ class Attribute:
     name: str = ""                                          # bound to `location` before linking, if set
     # Added for imported shader_test files.
     type: str = "float"                                     # "int" or "uint": glVertexAttribIPointer, 32-bit
+    # "TEXTURE_COORD": not a generic attribute (`location` unused) but the compatibility texture
+    # coordinate array of unit 0 (glTexCoordPointer, gl_MultiTexCoord0), where shader_runner's
+    # `draw rect tex` puts coordinates for a program without a `piglit_vertex` attribute.
+    array: str = ""
 
 
 @dataclass(frozen=True)
@@ -70,7 +74,9 @@ class Texture:
     """A 2D RGBA8 texture bound to a unit for a draw, made as piglit's shader_runner makes them:
     `rgbw` (red, green, blue and white quadrants, red at the origin) or `checkerboard` (squares
     of half the size, `colors[:4]` at the origin, `colors[4:]` beside it, clamped to a red
-    border); filters NEAREST unless `min_filter`/`mag_filter` say otherwise; rgbw clamped to the edge."""
+    border); filters NEAREST unless `min_filter`/`mag_filter` say otherwise; rgbw clamped to the edge.
+    With `target` "1D", rgbw is red, green, blue and white quarters along x; with "3D", the
+    2D rgbw quadrants in the slices z < depth/2, and yellow, magenta, cyan and black in the rest."""
     unit: int
     kind: str                                               # "rgbw" or "checkerboard"
     width: int
@@ -79,6 +85,9 @@ class Texture:
     colors: tuple[float, ...] = ()                          # checkerboard: the two colours, 8 floats
     min_filter: str = "NEAREST"
     mag_filter: str = "NEAREST"
+    # Added for 1D and 3D textures; omitted from JSON at the default.
+    target: str = "2D"                                      # "1D", "2D" or "3D"
+    depth: int = 1
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,9 @@ Semantics follow piglit's documented shader_runner behaviour: a shader without `
 the `GLSL >=` requirement's version; the context is compatibility for GL < 3.1 requirements,
 core from 3.1 unless `GL COMPAT` is asked for; `draw rect` draws a triangle strip
 (x, y) (x+w, y) (x, y+h) (x+w, y+h) through attribute 0 (`piglit_vertex`, which aliases
-`gl_Vertex` in compatibility contexts); `ortho` loads glOrtho(0, w, 0, h, -1, 1) as the
+`gl_Vertex` in compatibility contexts), and `draw rect tex` its coordinates through attribute 1
+(`piglit_texcoord`), or, in a compatibility context whose program has no `piglit_vertex`, through
+the texture coordinate array of gl_MultiTexCoord0; `ortho` loads glOrtho(0, w, 0, h, -1, 1) as the
 projection; probe tolerance defaults to 3/256 a channel (an 8-bit channel) and a channel
 passes when |observed - expected| <= tolerance. `atomic counters N` binds N zeroed counters at
 GL_ATOMIC_COUNTER_BUFFER binding 0 and `probe atomic counter I == V` reads counter I after the
@@ -32,6 +34,8 @@ from pathlib import Path
 
 from harness.case import (ID_RE, Attribute, Case, Draw, DrawEntry, DrawExpectation, DrawState, Probe,
                           Readback, Requirements, Texture, Uniform)
+from harness.backends.glsl.model import ParseError, parse
+from harness.backends.glsl.preprocess import PreprocessError, preprocess
 from harness.glfacts import STAGES
 
 FAMILY = "shader_test"
@@ -47,6 +51,7 @@ MODES = ("POINTS", "LINES", "LINE_STRIP", "LINE_LOOP", "TRIANGLES", "TRIANGLE_ST
          "PATCHES", "QUADS", "QUAD_STRIP", "POLYGON")
 UNIFORM_TYPE = re.compile(r"^(?:float|int|uint|bool|double|[iubd]?vec[234]|d?mat[234](?:x[234])?)$")
 NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+TEXCOORD_ARRAY = "gl_MultiTexCoord0"                 # the column of draw rect's glTexCoordPointer coordinates
 IDENTITY = (1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0)
 
 
@@ -261,22 +266,43 @@ class _Builder:
         number, header = lines[0]
         layout = []
         for column in header.split():
-            m = re.match(r"^(\w+)/(\w+)/(?:[iu]?vec)?([1-4])$", column) or \
-                re.match(r"^(\w+)/(float|int|uint)/(float|int|uint)$", column)
+            # name/type/size, or name/type/size/K: piglit_vbo's matrix column K, at the name's location + K
+            m = re.match(r"^(\w+)/(\w+)/(?:[iu]?vec)?([1-4])(?:/([0-3]))?$", column) or \
+                re.match(r"^(\w+)/(float|int|uint)/(float|int|uint)()$", column)
             if not m or m[2] not in ("float", "int", "uint"):
                 raise Unsupported(f"vertex data column {column!r} (line {number}); float, int and uint columns only")
-            layout.append((m[1], 1 if not m[3].isdigit() else int(m[3])))
-            self.types[m[1]] = m[2]
+            key = f"{m[1]}/{m[4]}" if m[4] else m[1]
+            layout.append((key, 1 if not m[3].isdigit() else int(m[3])))
+            self.types[key] = m[2]
+        # piglit_vbo finds a name's location with glGetAttribLocation after linking, so an explicit
+        # layout(location) wins over the location the harness binds
+        explicit = self._explicit_locations({n.split("/")[0] for n, _ in layout})
         taken = {0} if self._rect_position_needed(layout) else set()
+        for name, _ in layout:                   # explicit locations (and their columns) first
+            base, _, column = name.partition("/")
+            if base in explicit:
+                taken.add(explicit[base] + int(column or 0))
         for name, components in layout:
+            if "/" in name:
+                continue
             if name in ("piglit_vertex", "gl_Vertex"):
                 location = 0
             elif name.isdigit():
                 location = int(name)
+            elif name in explicit:
+                location = explicit[name]
             else:
                 location = min(set(range(len(layout) + 2)) - taken)
             taken.add(location)
             self.columns[name] = [location, components, []]
+        for name, components in layout:
+            if "/" in name:
+                base, column = name.split("/")
+                base_location = explicit.get(base, self.columns.get(base, [None])[0])
+                if base_location is None:
+                    raise Unsupported(f"vertex data column {name!r} (line {number}): no location for {base!r} "
+                                      f"(neither an explicit one nor a column of its own)")
+                self.columns[name] = [base_location + int(column), components, []]
         width = sum(c for _, c in layout)
         for number, row in lines[1:]:
             values = row.split()
@@ -289,6 +315,21 @@ class _Builder:
                 self.columns[name][2].extend(read(v) for v in values[at:at + components])
                 at += components
             self.rows += 1
+
+    def _explicit_locations(self, names: set[str]) -> dict[str, int]:
+        """The VS inputs among `names` that have a layout(location = N)."""
+        found = {}
+        for stage, source in self.shaders:
+            if stage != "vs" or "location" not in source:
+                continue
+            try:
+                shader = parse(preprocess(stage, source))
+            except (ParseError, PreprocessError):
+                continue                  # the driver's compiler will say; the bound locations stand
+            for d in shader.variables("in"):
+                if d.location is not None:
+                    found.update({x.name: d.location for x in d.declarators if x.name in names})
+        return found
 
     def _rect_position_needed(self, layout) -> bool:
         names = {n for n, _ in layout}
@@ -403,11 +444,15 @@ class _Builder:
         if "tex" in flags:
             if len(words) != 8:
                 raise Unsupported(f"command {line!r} (line {number}): expected 8 numbers")
-            if self._vs_reads("gl_MultiTexCoord0"):
+            # piglit_draw_rect_from_arrays: a compatibility context whose program has no
+            # `piglit_vertex` attribute gets the coordinates through glTexCoordPointer
+            fixed = self.profile == "compat" and not self._vs_reads("piglit_vertex")
+            if self._vs_reads("gl_MultiTexCoord0") and not fixed:
                 raise Unsupported(f"command {line!r} (line {number}): texture coordinates through "
                                   f"gl_MultiTexCoord0 (fixed-function arrays)")
             tx, ty, tw, th = _floats(words[4:], 4)
-            self._append("piglit_texcoord", 1, 2, [tx, ty, tx + tw, ty, tx, ty + th, tx + tw, ty + th])
+            self._append(TEXCOORD_ARRAY if fixed else "piglit_texcoord", -1 if fixed else 1, 2,
+                         [tx, ty, tx + tw, ty, tx, ty + th, tx + tw, ty + th])
         elif len(words) != 4:
             raise Unsupported(f"command {line!r} (line {number}): expected 4 numbers")
         if "ortho" in flags:
@@ -483,17 +528,24 @@ class _Builder:
         self.expect_counts.setdefault(len(self.draws) - 1, []).append((f"atomic counter {index}", value))
 
     def _texture(self, line: str, number: int) -> None:
-        """shader_runner's `texture rgbw UNIT (W, H)` and `texture checkerboard UNIT LEVEL (W, H)
-        (colour) (colour)`, 2D textures on a unit; it becomes the unit texparameter acts on."""
+        """shader_runner's `texture rgbw UNIT (W, H)`, `texture rgbw 1D UNIT`, `texture rgbw 3D UNIT`
+        and `texture checkerboard UNIT LEVEL (W, H) (colour) (colour)` on a unit; it becomes the
+        unit texparameter acts on."""
         numbers = [_float(n) for n in re.findall(NUMBER, line)]
-        if re.match(r"^texture rgbw\s+\d+\s*\(", line) and len(numbers) == 3:
+        fixed_size = re.match(r"^texture rgbw\s+([13])D\s+(\d+)$", line)
+        if fixed_size:                        # piglit_rgbw_texture_1d / _3d: 4 texels, 2x2x2 texels
+            unit = int(fixed_size[2])
+            texture = Texture(unit, "rgbw", 4, 1, target="1D") if fixed_size[1] == "1" else \
+                Texture(unit, "rgbw", 2, 2, target="3D", depth=2)
+        elif re.match(r"^texture rgbw\s+\d+\s*\(", line) and len(numbers) == 3:
             unit, width, height = (int(n) for n in numbers)
             texture = Texture(unit, "rgbw", width, height)
         elif re.match(r"^texture checkerboard\s+\d+\s+\d+\s*\(", line) and len(numbers) == 12:
             unit, level, width, height = (int(n) for n in numbers[:4])
             texture = Texture(unit, "checkerboard", width, height, level=level, colors=tuple(numbers[4:]))
         else:
-            raise Unsupported(f"command {line!r} (line {number}): 2D rgbw and checkerboard textures only")
+            raise Unsupported(f"command {line!r} (line {number}): 1D, 2D and 3D rgbw and 2D checkerboard "
+                              f"textures only")
         self.textures[unit] = texture
         self.active_unit = unit
 
@@ -622,8 +674,12 @@ class _Builder:
         attributes = []
         for name, (location, components, data) in sorted(self.columns.items(), key=lambda kv: kv[1][0]):
             data = list(data) + [0.0] * (components * self.rows - len(data))      # padded to every row
+            if name == TEXCOORD_ARRAY:
+                attributes.append(Attribute(location, components, tuple(data), array="TEXTURE_COORD"))
+                continue
             attributes.append(Attribute(location, components, tuple(data), name=name if not name.isdigit()
-                                        and name != "gl_Vertex" else "", type=self.types.get(name, "float")))
+                                        and name != "gl_Vertex" and "/" not in name else "",
+                                        type=self.types.get(name, "float")))
         draws, expect, params = tuple(self.draws), (), (("source", source),) if source else ()
         if self.link_only and not self.unsupported:
             params += (("link", self.link or "success"),)

@@ -1,7 +1,9 @@
 """shader_test import as shader_runner runs it (issue 18), on real llvmpipe and zink: a core file
 that only enables GL_CLIP_DISTANCEi, uniform commands on uniform block members, `link error`
-and `link success`-only files, several shaders a stage, 2D rgbw textures, atomic counters, a
-file that draws without a probe, display lists and `active shader program` with SSO. Each file
+and `link success`-only files, several shaders a stage, 1D, 2D and 3D rgbw textures (the 1D
+and 3D ones read through a fixed-function vertex stage's texture coordinates), `[vertex data]`
+columns for the elements of an attribute array at an explicit location, atomic counters, a file
+that draws without a probe, display lists and `active shader program` with SSO. Each file
 passes, and a twin with one thing changed (a wrong expected colour or count, a program that links,
 a draw that leaves a GL error) fails: the
 import checks what the file says, not less. The files under shader_tests_fidelity/ were
@@ -33,6 +35,11 @@ TWINS = {
     "dlist-patch-vertices": ("patch parameter vertices 3", "patch parameter vertices 6"),
     # both uniform commands then set the FS program's location 2, the VS's stays 0
     "sso-active-program": ("active shader program GL_VERTEX_SHADER", "active shader program GL_FRAGMENT_SHADER"),
+    "texture-3d": ("relative probe rgba (0.25, 0.625) (1.0, 1.0, 0.0, 1.0)",       # the front slice's red
+                   "relative probe rgba (0.25, 0.625) (1.0, 0.0, 0.0, 1.0)"),
+    "texture-1d": ("probe rect rgba (0, 0, 16, 32) (0.0, 0.0, 1.0, 1.0)",
+                   "probe rect rgba (0, 0, 16, 32) (0.0, 1.0, 0.0, 1.0)"),
+    "attrib-array-columns": ("probe all rgba 1.0 0.5 0.0 1.0", "probe all rgba 0.25 0.5 0.75 1.0"),   # element 0's
 }
 
 
@@ -111,3 +118,9 @@ def test_a_file_without_probes_fails_when_its_program_does_not_link(executor):
     text = text.replace("\tcolour = tint;", "\tcolour = missing();").replace("in vec4 tint;\n", "vec4 missing();\n")
     result, message = status(executor, st.to_case(text, "shader_test/draw-no-probe-unlinked"))
     assert result == "fail" and "failed to link" in message, message
+
+
+def test_array_element_columns_follow_the_explicit_location():
+    case = st.load(FILES / "attrib-array-columns.shader_test")
+    assert [(a.name, a.location) for a in case.attributes] == [("pos", 0), ("colours", 3), ("", 4)]
+    assert case.attributes[2].data[:4] == (1.0, 0.5, 0.0, 1.0)

@@ -115,6 +115,32 @@ def test_display_lists_and_sso_uniforms_not_supported(text, reason):
     assert reason in case.requires.unsupported and not case.expect
 
 
+FS_ONLY = "[require]\nGLSL >= 1.10\n[fragment shader]\nvoid main() { gl_FragColor = gl_TexCoord[0]; }\n[test]\n"
+
+
+def test_1d_and_3d_rgbw_textures_have_piglits_sizes():
+    case = st.to_case(FS_ONLY + "texture rgbw 1D 3\ntexture rgbw 3D 1\ndraw rect -1 -1 2 2\n"
+                      "probe all rgba 0 0 0 0\n", "shader_test/x")
+    one, three = case.draws[0].state.textures
+    assert (one.unit, one.target, one.width, one.height, one.depth) == (1, "3D", 2, 2, 2)
+    assert (three.unit, three.target, three.width, three.height, three.depth) == (3, "1D", 4, 1, 1)
+    assert Case.from_json(case.to_json()) == case
+
+
+def test_rect_texcoords_without_piglit_vertex_use_the_fixed_function_array():
+    # piglit_draw_rect_from_arrays: glTexCoordPointer unless the program has a piglit_vertex
+    # attribute or the context is core
+    draw = "draw rect tex -1 -1 2 2 0 0 1 1\nprobe all rgba 0 0 0 0\n"
+    fixed = st.to_case(FS_ONLY + draw, "shader_test/x")
+    coords = [a for a in fixed.attributes if a.array]
+    assert [(a.array, a.name, a.components) for a in coords] == [("TEXTURE_COORD", "", 2)]
+    assert coords[0].data == (0, 0, 1, 0, 0, 1, 1, 1)
+    generic = st.to_case(FS_ONLY.replace("[fragment shader]", "[vertex shader passthrough]\n[fragment shader]")
+                         + draw, "shader_test/x")
+    assert not any(a.array for a in generic.attributes)
+    assert ("piglit_texcoord", 1) in [(a.name, a.location) for a in generic.attributes]
+
+
 @pytest.mark.parametrize("text, reason", [
     ("[require]\nGLSL >= 1.10\n[vertex shader passthrough]\n[fragment shader]\nvoid main() {}\n[test]\n"
      "texture shadow2D 0 (8, 8)\nprobe all rgba 0 0 0 0\n", "unsupported command 'texture shadow2D 0 (8, 8)' (line 7)"),

@@ -247,6 +247,11 @@ class GLBackend:
             integer = {"int": ("<i4", GL.GL_INT), "uint": ("<u4", GL.GL_UNSIGNED_INT)}.get(attr.type)
             data = np.asarray(attr.data, dtype=integer[0] if integer else "<f4").tobytes()
             GL.glBufferData(GL.GL_ARRAY_BUFFER, len(data), data, GL.GL_STATIC_DRAW)
+            if attr.array == "TEXTURE_COORD":          # the compatibility array of gl_MultiTexCoord0
+                GL.glClientActiveTexture(GL.GL_TEXTURE0)
+                GL.glTexCoordPointer(attr.components, GL.GL_FLOAT, 0, None)
+                GL.glEnableClientState(GL.GL_TEXTURE_COORD_ARRAY)
+                continue
             if integer:
                 GL.glVertexAttribIPointer(attr.location, attr.components, integer[1], 0, None)
             else:
@@ -421,6 +426,9 @@ class GLBackend:
 
     def _texture(self, texture, made: "_Objects") -> None:
         GL = self.gl
+        if texture.target != "2D":
+            self._texture_1d_3d(texture, made)
+            return
         w, h = texture.width, texture.height
         x, y = np.meshgrid(np.arange(w), np.arange(h))
         if texture.kind == "rgbw":
@@ -439,6 +447,31 @@ class GLBackend:
             GL.glTexParameterfv(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_BORDER_COLOR, (ctypes.c_float * 4)(1, 0, 0, 1))
         GL.glTexImage2D(GL.GL_TEXTURE_2D, texture.level, GL.GL_RGBA8, w, h, 0, GL.GL_RGBA, GL.GL_FLOAT,
                         np.ascontiguousarray(texels, dtype="<f4").tobytes())
+        GL.glActiveTexture(GL.GL_TEXTURE0)
+
+    def _texture_1d_3d(self, texture, made: "_Objects") -> None:
+        """piglit_rgbw_texture_1d / _3d: rgbw along x (1D), or rgbw quadrants in the front half
+        of the slices and yellow, magenta, cyan, black behind (3D); clamped to the edge."""
+        GL = self.gl
+        w, h, d = texture.width, texture.height, texture.depth
+        colors = np.array([[1, 0, 0, 1], [0, 1, 0, 1], [0, 0, 1, 1], [1, 1, 1, 1],
+                           [1, 1, 0, 1], [1, 0, 1, 1], [0, 1, 1, 1], [0, 0, 0, 1]], dtype="<f4")
+        z, y, x = np.meshgrid(np.arange(d), np.arange(h), np.arange(w), indexing="ij")
+        if texture.target == "1D":
+            texels = colors[x * 4 // w]
+        else:
+            texels = colors[(x >= w // 2).astype(int) + 2 * (y >= h // 2) + 4 * (z >= d // 2)]
+        target = getattr(GL, f"GL_TEXTURE_{texture.target}")
+        GL.glActiveTexture(GL.GL_TEXTURE0 + texture.unit)
+        GL.glBindTexture(target, made.texture(GL.glGenTextures(1)))
+        for name, value in (("WRAP_S", "CLAMP_TO_EDGE"), ("WRAP_T", "CLAMP_TO_EDGE"), ("WRAP_R", "CLAMP_TO_EDGE"),
+                            ("MIN_FILTER", texture.min_filter), ("MAG_FILTER", texture.mag_filter)):
+            GL.glTexParameteri(target, getattr(GL, "GL_TEXTURE_" + name), getattr(GL, "GL_" + value))
+        data = np.ascontiguousarray(texels, dtype="<f4").tobytes()
+        if texture.target == "1D":
+            GL.glTexImage1D(target, texture.level, GL.GL_RGBA8, w, 0, GL.GL_RGBA, GL.GL_FLOAT, data)
+        else:
+            GL.glTexImage3D(target, texture.level, GL.GL_RGBA8, w, h, d, 0, GL.GL_RGBA, GL.GL_FLOAT, data)
         GL.glActiveTexture(GL.GL_TEXTURE0)
 
     def _unset_extras(self, state) -> None:

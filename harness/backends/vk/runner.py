@@ -147,6 +147,13 @@ class VKBackend:
         if any(u.stage or u.name[:1].isdigit() for d in case.draws for u in d.state.uniforms):
             raise Skip("uniforms set by location or on a separable program through glActiveShaderProgram "
                        "are not supported by the Vulkan backend")
+        if any("vs" not in dict(shaders) for shaders in (case.shaders,) + case.programs):
+            raise Skip("the Vulkan backend has no fixed-function vertex stage (a program without a vertex shader)")
+        if any(a.array for a in case.attributes):
+            raise Skip("the Vulkan backend has no fixed-function vertex arrays (texture coordinates "
+                       "through glTexCoordPointer)")
+        if any(t.target != "2D" for d in case.draws for t in d.state.textures):
+            raise Skip("the Vulkan backend makes no 1D or 3D textures")
         needs = []
         stages = dict(case.shaders)
         if case.readback.captures:
