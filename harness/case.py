@@ -118,6 +118,21 @@ class DrawState:
     projection: tuple[float, ...] | None = None             # compat projection matrix (16, column-major) for this draw
     provoking_vertex: str = ""                              # "FIRST" for this draw; "": GL's initial LAST
     textures: tuple[Texture, ...] = ()                      # made and bound for this draw
+    # (binding, size): a zeroed GL_SHADER_STORAGE_BUFFER of `size` bytes made and bound at
+    # `binding` before the draw; it stays bound (shader_runner's `ssbo N SIZE`)
+    storage_buffers: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class ProgramQuery:
+    """A program introspection query of shader_runner, made after its draw on the program in
+    use: `active uniform` (interface "": glGetActiveUniformsiv of the active uniform `name`) or
+    `verify program_interface_query` (glGetProgramResourceiv of the active resource `name` of
+    `interface`, e.g. "GL_PROGRAM_INPUT"). `name` as GL lists it ("a[0]"); `pname` a GL enum name."""
+    label: str                                              # how messages name it, e.g. the shader_test line
+    interface: str
+    name: str
+    pname: str
 
 
 @dataclass(frozen=True)
@@ -154,6 +169,9 @@ class Draw:
     # queries run, outside the list); "CALL" (command "CallList"): glCallList of the list made
     # last; "DELETE" (command "None"): glDeleteLists of it.
     list: str = ""
+    work_groups: tuple[int, ...] = ()                       # command "DispatchCompute": its (x, y, z)
+    queries: tuple[ProgramQuery, ...] = ()                  # made after the draw
+    read_storage: tuple[int, ...] = ()                      # bindings whose storage buffers are read after it
 
 
 @dataclass(frozen=True)
@@ -258,6 +276,27 @@ class Probe:
 
 
 @dataclass(frozen=True)
+class QueryValue:
+    """What the ProgramQuery with this label must answer, from every call that answers it."""
+    label: str
+    value: int
+    enum: bool = False                                      # written as a GL type enum: messages name values
+
+
+@dataclass(frozen=True)
+class StorageProbe:
+    """One value of a shader storage buffer after the draw (shader_runner's `probe ssbo`):
+    an int, uint or float at byte `offset` of the buffer at `binding`, compared as `op` says
+    (observed OP value); floats must be equal as 32-bit floats for ==."""
+    label: str
+    binding: int
+    offset: int
+    type: str                                               # "int", "uint" or "float"
+    op: str                                                 # ==, !=, <, >=, > or <=
+    value: float
+
+
+@dataclass(frozen=True)
 class DrawExpectation:
     draw: int
     counts: tuple[tuple[str, int], ...] = ()                # e.g. ("primitives_generated", 12)
@@ -273,6 +312,8 @@ class DrawExpectation:
     tess_coord: TessCoordCheck | None = None                # per-record rules of gl_TessCoord
     # Added for imported shader_test files.
     probes: tuple[Probe, ...] = ()                          # colour rectangles of the image after the draw
+    queries: tuple[QueryValue, ...] = ()                    # answers of the draw's ProgramQuery list
+    storage: tuple[StorageProbe, ...] = ()                  # storage buffer values after the draw
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,10 @@ STAGES: tuple[Stage, ...] = (
     Stage("fs", "GL_FRAGMENT_SHADER", "GL_FRAGMENT_SHADER_BIT", "VK_SHADER_STAGE_FRAGMENT_BIT",
           "frag", "fragment shader"),
 )
-STAGE = {stage.key: stage for stage in STAGES}
+# Not in STAGES (a compute program has no other stage); a case may hold it alone.
+COMPUTE = Stage("cs", "GL_COMPUTE_SHADER", "GL_COMPUTE_SHADER_BIT", "VK_SHADER_STAGE_COMPUTE_BIT",
+                "comp", "compute shader")
+STAGE = {stage.key: stage for stage in STAGES + (COMPUTE,)}
 STAGE_KEYS: tuple[str, ...] = tuple(STAGE)
 STAGE_BY_PIGLIT_SECTION = {stage.piglit_section: stage for stage in STAGES}
 
@@ -88,3 +91,35 @@ class IndexType:
 
 INDEX_TYPES = {t.name: t for t in (IndexType("UNSIGNED_BYTE", 1, "<u1"), IndexType("UNSIGNED_SHORT", 2, "<u2"),
                                    IndexType("UNSIGNED_INT", 4, "<u4"))}
+
+
+# The GL enums of GLSL types (what GL_UNIFORM_TYPE and GL_TYPE answer), by name: those piglit's
+# shader_runner accepts as an expected value (its `all_types`).
+GL_TYPE_ENUMS: dict[str, int] = {"GL_" + name: value for name, value in {
+    "FLOAT": 0x1406, "FLOAT_VEC2": 0x8b50, "FLOAT_VEC3": 0x8b51, "FLOAT_VEC4": 0x8b52, "DOUBLE": 0x140a,
+    "DOUBLE_VEC2": 0x8ffc, "DOUBLE_VEC3": 0x8ffd, "DOUBLE_VEC4": 0x8ffe, "INT": 0x1404, "INT_VEC2": 0x8b53,
+    "INT_VEC3": 0x8b54, "INT_VEC4": 0x8b55, "UNSIGNED_INT": 0x1405, "UNSIGNED_INT_VEC2": 0x8dc6,
+    "UNSIGNED_INT_VEC3": 0x8dc7, "UNSIGNED_INT_VEC4": 0x8dc8, "INT64_ARB": 0x140e,
+    "INT64_VEC2_ARB": 0x8fe9, "INT64_VEC3_ARB": 0x8fea, "INT64_VEC4_ARB": 0x8feb,
+    "UNSIGNED_INT64_ARB": 0x140f, "UNSIGNED_INT64_VEC2_ARB": 0x8ff5, "UNSIGNED_INT64_VEC3_ARB": 0x8ff6,
+    "UNSIGNED_INT64_VEC4_ARB": 0x8ff7, "BOOL": 0x8b56, "BOOL_VEC2": 0x8b57, "BOOL_VEC3": 0x8b58,
+    "BOOL_VEC4": 0x8b59, "FLOAT_MAT2": 0x8b5a, "FLOAT_MAT3": 0x8b5b, "FLOAT_MAT4": 0x8b5c,
+    "FLOAT_MAT2x3": 0x8b65, "FLOAT_MAT2x4": 0x8b66, "FLOAT_MAT3x2": 0x8b67, "FLOAT_MAT3x4": 0x8b68,
+    "FLOAT_MAT4x2": 0x8b69, "FLOAT_MAT4x3": 0x8b6a, "DOUBLE_MAT2": 0x8f46, "DOUBLE_MAT3": 0x8f47,
+    "DOUBLE_MAT4": 0x8f48, "DOUBLE_MAT2x3": 0x8f49, "DOUBLE_MAT2x4": 0x8f4a, "DOUBLE_MAT3x2": 0x8f4b,
+    "DOUBLE_MAT3x4": 0x8f4c, "DOUBLE_MAT4x2": 0x8f4d, "DOUBLE_MAT4x3": 0x8f4e, "SAMPLER_1D": 0x8b5d,
+    "SAMPLER_2D": 0x8b5e, "SAMPLER_3D": 0x8b5f, "SAMPLER_CUBE": 0x8b60, "SAMPLER_1D_SHADOW": 0x8b61,
+    "SAMPLER_2D_SHADOW": 0x8b62, "SAMPLER_1D_ARRAY": 0x8dc0, "SAMPLER_2D_ARRAY": 0x8dc1,
+    "SAMPLER_1D_ARRAY_SHADOW": 0x8dc3, "SAMPLER_2D_ARRAY_SHADOW": 0x8dc4, "SAMPLER_2D_MULTISAMPLE": 0x9108,
+    "SAMPLER_2D_MULTISAMPLE_ARRAY": 0x910b, "SAMPLER_CUBE_SHADOW": 0x8dc5, "SAMPLER_BUFFER": 0x8dc2,
+    "SAMPLER_2D_RECT": 0x8b63, "SAMPLER_2D_RECT_SHADOW": 0x8b64, "INT_SAMPLER_1D": 0x8dc9,
+    "INT_SAMPLER_2D": 0x8dca, "INT_SAMPLER_3D": 0x8dcb, "INT_SAMPLER_CUBE": 0x8dcc,
+    "INT_SAMPLER_1D_ARRAY": 0x8dce, "INT_SAMPLER_2D_ARRAY": 0x8dcf, "INT_SAMPLER_2D_MULTISAMPLE": 0x9109,
+    "INT_SAMPLER_2D_MULTISAMPLE_ARRAY": 0x910c, "INT_SAMPLER_BUFFER": 0x8dd0,
+    "INT_SAMPLER_2D_RECT": 0x8dcd, "UNSIGNED_INT_SAMPLER_1D": 0x8dd1, "UNSIGNED_INT_SAMPLER_2D": 0x8dd2,
+    "UNSIGNED_INT_SAMPLER_3D": 0x8dd3, "UNSIGNED_INT_SAMPLER_CUBE": 0x8dd4,
+    "UNSIGNED_INT_SAMPLER_1D_ARRAY": 0x8dd6, "UNSIGNED_INT_SAMPLER_2D_ARRAY": 0x8dd7,
+    "UNSIGNED_INT_SAMPLER_2D_MULTISAMPLE": 0x910a, "UNSIGNED_INT_SAMPLER_2D_MULTISAMPLE_ARRAY": 0x910d,
+    "UNSIGNED_INT_SAMPLER_BUFFER": 0x8dd8, "UNSIGNED_INT_SAMPLER_2D_RECT": 0x8dd5,
+    "UNSIGNED_INT_ATOMIC_COUNTER": 0x92db
+}.items()}

@@ -6,6 +6,9 @@ A message reads like `draw 1, patch 0, TES: gl_TessLevelOuter = (1, 1, 1, 1), ex
 from __future__ import annotations
 
 import base64
+import operator
+import struct
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -13,6 +16,7 @@ import numpy as np
 from harness.case import Case, DrawExpectation
 from harness.executor import Result
 from harness.expected_tables import GroupTables, tables
+from harness.glfacts import GL_TYPE_ENUMS
 from harness.observation import decode_records
 from harness.status import Reply, Status
 
@@ -65,6 +69,10 @@ def _check_draw(case: Case, exp: DrawExpectation, observed: dict, label: str) ->
         shape += _check_pixels(case, exp, observed, label)
     if exp.probes:
         shape += _check_probes(case, exp, observed, label)
+    if exp.queries:
+        shape += _check_queries(exp, observed)
+    if exp.storage:
+        shape += _check_storage(exp, observed, label)
     if not exp.groups and not exp.sequence and not exp.value_sets and exp.tess_coord is None:
         return shape
     records = decode_records(case.readback.captures, observed.get("xfb", ""))
@@ -423,6 +431,63 @@ def _check_probes(case: Case, exp: DrawExpectation, observed: dict, label: str) 
             scope = "" if bad.size == 1 else f" ({int(bad.sum())} of {bad.size} pixels wrong)"
             problems.append(f"{label}, {probe.label}: {where} colour = {_fmt(got)}, expected {_fmt(want)} "
                             f"(tolerance {_fmt(tolerance)}){scope}")
+    return problems
+
+
+def _check_queries(exp: DrawExpectation, observed: dict) -> list[str]:
+    """Each program query's answer from every call that gave one (shader_runner's rule: each
+    must equal the expected value; a name that is not active fails)."""
+    answers, problems = observed.get("queries", {}), []
+    for query in exp.queries:
+        expected = _query_value(query.value, query.enum)
+        if query.label not in answers:
+            problems.append(f"{query.label}: no answer was read back")
+        elif answers[query.label] is None:
+            problems.append(f"{query.label}: the program has no active resource of that name "
+                            f"(expected {expected})")
+        else:
+            for call, value in answers[query.label].items():
+                if value != query.value:
+                    problems.append(f"{query.label}: {call} = {_query_value(value, query.enum)}, expected {expected}")
+    return problems
+
+
+def _query_value(value: int, enum: bool) -> str:
+    if not enum:
+        return str(value)
+    name = next((n for n, v in GL_TYPE_ENUMS.items() if v == value), "not a GLSL type enum")
+    return f"{name} ({value:#06x})"
+
+
+COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, ">=": operator.ge, ">": operator.gt,
+           "<=": operator.le}
+
+
+def _check_storage(exp: DrawExpectation, observed: dict, label: str) -> list[str]:
+    """Each `probe ssbo` value, shader_runner's way: observed OP expected; floats equal when
+    they differ by less than DBL_EPSILON."""
+    buffers, problems = observed.get("storage", {}), []
+    for probe in exp.storage:
+        where = f"{label}, {probe.label}"
+        raw = buffers.get(str(probe.binding))
+        if raw is None:
+            problems.append(f"{where}: no storage buffer is bound at binding {probe.binding}")
+            continue
+        data = base64.b64decode(raw)
+        if probe.offset + 4 > len(data):
+            problems.append(f"{where}: offset {probe.offset} is past the end of the {len(data)}-byte buffer")
+            continue
+        got = struct.unpack_from({"int": "<i", "uint": "<I", "float": "<f"}[probe.type], data, probe.offset)[0]
+        if probe.type == "float" and probe.op in ("==", "!="):
+            ok = (abs(got - probe.value) < sys.float_info.epsilon) == (probe.op == "==")
+        else:
+            ok = COMPARE[probe.op](got, probe.value)
+        if not ok:
+            shown = f"{got:.9g}" if probe.type == "float" else str(got)
+            expected = f"{probe.value:.9g}" if probe.type == "float" else str(int(probe.value))
+            wanted = expected if probe.op == "==" else f"{probe.op} {expected}"
+            problems.append(f"{where}: {probe.type} at byte {probe.offset} of SSBO {probe.binding} = {shown}, "
+                            f"expected {wanted}")
     return problems
 
 

@@ -33,15 +33,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.case import (ID_RE, Attribute, Case, Draw, DrawEntry, DrawExpectation, DrawState, Probe,
-                          Readback, Requirements, Texture, Uniform)
+                          ProgramQuery, QueryValue, Readback, Requirements, StorageProbe, Texture, Uniform)
 from harness.backends.glsl.model import ParseError, parse
 from harness.backends.glsl.preprocess import PreprocessError, preprocess
-from harness.glfacts import STAGES
+from harness.glfacts import COMPUTE, GL_TYPE_ENUMS, STAGES
 
 FAMILY = "shader_test"
 WINDOW = (250, 250)                                  # shader_runner's default window size
 DEFAULT_TOLERANCE = (3.0 / 256,) * 4                 # piglit's tolerance for 8 bits a channel
-STAGE_SECTIONS = {stage.piglit_section: stage.key for stage in STAGES}
+STAGE_SECTIONS = {stage.piglit_section: stage.key for stage in STAGES + (COMPUTE,)}
 STAGE_BY_SHADER_TYPE = {stage.shader_type: stage.key for stage in STAGES}      # `active shader program`
 # GLSL version -> the GL version that brings it (what a context must offer).
 GL_FOR_GLSL = {110: (2, 0), 120: (2, 1), 130: (3, 0), 140: (3, 1), 150: (3, 2), 330: (3, 3),
@@ -52,6 +52,24 @@ MODES = ("POINTS", "LINES", "LINE_STRIP", "LINE_LOOP", "TRIANGLES", "TRIANGLE_ST
 UNIFORM_TYPE = re.compile(r"^(?:float|int|uint|bool|double|[iubd]?vec[234]|d?mat[234](?:x[234])?)$")
 NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 TEXCOORD_ARRAY = "gl_MultiTexCoord0"                 # the column of draw rect's glTexCoordPointer coordinates
+# What shader_runner's `active uniform` and `verify program_interface_query` accept, less the
+# name lengths: it compares one value with the length both without the terminating null
+# (glGetActiveUniform, glGetProgramResourceName) and with it (the queried property).
+UNIFORM_PNAMES = {"GL_UNIFORM_" + n for n in ("TYPE SIZE BLOCK_INDEX OFFSET ARRAY_STRIDE MATRIX_STRIDE "
+                                              "IS_ROW_MAJOR ATOMIC_COUNTER_BUFFER_INDEX").split()}
+RESOURCE_PROPS = {"GL_" + n for n in (
+    "TYPE ARRAY_SIZE BLOCK_INDEX OFFSET ARRAY_STRIDE MATRIX_STRIDE IS_ROW_MAJOR "
+    "ATOMIC_COUNTER_BUFFER_INDEX BUFFER_BINDING BUFFER_DATA_SIZE NUM_ACTIVE_VARIABLES "
+    "REFERENCED_BY_VERTEX_SHADER REFERENCED_BY_TESS_CONTROL_SHADER REFERENCED_BY_TESS_EVALUATION_SHADER "
+    "REFERENCED_BY_GEOMETRY_SHADER REFERENCED_BY_FRAGMENT_SHADER REFERENCED_BY_COMPUTE_SHADER "
+    "TOP_LEVEL_ARRAY_SIZE TOP_LEVEL_ARRAY_STRIDE LOCATION LOCATION_INDEX LOCATION_COMPONENT IS_PER_PATCH "
+    "NUM_COMPATIBLE_SUBROUTINES COMPATIBLE_SUBROUTINES").split()}
+INTERFACES = {"GL_" + n for n in (
+    "UNIFORM UNIFORM_BLOCK PROGRAM_INPUT PROGRAM_OUTPUT BUFFER_VARIABLE SHADER_STORAGE_BLOCK "
+    "ATOMIC_COUNTER_BUFFER TRANSFORM_FEEDBACK_VARYING").split()} | {
+    f"GL_{stage}_SUBROUTINE{uniform}" for stage in ("VERTEX", "TESS_CONTROL", "TESS_EVALUATION", "GEOMETRY",
+                                                     "FRAGMENT", "COMPUTE") for uniform in ("", "_UNIFORM")}
+COMPARISONS = ("==", "!=", "<", ">=", ">", "<=")
 IDENTITY = (1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0)
 
 
@@ -198,6 +216,10 @@ class _Builder:
         self.list_patch: dict = {}                      # patch parameters compiled into the open list
         self.list_draws = 0                             # len(self.draws) when the open list began
         self.list_contents: dict | None = None          # the last list's patch parameters; None: no list
+        self.pending_storage: list[tuple[int, int]] = []   # `ssbo` commands since the previous draw
+        self.queries: dict[int, list[QueryValue]] = {}     # draw index -> answers its queries must give
+        self.storage: dict[int, list[StorageProbe]] = {}   # draw index -> `probe ssbo` checks after it
+        self.rebound = ""                                  # a `probe ssbo` of a binding other than 0
 
     # -- [require] ---------------------------------------------------------------------------
     def requirements(self) -> None:
@@ -364,6 +386,15 @@ class _Builder:
                 self._atomic_counters(words, number, line)
             elif line.startswith("probe atomic counter "):
                 self._probe_counter(words, number, line)
+            elif line.startswith("probe ssbo "):
+                self._probe_storage(words, number, line)
+            elif re.match(r"^ssbo \d+ \d+$", line):
+                self.pending_storage.append((int(words[1]), int(words[2])))
+            elif re.match(r"^compute \d+ \d+ \d+$", line):
+                self._step("DispatchCompute", "POINTS", (), f"{line} (line {number})")
+                self.draws[-1] = _with(self.draws[-1], work_groups=tuple(int(w) for w in words[1:]))
+            elif line.startswith(("active uniform ", "verify program_interface_query ")):
+                self._program_query(words, number, line)
             elif "probe" in words and not line.startswith("probe ssbo") and "atomic" not in words:
                 self._probe(line, number)
             elif words[0] == "tolerance" and len(words) == 5:
@@ -411,12 +442,16 @@ class _Builder:
                           clear_color=self.pending_clear, polygon_mode=self.polygon_mode,
                           front_face=self.front_face, projection=self.projection,
                           provoking_vertex=self.provoking_vertex,
-                          textures=tuple(self.textures[u] for u in sorted(self.textures)))
-        self.uniforms, self.pending_clear = [], None
+                          textures=tuple(self.textures[u] for u in sorted(self.textures)),
+                          storage_buffers=tuple(self.pending_storage))
+        self.uniforms, self.pending_clear, self.pending_storage = [], None, []
         return state
 
     def _step(self, command: str, mode: str, entries: tuple, label: str) -> None:
         """A harness draw for one drawing command (or, with command "None", a clear only)."""
+        if self.rebound and command != "None":
+            raise Unsupported(f"command {label!r}: after {self.rebound}, which leaves that buffer bound at "
+                              f"storage binding 0 in shader_runner")
         self.draws.append(Draw(command, mode, entries, state=self._state(), label=label, read_image=False))
 
     def _draw_arrays(self, words: list[str], number: int, line: str) -> None:
@@ -526,6 +561,53 @@ class _Builder:
         if not self.draws:
             self._step("None", "POINTS", (), f"atomic counters (before line {number})")
         self.expect_counts.setdefault(len(self.draws) - 1, []).append((f"atomic counter {index}", value))
+
+    def _program_query(self, words: list[str], number: int, line: str) -> None:
+        """`active uniform NAME PNAME VALUE` and `verify program_interface_query INTERFACE NAME
+        PNAME VALUE`, made after the last draw so far; VALUE an integer or a GL type enum."""
+        if words[0] == "active":
+            interface, (name, pname, value) = "", words[2:5]
+            known = UNIFORM_PNAMES
+        else:
+            interface, name, pname, value = words[2:6]
+            known = RESOURCE_PROPS
+            if interface not in INTERFACES:
+                raise Unsupported(f"command {line!r} (line {number}): program interface {interface}")
+        if pname not in known:
+            raise Unsupported(f"command {line!r} (line {number}): property {pname}")
+        enum = value in GL_TYPE_ENUMS
+        expected = GL_TYPE_ENUMS[value] if enum else _integer(value)
+        label = f"{line} (line {number})"
+        index = self._checked_draw(number)
+        draw = self.draws[index]
+        self.draws[index] = _with(draw, queries=draw.queries + (ProgramQuery(label, interface, name, pname),))
+        self.queries.setdefault(index, []).append(QueryValue(label, expected, enum))
+
+    def _probe_storage(self, words: list[str], number: int, line: str) -> None:
+        """`probe ssbo int|uint|float N OFFSET OP VALUE`: the value at byte OFFSET of the storage
+        buffer at binding N, read after the last draw or dispatch."""
+        if len(words) != 7 or words[2] not in ("int", "uint", "float") or words[5] not in COMPARISONS:
+            raise Unsupported(f"command {line!r} (line {number}): int, uint and float probes with "
+                              f"{', '.join(COMPARISONS)} only")
+        type_, binding, offset, op = words[2], int(words[3]), int(words[4]), words[5]
+        if type_ == "float":                     # shader_runner reads it as a C float
+            value = struct.unpack("<f", struct.pack("<f", float(words[6])))[0]
+        else:
+            value = _integer(words[6]) & 0xFFFFFFFF if type_ == "uint" else _integer(words[6])
+        index = self._checked_draw(number, storage=True)
+        if binding != 0:
+            self.rebound = f"`probe ssbo` of binding {binding} (line {number})"
+        draw = self.draws[index]
+        self.draws[index] = _with(draw, read_storage=tuple(sorted(set(draw.read_storage) | {binding})))
+        self.storage.setdefault(index, []).append(
+            StorageProbe(f"{line} (line {number})", binding, offset, type_, op, value))
+
+    def _checked_draw(self, number: int, storage: bool = False) -> int:
+        """The draw a check at this line reads after: the last one so far, or a step with no draw
+        where none came yet (or, for storage, where `ssbo` commands came after it)."""
+        if not self.draws or (storage and self.pending_storage):
+            self._step("None", "POINTS", (), f"no draw (before line {number})")
+        return len(self.draws) - 1
 
     def _texture(self, line: str, number: int) -> None:
         """shader_runner's `texture rgbw UNIT (W, H)`, `texture rgbw 1D UNIT`, `texture rgbw 3D UNIT`
@@ -658,7 +740,9 @@ class _Builder:
             raise Unsupported("file: `newlist` without `endlist`")
         if self.separable and len({s for s, _ in self.shaders}) < len(self.shaders):
             raise Unsupported("file: SSO ENABLED with several shaders a stage")
-        if not self.expect and not self.expect_counts:
+        if self.separable and (self.queries or any(d.work_groups for d in self.draws)):
+            raise Unsupported("file: SSO ENABLED with program queries or compute")
+        if not self.expect and not self.expect_counts and not self.queries and not self.storage:
             # shader_runner then passes when the program links and the commands run; the harness
             # also asks that no draw leaves a GL error
             self.gl_error = True
@@ -685,9 +769,11 @@ class _Builder:
             params += (("link", self.link or "success"),)
             expect = tuple(DrawExpectation(i, counts=tuple(p)) for i, p in sorted(self.expect.items()))
         elif not self.unsupported:
+            checked = sorted(set(self.expect) | set(self.expect_counts) | set(self.queries) | set(self.storage))
             expect = tuple(DrawExpectation(i, counts=tuple(self.expect_counts.get(i, ())),
-                                           probes=tuple(self.expect.get(i, ())))
-                           for i in sorted(set(self.expect) | set(self.expect_counts)))
+                                           probes=tuple(self.expect.get(i, ())),
+                                           queries=tuple(self.queries.get(i, ())),
+                                           storage=tuple(self.storage.get(i, ()))) for i in checked)
         return Case(id=id_, family=FAMILY, shaders=tuple(self.shaders), requires=self.requirements_record(),
                     vertices=self.rows, attributes=tuple(attributes), draws=draws,
                     readback=Readback(image=self.size, clear=0.0, image_format="RGBA8", keep_image=True,

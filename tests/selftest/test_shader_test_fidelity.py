@@ -3,13 +3,15 @@ that only enables GL_CLIP_DISTANCEi, uniform commands on uniform block members, 
 and `link success`-only files, several shaders a stage, 1D, 2D and 3D rgbw textures (the 1D
 and 3D ones read through a fixed-function vertex stage's texture coordinates), `[vertex data]`
 columns for the elements of an attribute array at an explicit location, atomic counters, a file
-that draws without a probe, display lists and `active shader program` with SSO. Each file
+that draws without a probe, display lists and `active shader program` with SSO, program queries (`active uniform`,
+`verify program_interface_query`), a compute shader with `probe ssbo`. Each file
 passes, and a twin with one thing changed (a wrong expected colour or count, a program that links,
 a draw that leaves a GL error) fails: the
 import checks what the file says, not less. The files under shader_tests_fidelity/ were
 written for these tests."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -40,7 +42,13 @@ TWINS = {
     "texture-1d": ("probe rect rgba (0, 0, 16, 32) (0.0, 0.0, 1.0, 1.0)",
                    "probe rect rgba (0, 0, 16, 32) (0.0, 1.0, 0.0, 1.0)"),
     "attrib-array-columns": ("probe all rgba 1.0 0.5 0.0 1.0", "probe all rgba 0.25 0.5 0.75 1.0"),   # element 0's
+    "active-uniform": ("Block.m GL_UNIFORM_TYPE GL_FLOAT_MAT3x2", "Block.m GL_UNIFORM_TYPE GL_FLOAT_MAT2x3"),
+    "interface-query": ("Values GL_BUFFER_DATA_SIZE 96", "Values GL_BUFFER_DATA_SIZE 80"),
+    "compute-ssbo": ("probe ssbo int 0 16 == -28", "probe ssbo int 0 16 == -27"),
 }
+# Files whose every check line gets a twin of its own (wrong_value) that must fail naming it.
+CHECKED_LINE = re.compile(r"^(active uniform|verify program_interface_query|probe ssbo) .*$", re.M)
+NEGATED = {"<": ">=", ">=": "<", ">": "<=", "<=": ">", "!=": "=="}
 
 
 def status(executor, case) -> tuple[str, str]:
@@ -124,3 +132,45 @@ def test_array_element_columns_follow_the_explicit_location():
     case = st.load(FILES / "attrib-array-columns.shader_test")
     assert [(a.name, a.location) for a in case.attributes] == [("pos", 0), ("colours", 3), ("", 4)]
     assert case.attributes[2].data[:4] == (1.0, 0.5, 0.0, 1.0)
+
+
+def wrong_value(line: str) -> str:
+    """The check line with a value it must not see: another type enum, the number plus one
+    (a half for floats), or for an ordering the opposite comparison."""
+    words = line.split()
+    if words[-2] in NEGATED:
+        words[-2] = NEGATED[words[-2]]
+    elif words[-1] == "GL_FLOAT_VEC2":
+        words[-1] = "GL_FLOAT_VEC3"
+    elif words[-1].startswith("GL_"):
+        words[-1] = "GL_FLOAT_VEC2"
+    elif "float" in words:
+        words[-1] = str(float(words[-1]) + 0.5)
+    else:
+        words[-1] = str(int(words[-1], 0) + 1)
+    return " ".join(words)
+
+
+@pytest.mark.parametrize("name", ["active-uniform", "interface-query", "compute-ssbo"])
+def test_each_check_fails_with_a_wrong_value(executor, name):
+    text = (FILES / f"{name}.shader_test").read_text()
+    lines = [m[0] for m in CHECKED_LINE.finditer(text)]
+    assert len(lines) >= 6
+    for line in lines:
+        wrong = wrong_value(line)
+        twin = st.to_case(text.replace(line + "\n", wrong + "\n", 1), f"shader_test/twin/{name}")
+        result, message = status(executor, twin)
+        assert result == "fail", (wrong, message)
+        assert wrong in message and "expected" in message, message
+
+
+def test_query_failures_name_the_enums(executor):
+    text = (FILES / "active-uniform.shader_test").read_text()
+    old, new = TWINS["active-uniform"]
+    result, message = status(executor, st.to_case(text.replace(old, new), "shader_test/twin/enum"))
+    assert result == "fail"
+    assert "glGetActiveUniformsiv = GL_FLOAT_MAT3x2 (0x8b67), expected GL_FLOAT_MAT2x3 (0x8b65)" in message
+    missing = st.to_case(text.replace("active uniform Block.first ", "active uniform Block.absent "),
+                         "shader_test/twin/absent")
+    result, message = status(executor, missing)
+    assert result == "fail" and "Block.absent" in message and "no active resource of that name" in message

@@ -3,8 +3,10 @@ lavapipe (a probe that expects the wrong colour fails, naming it), and `--shader
 The files under shader_tests/ were written for these tests."""
 from __future__ import annotations
 
+import base64
 import json
 import os
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +15,7 @@ import pytest
 
 from harness.case import ID_RE, Case
 from harness.importers import shader_test as st
-from harness.verdict import judge
+from harness.verdict import check, judge
 
 FILES = Path(__file__).parent / "shader_tests"
 ROOT = Path(__file__).resolve().parents[2]
@@ -144,7 +146,7 @@ def test_rect_texcoords_without_piglit_vertex_use_the_fixed_function_array():
 @pytest.mark.parametrize("text, reason", [
     ("[require]\nGLSL >= 1.10\n[vertex shader passthrough]\n[fragment shader]\nvoid main() {}\n[test]\n"
      "texture shadow2D 0 (8, 8)\nprobe all rgba 0 0 0 0\n", "unsupported command 'texture shadow2D 0 (8, 8)' (line 7)"),
-    ("[require]\nGLSL >= 1.10\n[compute shader]\nvoid main() {}\n[test]\n", "section [compute shader] (line 3)"),
+    ("[require]\nGLSL >= 1.10\n[vertex program]\n!!ARBvp1.0\n[test]\n", "section [vertex program] (line 3)"),
     ("[require]\nGLSL ES >= 3.00\n[vertex shader passthrough]\n[test]\n", "requirement 'GLSL ES >= 3.00'"),
     ("[require]\nGLSL >= 1.10\n[vertex shader passthrough]\n[fragment shader]\nvoid main() {}\n[test]\n"
      "atomic counters 1\ndraw rect -1 -1 2 2\nprobe atomic counter 0 != 0\n",
@@ -159,6 +161,120 @@ def test_what_is_not_supported_is_a_named_skip(text, reason):
     assert reason in case.requires.unsupported and not case.expect
 
 
+QUERIES = """[require]
+GLSL >= 1.50
+[vertex shader passthrough]
+[fragment shader]
+uniform mat4x2 m;
+out vec4 c;
+void main() { c = m[0].xyxy; }
+[test]
+active uniform m GL_UNIFORM_TYPE GL_FLOAT_MAT4x2
+draw rect -1 -1 2 2
+active uniform m GL_UNIFORM_OFFSET -1
+verify program_interface_query GL_PROGRAM_OUTPUT c GL_LOCATION 0x0
+"""
+
+
+def test_program_queries_follow_the_script():
+    case = st.to_case(QUERIES, "shader_test/q")
+    assert not case.requires.unsupported
+    before, draw = case.draws                      # a query before any draw gets a step of its own
+    assert before.command == "None" and draw.command == "DrawArrays"
+    assert [(q.interface, q.name, q.pname) for q in before.queries] == [("", "m", "GL_UNIFORM_TYPE")]
+    assert [(q.interface, q.name, q.pname) for q in draw.queries] == [
+        ("", "m", "GL_UNIFORM_OFFSET"), ("GL_PROGRAM_OUTPUT", "c", "GL_LOCATION")]
+    first, second = case.expect                    # no probe: the queries are what the case checks
+    assert [(v.value, v.enum) for v in first.queries] == [(0x8B69, True)]
+    assert [(v.value, v.enum) for v in second.queries] == [(-1, False), (0, False)]
+    assert second.queries[0].label == draw.queries[0].label == "active uniform m GL_UNIFORM_OFFSET -1 (line 11)"
+    assert Case.from_json(case.to_json()) == case
+
+
+COMPUTE = """[require]
+GLSL >= 4.30
+[compute shader]
+#version 430
+layout(local_size_x = 1) in;
+layout(binding = 2) buffer B { uint u[]; };
+void main() { u[0] = 1u; }
+[test]
+ssbo 2 16
+compute 3 2 1
+probe ssbo uint 2 0 == 0xffffffff
+probe ssbo int 2 4 == -3
+probe ssbo float 2 8 >= 0.1
+ssbo 5 8
+probe ssbo int 5 0 != 1
+"""
+
+
+def test_compute_and_storage_buffers():
+    case = st.to_case(COMPUTE, "shader_test/c")
+    assert not case.requires.unsupported and [stage for stage, _ in case.shaders] == ["cs"]
+    dispatch, step = case.draws
+    assert (dispatch.command, dispatch.work_groups, dispatch.read_storage) == ("DispatchCompute", (3, 2, 1), (2,))
+    assert dispatch.state.storage_buffers == ((2, 16),)
+    # an `ssbo` after the last dispatch is made before the probe that follows it reads it
+    assert (step.command, step.state.storage_buffers, step.read_storage) == ("None", ((5, 8),), (5,))
+    probes = case.expect[0].storage
+    assert [(p.binding, p.offset, p.type, p.op, p.value) for p in probes] == [
+        (2, 0, "uint", "==", 0xFFFFFFFF), (2, 4, "int", "==", -3), (2, 8, "float", ">=", pytest.approx(0.1))]
+    assert probes[2].value == struct.unpack("<f", struct.pack("<f", 0.1))[0]     # read as a C float
+    assert Case.from_json(case.to_json()) == case
+
+
+@pytest.mark.parametrize("line, reason", [
+    ("active uniform m GL_UNIFORM_NAME_LENGTH 2", "property GL_UNIFORM_NAME_LENGTH"),
+    ("verify program_interface_query GL_PROGRAM_FOO c GL_LOCATION 0", "program interface GL_PROGRAM_FOO"),
+    ("active uniform m GL_UNIFORM_TYPE GL_NOT_A_TYPE", "cannot read it"),
+    ("probe ssbo double 0 0 == 1.0", "int, uint and float probes"),
+])
+def test_queries_and_probes_not_supported(line, reason):
+    case = st.to_case(QUERIES + line + "\n", "shader_test/x")
+    assert reason in case.requires.unsupported and not case.expect
+
+
+def test_dispatch_after_probing_another_binding_is_a_skip():
+    """shader_runner's `probe ssbo N` binds buffer N at storage binding 0 and leaves it there."""
+    case = st.to_case(COMPUTE + "compute 1 1 1\n", "shader_test/x")
+    assert "compute 1 1 1 (line 16)': after `probe ssbo` of binding 5 (line 15)" in case.requires.unsupported
+
+
+def test_storage_and_query_verdicts():
+    case = st.to_case(COMPUTE, "shader_test/c")
+    data = struct.pack("<Iif", 0xFFFFFFFF, -3, 0.1)
+    ok = {"draws": [{"storage": {"2": base64.b64encode(data + bytes(4)).decode()}},
+                    {"storage": {"5": base64.b64encode(bytes(8)).decode()}}]}
+    assert check(case, ok) == []
+    bad = {"draws": [{"storage": {"2": base64.b64encode(struct.pack("<Iif", 7, -3, 0.0) + bytes(4)).decode()}},
+                     {"storage": {"5": base64.b64encode(struct.pack("<ii", 1, 0)).decode()}}]}
+    assert check(case, bad) == [
+        "compute 3 2 1 (line 10), probe ssbo uint 2 0 == 0xffffffff (line 11): uint at byte 0 of SSBO 2 = 7, "
+        "expected 4294967295",
+        "compute 3 2 1 (line 10), probe ssbo float 2 8 >= 0.1 (line 13): float at byte 8 of SSBO 2 = 0, "
+        "expected >= 0.100000001",
+        "no draw (before line 15), probe ssbo int 5 0 != 1 (line 15): int at byte 0 of SSBO 5 = 1, expected != 1"]
+    queries = st.to_case(QUERIES, "shader_test/q")
+    answers = {"draws": [{"queries": {queries.draws[0].queries[0].label: {"glGetActiveUniformsiv": 0x8B5C}}},
+                         {"queries": {q.label: None for q in queries.draws[1].queries}}]}
+    assert check(queries, answers) == [
+        "active uniform m GL_UNIFORM_TYPE GL_FLOAT_MAT4x2 (line 9): glGetActiveUniformsiv = GL_FLOAT_MAT4 (0x8b5c), "
+        "expected GL_FLOAT_MAT4x2 (0x8b69)",
+        "active uniform m GL_UNIFORM_OFFSET -1 (line 11): the program has no active resource of that name (expected -1)",
+        "verify program_interface_query GL_PROGRAM_OUTPUT c GL_LOCATION 0x0 (line 12): the program has no active "
+        "resource of that name (expected 0)"]
+
+
+def test_type_enum_table_matches_the_gl_headers():
+    os.environ.setdefault("PYOPENGL_PLATFORM", "egl")
+    from OpenGL import GL
+    from OpenGL.GL.NV import gpu_shader5
+    from harness.glfacts import GL_TYPE_ENUMS
+    for name, value in GL_TYPE_ENUMS.items():
+        assert (getattr(GL, name, None) or getattr(gpu_shader5, name.replace("_ARB", "_NV"))) == value, name
+
+
 def test_json_round_trip_and_older_cases_unchanged():
     for path in FILES.glob("*.shader_test"):
         case = st.load(path)
@@ -166,7 +282,8 @@ def test_json_round_trip_and_older_cases_unchanged():
     # the fields added for shader_test stay out of other cases' JSON
     from conftest import fault_case
     text = fault_case("none").to_json()
-    for name in ("uniforms", "keep_image", "image_format", "probes", "read_image", "unsupported"):
+    for name in ("uniforms", "keep_image", "image_format", "probes", "read_image", "unsupported", "queries",
+                 "storage", "work_groups"):
         assert name not in text
 
 

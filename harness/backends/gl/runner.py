@@ -325,6 +325,10 @@ class GLBackend:
                 GL.glPrimitiveRestartIndex(draw.restart_index)
             if draw.list:
                 self._display_list(case, draw, made)
+            elif draw.work_groups:                      # shader_runner's `compute`, between barriers
+                GL.glMemoryBarrier(GL.GL_ALL_BARRIER_BITS)
+                GL.glDispatchCompute(*draw.work_groups)
+                GL.glMemoryBarrier(GL.GL_ALL_BARRIER_BITS)
             elif draw.command != "None":
                 issue(GL, case, draw, lambda: made.buffer(GL.glGenBuffers(1)))
             error = int(GL.glGetError()) if readback.gl_error else None
@@ -349,6 +353,10 @@ class GLBackend:
             counts["xfb_vertices"] = vertices
             raw = GL.glGetBufferSubData(GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0, vertices * stride) if vertices else b""
             result["xfb"] = encode_records(bytes(raw))
+        if draw.queries:
+            result["queries"] = {q.label: self._program_query(case, q) for q in draw.queries}
+        if draw.read_storage:
+            result["storage"] = {str(b): self._read_storage(b) for b in draw.read_storage}
         return result
 
     def _atomic_counter_buffer(self, count: int, made: "_Objects") -> None:
@@ -401,6 +409,52 @@ class GLBackend:
             finally:
                 _quietly(GL.glEndList)         # never leave the context compiling
 
+    def _program_query(self, case: Case, query) -> dict | None:
+        """What shader_runner's `active uniform` / `verify program_interface_query` reads of the
+        program in use: the property of the active uniform or resource whose name GL lists as
+        `query.name`, by every call that answers it ({call: value}); None: no such name."""
+        GL = self.gl
+        program = int(GL.glGetIntegerv(GL.GL_CURRENT_PROGRAM))
+        pname, got = getattr(GL, query.pname), np.zeros(1, dtype=np.int32)
+        if not query.interface:
+            for i in range(int(GL.glGetProgramiv(program, GL.GL_ACTIVE_UNIFORMS))):
+                name, size, type_ = GL.glGetActiveUniform(program, i)
+                if _text(name) != query.name:
+                    continue
+                GL.glGetActiveUniformsiv(program, 1, np.array([i], dtype=np.uint32), pname, got)
+                answers = {"glGetActiveUniformsiv": int(got[0])}
+                also = {"GL_UNIFORM_TYPE": type_, "GL_UNIFORM_SIZE": size}.get(query.pname)
+                if also is not None:                       # shader_runner checks both calls
+                    answers["glGetActiveUniform"] = int(also)
+                return answers
+            return None
+        facts = self._facts[case.requires.profile]
+        if "GL_ARB_program_interface_query" not in facts["extensions"] and tuple(facts["version_number"]) < (4, 3):
+            raise Skip("program_interface_query needs GL 4.3 or GL_ARB_program_interface_query")
+        interface = getattr(GL, query.interface)
+        count = np.zeros(1, dtype=np.int32)
+        GL.glGetProgramInterfaceiv(program, interface, GL.GL_ACTIVE_RESOURCES, count)
+        for i in range(int(count[0])):
+            name = ctypes.create_string_buffer(512)
+            GL.glGetProgramResourceName(program, interface, i, len(name), None, name)
+            if name.value.decode("utf-8", "replace") != query.name:
+                continue
+            GL.glGetProgramResourceiv(program, interface, i, 1, np.array([pname], dtype=np.uint32), 1, None, got)
+            return {"glGetProgramResourceiv": int(got[0])}
+        return None
+
+    def _read_storage(self, binding: int) -> str | None:
+        """The whole buffer bound at GL_SHADER_STORAGE_BUFFER binding `binding`; None: none is."""
+        GL = self.gl
+        buffer = int(np.ravel(GL.glGetIntegeri_v(GL.GL_SHADER_STORAGE_BUFFER_BINDING, binding))[0])
+        if not buffer:
+            return None
+        GL.glBindBuffer(GL.GL_SHADER_STORAGE_BUFFER, buffer)
+        size = int(np.ravel(GL.glGetBufferParameteriv(GL.GL_SHADER_STORAGE_BUFFER, GL.GL_BUFFER_SIZE))[0])
+        raw = GL.glGetBufferSubData(GL.GL_SHADER_STORAGE_BUFFER, 0, size)
+        GL.glBindBuffer(GL.GL_SHADER_STORAGE_BUFFER, 0)
+        return encode_records(bytes(raw))
+
     def _set_extras(self, case: Case, state, made: "_Objects") -> None:
         """The state imported shader_test files set: a clear, uniforms, polygon mode, front
         face and the compatibility projection matrix, for this draw."""
@@ -419,6 +473,10 @@ class GLBackend:
             GL.glProvokingVertex(getattr(GL, f"GL_{state.provoking_vertex}_VERTEX_CONVENTION"))
         for texture in state.textures:
             self._texture(texture, made)
+        for binding, size in state.storage_buffers:        # shader_runner's `ssbo N SIZE`: zeroed
+            GL.glBindBuffer(GL.GL_SHADER_STORAGE_BUFFER, made.buffer(GL.glGenBuffers(1)))
+            GL.glBufferData(GL.GL_SHADER_STORAGE_BUFFER, size, bytes(size), GL.GL_DYNAMIC_DRAW)
+            GL.glBindBufferBase(GL.GL_SHADER_STORAGE_BUFFER, binding, made.last())
         if state.projection is not None:
             GL.glMatrixMode(GL.GL_PROJECTION)
             GL.glLoadMatrixf((ctypes.c_float * 16)(*state.projection))
@@ -515,7 +573,7 @@ def _declares_uniforms(stage: str, source: str) -> bool:
 def _state_extras(state) -> bool:
     return bool(state.uniforms or state.clear_color is not None
                 or state.polygon_mode or state.front_face or state.provoking_vertex
-                or state.textures or state.projection is not None)
+                or state.textures or state.projection is not None or state.storage_buffers)
 
 
 class _LinkFailed(BackendError):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from harness.backends.glsl.tokens import Token, directive_words, tokenize
 
-STAGES = {"vs": "vert", "tcs": "tesc", "tes": "tese", "gs": "geom", "fs": "frag"}
+STAGES = {"vs": "vert", "tcs": "tesc", "tes": "tese", "gs": "geom", "fs": "frag", "cs": "comp"}
 PASSIVE = {"version", "extension", "pragma"}
 PREDEFINED = {"__LINE__", "__FILE__", "__VERSION__", "GL_core_profile", "GL_compatibility_profile", "GL_es_profile"}
 

@@ -156,6 +156,11 @@ class VKBackend:
             raise Skip("the Vulkan backend makes no 1D or 3D textures")
         needs = []
         stages = dict(case.shaders)
+        if "cs" in stages or any(d.work_groups or d.read_storage or d.state.storage_buffers for d in case.draws):
+            raise Skip("the Vulkan backend runs no compute shaders or shader storage buffers")
+        if any(d.queries for d in case.draws):
+            raise Skip("the Vulkan backend has no GL program introspection (active uniform, "
+                       "program_interface_query)")
         if case.readback.captures:
             needs.append("transform_feedback")
         if "tes" in stages:
