@@ -166,15 +166,17 @@ def classify(entry: dict, zink: str | None, imported: bool) -> str:
         return ""
     if not imported:
         return "importer skip (every target)"
-    if status == "skip" and "Vulkan backend does not support" in message:
-        return "layer gap: not in the layer (skip)"
+    if status == "skip" and "Vulkan backend" in message:
+        return "layer gap: not in the layer (a skip the layer names)"
     if "(translated) failed to compile" in message:
         return "layer gap: translated GLSL does not compile"
+    if "varying components, GL_MAX_VARYING_COMPONENTS is" in message:
+        return "layer gap: the layer's own varying-component check refuses the program"
     if zink == "pass":
         return "layer gap: zink on the same lavapipe passes"
     if status == "skip" and zink == "skip":
         return "skip on zink too (a requirement neither layer meets)"
-    return f"driver difference: zink on the same lavapipe {zink or 'has no verdict'} too"
+    return f"driver difference: zink on the same lavapipe gives {zink or 'no verdict'} too"
 
 
 def main() -> int:

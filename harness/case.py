@@ -85,7 +85,7 @@ class Texture:
     colors: tuple[float, ...] = ()                          # checkerboard: the two colours, 8 floats
     min_filter: str = "NEAREST"
     mag_filter: str = "NEAREST"
-    # Added for 1D and 3D textures; omitted from JSON at the default.
+    # Added for 1D and 3D textures.
     target: str = "2D"                                      # "1D", "2D" or "3D"
     depth: int = 1
 
@@ -96,7 +96,7 @@ class Uniform:
     name: str
     type: str                                               # GLSL type: float, ivec3, uint, mat2x3, ...
     values: tuple[float, ...]                               # matrices column by column
-    # Added for SSO shader_test files; omitted from JSON at the default. A stage key ("fs"):
+    # Added for SSO shader_test files. A stage key ("fs"):
     # set on that stage's separable program of the bound pipeline, made its active program
     # (glActiveShaderProgram); "": on the current program. A name of digits is a location.
     stage: str = ""
@@ -163,7 +163,7 @@ class Draw:
     delete_programs: tuple[int, ...] = ()                   # glDeleteProgram on these before the draw
     # Added for imported shader_test files.
     read_image: bool = True                                 # False: no image read back after this draw
-    # Display lists (compatibility profile), for imported shader_test files; omitted at the default.
+    # Display lists (compatibility profile), for imported shader_test files.
     # "COMPILE" / "COMPILE_AND_EXECUTE": glGenLists(1), then glNewList(list, GL_<mode>) around
     # this draw's patch parameters and its draw call only (the rest of its state is set, and its
     # queries run, outside the list); "CALL" (command "CallList"): glCallList of the list made
