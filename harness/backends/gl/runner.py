@@ -12,14 +12,14 @@ import ctypes
 import functools
 import os
 import re
-import struct
 
 import numpy as np
 
 from harness.backends import BackendError, Skip, check_requirements
 from harness.backends.gl.context import open_contexts, select_platform
 from harness.backends.gl.draws import issue
-from harness.backends.glsl import types
+from harness.backends.gl.objects import Objects, quietly
+from harness.backends.gl.uniforms import active_program, block_property, set_uniform
 from harness.backends.glsl.model import ParseError, parse
 from harness.backends.glsl.preprocess import PreprocessError, preprocess
 from harness.case import Case
@@ -57,7 +57,7 @@ class GLBackend:
             self._facts[profile] = self._query_facts(profile)
         return self._facts[profile]
 
-    def _framebuffer(self, made: "_Objects") -> None:
+    def _framebuffer(self, made: "Objects") -> None:
         """Surfaceless contexts have no default framebuffer, and draws need a complete one."""
         GL = self.gl
         GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, made.framebuffer(GL.glGenFramebuffers(1)))
@@ -100,7 +100,7 @@ class GLBackend:
         check_requirements(case, facts, lambda name: int(self.gl.glGetIntegerv(getattr(self.gl, name))))
         GL = self.gl
         self._contexts.begin_case(case.requires.profile)
-        made = _Objects(GL)
+        made = Objects(GL)
         try:
             self._framebuffer(made)
             if dict(case.params).get("link"):               # an imported `link error` / `link success`
@@ -140,7 +140,7 @@ class GLBackend:
         if key in cache:
             cache[key] = cache.pop(key)                   # most recently used last
         else:
-            shaders = _Objects(self.gl)
+            shaders = Objects(self.gl)
             program = int(self.gl.glCreateProgram())
             try:
                 self._link(case, program, case.shaders, shaders, {})
@@ -155,7 +155,7 @@ class GLBackend:
         self.gl.glUseProgram(cache[key])
         return [cache[key]]
 
-    def _program(self, case: Case, made: "_Objects") -> list[int]:
+    def _program(self, case: Case, made: "Objects") -> list[int]:
         """Compile and link the case's programs (or one separable program per stage), bind the
         first and return them all. A (stage, source) that several programs list is compiled
         once, and that one shader object is attached to each of them."""
@@ -179,7 +179,7 @@ class GLBackend:
         GL.glUseProgram(programs[0])
         return programs
 
-    def _link_fails(self, case: Case, made: "_Objects") -> int:
+    def _link_fails(self, case: Case, made: "Objects") -> int:
         """1 if the case's program (each of its separable programs) fails to link, else 0; a
         shader that does not compile fails the case, as in shader_runner."""
         GL = self.gl
@@ -194,7 +194,7 @@ class GLBackend:
                 return 1
         return 0
 
-    def _link(self, case: Case, program: int, shaders, made: "_Objects", compiled: dict,
+    def _link(self, case: Case, program: int, shaders, made: "Objects", compiled: dict,
               which: str = "") -> None:
         GL = self.gl
         for stage, source in shaders:
@@ -224,7 +224,7 @@ class GLBackend:
                            f"{log.splitlines()[0] if log else 'no log'}")
             raise _LinkFailed(f"{which or 'program '}failed to link:\n{log}")
 
-    def _uniform_buffers(self, program: int, shaders, made: "_Objects") -> None:
+    def _uniform_buffers(self, program: int, shaders, made: "Objects") -> None:
         """A zeroed buffer for each active uniform block, bound to binding point i for block i
         unless the shaders give bindings themselves, as shader_runner does; `uniform` commands
         naming a block member write into it (set_uniform)."""
@@ -233,14 +233,14 @@ class GLBackend:
         for block in range(int(GL.glGetProgramiv(program, GL.GL_ACTIVE_UNIFORM_BLOCKS))):
             if not explicit:
                 GL.glUniformBlockBinding(program, block, block)
-            binding = _block_property(GL, program, block, GL.GL_UNIFORM_BLOCK_BINDING)
-            size = _block_property(GL, program, block, GL.GL_UNIFORM_BLOCK_DATA_SIZE)
+            binding = block_property(GL, program, block, GL.GL_UNIFORM_BLOCK_BINDING)
+            size = block_property(GL, program, block, GL.GL_UNIFORM_BLOCK_DATA_SIZE)
             GL.glBindBuffer(GL.GL_UNIFORM_BUFFER, made.buffer(GL.glGenBuffers(1)))
             GL.glBufferData(GL.GL_UNIFORM_BUFFER, size, bytes(size), GL.GL_DYNAMIC_DRAW)
             GL.glBindBufferBase(GL.GL_UNIFORM_BUFFER, binding, made.last())
         GL.glBindBuffer(GL.GL_UNIFORM_BUFFER, 0)
 
-    def _vertex_data(self, case: Case, made: "_Objects") -> None:
+    def _vertex_data(self, case: Case, made: "Objects") -> None:
         GL = self.gl
         GL.glBindVertexArray(made.vertex_array(GL.glGenVertexArrays(1)))
         for attr in case.attributes:
@@ -265,7 +265,7 @@ class GLBackend:
             data = np.asarray(case.indices, dtype=INDEX_TYPES[case.index_type].dtype).tobytes()
             GL.glBufferData(GL.GL_ELEMENT_ARRAY_BUFFER, len(data), data, GL.GL_STATIC_DRAW)
 
-    def _image_target(self, readback, made: "_Objects") -> None:
+    def _image_target(self, readback, made: "Objects") -> None:
         GL = self.gl
         size = readback.image
         GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, made.framebuffer(GL.glGenFramebuffers(1)))
@@ -284,7 +284,7 @@ class GLBackend:
         raw = GL.glReadPixels(0, 0, width, height, GL.GL_RGBA, GL.GL_FLOAT)
         return encode_records(np.asarray(raw, dtype="<f4").tobytes())
 
-    def _draw(self, case: Case, index: int, made: "_Objects") -> dict:
+    def _draw(self, case: Case, index: int, made: "Objects") -> dict:
         GL = self.gl
         draw, readback = case.draws[index], case.readback
         state = draw.state
@@ -336,7 +336,7 @@ class GLBackend:
             GL.glDisable(GL.GL_PRIMITIVE_RESTART)
         finally:
             for what in reversed(active):    # also after an error, so the objects can be deleted
-                _quietly(GL.glEndTransformFeedback) if what == "xfb" else _quietly(GL.glEndQuery, what)
+                quietly(GL.glEndTransformFeedback) if what == "xfb" else quietly(GL.glEndQuery, what)
             if extra:
                 self._unset_extras(state)
         for cap in state.enable:
@@ -360,7 +360,7 @@ class GLBackend:
             result["storage"] = {str(b): self._read_storage(b) for b in draw.read_storage}
         return result
 
-    def _atomic_counter_buffer(self, count: int, made: "_Objects") -> None:
+    def _atomic_counter_buffer(self, count: int, made: "Objects") -> None:
         """`count` GLuint counters, all 0, at GL_ATOMIC_COUNTER_BUFFER binding 0 (and the
         generic binding, which _read_counters reads)."""
         GL = self.gl
@@ -387,7 +387,7 @@ class GLBackend:
         if state.default_inner is not None:
             GL.glPatchParameterfv(GL.GL_PATCH_DEFAULT_INNER_LEVEL, (ctypes.c_float * 2)(*state.default_inner))
 
-    def _display_list(self, case: Case, draw, made: "_Objects") -> None:
+    def _display_list(self, case: Case, draw, made: "Objects") -> None:
         """A draw's display list step (Draw.list). Only the patch parameters and the draw call go
         into a new list: the draw's queries began before glNewList, so they are executed, not
         compiled, and count what GL_COMPILE_AND_EXECUTE draws (nothing for GL_COMPILE)."""
@@ -408,7 +408,7 @@ class GLBackend:
                 self._patch_parameters(draw.state)
                 issue(GL, case, draw, lambda: made.buffer(GL.glGenBuffers(1)))
             finally:
-                _quietly(GL.glEndList)         # never leave the context compiling
+                quietly(GL.glEndList)         # never leave the context compiling
 
     def _program_query(self, case: Case, query) -> dict | None:
         """What shader_runner's `active uniform` / `verify program_interface_query` reads of the
@@ -456,7 +456,7 @@ class GLBackend:
         GL.glBindBuffer(GL.GL_SHADER_STORAGE_BUFFER, 0)
         return encode_records(bytes(raw))
 
-    def _set_extras(self, case: Case, state, made: "_Objects") -> None:
+    def _set_extras(self, case: Case, state, made: "Objects") -> None:
         """The state imported shader_test files set: a clear, uniforms, polygon mode, front
         face and the compatibility projection matrix, for this draw."""
         GL = self.gl
@@ -465,7 +465,7 @@ class GLBackend:
         if state.uniforms:
             program = int(GL.glGetIntegerv(GL.GL_CURRENT_PROGRAM))
             for uniform in state.uniforms:
-                set_uniform(GL, _active_program(GL, uniform.stage) if uniform.stage else program, uniform)
+                set_uniform(GL, active_program(GL, uniform.stage) if uniform.stage else program, uniform)
         if state.polygon_mode:
             GL.glPolygonMode(GL.GL_FRONT_AND_BACK, getattr(GL, "GL_" + state.polygon_mode))
         if state.front_face:
@@ -483,7 +483,7 @@ class GLBackend:
             GL.glLoadMatrixf((ctypes.c_float * 16)(*state.projection))
             GL.glMatrixMode(GL.GL_MODELVIEW)
 
-    def _texture(self, texture, made: "_Objects") -> None:
+    def _texture(self, texture, made: "Objects") -> None:
         GL = self.gl
         if texture.target != "2D":
             self._texture_1d_3d(texture, made)
@@ -508,7 +508,7 @@ class GLBackend:
                         np.ascontiguousarray(texels, dtype="<f4").tobytes())
         GL.glActiveTexture(GL.GL_TEXTURE0)
 
-    def _texture_1d_3d(self, texture, made: "_Objects") -> None:
+    def _texture_1d_3d(self, texture, made: "Objects") -> None:
         """piglit_rgbw_texture_1d / _3d: rgbw along x (1D), or rgbw quadrants in the front half
         of the slices and yellow, magenta, cyan, black behind (3D); clamped to the edge."""
         GL = self.gl
@@ -536,15 +536,15 @@ class GLBackend:
     def _unset_extras(self, state) -> None:
         GL = self.gl
         if state.polygon_mode:
-            _quietly(GL.glPolygonMode, GL.GL_FRONT_AND_BACK, GL.GL_FILL)
+            quietly(GL.glPolygonMode, GL.GL_FRONT_AND_BACK, GL.GL_FILL)
         if state.front_face:
-            _quietly(GL.glFrontFace, GL.GL_CCW)
+            quietly(GL.glFrontFace, GL.GL_CCW)
         if state.provoking_vertex:
-            _quietly(GL.glProvokingVertex, GL.GL_LAST_VERTEX_CONVENTION)
+            quietly(GL.glProvokingVertex, GL.GL_LAST_VERTEX_CONVENTION)
         if state.projection is not None:
-            _quietly(GL.glMatrixMode, GL.GL_PROJECTION)
-            _quietly(GL.glLoadIdentity)
-            _quietly(GL.glMatrixMode, GL.GL_MODELVIEW)
+            quietly(GL.glMatrixMode, GL.GL_PROJECTION)
+            quietly(GL.glLoadIdentity)
+            quietly(GL.glMatrixMode, GL.GL_MODELVIEW)
 
 def _capability(GL, name: str) -> int:
     """A capability's enum from its name without "GL_" (PyOpenGL names clip planes 0 to 5 only)."""
@@ -581,162 +581,6 @@ def _state_extras(state) -> bool:
 
 class _LinkFailed(BackendError):
     """The program did not link (its shaders compiled)."""
-
-
-def _block_property(GL, program: int, block: int, pname) -> int:
-    value = np.zeros(1, dtype=np.int32)
-    GL.glGetActiveUniformBlockiv(program, block, pname, value)
-    return int(value[0])
-
-
-def _uniform_index(GL, program: int, name: str) -> int | None:
-    index = np.zeros(1, dtype=np.uint32)
-    names = ctypes.cast((ctypes.c_char_p * 1)(name.encode()), ctypes.POINTER(ctypes.POINTER(ctypes.c_char)))
-    GL.glGetUniformIndices(program, 1, names, index)
-    return None if int(index[0]) == GL.GL_INVALID_INDEX else int(index[0])
-
-
-def set_block_member(GL, program: int, uniform) -> bool:
-    """shader_runner's `uniform` command on a member of a uniform block: the values go into the
-    block's buffer at the member's offset (element i of an array at i array strides; matrices
-    column by column, or row by row where the member is row_major). False: no such member."""
-    index, element = None, 0
-    whole = re.fullmatch(r"(.*)\[(\d+)\]", uniform.name)
-    if whole:                                       # "a[2]": the array "a[0]", element 2
-        index, element = _uniform_index(GL, program, whole[1] + "[0]"), int(whole[2])
-    if index is None:
-        index, element = _uniform_index(GL, program, uniform.name), 0
-    if index is None:
-        return False
-    props = {}
-    for pname in ("BLOCK_INDEX", "OFFSET", "ARRAY_STRIDE", "MATRIX_STRIDE", "IS_ROW_MAJOR"):
-        value = np.zeros(1, dtype=np.int32)
-        GL.glGetActiveUniformsiv(program, 1, np.array([index], dtype=np.uint32), getattr(GL, "GL_UNIFORM_" + pname), value)
-        props[pname] = int(value[0])
-    if props["BLOCK_INDEX"] < 0:
-        return False
-    type_, values = uniform.type, uniform.values
-    double = type_.startswith(("double", "dvec", "dmat"))
-    fmt = "d" if double else "I" if type_.startswith(("uint", "uvec")) else \
-        "i" if type_.startswith(("int", "ivec", "bool", "bvec")) else "f"
-    size = 8 if double else 4
-    if fmt == "i" and type_.startswith(("bool", "bvec")):
-        values = tuple(int(bool(v)) for v in values)
-    start = props["OFFSET"] + element * props["ARRAY_STRIDE"]
-    placed = []                                      # (byte offset, value)
-    matrix = re.fullmatch(r"d?mat(\d)(?:x(\d))?", type_)
-    if matrix:
-        cols, rows = int(matrix[1]), int(matrix[2] or matrix[1])
-        for c in range(cols):
-            for r in range(rows):
-                at = r * props["MATRIX_STRIDE"] + c * size if props["IS_ROW_MAJOR"] \
-                    else c * props["MATRIX_STRIDE"] + r * size
-                placed.append((start + at, values[c * rows + r]))
-    else:
-        placed = [(start + i * size, v) for i, v in enumerate(values)]
-    binding = _block_property(GL, program, props["BLOCK_INDEX"], GL.GL_UNIFORM_BLOCK_BINDING)
-    GL.glBindBuffer(GL.GL_UNIFORM_BUFFER, int(np.ravel(GL.glGetIntegeri_v(GL.GL_UNIFORM_BUFFER_BINDING, binding))[0]))
-    for at, value in placed:
-        data = struct.pack("<" + fmt, value)
-        GL.glBufferSubData(GL.GL_UNIFORM_BUFFER, at, len(data), data)
-    GL.glBindBuffer(GL.GL_UNIFORM_BUFFER, 0)
-    return True
-
-
-def _active_program(GL, stage: str) -> int:
-    """The bound pipeline's program for a stage, made its active program (glActiveShaderProgram),
-    which glUniform* then sets when no program is current."""
-    pipeline = int(GL.glGetIntegerv(GL.GL_PROGRAM_PIPELINE_BINDING))
-    program = np.zeros(1, dtype=np.int32)
-    GL.glGetProgramPipelineiv(pipeline, getattr(GL, STAGE[stage].shader_type), program)
-    GL.glActiveShaderProgram(pipeline, int(program[0]))
-    return int(program[0])
-
-
-def set_uniform(GL, program: int, uniform) -> None:
-    """glUniform* for one value, as shader_runner's `uniform` command: the name must be active
-    (a default-block uniform, or a member of a uniform block); a name of digits is the location
-    itself, as shader_runner reads one."""
-    numeric = uniform.name[:1].isdigit()
-    location = int(uniform.name, 0) if numeric else GL.glGetUniformLocation(program, uniform.name)
-    if location < 0 and not numeric:
-        if set_block_member(GL, program, uniform):
-            return
-        raise BackendError(f"cannot get the location of uniform {uniform.name!r} (not an active uniform)")
-    type_, values = uniform.type, uniform.values
-    basic = types.basic(type_)
-    if basic is not None and basic.columns > 1:
-        cols, rows = basic.columns, basic.rows
-        shape = cols if cols == rows else f"{cols}x{rows}"
-        double = basic.scalar == "double"
-        array = (ctypes.c_double if double else ctypes.c_float) * len(values)
-        getattr(GL, f"glUniformMatrix{shape}{'dv' if double else 'fv'}")(location, 1, GL.GL_FALSE, array(*values))
-        return
-    n = int(type_[-1]) if type_[-1].isdigit() else 1
-    if type_.startswith(("uint", "uvec")):
-        kind, ctype = "uiv", ctypes.c_uint
-    elif type_.startswith(("int", "ivec", "bool", "bvec")):
-        kind, ctype = "iv", ctypes.c_int
-    elif type_.startswith(("double", "dvec")):
-        kind, ctype = "dv", ctypes.c_double
-    else:
-        kind, ctype = "fv", ctypes.c_float
-    getattr(GL, f"glUniform{n}{kind}")(location, 1, (ctype * n)(*values))
-
-
-class _Objects:
-    """GL objects a case created, deleted together when it ends."""
-
-    def __init__(self, GL):
-        self.GL = GL
-        self._made = []
-
-    def _add(self, kind, name):
-        name = int(np.ravel(name)[0])         # glGen* hand back arrays, glCreate* plain ints
-        self._made.append((kind, name))
-        return name
-
-    def last(self): return self._made[-1][1]
-
-    def latest(self, kind):
-        return next((name for k, name in reversed(self._made) if k == kind), None)
-
-    def forget(self, kind, name):
-        """An object the case deleted itself."""
-        self._made.remove((kind, name))
-    def program(self, name): return self._add("program", name)
-    def pipeline(self, name): return self._add("pipeline", name)
-    def framebuffer(self, name): return self._add("framebuffer", name)
-    def renderbuffer(self, name): return self._add("renderbuffer", name)
-    def shader(self, name): return self._add("shader", name)
-    def buffer(self, name): return self._add("buffer", name)
-    def vertex_array(self, name): return self._add("vertex_array", name)
-    def query(self, name): return self._add("query", name)
-    def texture(self, name): return self._add("texture", name)
-    def display_list(self, name): return self._add("display_list", name)
-
-    def delete(self):
-        GL = self.GL
-        deleters = {"program": GL.glDeleteProgram, "shader": GL.glDeleteShader,
-                    "buffer": lambda n: GL.glDeleteBuffers(1, [n]),
-                    "vertex_array": lambda n: GL.glDeleteVertexArrays(1, [n]),
-                    "query": lambda n: GL.glDeleteQueries(1, [n]),
-                    "pipeline": lambda n: GL.glDeleteProgramPipelines(1, [n]),
-                    "framebuffer": lambda n: GL.glDeleteFramebuffers(1, [n]),
-                    "renderbuffer": lambda n: GL.glDeleteRenderbuffers(1, [n]),
-                    "texture": lambda n: GL.glDeleteTextures(1, [n]),
-                    "display_list": lambda n: GL.glDeleteLists(n, 1)}
-        for kind, name in reversed(self._made):
-            _quietly(deleters[kind], name)
-        self._made.clear()
-
-
-def _quietly(call, *args):
-    """Clean-up after a failed case must not hide the error that failed it."""
-    try:
-        call(*args)
-    except Exception:
-        pass
 
 
 def _text(log) -> str:
