@@ -198,7 +198,7 @@ class _Builder:
         self.pending_clear: tuple | None = None
         self.tolerance = DEFAULT_TOLERANCE
         self.patch_vertices = 3
-        self.outer, self.inner = (1.0,) * 4, (1.0,) * 2
+        self.default_outer, self.default_inner = (1.0,) * 4, (1.0,) * 2
         self.enabled: list[str] = []
         self.planes: dict[int, tuple] = {}
         self.polygon_mode = ""
@@ -372,12 +372,8 @@ class _Builder:
                 self.clear_color = _floats(words[2:], 4)
             elif line == "clear":
                 self.pending_clear = self.clear_color
-            elif line.startswith("patch parameter vertices"):
-                self.patch_vertices = int(words[3])
-            elif line.startswith("patch parameter default level outer"):
-                self.outer = _floats(words[5:], 4)
-            elif line.startswith("patch parameter default level inner"):
-                self.inner = _floats(words[5:], 2)
+            elif (patch := _patch_parameter(line, words)) is not None:
+                setattr(self, *patch)
             elif line.startswith("draw arrays"):
                 self._draw_arrays(words[2:], number, line)
             elif re.match(r"^draw (instanced )?rect\b", line):
@@ -437,7 +433,8 @@ class _Builder:
         used = list(self.planes) + [int(c[-1]) for c in self.enabled if c.startswith(("CLIP_PLANE", "CLIP_DISTANCE"))]
         if self.planes:
             planes = tuple(self.planes.get(i, (0.0,) * 4) for i in range(max(used) + 1))
-        state = DrawState(patch_vertices=self.patch_vertices, default_outer=self.outer, default_inner=self.inner,
+        state = DrawState(patch_vertices=self.patch_vertices, default_outer=self.default_outer,
+                          default_inner=self.default_inner,
                           enable=tuple(self.enabled), clip_planes=planes, uniforms=tuple(self.uniforms),
                           clear_color=self.pending_clear, polygon_mode=self.polygon_mode,
                           front_face=self.front_face, projection=self.projection,
@@ -558,9 +555,7 @@ class _Builder:
         if not 0 <= index < self.atomic_counters:
             raise Unsupported(f"command {line!r} (line {number}): counter {index}, the file makes "
                               f"{self.atomic_counters}")
-        if not self.draws:
-            self._step("None", "POINTS", (), f"atomic counters (before line {number})")
-        self.expect_counts.setdefault(len(self.draws) - 1, []).append((f"atomic counter {index}", value))
+        self.expect_counts.setdefault(self._checked_draw(number), []).append((f"atomic counter {index}", value))
 
     def _program_query(self, words: list[str], number: int, line: str) -> None:
         """`active uniform NAME PNAME VALUE` and `verify program_interface_query INTERFACE NAME
@@ -667,15 +662,9 @@ class _Builder:
             raise Unsupported(f"{where}: display lists need a compatibility profile context")
         if words[0] == "newlist" and not self.list_mode and words[1:] in (["GL_COMPILE"], ["GL_COMPILE_AND_EXECUTE"]):
             self.list_mode, self.list_patch, self.list_draws = words[1][3:], {}, len(self.draws)
-        elif self.list_mode and line.startswith("patch parameter") and len(self.draws) == self.list_draws:
-            if line.startswith("patch parameter vertices"):
-                self.list_patch["patch_vertices"] = int(words[3])
-            elif line.startswith("patch parameter default level outer"):
-                self.list_patch["default_outer"] = _floats(words[5:], 4)
-            elif line.startswith("patch parameter default level inner"):
-                self.list_patch["default_inner"] = _floats(words[5:], 2)
-            else:
-                raise Unsupported(where)
+        elif self.list_mode and (patch := _patch_parameter(line, words)) is not None and \
+                len(self.draws) == self.list_draws:
+            self.list_patch[patch[0]] = patch[1]
         elif self.list_mode and line.startswith("draw arrays") and len(self.draws) == self.list_draws:
             self._draw_arrays(words[2:], number, line)
             draw = self.draws[-1]
@@ -701,9 +690,8 @@ class _Builder:
 
     def _run_list(self, patch: dict) -> None:
         """The script's state after the list's commands ran."""
-        self.patch_vertices = patch.get("patch_vertices", self.patch_vertices)
-        self.outer = patch.get("default_outer", self.outer)
-        self.inner = patch.get("default_inner", self.inner)
+        for name, value in patch.items():
+            setattr(self, name, value)
 
     def _ortho(self, args: list[str], number: int) -> None:
         if self.profile == "core":
@@ -780,6 +768,17 @@ class _Builder:
                                       atomic_counters=self.atomic_counters, gl_error=self.gl_error),
                     expect=expect, description=f"piglit shader_test {source}" if source else "piglit shader_test",
                     params=params, separable=self.separable)
+
+
+def _patch_parameter(line: str, words: list[str]) -> tuple[str, object] | None:
+    """A `patch parameter ...` command as the DrawState field it sets and the value; None: not one."""
+    if line.startswith("patch parameter vertices"):
+        return "patch_vertices", int(words[3])
+    if line.startswith("patch parameter default level outer"):
+        return "default_outer", _floats(words[5:], 4)
+    if line.startswith("patch parameter default level inner"):
+        return "default_inner", _floats(words[5:], 2)
+    return None
 
 
 def _with(draw: Draw, **changes) -> Draw:
