@@ -51,7 +51,7 @@ def load_revision(rev: str) -> types.ModuleType:
 def mutations(case, result):
     """Failing variants of an observation: each a (what, Result)."""
     observation = result.observation or {}
-    for d, draw in enumerate(observation.get("draws", [])):
+    for d, draw in enumerate(observation.get("steps", [])):
         if not draw.get("xfb"):
             continue
         records = decode_records(case.readback.captures, draw["xfb"])
@@ -60,9 +60,9 @@ def mutations(case, result):
         names = records.dtype.names
 
         def variant(what, new_records):
-            draws = [dict(x) for x in observation["draws"]]
+            draws = [dict(x) for x in observation["steps"]]
             draws[d]["xfb"] = encode_records(new_records.tobytes())
-            return what, Result("ok", observation={**observation, "draws": draws})
+            return what, Result("ok", observation={**observation, "steps": draws})
         for name in names:
             for scale, shift in ((1.0, 1.0), (1.0, 1e-6), (0.5, 0.0), (1.0, float("nan"))):
                 changed = records.copy()
@@ -85,11 +85,11 @@ def mutations(case, result):
                 yield variant(f"draw {d}: {name} +7 in every fifth record", rekeyed)
         counts = dict(draw.get("counts", {}))
         if counts:
-            draws = [dict(x) for x in observation["draws"]]
+            draws = [dict(x) for x in observation["steps"]]
             draws[d]["counts"] = {k: v + 1 for k, v in counts.items()}
-            yield f"draw {d}: counts + 1", Result("ok", observation={**observation, "draws": draws})
-    if observation.get("draws"):
-        yield "last draw missing", Result("ok", observation={**observation, "draws": observation["draws"][:-1]})
+            yield f"draw {d}: counts + 1", Result("ok", observation={**observation, "steps": draws})
+    if observation.get("steps"):
+        yield "last draw missing", Result("ok", observation={**observation, "steps": observation["steps"][:-1]})
 
 
 def check(pairs, old) -> int:

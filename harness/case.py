@@ -112,7 +112,6 @@ class DrawState:
     clip_planes: tuple[tuple[float, float, float, float], ...] = ()   # glClipPlane(GL_CLIP_PLANEi), compat
     # Added for imported shader_test files.
     uniforms: tuple[Uniform, ...] = ()                      # set before the draw; they stay set (program state)
-    clear_color: tuple[float, float, float, float] | None = None   # glClear to this first (Readback.keep_image)
     polygon_mode: str = ""                                  # "LINE" or "POINT" for this draw; "": FILL
     front_face: str = ""                                    # "CW" for this draw; "": CCW
     projection: tuple[float, ...] | None = None             # compat projection matrix (16, column-major) for this draw
@@ -148,8 +147,8 @@ class DrawEntry:
 
 @dataclass(frozen=True)
 class Draw:
-    command: str                                            # GL entry point without "gl", e.g. "DrawArrays";
-                                                            # "None": no draw call (a clear and/or readback only)
+    """A draw call, after the state it sets."""
+    command: str                                            # GL entry point without "gl", e.g. "DrawArrays"
     mode: str                                               # primitive mode without "GL_", e.g. "PATCHES"
     entries: tuple[DrawEntry, ...]                          # one for single draws; any number for multi-draws
     state: DrawState = DrawState()
@@ -161,17 +160,95 @@ class Draw:
     # Added for cases with several programs (see Case.programs).
     program: int = 0                                        # which of the case's programs draws
     delete_programs: tuple[int, ...] = ()                   # glDeleteProgram on these before the draw
-    # Added for imported shader_test files.
-    read_image: bool = True                                 # False: no image read back after this draw
-    # Display lists (compatibility profile), for imported shader_test files.
-    # "COMPILE" / "COMPILE_AND_EXECUTE": glGenLists(1), then glNewList(list, GL_<mode>) around
-    # this draw's patch parameters and its draw call only (the rest of its state is set, and its
-    # queries run, outside the list); "CALL" (command "CallList"): glCallList of the list made
-    # last; "DELETE" (command "None"): glDeleteLists of it.
-    list: str = ""
-    work_groups: tuple[int, ...] = ()                       # command "DispatchCompute": its (x, y, z)
-    queries: tuple[ProgramQuery, ...] = ()                  # made after the draw
-    read_storage: tuple[int, ...] = ()                      # bindings whose storage buffers are read after it
+
+
+# The steps below were added for imported shader_test files, whose [test] section is a script.
+# A case's steps run in order; each leaves one observation, which the expectation naming the
+# step's index checks. The families use Draw steps only.
+
+@dataclass(frozen=True)
+class Clear:
+    """glClear of the kept image (Readback.keep_image) to `color`."""
+    color: tuple[float, float, float, float]
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class SetState:
+    """The state of `state` set with no draw after it (uniforms and storage buffers that a read
+    or a later list call sees); its per-draw parts (enables, polygon mode...) are undone at once."""
+    state: DrawState
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Dispatch:
+    """glDispatchCompute(*work_groups) after `state`, between full memory barriers
+    (shader_runner's `compute X Y Z`)."""
+    work_groups: tuple[int, int, int]
+    state: DrawState = DrawState()
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class NewList:
+    """A display list (compatibility profile): glGenLists(1), then glNewList(list, GL_<mode>)
+    around `draw`'s patch parameters and its draw call only; the rest of its state is set, and
+    its counts are queried, outside the list. `mode` is "COMPILE" or "COMPILE_AND_EXECUTE"."""
+    mode: str
+    draw: Draw
+
+
+@dataclass(frozen=True)
+class CallList:
+    """glCallList of the list made last, after `state`."""
+    state: DrawState = DrawState()
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class DeleteList:
+    """glDeleteLists of the list made last."""
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Read:
+    """Read back, at this point of the script, what the expectations of this step check: the
+    image, the atomic counters ("atomic counter i" counts), the storage buffers at these
+    bindings, the answers of program queries on the program in use."""
+    label: str = ""
+    image: bool = False
+    counters: bool = False
+    storage: tuple[int, ...] = ()
+    queries: tuple[ProgramQuery, ...] = ()
+
+
+@dataclass(frozen=True)
+class Link:
+    """The program's link status alone, as counts "link_failed" (1: it did not link): the whole
+    of a case that checks only that (shader_runner's `link error`, `link success`, or a file
+    without draws or probes)."""
+    label: str = ""
+
+
+Step = Draw | Clear | SetState | Dispatch | NewList | CallList | DeleteList | Read | Link
+STEPS = {cls.__name__: cls for cls in typing.get_args(Step)}
+LIST_MODES = ("COMPILE", "COMPILE_AND_EXECUTE")
+
+
+def step_state(step) -> DrawState:
+    """The state a step sets before it acts (DrawState() for steps that set none)."""
+    if isinstance(step, NewList):
+        return step.draw.state
+    return getattr(step, "state", DrawState())
+
+
+def step_label(steps, index: int) -> str:
+    """How messages name step `index`: its label, else its kind and number ("draw 2")."""
+    step = steps[index]
+    label = step.draw.label if isinstance(step, NewList) else step.label
+    return label or (f"draw {index}" if isinstance(step, Draw) else f"step {index} ({type(step).__name__})")
 
 
 @dataclass(frozen=True)
@@ -193,14 +270,15 @@ class Readback:
     clear: float = -7777.0
     # Added for imported shader_test files.
     image_format: str = "RGBA32F"                           # or "RGBA8" (UNORM, what piglit's window has)
-    # True: the image starts cleared to 0 and keeps what draws leave in it; only a draw's
-    # DrawState.clear_color clears it (shader_runner's model). False: cleared to `clear` before each draw.
+    # True: the image starts cleared to 0 and keeps what draws leave in it; only Clear steps
+    # clear it, and only Read steps read it (shader_runner's model). False: cleared to `clear`
+    # before each draw and read back after it.
     keep_image: bool = False
     # > 0: a buffer of this many GLuint atomic counters, all 0, bound at GL_ATOMIC_COUNTER_BUFFER
-    # binding 0 before the first draw and kept across draws; each draw's counts then hold
-    # "atomic counter i", read back after it (shader_runner's `atomic counters N`).
+    # binding 0 before the first step and kept across steps; Read(counters=True) reads them
+    # (shader_runner's `atomic counters N`).
     atomic_counters: int = 0
-    # True: each draw's counts hold "gl_error", glGetError() after it (0: GL_NO_ERROR).
+    # True: the counts of each step but Read hold "gl_error", glGetError() after it (0: GL_NO_ERROR).
     gl_error: bool = False
 
 
@@ -297,8 +375,9 @@ class StorageProbe:
 
 
 @dataclass(frozen=True)
-class DrawExpectation:
-    draw: int
+class Expectation:
+    """What the observation of one step must hold."""
+    step: int                                               # index into Case.steps
     counts: tuple[tuple[str, int], ...] = ()                # e.g. ("primitives_generated", 12)
     groups: tuple[RecordGroup, ...] = ()                    # records matched by a key, in any order
     sequence: tuple[ExpectedRecord, ...] = ()               # records in the order captured
@@ -311,9 +390,9 @@ class DrawExpectation:
     value_sets: tuple[ValueSet, ...] = ()                   # exact sets of captured values
     tess_coord: TessCoordCheck | None = None                # per-record rules of gl_TessCoord
     # Added for imported shader_test files.
-    probes: tuple[Probe, ...] = ()                          # colour rectangles of the image after the draw
-    queries: tuple[QueryValue, ...] = ()                    # answers of the draw's ProgramQuery list
-    storage: tuple[StorageProbe, ...] = ()                  # storage buffer values after the draw
+    probes: tuple[Probe, ...] = ()                          # colour rectangles of the image the Read step read
+    queries: tuple[QueryValue, ...] = ()                    # answers of the Read step's ProgramQuery list
+    storage: tuple[StorageProbe, ...] = ()                  # storage buffer values the Read step read
 
 
 @dataclass(frozen=True)
@@ -324,9 +403,9 @@ class Case:
     requires: Requirements
     vertices: int
     attributes: tuple[Attribute, ...]
-    draws: tuple[Draw, ...]
+    steps: tuple[Step, ...]                                 # what the case does, in order
     readback: Readback
-    expect: tuple[DrawExpectation, ...]
+    expect: tuple[Expectation, ...]
     indices: tuple[int, ...] = ()                           # the element array, for indexed draws
     index_type: str = "UNSIGNED_INT"                        # UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT
     description: str = ""
@@ -351,13 +430,22 @@ class Case:
                     raise CaseError(f"case {self.id}: unknown shader stage {stage!r}")
         if self.programs and self.separable:
             raise CaseError(f"case {self.id}: several programs and separable are not supported together")
-        for draw in self.draws:
-            if draw.list not in ("", "COMPILE", "COMPILE_AND_EXECUTE", "CALL", "DELETE"):
-                raise CaseError(f"case {self.id}: unknown display list step {draw.list!r}")
+        for step in self.steps:
+            if not isinstance(step, typing.get_args(Step)):
+                raise CaseError(f"case {self.id}: {type(step).__name__} is not a step")
+            if isinstance(step, NewList) and step.mode not in LIST_MODES:
+                raise CaseError(f"case {self.id}: unknown display list mode {step.mode!r}")
+            if isinstance(step, Link) and len(self.steps) > 1:
+                raise CaseError(f"case {self.id}: a Link step is the whole of a case")
+        for draw in self.draws():
             for index in (draw.program,) + draw.delete_programs:
                 if not 0 <= index <= len(self.programs):
                     raise CaseError(f"case {self.id}: draw names program {index}, the case has "
                                     f"{len(self.programs) + 1}")
+        for expectation in self.expect:
+            if not 0 <= expectation.step < len(self.steps):
+                raise CaseError(f"case {self.id}: an expectation names step {expectation.step}, the case has "
+                                f"{len(self.steps)}")
         for cap in self.readback.captures:
             if cap.type not in CAPTURE_TYPES:
                 raise CaseError(f"case {self.id}: cannot capture GLSL type {cap.type!r}")
@@ -369,6 +457,10 @@ class Case:
 
     def shader(self, stage: str) -> str | None:
         return dict(self.shaders).get(stage)
+
+    def draws(self) -> list[Draw]:
+        """Every draw call of the case, those compiled into display lists included."""
+        return [s.draw if isinstance(s, NewList) else s for s in self.steps if isinstance(s, (Draw, NewList))]
 
     def to_json(self) -> str:
         return json.dumps(_plain(self) | {"schema": SCHEMA}, sort_keys=True, separators=(",", ":"))
@@ -389,19 +481,26 @@ def _constant(name: str) -> float:
 
 # The case JSON's schema. 1: no "schema" key, every field written. 2: a field that holds its
 # default is left out (so a field added with a default changes no older case's JSON), and the
-# nested dataclasses are found from the type annotations. A reader takes any schema up to its own.
-SCHEMA = 2
+# nested dataclasses are found from the type annotations. 3: "steps", each an object with its
+# class's name under "kind", replace "draws" and "draw"; "expect" names a step. A reader takes
+# any schema up to its own.
+SCHEMA = 3
 
 
-def _plain(value):
-    """dataclasses.asdict, less every field that holds its default."""
+def _plain(value, tagged: bool = False):
+    """dataclasses.asdict, less every field that holds its default; `tagged`: with the class's
+    name under "kind" (a member of a union, such as a step)."""
     if dataclasses.is_dataclass(value):
-        out = {}
+        out = {"kind": type(value).__name__} if tagged else {}
+        unions = _unions(type(value))
         for f in dataclasses.fields(value):
             item = getattr(value, f.name)
             if item == _default(f):
                 continue
-            out[f.name] = _plain(item)
+            if f.name in unions:
+                out[f.name] = [_plain(v, tagged=True) for v in item]
+            else:
+                out[f.name] = _plain(item)
         return out
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
@@ -424,7 +523,27 @@ def _load(data: dict) -> "Case":
     schema = data.pop("schema", 1)
     if not isinstance(schema, int) or not 1 <= schema <= SCHEMA:
         raise CaseError(f"case JSON schema {schema!r}: this harness reads 1 to {SCHEMA}")
+    if schema < 3:
+        data = _steps_from_draws(data)
     return _build(Case, data)
+
+
+# Draw fields of schema 2 that schema 3 writes as steps of their own.
+_SCRIPT_FIELDS = ("read_image", "list", "work_groups", "queries", "read_storage")
+
+
+def _steps_from_draws(data: dict) -> dict:
+    """A schema 1 or 2 case as schema 3: each draw a Draw step. Only imported shader_test cases
+    used draws that were not draw calls; those are made again by importing the file."""
+    draws = data.pop("draws", [])
+    for draw in draws if isinstance(draws, list) else ():
+        if isinstance(draw, dict) and (draw.get("command") == "None" or set(_SCRIPT_FIELDS) & set(draw)
+                                       or "clear_color" in (draw.get("state") or {})):
+            raise CaseError("a schema 1 or 2 imported case with script steps: import its shader_test file again")
+    data["steps"] = [{"kind": "Draw", **d} if isinstance(d, dict) else d for d in draws]
+    data["expect"] = [{"step": e.pop("draw"), **e} if isinstance(e, dict) and "draw" in e else e
+                      for e in data.get("expect", [])]
+    return data
 
 
 def _build(cls, data):
@@ -435,17 +554,40 @@ def _build(cls, data):
     unknown = set(data) - set(fields)
     if unknown:
         raise CaseError(f"{cls.__name__}: unknown field(s) {sorted(unknown)}")
-    nested = _nested(cls)
+    nested, unions = _nested(cls), _unions(cls)
     kwargs = {}
     for name, value in data.items():
         sub = nested.get(name)
-        if sub is not None and isinstance(value, list):
+        if name in unions:
+            if not isinstance(value, list):
+                raise CaseError(f"{cls.__name__}.{name}: expected a list, got {type(value).__name__}")
+            kwargs[name] = tuple(_build_member(unions[name], v) for v in value)
+        elif sub is not None and isinstance(value, list):
             kwargs[name] = tuple(_build(sub, v) for v in value)
         elif sub is not None and value is not None:
             kwargs[name] = _build(sub, value)
         else:
             kwargs[name] = _tuplify(value)
     return cls(**kwargs)
+
+
+def _build_member(members: dict[str, type], data):
+    if not isinstance(data, dict) or data.get("kind") not in members:
+        kind = data.get("kind") if isinstance(data, dict) else type(data).__name__
+        raise CaseError(f"{kind!r} is not one of {', '.join(members)}")
+    return _build(members[data["kind"]], {k: v for k, v in data.items() if k != "kind"})
+
+
+@functools.cache
+def _unions(cls) -> dict[str, dict[str, type]]:
+    """Field name -> {class name: class} for fields holding a tuple of a union of dataclasses."""
+    out = {}
+    for name, hint in typing.get_type_hints(cls).items():
+        for arg in typing.get_args(hint):                   # tuple[A | B, ...]
+            members = typing.get_args(arg)
+            if len(members) > 1 and all(dataclasses.is_dataclass(m) for m in members):
+                out[name] = {m.__name__: m for m in members}
+    return out
 
 
 @functools.cache

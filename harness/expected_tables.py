@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from harness.case import DrawExpectation
+from harness.case import Expectation
 
 _INT_RANGE = (-2**31, 2**31 - 1)       # key values beyond: group by group, as numpy compares them
 
@@ -66,7 +66,7 @@ def _components(value) -> tuple:
     return tuple(np.atleast_1d(np.asarray(value, dtype=np.float64)).tolist())
 
 
-def _group_tables(exp: DrawExpectation) -> GroupTables | None:
+def _group_tables(exp: Expectation) -> GroupTables | None:
     """None where the groups do not map each record to at most one group by one integer key
     (several keys, a key value twice, a key value no int32 holds): the verdict then goes
     group by group."""
@@ -89,11 +89,11 @@ class ExpectationTables:
     sequence: dict[str, Table] | None
 
 
-_CACHE: OrderedDict[int, tuple[DrawExpectation, ExpectationTables]] = OrderedDict()
+_CACHE: OrderedDict[int, tuple[Expectation, ExpectationTables]] = OrderedDict()
 _CACHE_SIZE = 16
 
 
-def tables(exp: DrawExpectation) -> ExpectationTables:
+def tables(exp: Expectation) -> ExpectationTables:
     """The tables of `exp`, kept by identity (hashing a case's expectations costs more than
     building its tables) for the last few expectations."""
     hit = _CACHE.get(id(exp))

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from harness.case import Case
+from harness.case import (CallList, Case, Clear, DeleteList, Dispatch, Draw, Link, NewList, Read, step_label,
+                          step_state)
 from harness.glfacts import STAGE, STAGE_KEYS
 FORMATS = ("glsl", "shader_test", "vkrunner")
 TOLERANCE = 1e-4
@@ -76,36 +77,93 @@ def _vertex_data(case: Case) -> list[str]:
     return ["[vertex data]", "  ".join(heads)] + rows
 
 
-def _draw_lines(case: Case, probes: bool = False) -> list[str]:
+def _step_lines(case: Case, probes: bool = False) -> list[str]:
+    """The case's steps as shader_runner commands; with `probes`, the image is cleared before
+    each draw and every expected texel probed after it."""
     lines = []
-    for index, draw in enumerate(case.draws):
-        state = draw.state
-        if state.patch_vertices is not None:
-            lines.append(f"patch parameter vertices {state.patch_vertices}")
-        if state.default_outer is not None:
-            lines.append("patch parameter default level outer " + " ".join(f"{v:g}" for v in state.default_outer))
-        if state.default_inner is not None:
-            lines.append("patch parameter default level inner " + " ".join(f"{v:g}" for v in state.default_inner))
-        for cap in state.enable:
-            lines.append(f"enable GL_{_piglit_cap(cap)}")
-        for i, plane in enumerate(state.clip_planes):
-            lines.append(f"clip plane {i} " + " ".join(f"{v:g}" for v in plane))
-        if probes:
-            lines.append("clear")                           # the harness clears before each draw
-        for entry in draw.entries:
-            if draw.command in ("DrawArrays", "DrawArraysInstanced"):
-                if entry.instance_count > 1:        # shader_runner: mode, first, count, then instances
-                    lines.append(f"draw arrays instanced GL_{draw.mode} {entry.first} {entry.count} "
-                                 f"{entry.instance_count}")
-                else:
-                    lines.append(f"draw arrays GL_{draw.mode} {entry.first} {entry.count}")
-            else:          # a multi-draw split into single draws would change gl_DrawID
-                lines.append(f"# gl{draw.command} GL_{draw.mode} {entry} (shader_runner has no command for it)")
-        if probes:
-            lines += _probes(case, index)
-        for cap in state.enable:
-            lines.append(f"disable GL_{_piglit_cap(cap)}")
+    for index, step in enumerate(case.steps):
+        state = step_state(step)
+        if not isinstance(step, NewList):
+            lines += _patch_lines(state)
+        lines += _uniform_lines(state)
+        lines += [f"enable GL_{_piglit_cap(cap)}" for cap in state.enable]
+        lines += [f"clip plane {i} " + _numbers(plane) for i, plane in enumerate(state.clip_planes)]
+        lines += [f"ssbo {binding} {size}" for binding, size in state.storage_buffers]
+        if isinstance(step, Draw):
+            if probes:
+                lines.append("clear")                           # the harness clears before each draw
+            lines += _draw_call(step)
+            if probes:
+                lines += _probes(case, index)
+        elif isinstance(step, NewList):
+            lines += [f"newlist GL_{step.mode}"] + _patch_lines(state) + _draw_call(step.draw) + ["endlist"]
+        elif isinstance(step, Clear):
+            lines += [f"clear color {_numbers(step.color)}", "clear"]
+        elif isinstance(step, Dispatch):
+            lines.append("compute " + " ".join(str(n) for n in step.work_groups))
+        elif isinstance(step, (CallList, DeleteList)):
+            lines.append("calllist" if isinstance(step, CallList) else "deletelist")
+        elif isinstance(step, (Read, Link)):
+            lines += _checks(case, index)
+        lines += [f"disable GL_{_piglit_cap(cap)}" for cap in state.enable]
     return lines
+
+
+def _numbers(values) -> str:
+    return " ".join(f"{v:g}" for v in values)
+
+
+def _patch_lines(state) -> list[str]:
+    lines = []
+    if state.patch_vertices is not None:
+        lines.append(f"patch parameter vertices {state.patch_vertices}")
+    if state.default_outer is not None:
+        lines.append("patch parameter default level outer " + _numbers(state.default_outer))
+    if state.default_inner is not None:
+        lines.append("patch parameter default level inner " + _numbers(state.default_inner))
+    return lines
+
+
+def _uniform_lines(state) -> list[str]:
+    """shader_runner's `uniform` commands (integers as integers, floats as shader_runner reads them)."""
+    return [f"uniform {u.type} {u.name} " + " ".join(str(v) if isinstance(v, int) else repr(v) for v in u.values)
+            for u in state.uniforms]
+
+
+def _draw_call(draw: Draw) -> list[str]:
+    lines = []
+    for entry in draw.entries:
+        if draw.command in ("DrawArrays", "DrawArraysInstanced"):
+            if entry.instance_count > 1:        # shader_runner: mode, first, count, then instances
+                lines.append(f"draw arrays instanced GL_{draw.mode} {entry.first} {entry.count} "
+                             f"{entry.instance_count}")
+            else:
+                lines.append(f"draw arrays GL_{draw.mode} {entry.first} {entry.count}")
+        else:          # a multi-draw split into single draws would change gl_DrawID
+            lines.append(f"# gl{draw.command} GL_{draw.mode} {entry} (shader_runner has no command for it)")
+    return lines
+
+
+def _checks(case: Case, index: int) -> list[str]:
+    """The shader_runner commands of a Read or Link step's checks: each check's label is the
+    line it was imported from ("probe rgba 1 1 0 1 0 1 (line 12)")."""
+    lines = []
+    for exp in case.expect:
+        if exp.step != index:
+            continue
+        for probe in exp.probes:
+            lines += [f"tolerance {_numbers(probe.tolerance)}", _imported(probe.label)]
+        lines += [_imported(check.label) for check in exp.storage + exp.queries]
+        for name, value in exp.counts:
+            if name.startswith("atomic counter "):
+                lines.append(f"probe {name} == {value}")
+            elif name == "link_failed":
+                lines.append("link error" if value else "link success")
+    return lines
+
+
+def _imported(label: str) -> str:
+    return re.sub(r" \(line \d+\)$", "", label)
 
 
 def _piglit_cap(cap: str) -> str:
@@ -113,12 +171,12 @@ def _piglit_cap(cap: str) -> str:
     return cap.replace("CLIP_DISTANCE", "CLIP_PLANE")
 
 
-def _probes(case: Case, draw: int) -> list[str]:
+def _probes(case: Case, step: int) -> list[str]:
     """shader_runner probes for a draw's expected image texels (those with all four channels)."""
     width = case.readback.image[0]
     lines = []
     for exp in case.expect:
-        if exp.draw != draw:
+        if exp.step != step:
             continue
         texels = {}
         for pixel in exp.pixels:
@@ -134,7 +192,7 @@ def _expected(case: Case) -> list[str]:
     """What the harness expects, as comments (shader_runner cannot probe these quantities)."""
     lines = []
     for exp in case.expect:
-        label = case.draws[exp.draw].label or f"draw {exp.draw}"
+        label = step_label(case.steps, exp.step)
         lines += [f"# expected, {label}: {name} = {value}" for name, value in exp.counts]
         for group in exp.groups:
             lines += [f"# expected, {label}, {group.label}: {q} = {v}" for q, v in group.values]
@@ -152,13 +210,15 @@ def shader_test(case: Case) -> str:
         lines += _vertex_data(case) + [""]
     lines.append("[test]")
     image = case.readback.image
-    if image:                          # the same RGBA32F target as the harness, probed per draw
+    if case.readback.keep_image:       # shader_runner's own model: the steps say when to clear and probe
+        lines += _step_lines(case)
+    elif image:                        # the same RGBA32F target as the harness, probed per draw
         c = f"{case.readback.clear:g}"
         lines += [f"texture rgbw 0 ({image[0]}, {image[1]}) GL_RGBA32F", "fb tex 2d 0",
                   f"tolerance {TOLERANCE} {TOLERANCE} {TOLERANCE} {TOLERANCE}", f"clear color {c} {c} {c} {c}"]
-        lines += _draw_lines(case, probes=True)
+        lines += _step_lines(case, probes=True)
     else:
-        lines += _draw_lines(case) + _expected(case)
+        lines += _step_lines(case) + _expected(case)
     return "\n".join(lines) + "\n"
 
 
@@ -171,7 +231,8 @@ def vkrunner(case: Case, without: frozenset[str] = frozenset()) -> str:
                       attributes={a.name: a.location for a in case.attributes if a.name}, separable=case.separable)
     stages = translate(program)
     if "tes" in stages and "tcs" not in stages:
-        stages["tcs"] = passthrough_tcs(stages["vs"], case.draws[0].state.patch_vertices or 3,
+        first = case.draws()[0].state.patch_vertices if case.draws() else None
+        stages["tcs"] = passthrough_tcs(stages["vs"], first or 3,
                                         faithful="passthrough-tcs" not in without)
     lines = [f"# {case.id}: the harness's Vulkan translation"
              + (f" without {', '.join(sorted(without))}" if without else ""), "[require]", "fbsize 32 32", ""]
@@ -180,5 +241,5 @@ def vkrunner(case: Case, without: frozenset[str] = frozenset()) -> str:
             lines += [f"[{STAGE[stage].piglit_section}]", stages[stage].rstrip(), ""]
     lines += ["[test]", "# push constants of the layer block: outer[4] inner[2] indexed draw_id two_side clip_enabled"]
     lines += [re.sub(r"^draw arrays (instanced )?GL_(\w+)", lambda m: f"draw arrays {m[1] or ''}{m[2]}", line)
-              for line in _draw_lines(case)] + _expected(case)
+              for line in _step_lines(case)] + _expected(case)
     return "\n".join(lines) + "\n"

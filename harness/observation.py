@@ -1,7 +1,8 @@
 """What a backend sends back for a case, and how its transform-feedback bytes are decoded.
 
-An observation is JSON: {"draws": [{"counts": {name: int}, "xfb": base64}], ...}. The records
-are interleaved in the order of the case's captures, 4 bytes per component.
+An observation is JSON: {"steps": [{"counts": {name: int}, "xfb": base64}, ...]}, one object
+per step of the case, in order. The records are interleaved in the order of the case's
+captures, 4 bytes per component.
 """
 from __future__ import annotations
 
@@ -9,6 +10,13 @@ import base64
 import functools
 
 import numpy as np
+
+
+def steps_of(observation) -> list | None:
+    """The per-step observations; those written before the case had steps call them "draws"."""
+    if not isinstance(observation, dict):
+        return None
+    return observation.get("steps", observation.get("draws"))
 
 from harness.case import CAPTURE_TYPES, Capture
 

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from harness.case import Case, DrawExpectation
+from harness.case import Case, Expectation, step_label
 from harness.executor import Result
 from harness.expected_tables import GroupTables, tables
 from harness.glfacts import GL_TYPE_ENUMS
-from harness.observation import decode_records
+from harness.observation import decode_records, steps_of
 from harness.status import Reply, Status
 
 MAX_PROBLEMS = 12
@@ -47,18 +47,18 @@ def judge(case: Case, result: Result, where: str) -> Verdict:
 def check(case: Case, observation: dict) -> list[str]:
     if not case.expect:
         return [f"case {case.id} expects nothing: a case that checks nothing cannot pass"]
-    draws = observation.get("draws", [])
+    steps = steps_of(observation) or []
     problems = []
     for expectation in case.expect:
-        label = case.draws[expectation.draw].label or f"draw {expectation.draw}"
-        if expectation.draw >= len(draws):
-            problems.append(f"{label}: no observation (the backend returned {len(draws)} draws)")
+        label = step_label(case.steps, expectation.step)
+        if expectation.step >= len(steps):
+            problems.append(f"{label}: no observation (the backend returned {len(steps)} steps)")
             continue
-        problems += _check_draw(case, expectation, draws[expectation.draw], label)
+        problems += _check_step(case, expectation, steps[expectation.step], label)
     return problems
 
 
-def _check_draw(case: Case, exp: DrawExpectation, observed: dict, label: str) -> list[str]:
+def _check_step(case: Case, exp: Expectation, observed: dict, label: str) -> list[str]:
     """Counts and missing or stray records first (they say what went wrong), then values."""
     shape, values = [], []
     for name, expected in exp.counts:
@@ -97,7 +97,7 @@ def _check_draw(case: Case, exp: DrawExpectation, observed: dict, label: str) ->
     return shape + values
 
 
-def _check_groups_one_by_one(exp: DrawExpectation, records: np.ndarray, label: str,
+def _check_groups_one_by_one(exp: Expectation, records: np.ndarray, label: str,
                              shape: list[str], values: list[str]) -> np.ndarray:
     """What _check_groups does, group by group: for groups that do not share one integer key."""
     claimed = np.zeros(len(records), dtype=bool)
@@ -120,7 +120,7 @@ def _check_groups_one_by_one(exp: DrawExpectation, records: np.ndarray, label: s
     return claimed
 
 
-def _check_groups(exp: DrawExpectation, grouped: GroupTables, records: np.ndarray, label: str,
+def _check_groups(exp: Expectation, grouped: GroupTables, records: np.ndarray, label: str,
                   shape: list[str], values: list[str]) -> np.ndarray:
     """Each record's group by its key, then one comparison per quantity over all groups.
     Appends problems to `shape` and `values` (in the order of the groups and their values);
@@ -169,7 +169,7 @@ def _fits(table: dict | None, records: np.ndarray) -> bool:
     return True
 
 
-def _check_sequence(exp: DrawExpectation, records: np.ndarray, label: str) -> list[str]:
+def _check_sequence(exp: Expectation, records: np.ndarray, label: str) -> list[str]:
     """Records compared one by one in capture order; the first mismatching ones are named."""
     problems = []
     if len(records) != len(exp.sequence):
@@ -191,7 +191,7 @@ def _check_sequence(exp: DrawExpectation, records: np.ndarray, label: str) -> li
     return problems
 
 
-def _check_sequence_one_by_one(exp: DrawExpectation, records: np.ndarray, label: str) -> list[str]:
+def _check_sequence_one_by_one(exp: Expectation, records: np.ndarray, label: str) -> list[str]:
     """What _check_sequence compares, record by record: where a quantity is not captured as
     its expected values need."""
     problems = []
@@ -381,7 +381,7 @@ def _check_tess_coord(tc, records: np.ndarray, label: str) -> list[str]:
     return problems
 
 
-def _check_pixels(case: Case, exp: DrawExpectation, observed: dict, label: str) -> list[str]:
+def _check_pixels(case: Case, exp: Expectation, observed: dict, label: str) -> list[str]:
     """Each expected channel of the image; a wrong value is traced to what carries that value,
     since the values of a case are unique (a clobbered varying shows whose value it got)."""
     image = np.frombuffer(base64.b64decode(observed.get("image", "")), dtype="<f4")
@@ -405,7 +405,7 @@ def _check_pixels(case: Case, exp: DrawExpectation, observed: dict, label: str) 
     return problems
 
 
-def _check_probes(case: Case, exp: DrawExpectation, observed: dict, label: str) -> list[str]:
+def _check_probes(case: Case, exp: Expectation, observed: dict, label: str) -> list[str]:
     """Each probe rectangle against its colour, piglit's way: a channel is wrong when
     |observed - expected| > tolerance. A message names the probe, the first wrong pixel with
     its observed and expected colour, and how many pixels of the rectangle are wrong."""
@@ -434,7 +434,7 @@ def _check_probes(case: Case, exp: DrawExpectation, observed: dict, label: str) 
     return problems
 
 
-def _check_queries(exp: DrawExpectation, observed: dict) -> list[str]:
+def _check_queries(exp: Expectation, observed: dict) -> list[str]:
     """Each program query's answer from every call that gave one (shader_runner's rule: each
     must equal the expected value; a name that is not active fails)."""
     answers, problems = observed.get("queries", {}), []
@@ -463,7 +463,7 @@ COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, ">=": operato
            "<=": operator.le}
 
 
-def _check_storage(exp: DrawExpectation, observed: dict, label: str) -> list[str]:
+def _check_storage(exp: Expectation, observed: dict, label: str) -> list[str]:
     """Each `probe ssbo` value, shader_runner's way: observed OP expected; floats equal when
     they differ by less than DBL_EPSILON."""
     buffers, problems = observed.get("storage", {}), []

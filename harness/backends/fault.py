@@ -59,7 +59,7 @@ class FaultBackend:
         if fault not in ("none", "segv", "abort", "exit", "hang", "garbage"):
             raise ValueError(f"unknown fault {fault!r}")
         inject(fault)
-        return {"draws": [{"counts": {"primitives_generated": params.get("value", 0)}}]}
+        return {"steps": [{"counts": {"primitives_generated": params.get("value", 0)}}]}
 
 
 class FaultyGL:

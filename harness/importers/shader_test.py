@@ -32,8 +32,9 @@ import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.case import (ID_RE, Attribute, Case, Draw, DrawEntry, DrawExpectation, DrawState, Probe,
-                          ProgramQuery, QueryValue, Readback, Requirements, StorageProbe, Texture, Uniform)
+from harness.case import (ID_RE, Attribute, CallList, Case, Clear, DeleteList, Dispatch, Draw, DrawEntry, DrawState,
+                          Expectation, Link, NewList, Probe, ProgramQuery, QueryValue, Read, Readback, Requirements,
+                          SetState, StorageProbe, Texture, Uniform, step_label)
 from harness.backends.glsl.model import ParseError, parse
 from harness.backends.glsl.preprocess import PreprocessError, preprocess
 from harness.glfacts import COMPUTE, GL_TYPE_ENUMS, STAGES
@@ -188,14 +189,16 @@ class _Builder:
         self.columns: dict[str, list] = {}
         self.types: dict[str, str] = {}                 # vertex data column -> float, int or uint
         self.rows = 0
-        self.draws: list[Draw] = []
+        self.steps: list = []                           # the case's steps (harness.case.Step)
+        # step index -> what its observation must hold
         self.expect: dict[int, list[Probe]] = {}
-        self.expect_counts: dict[int, list[tuple[str, int]]] = {}     # draw -> (count name, value)
+        self.expect_counts: dict[int, list[tuple[str, int]]] = {}     # (count name, value)
+        self.queries: dict[int, list[QueryValue]] = {}                # answers its queries must give
+        self.storage: dict[int, list[StorageProbe]] = {}              # `probe ssbo` checks
         self.atomic_counters = 0                        # `atomic counters N`
-        self.gl_error = False                           # the case checks glGetError after each draw
+        self.gl_error = False                           # the case checks glGetError after each step
         # the script's state
         self.clear_color = (0.0, 0.0, 0.0, 0.0)
-        self.pending_clear: tuple | None = None
         self.tolerance = DEFAULT_TOLERANCE
         self.patch_vertices = 3
         self.default_outer, self.default_inner = (1.0,) * 4, (1.0,) * 2
@@ -210,15 +213,12 @@ class _Builder:
         self.uniforms: list[Uniform] = []
         self.link = ""                                  # "success" or "error": a `link ...` command
         self.separable = False                          # `SSO ENABLED`
-        self.link_only = False                          # the case checks the link alone (finish)
         self.active_stage = ""                          # `active shader program GL_<STAGE>_SHADER` (SSO)
         self.list_mode = ""                             # inside `newlist`: COMPILE or COMPILE_AND_EXECUTE
         self.list_patch: dict = {}                      # patch parameters compiled into the open list
-        self.list_draws = 0                             # len(self.draws) when the open list began
+        self.list_steps = 0                             # len(self.steps) when the open list began
         self.list_contents: dict | None = None          # the last list's patch parameters; None: no list
-        self.pending_storage: list[tuple[int, int]] = []   # `ssbo` commands since the previous draw
-        self.queries: dict[int, list[QueryValue]] = {}     # draw index -> answers its queries must give
-        self.storage: dict[int, list[StorageProbe]] = {}   # draw index -> `probe ssbo` checks after it
+        self.pending_storage: list[tuple[int, int]] = []   # `ssbo` commands since the previous step
         self.rebound = ""                                  # a `probe ssbo` of a binding other than 0
 
     # -- [require] ---------------------------------------------------------------------------
@@ -371,7 +371,7 @@ class _Builder:
             elif line.startswith("clear color"):
                 self.clear_color = _floats(words[2:], 4)
             elif line == "clear":
-                self.pending_clear = self.clear_color
+                self.steps.append(Clear(self.clear_color, f"clear (line {number})"))
             elif (patch := _patch_parameter(line, words)) is not None:
                 setattr(self, *patch)
             elif line.startswith("draw arrays"):
@@ -387,8 +387,8 @@ class _Builder:
             elif re.match(r"^ssbo \d+ \d+$", line):
                 self.pending_storage.append((int(words[1]), int(words[2])))
             elif re.match(r"^compute \d+ \d+ \d+$", line):
-                self._step("DispatchCompute", "POINTS", (), f"{line} (line {number})")
-                self.draws[-1] = _with(self.draws[-1], work_groups=tuple(int(w) for w in words[1:]))
+                self._check_rebound(f"{line} (line {number})")
+                self.steps.append(Dispatch(tuple(int(w) for w in words[1:]), self._state(), f"{line} (line {number})"))
             elif line.startswith(("active uniform ", "verify program_interface_query ")):
                 self._program_query(words, number, line)
             elif "probe" in words and not line.startswith("probe ssbo") and "atomic" not in words:
@@ -436,20 +436,41 @@ class _Builder:
         state = DrawState(patch_vertices=self.patch_vertices, default_outer=self.default_outer,
                           default_inner=self.default_inner,
                           enable=tuple(self.enabled), clip_planes=planes, uniforms=tuple(self.uniforms),
-                          clear_color=self.pending_clear, polygon_mode=self.polygon_mode,
+                          polygon_mode=self.polygon_mode,
                           front_face=self.front_face, projection=self.projection,
                           provoking_vertex=self.provoking_vertex,
                           textures=tuple(self.textures[u] for u in sorted(self.textures)),
                           storage_buffers=tuple(self.pending_storage))
-        self.uniforms, self.pending_clear, self.pending_storage = [], None, []
+        self.uniforms, self.pending_storage = [], []
         return state
 
     def _step(self, command: str, mode: str, entries: tuple, label: str) -> None:
-        """A harness draw for one drawing command (or, with command "None", a clear only)."""
-        if self.rebound and command != "None":
+        """A Draw step for one drawing command."""
+        self._check_rebound(label)
+        self.steps.append(Draw(command, mode, entries, state=self._state(), label=label))
+
+    def _check_rebound(self, label: str) -> None:
+        if self.rebound:
             raise Unsupported(f"command {label!r}: after {self.rebound}, which leaves that buffer bound at "
                               f"storage binding 0 in shader_runner")
-        self.draws.append(Draw(command, mode, entries, state=self._state(), label=label, read_image=False))
+
+    def _read(self, number: int, **what) -> int:
+        """The index of the Read step that reads `what` (Read's fields) at this line: the last
+        step, if it is a Read, gets `what` added; otherwise a new one. `ssbo` commands since the
+        last step are made first."""
+        if self.pending_storage:
+            self.steps.append(SetState(self._state(), f"storage buffers (before line {number})"))
+        last = self.steps[-1] if self.steps else None
+        if not isinstance(last, Read):
+            acted = [s for s in self.steps if not isinstance(s, (SetState, Read))]
+            last = Read(f"read back after {step_label(acted, len(acted) - 1) if acted else 'the start'}")
+            self.steps.append(last)
+        added = {"image": last.image or what.get("image", False),
+                 "counters": last.counters or what.get("counters", False),
+                 "storage": tuple(sorted(set(last.storage) | set(what.get("storage", ())))),
+                 "queries": last.queries + tuple(what.get("queries", ()))}
+        self.steps[-1] = dataclasses.replace(last, **added)
+        return len(self.steps) - 1
 
     def _draw_arrays(self, words: list[str], number: int, line: str) -> None:
         instanced = words[:1] == ["instanced"]
@@ -532,34 +553,29 @@ class _Builder:
         x, y, w, h = rect
         if x < 0 or y < 0 or w < 1 or h < 1 or x + w > width or y + h > height:
             raise Unsupported(f"command {line!r} (line {number}): probes outside the {width}x{height} window")
-        if not self.draws or self.pending_clear is not None:
-            self._step("None", "POINTS", (), f"clear (before line {number})")
-        index = len(self.draws) - 1
-        if not self.draws[index].read_image:
-            self.draws[index] = _with(self.draws[index], read_image=True)
-        self.expect.setdefault(index, []).append(
+        self.expect.setdefault(self._read(number, image=True), []).append(
             Probe(f"{line} (line {number})", x, y, w, h, expected, self.tolerance))
 
     def _atomic_counters(self, words: list[str], number: int, line: str) -> None:
         """shader_runner's `atomic counters N`: N GLuint counters, all 0, bound at
         GL_ATOMIC_COUNTER_BUFFER binding 0 from here on (the harness binds it before the draws)."""
-        if len(words) != 3 or self.draws or self.atomic_counters or int(words[2], 10) < 1:
+        if len(words) != 3 or self.steps or self.atomic_counters or int(words[2], 10) < 1:
             raise Unsupported(f"command {line!r} (line {number}): once, before any draw, only")
         self.atomic_counters = int(words[2], 10)
 
     def _probe_counter(self, words: list[str], number: int, line: str) -> None:
-        """`probe atomic counter I == V`: counter I, read back after the last draw before it."""
+        """`probe atomic counter I == V`: counter I, read back at this line."""
         if len(words) != 6 or words[4] != "==":
             raise Unsupported(f"command {line!r} (line {number}): `probe atomic counter I == V` only")
         index, value = int(words[3], 10), int(words[5], 10)
         if not 0 <= index < self.atomic_counters:
             raise Unsupported(f"command {line!r} (line {number}): counter {index}, the file makes "
                               f"{self.atomic_counters}")
-        self.expect_counts.setdefault(self._checked_draw(number), []).append((f"atomic counter {index}", value))
+        self.expect_counts.setdefault(self._read(number, counters=True), []).append((f"atomic counter {index}", value))
 
     def _program_query(self, words: list[str], number: int, line: str) -> None:
         """`active uniform NAME PNAME VALUE` and `verify program_interface_query INTERFACE NAME
-        PNAME VALUE`, made after the last draw so far; VALUE an integer or a GL type enum."""
+        PNAME VALUE`, made at this line; VALUE an integer or a GL type enum."""
         if words[0] == "active":
             interface, (name, pname, value) = "", words[2:5]
             known = UNIFORM_PNAMES
@@ -573,14 +589,12 @@ class _Builder:
         enum = value in GL_TYPE_ENUMS
         expected = GL_TYPE_ENUMS[value] if enum else _integer(value)
         label = f"{line} (line {number})"
-        index = self._checked_draw(number)
-        draw = self.draws[index]
-        self.draws[index] = _with(draw, queries=draw.queries + (ProgramQuery(label, interface, name, pname),))
+        index = self._read(number, queries=(ProgramQuery(label, interface, name, pname),))
         self.queries.setdefault(index, []).append(QueryValue(label, expected, enum))
 
     def _probe_storage(self, words: list[str], number: int, line: str) -> None:
         """`probe ssbo int|uint|float N OFFSET OP VALUE`: the value at byte OFFSET of the storage
-        buffer at binding N, read after the last draw or dispatch."""
+        buffer at binding N, read at this line."""
         if len(words) != 7 or words[2] not in ("int", "uint", "float") or words[5] not in COMPARISONS:
             raise Unsupported(f"command {line!r} (line {number}): int, uint and float probes with "
                               f"{', '.join(COMPARISONS)} only")
@@ -589,20 +603,11 @@ class _Builder:
             value = struct.unpack("<f", struct.pack("<f", float(words[6])))[0]
         else:
             value = _integer(words[6]) & 0xFFFFFFFF if type_ == "uint" else _integer(words[6])
-        index = self._checked_draw(number, storage=True)
+        index = self._read(number, storage=(binding,))
         if binding != 0:
             self.rebound = f"`probe ssbo` of binding {binding} (line {number})"
-        draw = self.draws[index]
-        self.draws[index] = _with(draw, read_storage=tuple(sorted(set(draw.read_storage) | {binding})))
         self.storage.setdefault(index, []).append(
             StorageProbe(f"{line} (line {number})", binding, offset, type_, op, value))
-
-    def _checked_draw(self, number: int, storage: bool = False) -> int:
-        """The draw a check at this line reads after: the last one so far, or a step with no draw
-        where none came yet (or, for storage, where `ssbo` commands came after it)."""
-        if not self.draws or (storage and self.pending_storage):
-            self._step("None", "POINTS", (), f"no draw (before line {number})")
-        return len(self.draws) - 1
 
     def _texture(self, line: str, number: int) -> None:
         """shader_runner's `texture rgbw UNIT (W, H)`, `texture rgbw 1D UNIT`, `texture rgbw 3D UNIT`
@@ -661,25 +666,24 @@ class _Builder:
         if self.profile != "compat":
             raise Unsupported(f"{where}: display lists need a compatibility profile context")
         if words[0] == "newlist" and not self.list_mode and words[1:] in (["GL_COMPILE"], ["GL_COMPILE_AND_EXECUTE"]):
-            self.list_mode, self.list_patch, self.list_draws = words[1][3:], {}, len(self.draws)
+            self.list_mode, self.list_patch, self.list_steps = words[1][3:], {}, len(self.steps)
         elif self.list_mode and (patch := _patch_parameter(line, words)) is not None and \
-                len(self.draws) == self.list_draws:
+                len(self.steps) == self.list_steps:
             self.list_patch[patch[0]] = patch[1]
-        elif self.list_mode and line.startswith("draw arrays") and len(self.draws) == self.list_draws:
+        elif self.list_mode and line.startswith("draw arrays") and len(self.steps) == self.list_steps:
             self._draw_arrays(words[2:], number, line)
-            draw = self.draws[-1]
+            draw = self.steps[-1]
             unset = {"patch_vertices": None, "default_outer": None, "default_inner": None}
             state = dataclasses.replace(draw.state, **{**unset, **self.list_patch})
-            self.draws[-1] = _with(draw, state=state, list=self.list_mode)
-        elif words == ["endlist"] and self.list_mode and len(self.draws) == self.list_draws + 1:
+            self.steps[-1] = NewList(self.list_mode, dataclasses.replace(draw, state=state))
+        elif words == ["endlist"] and self.list_mode and len(self.steps) == self.list_steps + 1:
             if self.list_mode == "COMPILE_AND_EXECUTE":
                 self._run_list(self.list_patch)
             self.list_mode, self.list_contents = "", self.list_patch
         elif words in (["calllist"], ["deletelist"]) and not self.list_mode and self.list_contents is not None:
             call = words[0] == "calllist"
-            self.draws.append(Draw("CallList" if call else "None", "POINTS", (), state=self._state(),
-                                   label=f"{line} (line {number})", read_image=False,
-                                   list="CALL" if call else "DELETE"))
+            label = f"{line} (line {number})"
+            self.steps.append(CallList(self._state(), label) if call else DeleteList(label))
             if call:
                 self._run_list(self.list_contents)
             else:
@@ -714,27 +718,25 @@ class _Builder:
 
     # -- the result ----------------------------------------------------------------------------
     def finish(self) -> None:
-        if self.link == "error" or (not self.draws and not self.expect):
+        if self.link == "error" or not self.steps:
             # shader_runner's check is then the link alone: `link error` passes when the program
-            # does not link, a file without draws or probes when it does
-            if self.draws or self.expect:
+            # does not link, a file without steps when it does
+            if self.steps:
                 raise Unsupported("file: `link error` with draws or probes after it")
-            label = f"link {self.link or 'success'} (shader_runner links the program first)"
-            self.draws = [Draw("None", "POINTS", (), label=label, read_image=False)]
-            self.expect = {0: [("link_failed", int(self.link == "error"))]}
-            self.link_only = True
+            self.steps = [Link(f"link {self.link or 'success'} (shader_runner links the program first)")]
+            self.expect_counts = {0: [("link_failed", int(self.link == "error"))]}
             return
         if self.list_mode:
             raise Unsupported("file: `newlist` without `endlist`")
         if self.separable and len({s for s, _ in self.shaders}) < len(self.shaders):
             raise Unsupported("file: SSO ENABLED with several shaders a stage")
-        if self.separable and (self.queries or any(d.work_groups for d in self.draws)):
+        if self.separable and (self.queries or any(isinstance(s, Dispatch) for s in self.steps)):
             raise Unsupported("file: SSO ENABLED with program queries or compute")
         if not self.expect and not self.expect_counts and not self.queries and not self.storage:
             # shader_runner then passes when the program links and the commands run; the harness
             # also asks that no draw leaves a GL error
             self.gl_error = True
-            for index in range(len(self.draws)):
+            for index in range(len(self.steps)):
                 self.expect_counts[index] = [("gl_error", 0)]
 
     def requirements_record(self) -> Requirements:
@@ -752,18 +754,17 @@ class _Builder:
             attributes.append(Attribute(location, components, tuple(data), name=name if not name.isdigit()
                                         and name != "gl_Vertex" and "/" not in name else "",
                                         type=self.types.get(name, "float")))
-        draws, expect, params = tuple(self.draws), (), (("source", source),) if source else ()
-        if self.link_only and not self.unsupported:
-            params += (("link", self.link or "success"),)
-            expect = tuple(DrawExpectation(i, counts=tuple(p)) for i, p in sorted(self.expect.items()))
-        elif not self.unsupported:
+        expect, params = (), (("source", source),) if source else ()
+        if not self.unsupported:
+            if isinstance(self.steps[0], Link):
+                params += (("link", self.link or "success"),)
             checked = sorted(set(self.expect) | set(self.expect_counts) | set(self.queries) | set(self.storage))
-            expect = tuple(DrawExpectation(i, counts=tuple(self.expect_counts.get(i, ())),
-                                           probes=tuple(self.expect.get(i, ())),
-                                           queries=tuple(self.queries.get(i, ())),
-                                           storage=tuple(self.storage.get(i, ()))) for i in checked)
+            expect = tuple(Expectation(i, counts=tuple(self.expect_counts.get(i, ())),
+                                       probes=tuple(self.expect.get(i, ())),
+                                       queries=tuple(self.queries.get(i, ())),
+                                       storage=tuple(self.storage.get(i, ()))) for i in checked)
         return Case(id=id_, family=FAMILY, shaders=tuple(self.shaders), requires=self.requirements_record(),
-                    vertices=self.rows, attributes=tuple(attributes), draws=draws,
+                    vertices=self.rows, attributes=tuple(attributes), steps=tuple(self.steps),
                     readback=Readback(image=self.size, clear=0.0, image_format="RGBA8", keep_image=True,
                                       atomic_counters=self.atomic_counters, gl_error=self.gl_error),
                     expect=expect, description=f"piglit shader_test {source}" if source else "piglit shader_test",
@@ -779,10 +780,6 @@ def _patch_parameter(line: str, words: list[str]) -> tuple[str, object] | None:
     if line.startswith("patch parameter default level inner"):
         return "default_inner", _floats(words[5:], 2)
     return None
-
-
-def _with(draw: Draw, **changes) -> Draw:
-    return dataclasses.replace(draw, **changes)
 
 
 def _float(text: str) -> float:

@@ -16,7 +16,8 @@ from urllib.parse import quote
 import jinja2
 
 from harness import catalog, export
-from harness.case import Case, CaseError
+from harness.case import Case, CaseError, step_label
+from harness.observation import steps_of
 from harness.report import images
 from harness.status import Status
 
@@ -145,26 +146,26 @@ class _Images:
         if case.readback.image is None:
             return [], []
         size = tuple(case.readback.image)
-        draws = observation.get("draws") if isinstance(observation, dict) else None
-        if not isinstance(draws, list):
-            return [], ["the observation has no draws"]
+        steps = steps_of(observation)
+        if not isinstance(steps, list):
+            return [], ["the observation has no steps"]
         stem = f"{row.id.replace('/', '~')}.{slug(row.column)}"
         shown, notes = [], []
         for expectation in case.expect:
             if not expectation.pixels:
                 continue
-            if expectation.draw >= len(draws) or not isinstance(draws[expectation.draw], dict):
-                notes.append(f"draw {expectation.draw}: not in the observation")
+            label = step_label(case.steps, expectation.step)
+            if expectation.step >= len(steps) or not isinstance(steps[expectation.step], dict):
+                notes.append(f"{label}: not in the observation")
                 continue
             try:
-                made = images.write_draw(expectation, draws[expectation.draw], size,
+                made = images.write_draw(expectation, steps[expectation.step], size,
                                          expectation.tolerance, self.out_dir / "images" / stem,
-                                         f"draw{expectation.draw}")
+                                         f"step{expectation.step}")
             except images.ImageError as exc:
-                notes.append(f"draw {expectation.draw}: {exc}")
+                notes.append(f"{label}: {exc}")
                 continue
-            label = case.draws[expectation.draw].label if expectation.draw < len(case.draws) else ""
-            shown.append({"draw": made.draw, "label": label or f"draw {made.draw}",
+            shown.append({"draw": made.draw, "label": label,
                           "width": made.width, "height": made.height, "scale": made.scale,
                           "wrong": made.wrong, "checked": made.checked,
                           **{name: self.link(getattr(made, name))

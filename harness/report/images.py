@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from harness.case import DrawExpectation
+from harness.case import Expectation
 
 MAX_SCALE = 16             # each pixel at most a 16 x 16 block
 MAX_SIDE = 1024            # ... and a PNG no wider or taller than this where the image allows
@@ -76,7 +76,7 @@ def decode(text: str, width: int, height: int) -> np.ndarray:
     return np.frombuffer(raw, dtype="<f4").reshape(height, width, 4).astype(np.float64)
 
 
-def expected(expectation: DrawExpectation, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
+def expected(expectation: Expectation, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
     """(values, care), both (height, width, 4): the expected value of each channel, and whether
     the case expects one there at all (a channel it does not name is "don't care")."""
     values = np.zeros(width * height * 4, dtype=np.float64)
@@ -146,7 +146,7 @@ def diff_image(wrong: np.ndarray, care: np.ndarray, scale: int) -> Image.Image:
     return upscale(grid, scale // 2)
 
 
-def write_draw(expectation: DrawExpectation, draw: dict, size: tuple[int, int], tolerance: float,
+def write_draw(expectation: Expectation, draw: dict, size: tuple[int, int], tolerance: float,
                folder: Path, prefix: str) -> DrawImages:
     """The three PNGs of one draw's image under `folder`, named `<prefix>-expected.png` etc."""
     width, height = size
@@ -160,5 +160,5 @@ def write_draw(expectation: DrawExpectation, draw: dict, size: tuple[int, int], 
     everywhere = np.ones_like(care)
     upscale(colours(observed, values, care, everywhere), scale).save(paths["observed"])
     diff_image(wrong, care, scale).save(paths["diff"])
-    return DrawImages(draw=expectation.draw, width=width, height=height, scale=scale,
+    return DrawImages(draw=expectation.step, width=width, height=height, scale=scale,
                       wrong=int(wrong.sum()), checked=int(care.sum()), **paths)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
-from harness.case import (Attribute, Capture, Case, Draw, DrawEntry, DrawExpectation, DrawState,
+from harness.case import (Attribute, Capture, Case, Draw, DrawEntry, DrawState, Expectation,
                           ExpectedRecord, Readback, Requirements)
 from harness import glfacts
 from harness.glsl import render
@@ -111,13 +111,13 @@ def make_case(draws: list[Draw], index_type: str = "uint", version: int = 450, c
         labelled.append(draw)
         expected = oracle.invocations(draw.command, draw.entries, indices, draw.restart_index, draw.draw_count)
         sequence = tuple(record for inv in expected for record in [_record(draw, inv, captures)] * repeat)
-        expects.append(DrawExpectation(index, counts=(("xfb_vertices", len(sequence)),), sequence=sequence))
+        expects.append(Expectation(index, counts=(("xfb_vertices", len(sequence)),), sequence=sequence))
     return Case(
         id=id_, family=FAMILY, shaders=stages, requires=requirements([d.command for d in draws], version),
         vertices=VERTICES,
         attributes=(Attribute(0, 1, tuple(float(v) for v in range(VERTICES))),
                     Attribute(1, 1, tuple(float(i) for i in range(INSTANCES)), divisor=1)),
-        draws=tuple(labelled), readback=Readback(captures, "POINTS", max_records=4096),
+        steps=tuple(labelled), readback=Readback(captures, "POINTS", max_records=4096),
         expect=tuple(expects), indices=indices, index_type=gl_type,
         description=f"draw parameters through {' then '.join('gl' + d.command for d in draws)}, "
                     f"GLSL {version}, {chain} chain" + (", VS reads only gl_DrawID" if only_draw_id else ""),

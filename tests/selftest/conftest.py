@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from harness import catalog
-from harness.case import Case, Draw, DrawEntry, DrawExpectation, Readback, Requirements
+from harness.case import Case, Draw, DrawEntry, Expectation, Readback, Requirements
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -20,8 +20,8 @@ def fault_case(fault: str, value: int = 7, expected: int = 7) -> Case:
     """A case for the test-only fault backend: it reports `value`, the case expects `expected`."""
     return Case(id=f"selftest/fault/{fault}", family="selftest", shaders=(),
                 requires=Requirements(), vertices=0, attributes=(),
-                draws=(Draw("DrawArrays", "POINTS", (DrawEntry(1),)),), readback=Readback(),
-                expect=(DrawExpectation(0, counts=(("primitives_generated", expected),)),),
+                steps=(Draw("DrawArrays", "POINTS", (DrawEntry(1),)),), readback=Readback(),
+                expect=(Expectation(0, counts=(("primitives_generated", expected),)),),
                 params=(("fault", fault), ("value", value)))
 
 

@@ -60,7 +60,7 @@ def test_json_is_plain_data(tess_cases):
     case = tess_cases["tess/no-tcs/quads/equal/pv4/o2_3_4_5-i6_7"]
     data = json.loads(case.to_json())
     assert data["id"] == case.id
-    assert data["draws"][0]["state"]["default_outer"] == [2.0, 3.0, 4.0, 5.0]
+    assert data["steps"][0]["state"]["default_outer"] == [2.0, 3.0, 4.0, 5.0]
     assert dict(map(tuple, data["shaders"]))["tes"].startswith("#version 400 core")
 
 
@@ -68,10 +68,13 @@ def test_json_is_plain_data(tess_cases):
     (lambda d: d.update(id="Not An Id"), "bad case id"),
     (lambda d: d.update(family="draw_params"), "does not start with its family"),
     (lambda d: d.update(colour="red"), "unknown field"),
-    (lambda d: d["draws"][0].update(bogus=1), "unknown field"),
+    (lambda d: d["steps"][0].update(bogus=1), "unknown field"),
+    (lambda d: d["steps"][0].update(kind="Blit"), "'Blit' is not one of Draw, Clear, SetState"),
+    (lambda d: d["expect"][0].update(step=7), "an expectation names step 7, the case has 1"),
     (lambda d: d.update(shaders=[["mesh", "void main(){}"]]), "unknown shader stage"),
     (lambda d: d["readback"]["captures"][0].update(type="dmat4"), "cannot capture"),
-    (lambda d: d.update(draws="DrawArrays"), "Draw: expected an object"),
+    (lambda d: d.update(steps="DrawArrays"), "Case.steps: expected a list, got str"),
+    (lambda d: d.update(steps=["DrawArrays"]), "'str' is not one of Draw"),
 ])
 def test_malformed_case_is_one_clear_error(tess_cases, mutate, words):
     data = json.loads(next(iter(tess_cases.values())).to_json())
@@ -95,20 +98,38 @@ def test_json_carries_its_schema_and_leaves_defaults_out(tess_cases):
     from harness.case import SCHEMA
     case = tess_cases["tess/no-tcs/quads/equal/pv4/o2_3_4_5-i6_7"]
     data = json.loads(case.to_json())
-    assert data["schema"] == SCHEMA == 2
-    assert "separable" not in data and "instance_count" not in data["draws"][0]["entries"][0]
+    assert data["schema"] == SCHEMA == 3
+    assert "separable" not in data and "instance_count" not in data["steps"][0]["entries"][0]
+    assert data["steps"][0]["kind"] == "Draw" and data["expect"][0]["step"] == 0
 
 
-def test_schema_1_json_still_reads(tess_cases):
-    """Schema 1 wrote every field and no "schema" key: results and exports from before read the same."""
+def _as_draws(data: dict) -> dict:
+    """A case's JSON as schemas 1 and 2 wrote it: "draws" without kinds, expectations naming a "draw"."""
+    data["draws"] = [{k: v for k, v in step.items() if k != "kind"} for step in data.pop("steps")]
+    data["expect"] = [{("draw" if k == "step" else k): v for k, v in e.items()} for e in data["expect"]]
+    return data
+
+
+def test_schema_1_and_2_json_still_read(tess_cases):
+    """Schema 1 wrote every field and no "schema" key, schema 2 only those off their defaults; both
+    called the steps "draws": results and exports from before read the same."""
     case = tess_cases["tess/no-tcs/quads/equal/pv4/o2_3_4_5-i6_7"]
-    every_field = json.dumps(dataclasses.asdict(case))
-    assert Case.from_json(every_field) == case
+    every_field = _as_draws(dataclasses.asdict(case))
+    assert Case.from_json(json.dumps(every_field)) == case
+    schema_2 = _as_draws(json.loads(case.to_json())) | {"schema": 2}
+    assert Case.from_json(json.dumps(schema_2)) == case
 
 
-@pytest.mark.parametrize("schema", [3, 0, "2"])
+def test_an_old_imported_case_with_script_steps_is_one_clear_error(tess_cases):
+    data = _as_draws(json.loads(next(iter(tess_cases.values())).to_json())) | {"schema": 2}
+    data["draws"].append({"command": "None", "mode": "POINTS", "entries": [], "read_image": True})
+    with pytest.raises(CaseError, match="import its shader_test file again"):
+        Case.from_json(json.dumps(data))
+
+
+@pytest.mark.parametrize("schema", [4, 0, "2"])
 def test_a_schema_this_harness_does_not_read_is_one_clear_error(tess_cases, schema):
     data = json.loads(next(iter(tess_cases.values())).to_json()) | {"schema": schema}
     with pytest.raises(CaseError, match=f"^malformed case description: case JSON schema {schema!r}: "
-                                        "this harness reads 1 to 2"):
+                                        "this harness reads 1 to 3"):
         Case.from_json(json.dumps(data))

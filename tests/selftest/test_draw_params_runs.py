@@ -58,7 +58,7 @@ def test_draw_id_stuck_at_zero_is_caught(executor, draw_params_cases):
 def test_lost_draw_is_caught(executor, draw_params_cases):
     """A layer that drops the last sub-draw: fewer records, and the count says so."""
     case = draw_params_cases[MULTI]
-    draws = (dataclasses.replace(case.draws[0], entries=case.draws[0].entries[:2]),)
-    verdict = judge(dataclasses.replace(case, draws=draws), executor.run(dataclasses.replace(case, draws=draws)), "t")
+    draws = (dataclasses.replace(case.steps[0], entries=case.steps[0].entries[:2]),)
+    verdict = judge(dataclasses.replace(case, steps=draws), executor.run(dataclasses.replace(case, steps=draws)), "t")
     assert "xfb_vertices = 3, expected 5" in verdict.message
     assert "3 records captured, expected 5" in verdict.message

@@ -29,9 +29,9 @@ def test_no_state_leaks_between_cases(executor, tess_cases):
 
 def without_state(case, draw: int, **fields):
     """The hazard a layer can have: a draw that does not apply the state the case sets."""
-    draws = list(case.draws)
+    draws = list(case.steps)
     draws[draw] = dataclasses.replace(draws[draw], state=dataclasses.replace(draws[draw].state, **fields))
-    return dataclasses.replace(case, draws=tuple(draws))
+    return dataclasses.replace(case, steps=tuple(draws))
 
 
 def test_stale_levels_are_caught(executor, tess_cases):

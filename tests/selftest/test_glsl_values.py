@@ -64,7 +64,7 @@ def test_type_cases_vertex_shaders_write_what_the_oracle_sums(tess_cases):
             continue
         vs = dict(case.shaders)["vs"]
         statements = {re.sub(r"^(v_out\.|v_)", "", name): text for name, text in assignments(vs).items()}
-        entry, size = case.draws[0].entries[0], case.draws[0].state.patch_vertices
+        entry, size = case.steps[0].entries[0], case.steps[0].state.patch_vertices
         for prefix, weighted in (("sum over the patch of ", False), ("vertex-weighted sum over the patch of ", True)):
             for patch, names, value in expected_sums(case, prefix):
                 vertices = range(entry.first + patch * size, entry.first + (patch + 1) * size)

@@ -58,10 +58,10 @@ spec.loader.exec_module(tess)
 
 def generate():
     case = {{c.id: c for c in tess.generate()}}[{case_id!r}]
-    draws = list(case.draws)
+    draws = list(case.steps)
     draws[1] = dataclasses.replace(draws[1], state=dataclasses.replace(
         draws[1].state, default_outer=None, default_inner=None))
-    return [dataclasses.replace(case, draws=tuple(draws))]
+    return [dataclasses.replace(case, steps=tuple(draws))]
 '''
 
 

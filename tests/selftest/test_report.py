@@ -102,7 +102,7 @@ def image_case():
     # one channel of R, G or B of the last pixel the case expects something of, slightly off
     wrong = [p for p in case.expect[0].pixels if p.index % 4 != 3][-1]
     data[wrong.index] += 1.0
-    observation = {"draws": [{"counts": {}, "xfb": "", "image": base64.b64encode(data.tobytes()).decode()}]}
+    observation = {"steps": [{"counts": {}, "xfb": "", "image": base64.b64encode(data.tobytes()).decode()}]}
     return case, observation, wrong
 
 

@@ -79,8 +79,8 @@ def test_link_only_files_check_the_link():
 
 def test_clip_planes_only_where_the_file_sets_them():
     core = st.load(FILES / "core-clip-distance.shader_test")
-    assert all(draw.state.clip_planes == () for draw in core.draws)
-    assert core.draws[0].state.enable == ("CLIP_DISTANCE0",)
+    assert all(draw.state.clip_planes == () for draw in core.draws())
+    assert core.draws()[0].state.enable == ("CLIP_DISTANCE0",)
 
 
 def _with_rlimit(text: str, limit: int) -> str:
@@ -110,14 +110,17 @@ def test_rlimit_is_a_budget_for_the_case_alone(executor):
 def test_atomic_counters_are_read_after_the_draw_before_the_probe():
     case = st.load(FILES / "atomic-counters.shader_test")
     assert case.readback.atomic_counters == 2
-    assert [(e.draw, e.counts) for e in case.expect] == [
-        (0, (("atomic counter 0", 5), ("atomic counter 1", 2))),
-        (1, (("atomic counter 0", 8), ("atomic counter 1", 3)))]
+    assert [type(s).__name__ for s in case.steps] == ["Draw", "Read", "Draw", "Read"]
+    assert [(e.step, e.counts) for e in case.expect] == [
+        (1, (("atomic counter 0", 5), ("atomic counter 1", 2))),
+        (3, (("atomic counter 0", 8), ("atomic counter 1", 3)))]
 
 
-def test_a_file_without_probes_checks_each_draw_for_gl_errors():
+def test_a_file_without_probes_checks_each_step_for_gl_errors():
     case = st.load(FILES / "draw-no-probe.shader_test")
-    assert case.readback.gl_error and [e.counts for e in case.expect] == [(("gl_error", 0),)]
+    assert [type(s).__name__ for s in case.steps] == ["Clear", "Draw"]
+    assert case.readback.gl_error and [(e.step, e.counts) for e in case.expect] == [
+        (0, (("gl_error", 0),)), (1, (("gl_error", 0),))]
 
 
 def test_a_file_without_probes_fails_when_its_program_does_not_link(executor):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.case import ID_RE, Case
+from harness.case import ID_RE, Case, Read, step_state
 from harness.importers import shader_test as st
 from harness.verdict import check, judge
 
@@ -49,13 +49,16 @@ def test_requirements_profile_and_version_directive():
 
 def test_draws_carry_state_and_probes_follow_the_script():
     case = load("legacy-colour-uniform")
-    first, second = case.draws
-    assert first.state.clear_color == (0.0, 0.0, 1.0, 1.0) and second.state.clear_color is None
+    assert [type(s).__name__ for s in case.steps] == ["Clear", "Draw", "Read", "Draw", "Read"]
+    clear, first, _, second, _ = case.steps
+    assert clear.color == (0.0, 0.0, 1.0, 1.0)
     assert [(u.name, u.values) for u in first.state.uniforms] == [("tint", (1.0, 0.5, 0.0, 1.0))]
     assert [(u.name, u.values) for u in second.state.uniforms] == [("tint", (0.0, 1.0, 0.0, 1.0))]
     position = next(a for a in case.attributes if a.name == "piglit_vertex")
     assert position.location == 0 and position.data[:8] == (-1, -1, 0, 1, 0, -1, 0, 1)   # (x, y) then (x+w, y)
     assert second.entries[0].first == 4 and first.mode == "TRIANGLE_STRIP"
+    assert [(e.step, len(e.probes)) for e in case.expect] == [(2, 2), (4, 2)]
+    assert case.steps[2] == Read("read back after draw rect -1 -1 1 2 (line 26)", image=True)
     probes = [p for e in case.expect for p in e.probes]
     assert [(p.x, p.y, p.width, p.height) for p in probes] == [(0, 0, 16, 32), (24, 16, 1, 1), (24, 8, 1, 1),
                                                                 (8, 8, 1, 1)]
@@ -64,35 +67,36 @@ def test_draws_carry_state_and_probes_follow_the_script():
 
 def test_clear_then_probe_without_a_draw_and_ortho():
     case = load("clip-vertex-ortho")
-    commands = [d.command for d in case.draws]
-    assert commands == ["DrawArrays", "None", "DrawArrays"]
-    assert case.draws[0].state.enable == ("CLIP_PLANE4",) and case.draws[0].state.clip_planes[4] == (-1, 0, 0, 8)
-    assert case.draws[0].state.projection[0] == pytest.approx(2 / 16)
-    assert case.draws[1].state.clear_color == (0.0, 0.0, 1.0, 0.0) and case.draws[2].state.enable == ()
+    assert [type(s).__name__ for s in case.steps] == ["Draw", "Read", "Clear", "Read", "Draw", "Read"]
+    assert case.steps[0].state.enable == ("CLIP_PLANE4",) and case.steps[0].state.clip_planes[4] == (-1, 0, 0, 8)
+    assert case.steps[0].state.projection[0] == pytest.approx(2 / 16)
+    assert case.steps[2].color == (0.0, 0.0, 1.0, 0.0) and case.steps[4].state.enable == ()
+    assert [e.step for e in case.expect] == [1, 3, 5]
 
 
 def test_patch_rect_sets_four_vertices():
-    draw = load("tess-no-tcs-levels").draws[0]
+    draw = load("tess-no-tcs-levels").draws()[0]
     assert (draw.mode, draw.state.patch_vertices) == ("PATCHES", 4)
     assert draw.state.default_outer == (3, 2, 5, 4) and draw.state.default_inner == (6, 7)
 
 
 def test_display_list_steps_hold_only_the_lists_patch_parameters():
     case = st.load(FILES.parent / "shader_tests_fidelity" / "dlist-patch-vertices.shader_test")
-    steps = [(d.command, d.list, d.state.patch_vertices, d.read_image) for d in case.draws]
-    assert steps == [("DrawArrays", "COMPILE", 3, True),           # compiled, then probed: nothing drawn
-                     ("CallList", "CALL", 6, True),                # the script's 6 is set before the call
-                     ("None", "DELETE", 3, False),                 # the called list left 3 behind
-                     ("DrawArrays", "COMPILE_AND_EXECUTE", 3, True)]
-    assert case.draws[0].state.default_outer is None and case.draws[0].state.clear_color == (0.2,) * 4
+    steps = [(type(s).__name__, getattr(s, "mode", ""), step_state(s).patch_vertices) for s in case.steps]
+    assert steps == [("Clear", "", None), ("NewList", "COMPILE", 3), ("Read", "", None),   # nothing drawn
+                     ("CallList", "", 6), ("Read", "", None),      # the script's 6 is set before the call
+                     ("DeleteList", "", None),
+                     ("Clear", "", None), ("NewList", "COMPILE_AND_EXECUTE", 3),          # the called list left 3
+                     ("Read", "", None)]
+    assert case.steps[1].draw.state.default_outer is None and case.steps[0].color == (0.2,) * 4
     assert Case.from_json(case.to_json()) == case
     plain = st.load(FILES / "tess-no-tcs-levels.shader_test").to_json()
-    assert '"list"' not in plain and '"stage"' not in plain
+    assert '"NewList"' not in plain and '"stage"' not in plain
 
 
 def test_sso_uniforms_go_to_the_active_programs_stage():
     case = st.load(FILES.parent / "shader_tests_fidelity" / "sso-active-program.shader_test")
-    assert [(u.stage, u.name, u.values) for u in case.draws[0].state.uniforms] == \
+    assert [(u.stage, u.name, u.values) for u in case.steps[0].state.uniforms] == \
         [("vs", "2", (0.5,)), ("fs", "2", (0.25,)), ("fs", "5", (0.75,))]
 
 
@@ -123,7 +127,7 @@ FS_ONLY = "[require]\nGLSL >= 1.10\n[fragment shader]\nvoid main() { gl_FragColo
 def test_1d_and_3d_rgbw_textures_have_piglits_sizes():
     case = st.to_case(FS_ONLY + "texture rgbw 1D 3\ntexture rgbw 3D 1\ndraw rect -1 -1 2 2\n"
                       "probe all rgba 0 0 0 0\n", "shader_test/x")
-    one, three = case.draws[0].state.textures
+    one, three = case.steps[0].state.textures
     assert (one.unit, one.target, one.width, one.height, one.depth) == (1, "3D", 2, 2, 2)
     assert (three.unit, three.target, three.width, three.height, three.depth) == (3, "1D", 4, 1, 1)
     assert Case.from_json(case.to_json()) == case
@@ -179,15 +183,17 @@ verify program_interface_query GL_PROGRAM_OUTPUT c GL_LOCATION 0x0
 def test_program_queries_follow_the_script():
     case = st.to_case(QUERIES, "shader_test/q")
     assert not case.requires.unsupported
-    before, draw = case.draws                      # a query before any draw gets a step of its own
-    assert before.command == "None" and draw.command == "DrawArrays"
+    before, draw, after = case.steps               # queries are Read steps, before and after the draw
+    assert isinstance(before, Read) and isinstance(after, Read) and draw.command == "DrawArrays"
+    assert before.label == "read back after the start"
     assert [(q.interface, q.name, q.pname) for q in before.queries] == [("", "m", "GL_UNIFORM_TYPE")]
-    assert [(q.interface, q.name, q.pname) for q in draw.queries] == [
+    assert [(q.interface, q.name, q.pname) for q in after.queries] == [
         ("", "m", "GL_UNIFORM_OFFSET"), ("GL_PROGRAM_OUTPUT", "c", "GL_LOCATION")]
     first, second = case.expect                    # no probe: the queries are what the case checks
+    assert (first.step, second.step) == (0, 2)
     assert [(v.value, v.enum) for v in first.queries] == [(0x8B69, True)]
     assert [(v.value, v.enum) for v in second.queries] == [(-1, False), (0, False)]
-    assert second.queries[0].label == draw.queries[0].label == "active uniform m GL_UNIFORM_OFFSET -1 (line 11)"
+    assert second.queries[0].label == after.queries[0].label == "active uniform m GL_UNIFORM_OFFSET -1 (line 11)"
     assert Case.from_json(case.to_json()) == case
 
 
@@ -212,11 +218,11 @@ probe ssbo int 5 0 != 1
 def test_compute_and_storage_buffers():
     case = st.to_case(COMPUTE, "shader_test/c")
     assert not case.requires.unsupported and [stage for stage, _ in case.shaders] == ["cs"]
-    dispatch, step = case.draws
-    assert (dispatch.command, dispatch.work_groups, dispatch.read_storage) == ("DispatchCompute", (3, 2, 1), (2,))
-    assert dispatch.state.storage_buffers == ((2, 16),)
+    dispatch, read, made, read_again = case.steps
+    assert (dispatch.work_groups, dispatch.state.storage_buffers, read.storage) == ((3, 2, 1), ((2, 16),), (2,))
     # an `ssbo` after the last dispatch is made before the probe that follows it reads it
-    assert (step.command, step.state.storage_buffers, step.read_storage) == ("None", ((5, 8),), (5,))
+    assert (made.state.storage_buffers, read_again.storage) == (((5, 8),), (5,))
+    assert [e.step for e in case.expect] == [1, 3]
     probes = case.expect[0].storage
     assert [(p.binding, p.offset, p.type, p.op, p.value) for p in probes] == [
         (2, 0, "uint", "==", 0xFFFFFFFF), (2, 4, "int", "==", -3), (2, 8, "float", ">=", pytest.approx(0.1))]
@@ -244,20 +250,21 @@ def test_dispatch_after_probing_another_binding_is_a_skip():
 def test_storage_and_query_verdicts():
     case = st.to_case(COMPUTE, "shader_test/c")
     data = struct.pack("<Iif", 0xFFFFFFFF, -3, 0.1)
-    ok = {"draws": [{"storage": {"2": base64.b64encode(data + bytes(4)).decode()}},
-                    {"storage": {"5": base64.b64encode(bytes(8)).decode()}}]}
+    ok = {"steps": [{}, {"storage": {"2": base64.b64encode(data + bytes(4)).decode()}},
+                    {}, {"storage": {"5": base64.b64encode(bytes(8)).decode()}}]}
     assert check(case, ok) == []
-    bad = {"draws": [{"storage": {"2": base64.b64encode(struct.pack("<Iif", 7, -3, 0.0) + bytes(4)).decode()}},
-                     {"storage": {"5": base64.b64encode(struct.pack("<ii", 1, 0)).decode()}}]}
+    bad = {"steps": [{}, {"storage": {"2": base64.b64encode(struct.pack("<Iif", 7, -3, 0.0) + bytes(4)).decode()}},
+                     {}, {"storage": {"5": base64.b64encode(struct.pack("<ii", 1, 0)).decode()}}]}
     assert check(case, bad) == [
-        "compute 3 2 1 (line 10), probe ssbo uint 2 0 == 0xffffffff (line 11): uint at byte 0 of SSBO 2 = 7, "
-        "expected 4294967295",
-        "compute 3 2 1 (line 10), probe ssbo float 2 8 >= 0.1 (line 13): float at byte 8 of SSBO 2 = 0, "
-        "expected >= 0.100000001",
-        "no draw (before line 15), probe ssbo int 5 0 != 1 (line 15): int at byte 0 of SSBO 5 = 1, expected != 1"]
+        "read back after compute 3 2 1 (line 10), probe ssbo uint 2 0 == 0xffffffff (line 11): uint at byte 0 of "
+        "SSBO 2 = 7, expected 4294967295",
+        "read back after compute 3 2 1 (line 10), probe ssbo float 2 8 >= 0.1 (line 13): float at byte 8 of SSBO 2 "
+        "= 0, expected >= 0.100000001",
+        "read back after compute 3 2 1 (line 10), probe ssbo int 5 0 != 1 (line 15): int at byte 0 of SSBO 5 = 1, "
+        "expected != 1"]
     queries = st.to_case(QUERIES, "shader_test/q")
-    answers = {"draws": [{"queries": {queries.draws[0].queries[0].label: {"glGetActiveUniformsiv": 0x8B5C}}},
-                         {"queries": {q.label: None for q in queries.draws[1].queries}}]}
+    answers = {"steps": [{"queries": {queries.steps[0].queries[0].label: {"glGetActiveUniformsiv": 0x8B5C}}}, {},
+                         {"queries": {q.label: None for q in queries.steps[2].queries}}]}
     assert check(queries, answers) == [
         "active uniform m GL_UNIFORM_TYPE GL_FLOAT_MAT4x2 (line 9): glGetActiveUniformsiv = GL_FLOAT_MAT4 (0x8b5c), "
         "expected GL_FLOAT_MAT4x2 (0x8b69)",
@@ -282,8 +289,8 @@ def test_json_round_trip_and_older_cases_unchanged():
     # the fields added for shader_test stay out of other cases' JSON
     from conftest import fault_case
     text = fault_case("none").to_json()
-    for name in ("uniforms", "keep_image", "image_format", "probes", "read_image", "unsupported", "queries",
-                 "storage", "work_groups"):
+    for name in ("uniforms", "keep_image", "image_format", "probes", "Read", "unsupported", "queries",
+                 "storage", "work_groups", "Clear"):
         assert name not in text
 
 

@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 
-from harness.case import (Capture, Case, CaseError, Draw, DrawEntry, DrawExpectation, Readback, RecordGroup,
+from harness.case import (Capture, Case, CaseError, Draw, DrawEntry, Expectation, Readback, RecordGroup,
                           Requirements, TessCoordCheck, ValueSet)
 from harness.executor import Result
 from harness.observation import encode_records, record_dtype
@@ -20,8 +20,8 @@ CAPTURES = (Capture("x_patch", "int", "gl_PrimitiveID"), Capture("x_coord", "vec
 QUAD = ((0.0, 0.0, 0.0), (0.5, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (1.0, 1.0, 0.0))
 
 
-def make_case(expect: DrawExpectation, primitive: str = "POINTS", **fields) -> Case:
-    fields.setdefault("draws", (Draw("DrawArrays", "PATCHES", (DrawEntry(3),), label="draw 0"),))
+def make_case(expect: Expectation, primitive: str = "POINTS", **fields) -> Case:
+    fields.setdefault("steps", (Draw("DrawArrays", "PATCHES", (DrawEntry(3),), label="draw 0"),))
     return Case(id="tess/selftest/checks", family="tess", shaders=(), requires=Requirements(), vertices=0,
                 attributes=(), readback=Readback(CAPTURES, primitive), expect=(expect,), **fields)
 
@@ -31,7 +31,7 @@ def observe(rows) -> dict:
     for i, (patch, coord) in enumerate(rows):
         records["gl_PrimitiveID"][i] = patch
         records["gl_TessCoord"][i] = coord
-    return {"draws": [{"counts": {}, "xfb": encode_records(records.tobytes())}]}
+    return {"steps": [{"counts": {}, "xfb": encode_records(records.tobytes())}]}
 
 
 def verdict(case, rows):
@@ -39,8 +39,8 @@ def verdict(case, rows):
 
 
 def coord_set(each=0, tolerance=2e-3):
-    return DrawExpectation(0, value_sets=(ValueSet("gl_TessCoord", QUAD, "patch 0, TES", key="gl_PrimitiveID",
-                                                   key_value=0, each=each, tolerance=tolerance),))
+    return Expectation(0, value_sets=(ValueSet("gl_TessCoord", QUAD, "patch 0, TES", key="gl_PrimitiveID",
+                                               key_value=0, each=each, tolerance=tolerance),))
 
 
 def test_value_set_passes_within_tolerance():
@@ -85,7 +85,7 @@ def test_nearest_matches_within_tolerance_only():
 
 
 def rules(domain="triangles", winding=""):
-    return DrawExpectation(0, tess_coord=TessCoordCheck("gl_TessCoord", domain, winding=winding, key="gl_PrimitiveID"))
+    return Expectation(0, tess_coord=TessCoordCheck("gl_TessCoord", domain, winding=winding, key="gl_PrimitiveID"))
 
 
 def test_tess_coord_rules_pass():
@@ -122,20 +122,20 @@ def test_tess_coord_winding():
 
 
 def test_expected_nan_matches_only_nan():
-    group = DrawExpectation(0, groups=(RecordGroup("gl_PrimitiveID", 0, "patch 0", (("gl_TessCoord", (math.nan, 1.0)),)),))
+    group = Expectation(0, groups=(RecordGroup("gl_PrimitiveID", 0, "patch 0", (("gl_TessCoord", (math.nan, 1.0)),)),))
     assert verdict(make_case(group), [(0, (math.nan, 1.0, 0.0))]).status == "pass"
     v = verdict(make_case(group), [(0, (0.0, 1.0, 0.0))])
     assert "patch 0: gl_TessCoord = (0, 1), expected (nan, 1) (all 1 records)" in v.message
-    inf = DrawExpectation(0, groups=(RecordGroup("gl_PrimitiveID", 0, "patch 0", (("gl_TessCoord", (math.inf,)),)),))
+    inf = Expectation(0, groups=(RecordGroup("gl_PrimitiveID", 0, "patch 0", (("gl_TessCoord", (math.inf,)),)),))
     assert verdict(make_case(inf), [(0, (math.inf, 0.0, 0.0))]).status == "pass"
 
 
 # --- the case model: new fields stay out of the JSON at their defaults ------------------------
 
 def test_new_fields_absent_from_json_at_defaults():
-    data = json.loads(make_case(DrawExpectation(0, counts=(("primitives_generated", 1),))).to_json())
+    data = json.loads(make_case(Expectation(0, counts=(("primitives_generated", 1),))).to_json())
     assert "programs" not in data
-    assert "program" not in data["draws"][0] and "delete_programs" not in data["draws"][0]
+    assert "program" not in data["steps"][0] and "delete_programs" not in data["steps"][0]
     assert "value_sets" not in data["expect"][0] and "tess_coord" not in data["expect"][0]
 
 
@@ -143,25 +143,25 @@ def test_new_fields_round_trip():
     case = make_case(dataclasses.replace(coord_set(each=1), tess_coord=rules().tess_coord),
                      programs=((("vs", "void main() {}"),), (("vs", "void main() {}"), ("tes", "x"))))
     draws = (Draw("DrawArrays", "PATCHES", (DrawEntry(3),), program=2, delete_programs=(0, 1)),)
-    case = dataclasses.replace(case, draws=draws)
+    case = dataclasses.replace(case, steps=draws)
     again = Case.from_json(case.to_json())
     assert again == case and again.to_json() == case.to_json()
-    assert again.draws[0].delete_programs == (0, 1) and again.expect[0].tess_coord.domain == "triangles"
+    assert again.steps[0].delete_programs == (0, 1) and again.expect[0].tess_coord.domain == "triangles"
 
 
 def test_nan_round_trips_equal():
-    group = DrawExpectation(0, groups=(RecordGroup("gl_PrimitiveID", 0, "patch 0", (("gl_TessCoord", math.nan),)),))
+    group = Expectation(0, groups=(RecordGroup("gl_PrimitiveID", 0, "patch 0", (("gl_TessCoord", math.nan),)),))
     case = make_case(group)
     assert "NaN" in case.to_json() and Case.from_json(case.to_json()) == case
 
 
 @pytest.mark.parametrize("fields, words", [
-    ({"draws": (Draw("DrawArrays", "PATCHES", (DrawEntry(3),), program=1),)}, "draw names program 1, the case has 1"),
-    ({"draws": (Draw("DrawArrays", "PATCHES", (DrawEntry(3),), delete_programs=(2,)),), "programs": ((("vs", "x"),),)},
+    ({"steps": (Draw("DrawArrays", "PATCHES", (DrawEntry(3),), program=1),)}, "draw names program 1, the case has 1"),
+    ({"steps": (Draw("DrawArrays", "PATCHES", (DrawEntry(3),), delete_programs=(2,)),), "programs": ((("vs", "x"),),)},
      "draw names program 2, the case has 2"),
     ({"programs": ((("vs", "x"),),), "separable": True}, "several programs and separable"),
     ({"programs": ((("mesh", "x"),),)}, "unknown shader stage 'mesh'"),
 ])
 def test_bad_program_fields_are_refused(fields, words):
     with pytest.raises(CaseError, match=words):
-        make_case(DrawExpectation(0), **fields)
+        make_case(Expectation(0), **fields)

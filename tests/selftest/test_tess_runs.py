@@ -37,9 +37,9 @@ def with_stage(case, stage: str, old: str, new: str, program: int = 0, regex: bo
 
 
 def with_draw(case, index: int, **fields):
-    draws = list(case.draws)
+    draws = list(case.steps)
     draws[index] = dataclasses.replace(draws[index], **fields)
-    return dataclasses.replace(case, draws=tuple(draws))
+    return dataclasses.replace(case, steps=tuple(draws))
 
 
 def fails_naming(executor, case, *words):
@@ -172,7 +172,7 @@ def test_per_patch_and_large_outputs(executor, tess_cases):
 
 def test_stale_patch_size_in_a_sweep(executor, tess_cases):
     case = with_draw(tess_cases["tess/no-tcs/quads/equal/pv1-to-32"], 5,
-                     state=dataclasses.replace(tess_cases["tess/no-tcs/quads/equal/pv1-to-32"].draws[5].state,
+                     state=dataclasses.replace(tess_cases["tess/no-tcs/quads/equal/pv1-to-32"].steps[5].state,
                                                patch_vertices=None))
     fails_naming(executor, case, "draw 5 (glDrawArrays(GL_PATCHES, ",
                  "(gl_PatchVerticesIn, sum of v_in[].vertex, v_in[0].vertex) = (5, ")
@@ -180,6 +180,6 @@ def test_stale_patch_size_in_a_sweep(executor, tess_cases):
 
 def test_very_many_patches_counted(executor, tess_cases):
     case = tess_cases["tess/tcs/quads/equal/patches100000/pv1"]
-    half = with_draw(case, 0, entries=(dataclasses.replace(case.draws[0].entries[0], count=50000),))
+    half = with_draw(case, 0, entries=(dataclasses.replace(case.steps[0].entries[0], count=50000),))
     fails_naming(executor, half, "draw 0 (glDrawArrays(GL_PATCHES, 0, 100000)): primitives_generated = 100000, "
                                  "expected 200000")

@@ -111,7 +111,7 @@ def test_failure_junit_classname_properties_and_attachment(tmp_path):
     assert reproducer["id"] == HAZARD_ID
     stem = export.file_stem(HAZARD_ID, "llvmpipe")
     observation = json.loads((tree / "results" / "observations" / f"{stem}.json").read_text())
-    assert observation["target"] == "llvmpipe" and observation["observation"]["draws"]
+    assert observation["target"] == "llvmpipe" and observation["observation"]["steps"]
 
 
 def test_skips_and_flakes_files(tmp_path):
@@ -163,8 +163,8 @@ def test_export_formats(tmp_path, fmt, suffixes):
 def test_export_instanced_draw_in_the_runners_syntax(tmp_path, fmt, line):
     """shader_runner and VkRunner read `draw arrays instanced MODE first count instances`."""
     case = catalog.find("tess/no-tcs/quads/equal/pv4/o2_3_4_5-i6_7")
-    draw = case.draws[0]
-    case = dataclasses.replace(case, draws=(dataclasses.replace(
+    draw = case.steps[0]
+    case = dataclasses.replace(case, steps=(dataclasses.replace(
         draw, command="DrawArraysInstanced", entries=(DrawEntry(4, instance_count=3),)),))
     text = export.export(case, fmt, tmp_path)[0].read_text()
     assert line in text.splitlines()

@@ -71,7 +71,7 @@ def test_clip_vertex_case_expects_the_clear_value_in_row_1(varyings_cases):
     assert row1 and all(p.value == case.readback.clear for p in row1)
     assert all(p.value != case.readback.clear for p in unclipped.pixels)      # plane disabled first
     assert "gl_ClipVertex = a_position;" in dict(case.shaders)["vs"]
-    assert case.draws[0].state.enable == () and case.draws[1].state.enable == ("CLIP_PLANE0",)
+    assert case.steps[0].state.enable == () and case.steps[1].state.enable == ("CLIP_PLANE0",)
 
 
 def image_from(case, replace=None) -> dict:
@@ -84,7 +84,7 @@ def image_from(case, replace=None) -> dict:
     value_of.update({n: v for v, n in exp.written})
     for p in exp.pixels:
         image[p.index] = value_of[replace[p.source]] if replace and p.source in replace else p.value
-    return {"draws": [{"counts": {}, "image": base64.b64encode(image.tobytes()).decode()}]}
+    return {"steps": [{"counts": {}, "image": base64.b64encode(image.tobytes()).decode()}]}
 
 
 def test_checker_names_the_varying_whose_value_arrived(varyings_cases):

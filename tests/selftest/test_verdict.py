@@ -30,13 +30,13 @@ def consistent_observation(case) -> dict:
                 records[quantity][:, :len(value)] = value
             parts.append(records)
         draws.append({"counts": counts, "xfb": encode_records(np.concatenate(parts).tobytes())})
-    return {"draws": draws}
+    return {"steps": draws}
 
 
 def edit(case, observation, draw, change):
-    records = decode_records(case.readback.captures, observation["draws"][draw]["xfb"]).copy()
+    records = decode_records(case.readback.captures, observation["steps"][draw]["xfb"]).copy()
     records = change(records)
-    observation["draws"][draw]["xfb"] = encode_records(records.tobytes())
+    observation["steps"][draw]["xfb"] = encode_records(records.tobytes())
     return observation
 
 
@@ -94,14 +94,14 @@ def test_missing_patch_and_stray_patch(case):
 
 def test_counts_compared(case):
     observation = consistent_observation(case)
-    observation["draws"][0]["counts"]["primitives_generated"] = 3
+    observation["steps"][0]["counts"]["primitives_generated"] = 3
     verdict = run(case, observation)
     assert "draw 0 (glDrawArrays(GL_PATCHES, 0, 8)): primitives_generated = 3, expected " in verdict.message
 
 
 def test_missing_draw(case):
     observation = consistent_observation(case)
-    del observation["draws"][1]
+    del observation["steps"][1]
     assert "no observation" in run(case, observation).message
 
 

@@ -21,7 +21,7 @@ def synthetic_observation(case) -> dict:
     """Records built from the expectations: each group's values in 3 records, each keyed value
     set's values in records of its key, each sequence record in order."""
     dtype = record_dtype(case.readback.captures)
-    draws = [{"counts": {}, "xfb": ""} for _ in case.draws]
+    draws = [{"counts": {}, "xfb": ""} for _ in case.steps]
     for exp in case.expect:
         rows = []
         for group in exp.groups:
@@ -38,8 +38,8 @@ def synthetic_observation(case) -> dict:
             for quantity, value in row:
                 value = np.atleast_1d(value)
                 records[quantity][i, :len(value)] = value
-        draws[exp.draw] = {"counts": dict(exp.counts), "xfb": encode_records(records.tobytes())}
-    return {"draws": draws}
+        draws[exp.step] = {"counts": dict(exp.counts), "xfb": encode_records(records.tobytes())}
+    return {"steps": draws}
 
 
 def mutated(case, observation):
@@ -47,15 +47,15 @@ def mutated(case, observation):
     rekeyed, reordered."""
     yield observation
     dtype = record_dtype(case.readback.captures)
-    for d, draw in enumerate(observation["draws"]):
+    for d, draw in enumerate(observation["steps"]):
         if not draw["xfb"]:
             continue
         records = np.frombuffer(base64.b64decode(draw["xfb"]), dtype)
 
         def variant(changed):
-            draws = [dict(x) for x in observation["draws"]]
+            draws = [dict(x) for x in observation["steps"]]
             draws[d]["xfb"] = encode_records(changed.tobytes())
-            return {"draws": draws}
+            return {"steps": draws}
         for name in dtype.names:
             for change in (1, np.nan):
                 changed = records.copy()

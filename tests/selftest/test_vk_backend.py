@@ -38,7 +38,7 @@ def test_translated_glsl_compiles(name, every, tmp_path, monkeypatch):
     for case in sample(family(name).generate(), every):
         stages = translate(program_of(case))
         if "tes" in stages and "tcs" not in stages:
-            stages["tcs"] = passthrough_tcs(stages["vs"], case.draws[0].state.patch_vertices or 3)
+            stages["tcs"] = passthrough_tcs(stages["vs"], case.steps[0].state.patch_vertices or 3)
         for stage, source in stages.items():
             assert spirv.compile_glsl(stage, source), (case.id, stage)
 
@@ -123,7 +123,7 @@ def test_slot_map_never_collides_for_any_builtin_set():
 
 def with_tcs(case, stages: dict[str, str]) -> dict[str, str]:
     if "tes" in stages and "tcs" not in stages:
-        stages["tcs"] = passthrough_tcs(stages["vs"], case.draws[0].state.patch_vertices or 3)
+        stages["tcs"] = passthrough_tcs(stages["vs"], case.steps[0].state.patch_vertices or 3)
     return stages
 
 

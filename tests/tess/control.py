@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from harness.case import (Capture, Case, Draw, DrawEntry, DrawExpectation, DrawState, Readback, RecordGroup,
+from harness.case import (Capture, Case, Draw, DrawEntry, DrawState, Expectation, Readback, RecordGroup,
                           Requirements, ValueSet)
 
 from .common import (DOMAINS, FAMILY, LEVELS, SPACINGS, SPEC_MAX_LEVEL, glsl_float, needs_max_level, per_patch,
@@ -166,7 +166,7 @@ def control_case(tcs: bool, domain: str, spacing: str, size: int, out_vertices: 
     else:
         captured = CONTROL_TCS_CAPTURES if tcs else CONTROL_CAPTURES
         primitive, per = xfb_primitive(domain, point_mode), vertices_per_primitive(domain, point_mode)
-    expect = DrawExpectation(0, counts=(
+    expect = Expectation(0, counts=(
         ("primitives_generated", generated), ("xfb_primitives_written", generated),
         ("xfb_vertices", generated * per)), groups=tuple(groups), value_sets=tuple(sets))
     state = DrawState(patch_vertices=size, default_outer=None if tcs else tuple(map(float, outer)),
@@ -180,7 +180,7 @@ def control_case(tcs: bool, domain: str, spacing: str, size: int, out_vertices: 
         id=id_, family=FAMILY, shaders=tuple(shaders),
         requires=Requirements(gl_version=(4, 2) if "BaseInstance" in plan.command else (4, 0),
                               limits=tuple(limits)),
-        vertices=vertices, attributes=(), draws=(draw,),
+        vertices=vertices, attributes=(), steps=(draw,),
         readback=Readback(captured, primitive, max_records=generated * per + 64),
         expect=(expect,), indices=plan.indices,
         description=f"{'TCS with output patches of ' + str(out_vertices) if tcs else 'no TCS'}, input "

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from harness.case import (Capture, Case, Draw, DrawEntry, DrawExpectation, DrawState, Readback, RecordGroup,
+from harness.case import (Capture, Case, Draw, DrawEntry, DrawState, Expectation, Readback, RecordGroup,
                           Requirements, TessCoordCheck, ValueSet)
 from harness.oracle.tessellator import tess_coords, used_levels
 
@@ -77,7 +77,7 @@ def coords_tcs(out_vertices: int, levels, all_invocations: bool = False) -> str:
 
 def tess_expectation(index: int, domain: str, spacing: str, point_mode: bool, winding: str,
                      levels, patches: list[tuple[int, int, int]], tcs: bool,
-                     patch_label: str = "patch") -> DrawExpectation:
+                     patch_label: str = "patch") -> Expectation:
     """What a coords-TES draw must give: counts from the oracle; per patch (gl_PrimitiveID,
     first vertex, patch size the TES sees) the levels as written and, with equal spacing, the
     exact set of gl_TessCoord; the per-record rules of gl_TessCoord."""
@@ -102,7 +102,7 @@ def tess_expectation(index: int, domain: str, spacing: str, point_mode: bool, wi
         if coords:
             sets.append(ValueSet("gl_TessCoord", coords, label, key="gl_PrimitiveID", key_value=primitive,
                                  each=1 if point_mode else 0, tolerance=COORD_TOLERANCE))
-    return DrawExpectation(
+    return Expectation(
         index,
         counts=(("primitives_generated", generated), ("xfb_primitives_written", generated),
                 ("xfb_vertices", generated * vertices_per_primitive(domain, point_mode))),
@@ -139,7 +139,7 @@ def coords_case(tcs: bool, domain: str, spacing: str, point_mode: bool, winding:
     return Case(
         id=id_, family=FAMILY, shaders=tuple(shaders),
         requires=Requirements(gl_version=(4, 0), limits=tuple(limits)),
-        vertices=first + count, attributes=(), draws=(draw,),
+        vertices=first + count, attributes=(), steps=(draw,),
         readback=Readback(COORD_CAPTURES, xfb_primitive(domain, point_mode), max_records=records + 64),
         expect=(expect,),
         description=f"gl_TessCoord and levels, {domain}, {spacing}{', point_mode' if point_mode else ''}"

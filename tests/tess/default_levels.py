@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harness.case import (Attribute, Capture, Case, Draw, DrawEntry, DrawExpectation, DrawState, Readback,
+from harness.case import (Attribute, Capture, Case, Draw, DrawEntry, DrawState, Expectation, Readback,
                           RecordGroup, Requirements)
 from harness.oracle.tessellator import primitives_generated, used_levels
 
@@ -73,7 +73,7 @@ def make_case(domain: str, spacing: str, point_mode: bool, steps: tuple[Step, ..
             _patch_group(patch, first + patch * patch_vertices, patch_vertices,
                          outer[:n_outer], inner[:n_inner])
             for patch in range(PATCHES_PER_DRAW) if per_patch)
-        expects.append(DrawExpectation(index, counts=(
+        expects.append(Expectation(index, counts=(
             ("primitives_generated", generated),
             ("xfb_primitives_written", generated),
             ("xfb_vertices", generated * vertices_per_prim)), groups=groups))
@@ -88,7 +88,7 @@ def make_case(domain: str, spacing: str, point_mode: bool, steps: tuple[Step, ..
         requires=Requirements(gl_version=(4, 0), profile="core", limits=tuple(limits)),
         vertices=first,
         attributes=(Attribute(0, 4, tuple(c for v in range(first) for c in attribute(v))),),
-        draws=tuple(draws),
+        steps=tuple(draws),
         readback=Readback(CAPTURES, XFB_PRIMITIVE[domain] if not point_mode else "POINTS",
                           max_records=2 * most + 64),
         expect=tuple(expects),

@@ -2,7 +2,7 @@
 Ids: tess/<tcs|no-tcs>/<domain>/<spacing>/<winding>/<front-facing|fs-primitive-id>/<levels>."""
 from __future__ import annotations
 
-from harness.case import Case, Draw, DrawEntry, DrawExpectation, DrawState, ExpectedPixel, Readback, Requirements
+from harness.case import Case, Draw, DrawEntry, DrawState, Expectation, ExpectedPixel, Readback, Requirements
 
 from .common import FAMILY, LEVELS, SPACINGS, WINDINGS, level_token, per_patch, shader, spacing_token
 from .coords import coords_tcs, coords_vs
@@ -52,9 +52,9 @@ def facing_case(tcs: bool, domain: str, spacing: str, winding: str, levels, prim
     assert not primitive_id or each == 1, id_
     return Case(
         id=id_, family=FAMILY, shaders=tuple(shaders), requires=Requirements(gl_version=(4, 0)),
-        vertices=count, attributes=(), draws=(draw,),
+        vertices=count, attributes=(), steps=(draw,),
         readback=Readback(image=FACING_SIZE),
-        expect=(DrawExpectation(0, counts=(("primitives_generated", each * patches),), pixels=tuple(pixels)),),
+        expect=(Expectation(0, counts=(("primitives_generated", each * patches),), pixels=tuple(pixels)),),
         description=(f"{patches} patches of one triangle each, {spacing}: FS gl_PrimitiveID without a GS"
                      if primitive_id else
                      f"{winding} triangles from {domain}, {spacing}: gl_FrontFacing with glFrontFace(GL_CCW)"),

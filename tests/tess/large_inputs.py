@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from harness.case import Capture, Case, Draw, DrawEntry, DrawExpectation, DrawState, Readback, RecordGroup, Requirements
+from harness.case import Capture, Case, Draw, DrawEntry, DrawState, Expectation, Readback, RecordGroup, Requirements
 
 from .common import DOMAINS, FAMILY, XFB_PRIMITIVE, per_patch, shader, vertices_per_primitive
 from .values import formula
@@ -44,7 +44,7 @@ def large_patch_case(domain: str, size: int, count: int) -> Case:
         groups.append(RecordGroup("gl_PrimitiveID", patch, f"patch {patch}, TES", tuple(values)))
     each = per_patch(domain, "equal_spacing", False, outer, inner)
     generated = 2 * each
-    expect = DrawExpectation(0, counts=(
+    expect = Expectation(0, counts=(
         ("primitives_generated", generated), ("xfb_primitives_written", generated),
         ("xfb_vertices", generated * vertices_per_primitive(domain, False))), groups=tuple(groups))
     state = DrawState(patch_vertices=size, default_outer=outer, default_inner=inner)
@@ -57,7 +57,7 @@ def large_patch_case(domain: str, size: int, count: int) -> Case:
             ("GL_MAX_PATCH_VERTICES", ">=", size),
             ("GL_MAX_VERTEX_OUTPUT_COMPONENTS", ">=", components),
             ("GL_MAX_TESS_EVALUATION_INPUT_COMPONENTS", ">=", components))),
-        vertices=total, attributes=(), draws=(draw,),
+        vertices=total, attributes=(), steps=(draw,),
         readback=Readback(tuple(captures), XFB_PRIMITIVE[domain], max_records=expect.counts[2][1] + 64),
         expect=(expect,),
         description=f"patches of {size} vertices with {count} vec4 VS outputs each, no TCS, {domain}",

@@ -38,7 +38,7 @@ def many_case(tcs: bool, domain: str, size: int) -> Case:
                 label=f"draw 0 (glDrawArrays(GL_PATCHES, 0, {count}))")
     return Case(
         id=id_, family=FAMILY, shaders=tuple(shaders), requires=Requirements(gl_version=(4, 0)),
-        vertices=count, attributes=(), draws=(draw,),
+        vertices=count, attributes=(), steps=(draw,),
         readback=Readback(COORD_CAPTURES, XFB_PRIMITIVE[domain], max_records=captured * per),
         expect=(expect,),
         description=f"{MANY_PATCHES} patches of {size} in one draw, {domain}, "

@@ -6,7 +6,7 @@ import math
 from fractions import Fraction
 from functools import lru_cache
 
-from harness.case import Capture, Case, Draw, DrawEntry, DrawExpectation, DrawState, Readback, RecordGroup, Requirements
+from harness.case import Capture, Case, Draw, DrawEntry, DrawState, Expectation, Readback, RecordGroup, Requirements
 
 from .common import DOMAINS, FAMILY, XFB_PRIMITIVE, glsl_float, per_patch, shader, vertices_per_primitive
 from .control import CONTROL_LEVELS
@@ -68,7 +68,7 @@ def _patch_case(id_, domain, out_vertices, tcs, tes, captures, expected, version
     each = per_patch(domain, "equal_spacing", False, outer, inner)
     generated = each * patches
     groups = tuple(RecordGroup("gl_PrimitiveID", p, f"patch {p}, TES", expected(p)) for p in range(patches))
-    expect = DrawExpectation(0, counts=(
+    expect = Expectation(0, counts=(
         ("primitives_generated", generated), ("xfb_primitives_written", generated),
         ("xfb_vertices", generated * vertices_per_primitive(domain, False))), groups=groups)
     draw = Draw("DrawArrays", "PATCHES", (DrawEntry(count, first=first),), state=DrawState(patch_vertices=size),
@@ -78,7 +78,7 @@ def _patch_case(id_, domain, out_vertices, tcs, tes, captures, expected, version
         shaders=(("vs", coords_vs()), ("tcs", tcs), ("tes", tes)),
         requires=Requirements(gl_version=(4, 3) if version == 430 else (4, 0),
                               limits=(("GL_MAX_PATCH_VERTICES", ">=", out_vertices),) + tuple(limits)),
-        vertices=first + count, attributes=(), draws=(draw,),
+        vertices=first + count, attributes=(), steps=(draw,),
         readback=Readback((Capture("x_patch", "int", "gl_PrimitiveID"),) + tuple(captures),
                           XFB_PRIMITIVE[domain], max_records=expect.counts[2][1] + 64),
         expect=(expect,), description=description,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from harness.case import Case, Draw, DrawEntry, DrawExpectation, DrawState, Readback, RecordGroup, Requirements
+from harness.case import Case, Draw, DrawEntry, DrawState, Expectation, Readback, RecordGroup, Requirements
 
 from .common import (DOMAINS, FAMILY, INITIAL, INITIAL_PATCH_VERTICES, LEVELS, SPACINGS, XFB_PRIMITIVE, shader,
                      spacing_token, vertices_per_primitive)
@@ -58,7 +58,7 @@ def seq_case(domain: str, spacing: str, token: str, programs: list[tuple[str, ..
                                        (("gl_TessLevelOuter", (-1.0,) * 4),
                                         (COORD_CAPTURES[4].quantity, (0, v, v))))
                            for v in range(first, first + count))
-            expects.append(DrawExpectation(index, counts=(
+            expects.append(Expectation(index, counts=(
                 ("primitives_generated", 2), ("xfb_primitives_written", 2), ("xfb_vertices", count)),
                 groups=groups))
         else:
@@ -87,7 +87,7 @@ def seq_case(domain: str, spacing: str, token: str, programs: list[tuple[str, ..
     return Case(
         id=id_, family=FAMILY, shaders=built[0], programs=tuple(built[1:]),
         requires=Requirements(gl_version=(4, 0), limits=tuple(limits)),
-        vertices=first, attributes=(), draws=tuple(draws),
+        vertices=first, attributes=(), steps=tuple(draws),
         readback=Readback(COORD_CAPTURES, XFB_PRIMITIVE[domain], max_records=most + 64),
         expect=tuple(expects),
         description=f"draw sequence {token}: programs {programs}, {domain}, {spacing}",

@@ -33,7 +33,7 @@ def sweep_case(domain: str, spacing: str, token: str, steps: list[tuple[int | No
         limits.append(("GL_MAX_TESS_GEN_LEVEL", "==", SPEC_MAX_LEVEL))
     return Case(
         id=id_, family=FAMILY, shaders=shaders, requires=Requirements(gl_version=(4, 0), limits=tuple(limits)),
-        vertices=first + 64, attributes=(), draws=tuple(draws),
+        vertices=first + 64, attributes=(), steps=tuple(draws),
         readback=Readback(COORD_CAPTURES, "POINTS", max_records=most + 64),
         expect=tuple(expects),
         description=f"{len(steps)} draws of one TCS-less program ({token}), {domain}, {spacing}, point_mode",

@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from harness.case import (Capture, Case, Draw, DrawEntry, DrawExpectation, DrawState, Readback, RecordGroup,
+from harness.case import (Capture, Case, Draw, DrawEntry, DrawState, Expectation, Readback, RecordGroup,
                           Requirements)
 
 from .common import DOMAINS, FAMILY, PATCHES_PER_DRAW, XFB_PRIMITIVE, per_patch, shader, vertices_per_primitive
@@ -177,14 +177,14 @@ def type_case(ts: TypeSet, form: str, domain: str, size: int) -> Case:
         groups.append(RecordGroup("gl_PrimitiveID", patch, f"patch {patch}, TES", values))
     each = per_patch(domain, "equal_spacing", False, outer, inner)
     generated = each * PATCHES_PER_DRAW
-    expect = DrawExpectation(0, counts=(
+    expect = Expectation(0, counts=(
         ("primitives_generated", generated), ("xfb_primitives_written", generated),
         ("xfb_vertices", generated * vertices_per_primitive(domain, False))), groups=tuple(groups))
     return Case(
         id=id_, family=FAMILY, shaders=(("vs", vs), ("tes", tes)),
         requires=Requirements(gl_version=version, profile="compat" if ts.compat else "core",
                               limits=(("GL_MAX_PATCH_VERTICES", ">=", size),)),
-        vertices=first + count, attributes=(), draws=(draw,),
+        vertices=first + count, attributes=(), steps=(draw,),
         readback=Readback(captures, XFB_PRIMITIVE[domain], max_records=expect.counts[2][1] + 64),
         expect=(expect,),
         description=f"VS outputs {', '.join(c.name + ':' + c.type for c in ts.carried)} ({form}) reach a "

@@ -18,7 +18,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.case import (Attribute, Case, Draw, DrawEntry, DrawExpectation, DrawState, ExpectedPixel,
+from harness.case import (Attribute, Case, Draw, DrawEntry, DrawState, Expectation, ExpectedPixel,
                           Readback, Requirements)
 from harness.glsl import render
 
@@ -286,8 +286,8 @@ def make_case(plan: Plan) -> Case:
     positions = quad(back=plan.face in ("back", "two-side-back"))
     mode = "PATCHES" if tess else "TRIANGLES"
     draws = [Draw("DrawArrays", mode, (DrawEntry(6),), state=state, label="draw 0 (the quad)")]
-    expects = [DrawExpectation(0, pixels=tuple(pixels), tolerance=TOLERANCE,
-                               written=tuple((v, n) for v, n in decoys))]
+    expects = [Expectation(0, pixels=tuple(pixels), tolerance=TOLERANCE,
+                           written=tuple((v, n) for v, n in decoys))]
     if plan.clip_vertex:
         # The same program drawn first with the plane disabled, then enabled: the clip state
         # must follow the enable from one draw to the next.
@@ -296,12 +296,12 @@ def make_case(plan: Plan) -> Case:
                               default_outer=state.default_outer, default_inner=state.default_inner)
         draws = [Draw("DrawArrays", mode, (DrawEntry(6),), state=unclipped, label="draw 0 (plane disabled)"),
                  Draw("DrawArrays", mode, (DrawEntry(6),), state=state, label="draw 1 (plane enabled)")]
-        expects = [DrawExpectation(0, pixels=tuple(image(False)), tolerance=TOLERANCE),
-                   DrawExpectation(1, pixels=tuple(pixels), tolerance=TOLERANCE)]
+        expects = [Expectation(0, pixels=tuple(image(False)), tolerance=TOLERANCE),
+                   Expectation(1, pixels=tuple(pixels), tolerance=TOLERANCE)]
     return Case(
         id=case_id, family=FAMILY, shaders=tuple(shaders), requires=requirements(plan),
         vertices=6, attributes=(Attribute(0, 4, positions, name="a_position"),),
-        draws=tuple(draws), readback=Readback(image=(width, ROWS)),
+        steps=tuple(draws), readback=Readback(image=(width, ROWS)),
         expect=tuple(expects),
         separable=plan.separable,
         description=f"{plan.chain}, {d.line[1:]}, builtins {list(plan.builtins)}, "

@@ -22,7 +22,7 @@ from harness.backends.gl.objects import Objects, quietly
 from harness.backends.gl.uniforms import active_program, block_property, set_uniform
 from harness.backends.glsl.model import ParseError, parse
 from harness.backends.glsl.preprocess import PreprocessError, preprocess
-from harness.case import Case
+from harness.case import CallList, Case, Clear, DeleteList, Dispatch, Draw, Link, NewList, Read, step_state
 from harness.glfacts import INDEX_TYPES, STAGE
 from harness.observation import encode_records, record_dtype
 
@@ -103,8 +103,8 @@ class GLBackend:
         made = Objects(GL)
         try:
             self._framebuffer(made)
-            if dict(case.params).get("link"):               # an imported `link error` / `link success`
-                return {"draws": [{"counts": {"link_failed": self._link_fails(case, made)}}]}
+            if case.steps and isinstance(case.steps[0], Link):     # the whole case (see Case)
+                return {"steps": [{"counts": {"link_failed": self._link_fails(case, made)}}]}
             programs = self._cached_program(case) if _cacheable(case) else self._program(case, made)
             self._vertex_data(case, made)
             if case.readback.atomic_counters:
@@ -112,17 +112,19 @@ class GLBackend:
             if case.readback.image:
                 self._image_target(case.readback, made)
             current, observed = 0, []
-            for i, draw in enumerate(case.draws):
-                for index in draw.delete_programs:         # the name stays in use while current
-                    GL.glDeleteProgram(programs[index])
-                    made.forget("program", programs[index])
-                if draw.program != current:
-                    GL.glUseProgram(programs[draw.program])
-                    current = draw.program
-                observed.append(self._draw(case, i, made))
+            for i, step in enumerate(case.steps):
+                draw = step.draw if isinstance(step, NewList) else step
+                if isinstance(draw, Draw):
+                    for index in draw.delete_programs:         # the name stays in use while current
+                        GL.glDeleteProgram(programs[index])
+                        made.forget("program", programs[index])
+                    if draw.program != current:
+                        GL.glUseProgram(programs[draw.program])
+                        current = draw.program
+                observed.append(self._step(case, i, made))
             if inside is not None:
                 inside(GL)
-            return {"draws": observed}
+            return {"steps": observed}
         except GL.GLError as exc:
             raise BackendError(f"GL error {_error_name(GL, exc.err)} from {exc.baseOperation.__name__}"
                                f"{_args(exc)}") from None
@@ -284,18 +286,35 @@ class GLBackend:
         raw = GL.glReadPixels(0, 0, width, height, GL.GL_RGBA, GL.GL_FLOAT)
         return encode_records(np.asarray(raw, dtype="<f4").tobytes())
 
-    def _draw(self, case: Case, index: int, made: "Objects") -> dict:
+    def _step(self, case: Case, index: int, made: "Objects") -> dict:
+        """Run step `index` and return its observation."""
+        GL, step = self.gl, case.steps[index]
+        if isinstance(step, Read):
+            return self._read(case, step)
+        if isinstance(step, (Clear, DeleteList)):
+            if isinstance(step, Clear):
+                GL.glClearBufferfv(GL.GL_COLOR, 0, (ctypes.c_float * 4)(*step.color))
+            else:
+                name = self._last_list(step, made)
+                GL.glDeleteLists(name, 1)
+                made.forget("display_list", name)
+            return {"counts": {"gl_error": int(GL.glGetError())} if case.readback.gl_error else {}}
+        return self._draw(case, step, made)
+
+    def _draw(self, case: Case, step, made: "Objects") -> dict:
+        """A step that sets state and then acts (Draw, NewList, CallList, Dispatch, SetState),
+        inside the primitive queries and transform feedback of the case."""
         GL = self.gl
-        draw, readback = case.draws[index], case.readback
-        state = draw.state
-        if draw.list not in ("COMPILE", "COMPILE_AND_EXECUTE"):     # a list's are compiled into it
+        readback, state = case.readback, step_state(step)
+        draw = step.draw if isinstance(step, NewList) else step
+        if not isinstance(step, NewList):           # a list's are compiled into it
             self._patch_parameters(state)
         for i, plane in enumerate(state.clip_planes):
             GL.glClipPlane(GL.GL_CLIP_PLANE0 + i, (ctypes.c_double * 4)(*plane))
         for cap in state.enable:
             GL.glEnable(_capability(GL, cap))
-        keep = readback.keep_image
-        if readback.image and not keep:
+        per_draw_image = readback.image and not readback.keep_image
+        if per_draw_image:
             GL.glClearBufferfv(GL.GL_COLOR, 0, (ctypes.c_float * 4)(*[readback.clear] * 4))
         extra = _state_extras(state)
         if extra:
@@ -321,17 +340,20 @@ class GLBackend:
             if xfb is not None:
                 GL.glBeginTransformFeedback(getattr(GL, "GL_" + readback.xfb_primitive))
                 active.append("xfb")
-            if draw.restart_index is not None:
+            restart = getattr(draw, "restart_index", None)
+            if restart is not None:
                 GL.glEnable(GL.GL_PRIMITIVE_RESTART)
-                GL.glPrimitiveRestartIndex(draw.restart_index)
-            if draw.list:
-                self._display_list(case, draw, made)
-            elif draw.work_groups:                      # shader_runner's `compute`, between barriers
+                GL.glPrimitiveRestartIndex(restart)
+            if isinstance(step, NewList):
+                self._new_list(case, step, made)
+            elif isinstance(step, CallList):
+                GL.glCallList(self._last_list(step, made))
+            elif isinstance(step, Dispatch):            # shader_runner's `compute`, between barriers
                 GL.glMemoryBarrier(GL.GL_ALL_BARRIER_BITS)
-                GL.glDispatchCompute(*draw.work_groups)
+                GL.glDispatchCompute(*step.work_groups)
                 GL.glMemoryBarrier(GL.GL_ALL_BARRIER_BITS)
-            elif draw.command != "None":
-                issue(GL, case, draw, lambda: made.buffer(GL.glGenBuffers(1)))
+            elif isinstance(step, Draw):
+                issue(GL, case, step, lambda: made.buffer(GL.glGenBuffers(1)))
             error = int(GL.glGetError()) if readback.gl_error else None
             GL.glDisable(GL.GL_PRIMITIVE_RESTART)
         finally:
@@ -344,20 +366,25 @@ class GLBackend:
         counts = {name: int(GL.glGetQueryObjectuiv(ids[name], GL.GL_QUERY_RESULT)) for name in queries}
         if error is not None:
             counts["gl_error"] = error
-        if readback.atomic_counters:
-            counts.update(self._read_counters(case))
         result = {"counts": counts}
-        if readback.image and draw.read_image:
+        if per_draw_image:
             result["image"] = self._read_image(readback)
         if xfb is not None:
             vertices = counts["xfb_primitives_written"] * XFB_VERTICES[readback.xfb_primitive]
             counts["xfb_vertices"] = vertices
             raw = GL.glGetBufferSubData(GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0, vertices * stride) if vertices else b""
             result["xfb"] = encode_records(bytes(raw))
-        if draw.queries:
-            result["queries"] = {q.label: self._program_query(case, q) for q in draw.queries}
-        if draw.read_storage:
-            result["storage"] = {str(b): self._read_storage(b) for b in draw.read_storage}
+        return result
+
+    def _read(self, case: Case, step: Read) -> dict:
+        """What a Read step reads back at its point of the script."""
+        result = {"counts": self._read_counters(case) if step.counters else {}}
+        if step.image:
+            result["image"] = self._read_image(case.readback)
+        if step.queries:
+            result["queries"] = {q.label: self._program_query(case, q) for q in step.queries}
+        if step.storage:
+            result["storage"] = {str(b): self._read_storage(b) for b in step.storage}
         return result
 
     def _atomic_counter_buffer(self, count: int, made: "Objects") -> None:
@@ -387,28 +414,24 @@ class GLBackend:
         if state.default_inner is not None:
             GL.glPatchParameterfv(GL.GL_PATCH_DEFAULT_INNER_LEVEL, (ctypes.c_float * 2)(*state.default_inner))
 
-    def _display_list(self, case: Case, draw, made: "Objects") -> None:
-        """A draw's display list step (Draw.list). Only the patch parameters and the draw call go
-        into a new list: the draw's queries began before glNewList, so they are executed, not
-        compiled, and count what GL_COMPILE_AND_EXECUTE draws (nothing for GL_COMPILE)."""
+    def _new_list(self, case: Case, step: NewList, made: "Objects") -> None:
+        """Only the patch parameters and the draw call go into the new list: the step's queries
+        began before glNewList, so they are executed, not compiled, and count what
+        GL_COMPILE_AND_EXECUTE draws (nothing for GL_COMPILE)."""
         GL = self.gl
-        if draw.list in ("CALL", "DELETE"):
-            name = made.latest("display_list")
-            if name is None:
-                raise BackendError(f"{draw.label or draw.list}: no display list made before it")
-            if draw.list == "CALL":
-                GL.glCallList(name)
-            else:
-                GL.glDeleteLists(name, 1)
-                made.forget("display_list", name)
-        else:
-            name = made.display_list(GL.glGenLists(1))
-            GL.glNewList(name, getattr(GL, "GL_" + draw.list))
-            try:
-                self._patch_parameters(draw.state)
-                issue(GL, case, draw, lambda: made.buffer(GL.glGenBuffers(1)))
-            finally:
-                quietly(GL.glEndList)         # never leave the context compiling
+        name = made.display_list(GL.glGenLists(1))
+        GL.glNewList(name, getattr(GL, "GL_" + step.mode))
+        try:
+            self._patch_parameters(step.draw.state)
+            issue(GL, case, step.draw, lambda: made.buffer(GL.glGenBuffers(1)))
+        finally:
+            quietly(GL.glEndList)         # never leave the context compiling
+
+    def _last_list(self, step, made: "Objects") -> int:
+        name = made.latest("display_list")
+        if name is None:
+            raise BackendError(f"{step.label or type(step).__name__}: no display list made before it")
+        return name
 
     def _program_query(self, case: Case, query) -> dict | None:
         """What shader_runner's `active uniform` / `verify program_interface_query` reads of the
@@ -457,11 +480,9 @@ class GLBackend:
         return encode_records(bytes(raw))
 
     def _set_extras(self, case: Case, state, made: "Objects") -> None:
-        """The state imported shader_test files set: a clear, uniforms, polygon mode, front
-        face and the compatibility projection matrix, for this draw."""
+        """The state imported shader_test files set: uniforms, polygon mode, front face, the
+        compatibility projection matrix, textures and storage buffers, for this step."""
         GL = self.gl
-        if state.clear_color is not None:
-            GL.glClearBufferfv(GL.GL_COLOR, 0, (ctypes.c_float * 4)(*state.clear_color))
         if state.uniforms:
             program = int(GL.glGetIntegerv(GL.GL_CURRENT_PROGRAM))
             for uniform in state.uniforms:
@@ -557,7 +578,7 @@ def _cacheable(case: Case) -> bool:
     program would keep the values an earlier case set); not on targets that set
     HARNESS_GL_PROGRAM_CACHE=0 (zink: see targets.py)."""
     return os.environ.get("HARNESS_GL_PROGRAM_CACHE") != "0" and not case.separable and not case.programs and \
-        not any(d.delete_programs for d in case.draws) and \
+        not any(d.delete_programs for d in case.draws()) and \
         not any(_declares_uniforms(stage, source) for stage, source in case.shaders)
 
 
@@ -574,8 +595,7 @@ def _declares_uniforms(stage: str, source: str) -> bool:
 
 
 def _state_extras(state) -> bool:
-    return bool(state.uniforms or state.clear_color is not None
-                or state.polygon_mode or state.front_face or state.provoking_vertex
+    return bool(state.uniforms or state.polygon_mode or state.front_face or state.provoking_vertex
                 or state.textures or state.projection is not None or state.storage_buffers)
 
 

@@ -21,7 +21,8 @@ from harness.backends.vk.device import Device
 from harness.backends.vk.tcs import passthrough_tcs
 from harness.backends.vk.translate import CLIP_PLANES, TRANSLATIONS, Program, locations_used, translate
 from harness import glfacts
-from harness.case import Case, Draw
+from harness.case import (CallList, Case, Clear, DeleteList, Dispatch, Draw, Link, NewList, Read, SetState,
+                           step_state)
 from harness.glfacts import INDEX_TYPES
 from harness.observation import encode_records, record_dtype
 
@@ -128,7 +129,7 @@ class VKBackend:
         self._trim()
         run = _CaseRun(self, case)
         try:
-            observation = {"draws": [run.draw(i) for i in range(len(case.draws))]}
+            observation = {"steps": [run.step(step) for step in case.steps]}
         except vk.VkError as exc:
             raise BackendError(f"Vulkan error {type(exc).__name__} while running the case") from None
         finally:
@@ -142,9 +143,10 @@ class VKBackend:
             raise Skip("the Vulkan backend does not support atomic counters")
         if case.readback.gl_error:
             raise Skip("the Vulkan backend does not make GL's error checks, so it cannot report a GL error")
-        if any(d.list for d in case.draws):
+        if any(isinstance(s, (NewList, CallList, DeleteList)) for s in case.steps):
             raise Skip("display lists (glNewList/glCallList) are not supported by the Vulkan backend")
-        if any(u.stage or u.name[:1].isdigit() for d in case.draws for u in d.state.uniforms):
+        states = [step_state(s) for s in case.steps]
+        if any(u.stage or u.name[:1].isdigit() for state in states for u in state.uniforms):
             raise Skip("uniforms set by location or on a separable program through glActiveShaderProgram "
                        "are not supported by the Vulkan backend")
         if any("vs" not in dict(shaders) for shaders in (case.shaders,) + case.programs):
@@ -152,13 +154,15 @@ class VKBackend:
         if any(a.array for a in case.attributes):
             raise Skip("the Vulkan backend has no fixed-function vertex arrays (texture coordinates "
                        "through glTexCoordPointer)")
-        if any(t.target != "2D" for d in case.draws for t in d.state.textures):
+        if any(t.target != "2D" for state in states for t in state.textures):
             raise Skip("the Vulkan backend makes no 1D or 3D textures")
         needs = []
         stages = dict(case.shaders)
-        if "cs" in stages or any(d.work_groups or d.read_storage or d.state.storage_buffers for d in case.draws):
+        reads = [s for s in case.steps if isinstance(s, Read)]
+        if "cs" in stages or any(isinstance(s, Dispatch) for s in case.steps) or any(r.storage for r in reads) \
+                or any(state.storage_buffers for state in states):
             raise Skip("the Vulkan backend runs no compute shaders or shader storage buffers")
-        if any(d.queries for d in case.draws):
+        if any(r.queries for r in reads):
             raise Skip("the Vulkan backend has no GL program introspection (active uniform, "
                        "program_interface_query)")
         if case.readback.captures:
@@ -167,13 +171,14 @@ class VKBackend:
             needs.append("tessellation")
         if "gs" in stages:
             needs.append("geometry")
-        if case.index_type == "UNSIGNED_BYTE" and any(d.command in glfacts.ELEMENTS_COMMANDS for d in case.draws):
+        draws = case.draws()
+        if case.index_type == "UNSIGNED_BYTE" and any(d.command in glfacts.ELEMENTS_COMMANDS for d in draws):
             needs.append("uint8_indices")
-        if any(d.restart_index is not None for d in case.draws):
-            needs.append("patch_restart" if any(d.mode == "PATCHES" for d in case.draws) else "list_restart")
-        if any(d.command.endswith("IndirectCount") for d in case.draws):
+        if any(d.restart_index is not None for d in draws):
+            needs.append("patch_restart" if any(d.mode == "PATCHES" for d in draws) else "list_restart")
+        if any(d.command.endswith("IndirectCount") for d in draws):
             needs.append("draw_indirect_count")
-        if any(d.command.startswith("Multi") and "Indirect" in d.command for d in case.draws):
+        if any(d.command.startswith("Multi") and "Indirect" in d.command for d in draws):
             needs.append("multi_draw_indirect")
         missing = [n for n in needs if not self.dev.has(n)]
         if missing:
@@ -204,7 +209,7 @@ class VKBackend:
 
 
 class _CaseRun:
-    """The resources of one case, and its draws in order (GL state carried from draw to draw)."""
+    """The resources of one case, and its steps in order (GL state carried from step to step)."""
 
     def __init__(self, backend: VKBackend, case: Case):
         self.b, self.case, self.dev = backend, case, backend.dev
@@ -221,7 +226,7 @@ class _CaseRun:
             self._check_link(program, backend.facts["limits"])
         self.patch_vertices, self.outer, self.inner = 3, (1.0,) * 4, (1.0, 1.0)
         self.width, self.height = case.readback.image or (1, 1)
-        # A kept image (shader_test): its format, cleared once, then only by a draw's clear_color.
+        # A kept image (shader_test): its format, cleared once, then only by Clear steps.
         self.keep = case.readback.keep_image
         self.format_name = case.readback.image_format if self.keep else "RGBA32F"
         self.format = KEPT_FORMATS[self.format_name] if self.keep else COLOR_FORMAT
@@ -304,14 +309,20 @@ class _CaseRun:
                                 vk.VkClearColorValue(float32=list(color)), 1, [_color_range()])
         _full_barrier(cmd)
 
+    def _set_state(self, state) -> None:
+        """The state a step sets that outlives it: patch parameters and uniform values."""
+        self.patch_vertices = state.patch_vertices or self.patch_vertices
+        self.outer = state.default_outer or self.outer
+        self.inner = state.default_inner or self.inner
+        for uniform in state.uniforms:
+            self.uniform_values[uniform.name] = (uniform.type, uniform.values)
+
     def _uniform_set(self, draw: Draw):
         """The uniform block's descriptor set for this draw (None where the program has no block)."""
         program = self.programs[draw.program]
         if not program.uniforms:
             return None
         state = draw.state
-        for uniform in state.uniforms:
-            self.uniform_values[uniform.name] = (uniform.type, uniform.values)
         planes = list(state.clip_planes) + [(0.0,) * 4] * uniform_block.CLIP_PLANES
         data = uniform_block.pack(program.uniforms, self.uniform_values, state.projection, planes)
         buf = self._buffer(len(data), vk.VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, data)
@@ -401,23 +412,59 @@ class _CaseRun:
         return pipeline
 
     # -- one draw -----------------------------------------------------------------------------
-    def draw(self, index: int) -> dict:
-        case, draw = self.case, self.case.draws[index]
-        state = draw.state
-        self.patch_vertices = state.patch_vertices or self.patch_vertices
-        self.outer = state.default_outer or self.outer
-        self.inner = state.default_inner or self.inner
+    # -- one step ------------------------------------------------------------------------------
+    def step(self, step) -> dict:
+        """Run one step (the list, compute and query steps were refused by _check_features)."""
+        if isinstance(step, Link):                      # no GL link-time checks here: no link_failed
+            return {"counts": {}}
+        if isinstance(step, Clear):
+            self.dev.one_shot(lambda cmd: self._clear(cmd, step.color))
+            return {"counts": {}}
+        if isinstance(step, SetState):
+            self._enables(step.state)                   # refuses what it cannot set
+            self._set_state(step.state)
+            return {"counts": {}}
+        if isinstance(step, Read):
+            copy = self._image_copy()
+
+            def record(cmd):
+                _full_barrier(cmd)
+                self._copy_image(cmd, copy)
+            self.dev.one_shot(record)
+            return {"counts": {}, "image": self._decode_image(copy)}
+        return self.draw(step)
+
+    def _image_copy(self):
+        texel = 4 if self.format_name == "RGBA8" else 16
+        return self._buffer(self.width * self.height * texel, vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT)
+
+    def _copy_image(self, cmd, copy) -> None:
+        layout = vk.VK_IMAGE_LAYOUT_GENERAL if self.keep else vk.VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL
+        vk.vkCmdCopyImageToBuffer(cmd, self.image, layout, copy.handle, 1, [vk.VkBufferImageCopy(
+            bufferOffset=0, bufferRowLength=0, bufferImageHeight=0,
+            imageSubresource=vk.VkImageSubresourceLayers(aspectMask=vk.VK_IMAGE_ASPECT_COLOR_BIT, mipLevel=0,
+                                                         baseArrayLayer=0, layerCount=1),
+            imageOffset=vk.VkOffset3D(0, 0, 0), imageExtent=vk.VkExtent3D(self.width, self.height, 1))])
+
+    def _decode_image(self, copy) -> str:
+        if self.format_name == "RGBA8":              # UNORM bytes -> the floats GL's glReadPixels gives
+            rows = (np.frombuffer(copy.read(), dtype=np.uint8).astype("<f4") / 255.0).astype("<f4")
+            rows = rows.reshape(self.height, self.width * 4)
+        else:
+            rows = np.frombuffer(copy.read(), dtype="<f4").reshape(self.height, self.width * 4)
+        return encode_records(rows[::-1].tobytes())      # GL reads bottom row first
+
+    def draw(self, draw: Draw) -> dict:
+        case, state = self.case, draw.state
+        self._set_state(state)
         flags = self._enables(state)
-        nothing = draw.command == "None"                # a clear and/or readback only
-        pipeline = None if nothing else self._pipeline(draw)
-        uniform_set = None if nothing else self._uniform_set(draw)
+        pipeline = self._pipeline(draw)
+        uniform_set = self._uniform_set(draw)
         readback = case.readback
         stride = record_dtype(readback.captures).itemsize
         xfb = self._buffer(stride * readback.max_records, vk.VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT) \
             if readback.captures else None
-        texel = 4 if self.format_name == "RGBA8" else 16
-        image_copy = self._buffer(self.width * self.height * texel, vk.VK_BUFFER_USAGE_TRANSFER_DST_BIT) \
-            if readback.image and draw.read_image else None
+        image_copy = self._image_copy() if readback.image and not self.keep else None
         queries = None
         if xfb is not None or self.dev.has("primitives_generated"):
             # xfb: the stream query gives primitives written and needed (generated); without
@@ -427,24 +474,20 @@ class _CaseRun:
             queries = vk.vkCreateQueryPool(self.dev.device, vk.VkQueryPoolCreateInfo(
                 sType=vk.VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, queryType=kind, queryCount=1), None)
             self._keep(lambda: vk.vkDestroyQueryPool(self.dev.device, queries, None))
-        calls = [] if nothing else self._calls(draw)
+        calls = self._calls(draw)
 
         def record(cmd):
             if queries is not None:
                 vk.vkCmdResetQueryPool(cmd, queries, 0, 1)
             if self.keep:
-                if state.clear_color is not None:
-                    self._clear(cmd, state.clear_color)
-                else:
-                    _full_barrier(cmd)
+                _full_barrier(cmd)
             clear = vk.VkClearValue(color=vk.VkClearColorValue(float32=[readback.clear] * 4))
             vk.vkCmdBeginRenderPass(cmd, vk.VkRenderPassBeginInfo(
                 sType=vk.VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, renderPass=self.render_pass,
                 framebuffer=self.framebuffer, renderArea=vk.VkRect2D(vk.VkOffset2D(0, 0),
                                                                      vk.VkExtent2D(self.width, self.height)),
                 clearValueCount=1, pClearValues=[clear]), vk.VK_SUBPASS_CONTENTS_INLINE)
-            if pipeline is not None:
-                vk.vkCmdBindPipeline(cmd, vk.VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline)
+            vk.vkCmdBindPipeline(cmd, vk.VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline)
             if uniform_set is not None:
                 vk.vkCmdBindDescriptorSets(cmd, vk.VK_PIPELINE_BIND_POINT_GRAPHICS, self.b.layout, 0, 1,
                                            [uniform_set], 0, None)
@@ -472,15 +515,7 @@ class _CaseRun:
             if self.keep:
                 _full_barrier(cmd)
             if image_copy is not None:
-                layout = vk.VK_IMAGE_LAYOUT_GENERAL if self.keep else vk.VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL
-                vk.vkCmdCopyImageToBuffer(cmd, self.image, layout, image_copy.handle,
-                                          1, [vk.VkBufferImageCopy(
-                                              bufferOffset=0, bufferRowLength=0, bufferImageHeight=0,
-                                              imageSubresource=vk.VkImageSubresourceLayers(
-                                                  aspectMask=vk.VK_IMAGE_ASPECT_COLOR_BIT, mipLevel=0,
-                                                  baseArrayLayer=0, layerCount=1),
-                                              imageOffset=vk.VkOffset3D(0, 0, 0),
-                                              imageExtent=vk.VkExtent3D(self.width, self.height, 1))])
+                self._copy_image(cmd, image_copy)
 
         self.dev.one_shot(record)
         result = {"counts": {}}
@@ -499,12 +534,7 @@ class _CaseRun:
                                 "xfb_vertices": vertices}
             result["xfb"] = encode_records(xfb.read(vertices * stride))
         if image_copy is not None:
-            if self.format_name == "RGBA8":              # UNORM bytes -> the floats GL's glReadPixels gives
-                rows = (np.frombuffer(image_copy.read(), dtype=np.uint8).astype("<f4") / 255.0).astype("<f4")
-                rows = rows.reshape(self.height, self.width * 4)
-            else:
-                rows = np.frombuffer(image_copy.read(), dtype="<f4").reshape(self.height, self.width * 4)
-            result["image"] = encode_records(rows[::-1].tobytes())      # GL reads bottom row first
+            result["image"] = self._decode_image(image_copy)
         return result
 
     def _enables(self, state) -> dict:
