@@ -3,20 +3,21 @@
 
     .venv/bin/python bench/bench.py [--drivers llvmpipe,zink] [--families tess,draw_params]
                                     [--no-piglit] [--memory-targets llvmpipe,zink,lavapipe] [--cold]
-                                    [--before REV [--repeat N]]
+                                    [--parallel N|auto] [--before REV [--repeat N]]
 
 For each driver it first runs both tools once untimed, so that every timed row finds the
 driver's shader disk cache warm (Mesa's, NVIDIA's), as repeated CI runs do; `--cold` skips that.
-Then it times, in one go: piglit on its tessellation and draw-parameters tests
-(isolated and batched, if Debian's piglit is installed), then this harness's families with
-`-n auto` and with `-n 0`. It prints cases/s, the ratios, the share of wall time spent outside
-the driver (the executor children time each case; the rest is harness and pytest), the floor
-(unique programs x compile time + cases x draw time, over the cores, with both times probed
-here), and the peak resident memory of the whole process tree. Each harness row is profiled
-(harness/profiling.py, bench/wall_profile.py; `--no-profile` leaves the timers out): where its
-wall time and CPU went, per process, measured with timers in every process of the run. Last,
-one `-n auto` run of every family on all the --memory-targets together gives the peak memory of
-a full local run.
+Then it times, in one go: piglit on its tessellation and draw-parameters tests (isolated and
+batched, if Debian's piglit is installed), then this harness's families with `-n auto` and with
+`-n 0` (one pytest process and one executor child: the serial baseline). It prints cases/s, the
+ratios, the share of wall time spent outside the driver (the executor children time each case;
+the rest is harness and pytest), the floor (unique programs x compile time + cases x draw time,
+over the cores, with both times probed here), and the peak resident memory of the whole process
+tree. Each harness row is profiled (harness/profiling.py, bench/wall_profile.py; `--no-profile`
+leaves the timers out): where its wall time and CPU went, per process, measured with timers in
+every process of the run. `--parallel N` adds a row for `python -m harness parallel N` (N pytest
+processes, each every N-th case, merged) and its scaling over `-n 0` and `-n auto`. Last, one `-n auto` run of every family on all the --memory-targets
+together gives the peak memory of a full local run.
 
 `--before REV` measures what a change costs instead: per driver, this working tree and the
 tree of commit REV (`git archive`, into a temporary folder; or REV names a folder holding one) run the same families with
@@ -45,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 from harness import catalog  # noqa: E402
 from harness.executor import Executor  # noqa: E402
-from harness.plugin import auto_workers  # noqa: E402
+from harness.plugin import auto_children, auto_workers  # noqa: E402
 from harness.targets import get  # noqa: E402
 import wall_profile  # noqa: E402
 
@@ -129,12 +130,17 @@ def _piglit_count(results: Path) -> int:
 
 def ours(drivers: str, families: list[str], workers: str, keep: Path | None = None, profile: bool = False,
          tree: Path = ROOT) -> dict:
-    label = f"{drivers.replace(',', '-')}-n{workers}"
+    """One harness run; `workers` is pytest's -n, or "parallel:N" for `python -m harness parallel N`."""
+    label = f"{drivers.replace(',', '-')}-n{workers.replace(':', '')}"
     out_dir = keep / label if keep else Path(tempfile.mkdtemp(prefix=f"harness-{label}-"))
     env = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", tempfile.gettempdir())}
-    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--results-dir", str(out_dir)]
+    parallel = workers.startswith("parallel:")
+    cmd = [sys.executable, "-m", "harness", "parallel", workers.split(":")[1]] if parallel else \
+        [sys.executable, "-m", "pytest", "-q"]
+    cmd += ["-p", "no:cacheprovider", "--results-dir", str(out_dir)]
     cmd += [a for d in drivers.split(",") for a in ("--target", d)] + [f"tests/{f}" for f in families]
-    cmd += ["-n", workers] if workers != "0" else ["-p", "no:xdist"]
+    if not parallel:      # -n 0 is the serial baseline: one pytest process and one executor child
+        cmd += ["-n", workers] if workers != "0" else ["-p", "no:xdist", "--children", "1"]
     if profile:                      # timers in every process of the run (harness/profiling.py)
         env["HARNESS_PROFILE"] = tempfile.mkdtemp(prefix=f"profile-{label}-")
         cmd += ["-p", "harness.profiling"]
@@ -227,6 +233,8 @@ def main() -> int:
     parser.add_argument("--before", metavar="REV", default=None,
                         help="only compare this tree's rate with commit REV's, or a folder's (see above)")
     parser.add_argument("--repeat", type=int, default=2, help="runs of each tree with --before")
+    parser.add_argument("--parallel", metavar="N", default=None,
+                        help="also time `python -m harness parallel N` (N or auto), unprofiled")
     args = parser.parse_args()
     families = args.families.split(",")
     if args.before:
@@ -249,6 +257,8 @@ def main() -> int:
                 rows["piglit batched" if batched else "piglit isolated"] = result
         rows["harness -n auto"] = ours(driver, families, "auto", args.results, not args.no_profile)
         rows["harness -n 0"] = ours(driver, families, "0", args.results, not args.no_profile)
+        if args.parallel:
+            rows[f"parallel {args.parallel}"] = ours(driver, families, f"parallel:{args.parallel}", args.results)
         for name, r in rows.items():
             rate = r["cases"] / r["wall"] if r["wall"] else 0
             print(f"{name:16} {r['cases']:6} cases {r['wall']:8.1f} s {rate:8.1f} cases/s "
@@ -272,10 +282,15 @@ def main() -> int:
                 print(f"ratio harness -n auto / {name}: {rate / (rows[name]['cases'] / rows[name]['wall']):.2f}x")
         serial = rows["harness -n 0"]
         print(f"scaling -n auto / -n 0: {serial['wall'] / auto['wall']:.2f}x")
-        workers = auto_workers(cores)                       # each with one executor child
-        children = max(1, min(workers, auto["cases"]))
+        if args.parallel and rows[f"parallel {args.parallel}"]["cases"]:
+            par = rows[f"parallel {args.parallel}"]
+            print(f"scaling parallel {args.parallel} / -n 0: {serial['wall'] / par['wall']:.2f}x; "
+                  f"parallel {args.parallel} / -n auto: {auto['wall'] / par['wall']:.2f}x")
+        workers = auto_workers(cores)
+        children = max(1, min(max(1, workers) * auto_children(cores, workers > 0), auto["cases"]))
         outside = max(0.0, 1 - auto["in_driver"] / (auto["wall"] * children))
-        print(f"share of wall time outside the executors' case runs (-n auto, {workers} workers): {outside:.0%}")
+        print(f"share of wall time outside the executors' case runs (-n auto: {workers} workers, {children} "
+              f"executor children): {outside:.0%}")
         floor = probe_floor(driver, families)
         floor_s = (floor["programs"] * floor["compile"] + floor["cases"] * floor["draw"]) / cores
         print(f"floor: {floor['programs']} programs x {floor['compile'] * 1e3:.1f} ms + {floor['cases']} cases x "

@@ -5,6 +5,7 @@
   python -m harness compare OLD NEW                 regressions, fixes, still failing, new skips...
   python -m harness report RESULTS... [-o DIR]      static HTML dashboard
   python -m harness merge OUT SHARD...              join sharded results
+  python -m harness parallel N|auto [PYTEST ARGS]   the run over N pytest processes, merged
   python -m harness bisect-run CASE_ID... --target T   for `git bisect run` (ids: harness/catalog.py)
   python -m harness export CASE_ID --format F [-o DIR] standalone reproducer
 """
@@ -65,6 +66,13 @@ def main(argv=None) -> int:
     if argv[:1] == ["report"]:
         from harness.report.html import main as report_main       # its own argument parser
         return report_main(argv[1:])
+    if argv[:1] == ["parallel"]:                                  # the rest is pytest's
+        from harness import parallel
+        try:
+            return parallel.run(parallel.shards_for(argv[1] if len(argv) > 1 else ""), argv[2:])
+        except parallel.ParallelError as exc:
+            print(f"python -m harness parallel: {exc}", file=sys.stderr)
+            return 4
     parser = argparse.ArgumentParser(prog="python -m harness")
     sub = parser.add_subparsers(dest="command", required=True)
     cmd = sub.add_parser("targets", help="list targets: available or why not, renderer, version, limits")

@@ -14,6 +14,7 @@ import tempfile
 import time
 from collections import deque
 from dataclasses import dataclass, replace
+from typing import Callable
 
 from harness import protocol
 from harness.case import Case
@@ -115,13 +116,22 @@ class Executor:
     def pid(self) -> int | None:
         return self._proc.pid if self._proc is not None else None
 
+    def holds(self, case_id: str) -> bool:
+        """Whether a run of this case is queued here or answered and not yet taken."""
+        return case_id in self._answered or any(sent.case_id == case_id for sent in self._sent)
+
+    @property
+    def pending(self) -> int:
+        """Cases queued here whose results `run` has not taken."""
+        return len(self._sent) + len(self._answered)
+
     # -- requests ----------------------------------------------------------------------------
     # Requests are pipelined: `send` queues a case in the child while this process still
     # judges the one before, and the child answers in order. Each case keeps its own reset
     # GL state in the child, so the overlap changes no result, only who waits.
     def send(self, case: Case) -> None:
         """Queue a case in the child ahead of `run` (a no-op if it is already queued)."""
-        if case.id in self._answered or any(sent.case_id == case.id for sent in self._sent):
+        if self.holds(case.id):
             return
         if self._sent and self._sent[-1].alone:
             return                          # `run` queues it once the budgeted case is answered
@@ -224,6 +234,47 @@ class Executor:
                 return result
             self._info = result.observation
         return Result(Reply.OK, observation=self._info)
+
+
+class ExecutorGroup:
+    """Up to `size` children of one target, each an Executor with its own queue: a case queued
+    ahead goes to the child with the fewest cases pending (a child is started when every one
+    has work), and `run` takes its result from that child. One pytest process can so keep
+    several cores busy; each case still runs in a context of its own, so which child runs it
+    changes nothing in its result."""
+
+    def __init__(self, make: Callable[[], Executor], size: int = 1):
+        self._make, self._size = make, max(1, size)
+        self._members: list[Executor] = []
+        self._where: dict[str, Executor] = {}       # case id -> the child it is queued in
+
+    def send(self, case: Case) -> None:
+        if case.id in self._where:
+            return
+        member = self._pick()
+        member.send(case)
+        if member.holds(case.id):                   # not queued behind a case that runs alone
+            self._where[case.id] = member
+
+    def run(self, case: Case) -> Result:
+        member = self._where.pop(case.id, None) or self._pick()
+        return member.run(case)
+
+    def info(self) -> Result:
+        return (self._members[0] if self._members else self._pick()).info()
+
+    def close(self) -> None:
+        for member in self._members:
+            member.close()
+        self._members.clear()
+        self._where.clear()
+
+    def _pick(self) -> Executor:
+        idle = [m for m in self._members if not m.pending]
+        if not idle and len(self._members) < self._size:
+            self._members.append(self._make())
+            return self._members[-1]
+        return min(self._members, key=lambda m: m.pending)
 
 
 @dataclass

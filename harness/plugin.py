@@ -17,7 +17,7 @@ import pytest
 
 from harness import __version__, baseline, catalog, export, ids, mesa, policy, results, terminal
 from harness import targets as targets_mod
-from harness.executor import Executor, probe
+from harness.executor import Executor, ExecutorGroup, probe
 from harness.case import Case, CaseError
 from harness.status import Reply, Status
 from harness.verdict import judge
@@ -32,6 +32,7 @@ DONE = pytest.StashKey[dict]()              # --resume: "<id>[<target>]" -> the 
 TARGETS = pytest.StashKey[list]()
 OUTCOME = pytest.StashKey[str]()            # a case item's outcome label (policy.Outcome.label)
 MESA = pytest.StashKey[object]()            # the --mesa build (harness.mesa.Build), or None
+ORDER = pytest.StashKey[dict]()             # without xdist: each item's place in the run order
 pytest_plugins = ["harness.importers.collect"]          # --shader-tests: piglit files as cases
 
 
@@ -62,6 +63,9 @@ def pytest_addoption(parser):
                     help="regex lines: known flaky cases; a failure of one is reported as flake (repeatable)")
     group.addoption("--flake-retries", type=int, default=0, metavar="N",
                     help="re-run a failing case up to N times; if a re-run passes it is a flake")
+    group.addoption("--children", type=int, default=0, metavar="N",
+                    help="executor children per target in each pytest process, each running the cases "
+                         "queued in it (default: 1 under xdist, else one per core up to 4)")
     group.addoption("--shuffle", type=int, default=None, metavar="SEED",
                     help="run the cases in a random order drawn from SEED (state-leak hunting)")
     group.addoption("--resume", default=None, metavar="DIR",
@@ -250,6 +254,13 @@ def auto_workers(cores: int) -> int:
     return cores // 2 if cores >= 4 else 0
 
 
+def auto_children(cores: int, xdist_worker: bool) -> int:
+    """Executor children per target: an xdist worker keeps one (the workers fill the cores);
+    a run without workers one per core, up to 4 (its pytest process spends 7 to 9 ms a case,
+    so it can feed about that many: bench/bench.py's profile)."""
+    return 1 if xdist_worker else max(1, min(cores, 4))
+
+
 @pytest.hookimpl(optionalhook=True)          # an xdist hook; pytest may run without xdist
 def pytest_configure_node(node):
     node.workerinput["harness_targets"] = node.config.stash[TARGETS]
@@ -260,7 +271,7 @@ def pytest_runtest_protocol(item, nextitem):
     """Queue a case in its target's child, and the case after it on this worker when that runs
     on the same target: the child runs the next case while this one is judged."""
     if isinstance(item, CaseItem) and not item.get_closest_marker("skip"):
-        item.config.stash[POOL].queue(item, nextitem)
+        item.config.stash[POOL].queue(item, nextitem, _ahead(item))
 
 
 def pytest_runtest_teardown(item, nextitem):
@@ -273,6 +284,21 @@ def pytest_runtest_teardown(item, nextitem):
 
 def _same_target(item, other) -> bool:
     return isinstance(other, CaseItem) and other.target == item.target
+
+
+def pytest_collection_finish(session):
+    """Without xdist this process runs session.items in order, so the cases after the next one
+    are known and can be queued in further children (under xdist the controller decides)."""
+    if not hasattr(session.config, "workerinput"):
+        session.config.stash[ORDER] = {item: i for i, item in enumerate(session.items)}
+
+
+def _ahead(item) -> list:
+    """The items after the next one, in the run order where it is known."""
+    place = item.config.stash.get(ORDER, {}).get(item)
+    if place is None:
+        return []
+    return item.session.items[place + 2:place + 1 + item.config.stash[POOL].children]
 
 
 @pytest.hookimpl(wrapper=True)
@@ -400,28 +426,35 @@ class CaseItem(pytest.Item):
 
 
 class ExecutorPool:
-    """One executor per target in this pytest process, closed when the session ends."""
+    """One group of executor children per target in this pytest process, closed when the
+    session ends."""
 
     def __init__(self, config):
         self._config = config
-        self._executors: dict[str, Executor] = {}
+        self._executors: dict[str, ExecutorGroup] = {}
+        self.children = config.getoption("children") or \
+            auto_children(os.cpu_count() or 1, hasattr(config, "workerinput"))
 
-    def get(self, name: str) -> Executor:
+    def get(self, name: str) -> ExecutorGroup:
         if name not in self._executors:
-            self._executors[name] = Executor(targets_mod.get(name),
-                                             case_timeout=self._config.getoption("case_timeout"),
-                                             gl_platform=self._config.getoption("gl_platform"),
-                                             vk_without=self._config.getoption("vk_without"),
-                                             mesa=self._config.stash[MESA],
-                                             extra_env={"HARNESS_VK_VALIDATION": "1"}
-                                             if self._config.getoption("vk_validation") else None)
+            config = self._config
+            self._executors[name] = ExecutorGroup(lambda: Executor(
+                targets_mod.get(name), case_timeout=config.getoption("case_timeout"),
+                gl_platform=config.getoption("gl_platform"), vk_without=config.getoption("vk_without"),
+                mesa=config.stash[MESA],
+                extra_env={"HARNESS_VK_VALIDATION": "1"} if config.getoption("vk_validation") else None),
+                self.children)
         return self._executors[name]
 
-    def queue(self, item: CaseItem, following) -> None:
+    def queue(self, item: CaseItem, following, ahead: list) -> None:
+        """Queue this case, the next one, and (where the run order is known) those after it, one
+        per further child, as long as they run on the same target."""
         executor = self.get(item.target)
         executor.send(item.case)
-        if _same_target(item, following) and not following.get_closest_marker("skip"):
-            executor.send(following.case)
+        for later in [following] + ahead[:self.children - 1]:
+            if not _same_target(item, later) or later.get_closest_marker("skip"):
+                break
+            executor.send(later.case)
 
     def close(self, name: str | None = None):
         """Close one target's executor, or (no name) all of them."""

@@ -6,7 +6,7 @@ import dataclasses
 import pytest
 from conftest import fault_case
 
-from harness.executor import Executor
+from harness.executor import Executor, ExecutorGroup
 from harness.targets import Target
 from harness.verdict import judge
 
@@ -102,3 +102,30 @@ def test_run_after_send_runs_once_and_a_rerun_runs_again(executor):
     assert executor.run(case).status == "ok"
     assert executor.run(case).status == "ok"         # a flake re-run is a new request
     assert executor.pid == first_pid and not executor._sent and not executor._answered
+
+
+def test_a_group_spreads_queued_cases_over_its_children_and_each_keeps_its_verdict():
+    """ExecutorGroup (the plugin's children of one target): a case queued while every child
+    has work starts another child, up to the group's size; each result comes from the child
+    that ran the case, and a crash in one child is that case's alone."""
+    made = []
+
+    def make():
+        made.append(Executor(FAULT, case_timeout=5.0))
+        return made[-1]
+    group = ExecutorGroup(make, size=2)
+    try:
+        cases = [named("none", "a", value=1, expected=1), named("segv", "b"),
+                 named("none", "c", value=3, expected=3), named("none", "d", value=4, expected=5)]
+        for case in cases:
+            group.send(case)
+        assert len(made) == 2 and [m.pending for m in made] == [2, 2]
+        assert made[0].holds("selftest/pipelined/a") and made[1].holds("selftest/pipelined/b")
+        statuses = [judge(case, group.run(case), "fault").status for case in cases]
+        assert statuses == ["pass", "crash", "pass", "fail"]
+        assert [m.pending for m in made] == [0, 0]
+        again = named("none", "again", value=2, expected=2)
+        assert judge(again, group.run(again), "fault").status == "pass"      # run without send
+        assert len(made) == 2
+    finally:
+        group.close()

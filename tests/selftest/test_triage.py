@@ -98,6 +98,37 @@ def test_shards_run_every_case_exactly_once(tmp_path):
     assert twice.returncode == 2 and "is in both" in twice.stderr
 
 
+def test_parallel_runs_every_case_once_and_merges(tmp_path):
+    full = pytest_run("tests/draw_params", "--target", "llvmpipe", "--collect-only", "-q", "-p", "no:xdist")
+    everything = {line.split("::", 1)[1] for line in full.stdout.splitlines() if "::" in line}
+    proc = harness_cli("parallel", "3", "tests/draw_params", "--target", "llvmpipe",
+                       "--results-dir", str(tmp_path / "all"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert f"{len(everything)} results from 3 processes" in proc.stdout
+    entries = results.read(tmp_path / "all")
+    assert {results.key(e) for e in entries} == everything and len(entries) == len(everything)
+    assert all((tmp_path / "all" / "shards" / str(k) / "pytest.log").exists() for k in (1, 2, 3))
+    assert len(list(next(iter(JUnitXml.fromfile(str(tmp_path / "all" / "junit.xml")))))) >= 1
+
+
+@pytest.mark.parametrize("args, words", [
+    (["0", "tests/tess"], "positive integer or auto"),
+    (["2", "tests/tess", "-n", "4"], "-n: `parallel` chooses the shards itself"),
+    (["2", "tests/tess", "--shard=1/2"], "--shard=1/2: `parallel` chooses"),
+    (["2", "tests/tess", "--results-dir"], "--results-dir needs a folder"),
+])
+def test_parallel_bad_input_is_one_line(args, words):
+    proc = harness_cli("parallel", *args)
+    assert proc.returncode == 4 and proc.stderr.count("\n") == 1 and words in proc.stderr, proc.stderr
+
+
+def test_parallel_exit_status_is_the_worst_shards():
+    from harness.parallel import exit_status
+    assert exit_status([0, 0]) == 0 and exit_status([0, 5]) == 0 and exit_status([5, 5]) == 5
+    assert exit_status([0, 1, 5]) == 1 and exit_status([1, 2]) == 2 and exit_status([1, 4, 3]) == 4
+    assert exit_status([0, -9]) == 3                     # a process killed by a signal
+
+
 def test_failure_junit_classname_properties_and_attachment(tmp_path):
     tree = family_tree(tmp_path, HAZARD_FAMILY.format(tess=str(ROOT / "tests" / "tess"), case_id=HAZARD_ID))
     proc = pytest_run("tests/tess", "--target", "llvmpipe", cwd=tree)

@@ -1,0 +1,107 @@
+"""`python -m harness parallel N [PYTEST ARGS...]`: the run split over N pytest processes, each
+running every N-th case (`--shard K/N`) with executor children of its own, then their results
+merged into one --results-dir, as one process would have written them.
+
+Why not pytest-xdist alone: its single controller takes every report of every worker in turn,
+which caps the whole run however many cores there are (bench/bench.py's profile, issue 19). The
+N processes here share nothing until the merge, so the run grows with the cores until the
+machine is full. Each process pays its own start-up and collection (the case cache makes that
+about a second), and prints to its own log under RESULTS_DIR/shards/.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from harness import results
+
+OWN_OPTIONS = ("-n", "--numprocesses", "--dist", "--shard", "--shuffle")
+TAIL = 3000             # characters of a failed shard's log shown
+
+
+class ParallelError(ValueError):
+    """Arguments this command cannot split (one line, exit 4 as pytest's usage errors)."""
+
+
+def split_results_dir(args: list[str]) -> tuple[list[str], Path]:
+    """The pytest arguments less --results-dir, and its value (pytest's default: results)."""
+    rest, folder, i = [], Path("results"), 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--results-dir":
+            if i + 1 >= len(args):
+                raise ParallelError("--results-dir needs a folder")
+            folder, i = Path(args[i + 1]), i + 2
+            continue
+        if arg.startswith("--results-dir="):
+            folder = Path(arg.split("=", 1)[1])
+        elif arg.split("=", 1)[0] in OWN_OPTIONS or (arg.startswith("-n") and arg[2:].isdigit()):
+            raise ParallelError(f"{arg}: `parallel` chooses the shards itself; run without it")
+        else:
+            rest.append(arg)
+        i += 1
+    return rest, folder
+
+
+def exit_status(codes: list[int]) -> int:
+    """One exit status for the run, as pytest's: a usage or internal error of any shard first,
+    then test failures (1); 5 only if no shard ran a test; else 0."""
+    for worst in (4, 3, 2):
+        if worst in codes:
+            return worst
+    if any(c not in (0, 1, 5) for c in codes):      # killed by a signal, say
+        return 3
+    if 1 in codes:
+        return 1
+    return 5 if codes and all(c == 5 for c in codes) else 0
+
+
+def shards_for(word: str) -> int:
+    """N as given, or `auto`: one process per two cores (each with its executor child)."""
+    if word == "auto":
+        return max(1, (os.cpu_count() or 1) // 2)
+    if not word.isdigit() or int(word) < 1:
+        raise ParallelError(f"{word!r}: the number of processes is a positive integer or auto")
+    return int(word)
+
+
+def run(n: int, args: list[str]) -> int:
+    rest, out = split_results_dir(args)
+    if not any(a.split("=", 1)[0] == "--children" for a in rest):
+        rest += ["--children", "1"]        # the processes fill the cores, one child each
+    shards = [out / "shards" / f"{k}" for k in range(1, n + 1)]
+    procs = []
+    start = time.monotonic()
+    for k, folder in enumerate(shards, 1):
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        log = open(folder / "pytest.log", "w")
+        cmd = [sys.executable, "-m", "pytest", *rest, "-p", "no:xdist", "-q", "--shard", f"{k}/{n}",
+               "--results-dir", str(folder)]
+        procs.append((subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT), log))
+    codes = []
+    for proc, log in procs:
+        codes.append(proc.wait())
+        log.close()
+    wall = time.monotonic() - start
+    ran = [folder for folder in shards if (folder / "results.json").exists()]
+    entries = results.merge(ran, out) if ran else []
+    for folder in ran:                                    # each failure's reproducer and observation
+        for name in ("repro", "observations"):
+            if (folder / name).is_dir():
+                shutil.copytree(folder / name, out / name, dirs_exist_ok=True)
+    for k, (code, folder) in enumerate(zip(codes, shards), 1):
+        if code not in (0, 1):
+            tail = (folder / "pytest.log").read_text(errors="replace")[-TAIL:]
+            print(f"--- shard {k}/{n} exited {code} ({folder / 'pytest.log'}):\n{tail}", file=sys.stderr)
+    counts = Counter(e["status"].value for e in entries)
+    print(f"{len(entries)} results from {n} processes in {wall:.1f} s ({len(entries) / max(wall, 1e-9):.1f} "
+          f"cases/s): " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) + f"; merged into {out}")
+    if 1 in codes:
+        print(f"failures: {out / 'failures.csv'}; each process's output: {out / 'shards'}/K/pytest.log")
+    return exit_status(codes)
