@@ -18,7 +18,8 @@
 # loaders, glslang, PyOpenGL and vulkan. What it finds in the working tree is used:
 #   .gl/*.deb    Debian's loaders (libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
 #                 unpacked into / when the machine has none, and glslang-tools into /tmp/glslang;
-#   .whl/*.whl   PyOpenGL, vulkan, cffi, pycparser for its Python, installed into /tmp/site;
+#   .whl/*.whl   PyOpenGL, vulkan, cffi, pycparser, pytest-xdist, execnet, junitparser (the merge of
+#                 `harness parallel`) for its Python, installed into /tmp/site;
 #   .mesa/*.deb  the Mesa for zink-system, unpacked under /tmp, never into /; only libraries the
 #                 machine lacks are used. Either bookworm-backports' Mesa 25.0.7 (bin/fetch-mesa's
 #                 mesa/debs less mesa-vulkan-drivers, plus the Debian 12 libraries it links:
