@@ -68,11 +68,13 @@ def _vertex_data(case: Case) -> list[str]:
         return []
     heads, columns = [], []
     for attr in case.attributes:
-        if attr.divisor:
-            continue                           # shader_runner has no instanced vertex data section
+        if attr.divisor or attr.array:
+            continue                           # no instanced vertex data section; `draw rect tex` makes the array
         name = attr.name or str(attr.location)            # shader_runner: a number is a location
         heads.append(f"{name}/float/vec{attr.components}" if attr.components > 1 else f"{name}/float/float")
         columns.append(np.asarray(attr.data, dtype=np.float64).reshape(-1, attr.components))
+    if not heads:
+        return []
     rows = ["  ".join(" ".join(f"{v:g}" for v in col[i]) for col in columns) for i in range(case.vertices)]
     return ["[vertex data]", "  ".join(heads)] + rows
 
@@ -80,7 +82,7 @@ def _vertex_data(case: Case) -> list[str]:
 def _step_lines(case: Case, probes: bool = False) -> list[str]:
     """The case's steps as shader_runner commands; with `probes`, the image is cleared before
     each draw and every expected texel probed after it."""
-    lines = []
+    lines, tolerance = [], [None]            # the probe tolerance last written
     for index, step in enumerate(case.steps):
         state = step_state(step)
         if not isinstance(step, NewList):
@@ -104,13 +106,14 @@ def _step_lines(case: Case, probes: bool = False) -> list[str]:
         elif isinstance(step, (CallList, DeleteList)):
             lines.append("calllist" if isinstance(step, CallList) else "deletelist")
         elif isinstance(step, (Read, Link)):
-            lines += _checks(case, index)
+            lines += _checks(case, index, tolerance)
         lines += [f"disable GL_{_piglit_cap(cap)}" for cap in state.enable]
     return lines
 
 
 def _numbers(values) -> str:
-    return " ".join(f"{v:g}" for v in values)
+    """Shortest exact decimals (0.01171875, not 0.0117188): the file reproduces the case's values."""
+    return " ".join(f"{v:g}" if float(f"{v:g}") == v else repr(float(v)) for v in values)
 
 
 def _patch_lines(state) -> list[str]:
@@ -144,15 +147,19 @@ def _draw_call(draw: Draw) -> list[str]:
     return lines
 
 
-def _checks(case: Case, index: int) -> list[str]:
+def _checks(case: Case, index: int, tolerance: list) -> list[str]:
     """The shader_runner commands of a Read or Link step's checks: each check's label is the
-    line it was imported from ("probe rgba 1 1 0 1 0 1 (line 12)")."""
+    line it was imported from ("probe rgba 1 1 0 1 0 1 (line 12)"); a `tolerance` line where
+    the probe's differs from the one written last (tolerance[0])."""
     lines = []
     for exp in case.expect:
         if exp.step != index:
             continue
         for probe in exp.probes:
-            lines += [f"tolerance {_numbers(probe.tolerance)}", _imported(probe.label)]
+            if probe.tolerance != tolerance[0]:
+                lines.append(f"tolerance {_numbers(probe.tolerance)}")
+                tolerance[0] = probe.tolerance
+            lines.append(_imported(probe.label))
         lines += [_imported(check.label) for check in exp.storage + exp.queries]
         for name, value in exp.counts:
             if name.startswith("atomic counter "):
@@ -211,6 +218,8 @@ def shader_test(case: Case) -> str:
     lines.append("[test]")
     image = case.readback.image
     if case.readback.keep_image:       # shader_runner's own model: the steps say when to clear and probe
+        if case.readback.atomic_counters:
+            lines.append(f"atomic counters {case.readback.atomic_counters}")
         lines += _step_lines(case)
     elif image:                        # the same RGBA32F target as the harness, probed per draw
         c = f"{case.readback.clear:g}"

@@ -62,9 +62,12 @@ def exit_status(codes: list[int]) -> int:
 
 
 def shards_for(word: str) -> int:
-    """N as given, or `auto`: one process per two cores (each with its executor child)."""
+    """N as given, or `auto`: one process per two cores (each with its executor child), and two
+    from 2 cores on (bench/bench.py --parallel 2, llvmpipe on 2 cores: 70.9 cases/s against
+    55.8 for one process with two children)."""
     if word == "auto":
-        return max(1, (os.cpu_count() or 1) // 2)
+        cores = os.cpu_count() or 1
+        return max(min(cores, 2), cores // 2)
     if not word.isdigit() or int(word) < 1:
         raise ParallelError(f"{word!r}: the number of processes is a positive integer or auto")
     return int(word)

@@ -19,6 +19,7 @@ import traceback
 from harness import mesa, protocol
 from harness.backends import BackendError, Skip
 from harness.case import Case
+from harness.status import Reply
 
 
 def make_backend(target_name: str, backend: str, options: dict):
@@ -73,9 +74,9 @@ def handle(backend, request: dict) -> dict:
     try:
         if op == "info":
             try:
-                return {"status": "ok", "info": with_mesa(backend.info())}
+                return {"status": Reply.OK, "info": with_mesa(backend.info())}
             except Exception as exc:
-                return {"status": "error", "message": f"{exc}"}
+                return {"status": Reply.ERROR, "message": f"{exc}"}
         if op == "run":
             case = Case.from_json(request["case"])
             budget = case.requires.address_space
@@ -87,20 +88,20 @@ def handle(backend, request: dict) -> dict:
             except Exception as exc:        # under a budget: an allocation that failed (a context, an array)
                 if not budget:
                     raise
-                return {"status": "fail", "message": f"{type(exc).__name__}: {exc} (the case's address-space "
+                return {"status": Reply.FAIL, "message": f"{type(exc).__name__}: {exc} (the case's address-space "
                         f"budget, rlimit {budget} bytes beyond what the child had mapped, was in force)",
                         "duration": time.perf_counter() - start}
-            return {"status": "ok", "observation": observation,
+            return {"status": Reply.OK, "observation": observation,
                     "duration": time.perf_counter() - start}
-        return {"status": "error", "message": f"unknown request {op!r}"}
+        return {"status": Reply.ERROR, "message": f"unknown request {op!r}"}
     except Skip as exc:
-        return {"status": "skip", "message": str(exc)}
+        return {"status": Reply.SKIP, "message": str(exc)}
     except BackendError as exc:
-        return {"status": "fail", "message": str(exc), "duration": time.perf_counter() - start}
+        return {"status": Reply.FAIL, "message": str(exc), "duration": time.perf_counter() - start}
     except Exception as exc:  # a harness bug: report it on this case, keep serving
         tb = traceback.format_exc(limit=4)
         print(tb, file=sys.stderr, flush=True)
-        return {"status": "error", "message": f"{type(exc).__name__}: {exc}"}
+        return {"status": Reply.ERROR, "message": f"{type(exc).__name__}: {exc}"}
 
 
 @contextlib.contextmanager
