@@ -432,8 +432,8 @@ class ExecutorPool:
     def __init__(self, config):
         self._config = config
         self._executors: dict[str, ExecutorGroup] = {}
-        self.children = config.getoption("children") or \
-            auto_children(os.cpu_count() or 1, hasattr(config, "workerinput"))
+        self.children = max(1, config.getoption("children") or
+                            auto_children(os.cpu_count() or 1, hasattr(config, "workerinput")))
 
     def get(self, name: str) -> ExecutorGroup:
         if name not in self._executors:

@@ -411,7 +411,6 @@ class _CaseRun:
         self.b.pipelines[key] = pipeline
         return pipeline
 
-    # -- one draw -----------------------------------------------------------------------------
     # -- one step ------------------------------------------------------------------------------
     def step(self, step) -> dict:
         """Run one step (the list, compute and query steps were refused by _check_features)."""
@@ -423,6 +422,8 @@ class _CaseRun:
         if isinstance(step, SetState):
             self._enables(step.state)                   # refuses what it cannot set
             self._set_state(step.state)
+            return {"counts": {}}
+        if isinstance(step, Read) and not step.image:   # the rest of a Read was refused
             return {"counts": {}}
         if isinstance(step, Read):
             copy = self._image_copy()
