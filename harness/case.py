@@ -233,21 +233,23 @@ class Link:
 
 
 Step = Draw | Clear | SetState | Dispatch | NewList | CallList | DeleteList | Read | Link
-STEPS = {cls.__name__: cls for cls in typing.get_args(Step)}
 LIST_MODES = ("COMPILE", "COMPILE_AND_EXECUTE")
+
+
+def step_draw(step) -> Draw | None:
+    """The draw call a step makes: a Draw itself, the draw a NewList compiles; else None."""
+    return step.draw if isinstance(step, NewList) else step if isinstance(step, Draw) else None
 
 
 def step_state(step) -> DrawState:
     """The state a step sets before it acts (DrawState() for steps that set none)."""
-    if isinstance(step, NewList):
-        return step.draw.state
-    return getattr(step, "state", DrawState())
+    return getattr(step_draw(step) or step, "state", DrawState())
 
 
 def step_label(steps, index: int) -> str:
     """How messages name step `index`: its label, else its kind and number ("draw 2")."""
     step = steps[index]
-    label = step.draw.label if isinstance(step, NewList) else step.label
+    label = (step_draw(step) or step).label
     return label or (f"draw {index}" if isinstance(step, Draw) else f"step {index} ({type(step).__name__})")
 
 
@@ -460,7 +462,7 @@ class Case:
 
     def draws(self) -> list[Draw]:
         """Every draw call of the case, those compiled into display lists included."""
-        return [s.draw if isinstance(s, NewList) else s for s in self.steps if isinstance(s, (Draw, NewList))]
+        return [draw for draw in map(step_draw, self.steps) if draw is not None]
 
     def to_json(self) -> str:
         return json.dumps(_plain(self) | {"schema": SCHEMA}, sort_keys=True, separators=(",", ":"))

@@ -270,8 +270,7 @@ class ExecutorGroup:
         self._where.clear()
 
     def _pick(self) -> Executor:
-        idle = [m for m in self._members if not m.pending]
-        if not idle and len(self._members) < self._size:
+        if len(self._members) < self._size and all(m.pending for m in self._members):
             self._members.append(self._make())
             return self._members[-1]
         return min(self._members, key=lambda m: m.pending)

@@ -240,8 +240,8 @@ def vkrunner(case: Case, without: frozenset[str] = frozenset()) -> str:
                       attributes={a.name: a.location for a in case.attributes if a.name}, separable=case.separable)
     stages = translate(program)
     if "tes" in stages and "tcs" not in stages:
-        first = case.draws()[0].state.patch_vertices if case.draws() else None
-        stages["tcs"] = passthrough_tcs(stages["vs"], first or 3,
+        draws = case.draws()
+        stages["tcs"] = passthrough_tcs(stages["vs"], (draws[0].state.patch_vertices if draws else None) or 3,
                                         faithful="passthrough-tcs" not in without)
     lines = [f"# {case.id}: the harness's Vulkan translation"
              + (f" without {', '.join(sorted(without))}" if without else ""), "[require]", "fbsize 32 32", ""]

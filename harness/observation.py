@@ -11,14 +11,14 @@ import functools
 
 import numpy as np
 
+from harness.case import CAPTURE_TYPES, Capture
+
 
 def steps_of(observation) -> list | None:
     """The per-step observations; those written before the case had steps call them "draws"."""
     if not isinstance(observation, dict):
         return None
     return observation.get("steps", observation.get("draws"))
-
-from harness.case import CAPTURE_TYPES, Capture
 
 
 @functools.lru_cache(maxsize=64)          # one dtype per capture layout, not one per judged draw

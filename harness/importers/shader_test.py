@@ -20,9 +20,9 @@ core from 3.1 unless `GL COMPAT` is asked for; `draw rect` draws a triangle stri
 the texture coordinate array of gl_MultiTexCoord0; `ortho` loads glOrtho(0, w, 0, h, -1, 1) as the
 projection; probe tolerance defaults to 3/256 a channel (an 8-bit channel) and a channel
 passes when |observed - expected| <= tolerance. `atomic counters N` binds N zeroed counters at
-GL_ATOMIC_COUNTER_BUFFER binding 0 and `probe atomic counter I == V` reads counter I after the
-last draw before it. A file that draws but probes nothing passes in shader_runner when its
-program links and its commands run; the harness checks that, and that no draw leaves a GL error.
+GL_ATOMIC_COUNTER_BUFFER binding 0 and `probe atomic counter I == V` reads counter I at its line.
+A file that draws but probes nothing passes in shader_runner when its program links and its
+commands run; the harness checks that, and that no step leaves a GL error.
 """
 from __future__ import annotations
 
@@ -756,8 +756,6 @@ class _Builder:
                                         type=self.types.get(name, "float")))
         expect, params = (), (("source", source),) if source else ()
         if not self.unsupported:
-            if isinstance(self.steps[0], Link):
-                params += (("link", self.link or "success"),)
             checked = sorted(set(self.expect) | set(self.expect_counts) | set(self.queries) | set(self.storage))
             expect = tuple(Expectation(i, counts=tuple(self.expect_counts.get(i, ())),
                                        probes=tuple(self.expect.get(i, ())),

@@ -22,7 +22,7 @@ from harness.backends.gl.objects import Objects, quietly
 from harness.backends.gl.uniforms import active_program, block_property, set_uniform
 from harness.backends.glsl.model import ParseError, parse
 from harness.backends.glsl.preprocess import PreprocessError, preprocess
-from harness.case import CallList, Case, Clear, DeleteList, Dispatch, Draw, Link, NewList, Read, step_state
+from harness.case import CallList, Case, Clear, DeleteList, Dispatch, Draw, Link, NewList, Read, step_draw, step_state
 from harness.glfacts import INDEX_TYPES, STAGE
 from harness.observation import encode_records, record_dtype
 
@@ -38,6 +38,10 @@ LIMITS = (
 COMPAT_LIMITS = ("GL_MAX_TEXTURE_COORDS",)
 XFB_VERTICES = {"POINTS": 1, "LINES": 2, "TRIANGLES": 3}
 FB_SIZE = 32
+# shader_runner's rgbw colours: red, green, blue, white (the 2D quadrants, the 1D quarters),
+# then yellow, magenta, cyan, black (a 3D texture's back half)
+RGBW = np.array([[1, 0, 0, 1], [0, 1, 0, 1], [0, 0, 1, 1], [1, 1, 1, 1],
+                 [1, 1, 0, 1], [1, 0, 1, 1], [0, 1, 1, 1], [0, 0, 0, 1]], dtype="<f4")
 PROGRAM_CACHE_SIZE = 16     # cases that share a program come close together: 16 keep 1456 of the 1468 hits 256 did
 
 
@@ -113,8 +117,8 @@ class GLBackend:
                 self._image_target(case.readback, made)
             current, observed = 0, []
             for i, step in enumerate(case.steps):
-                draw = step.draw if isinstance(step, NewList) else step
-                if isinstance(draw, Draw):
+                draw = step_draw(step)
+                if draw is not None:
                     for index in draw.delete_programs:         # the name stays in use while current
                         GL.glDeleteProgram(programs[index])
                         made.forget("program", programs[index])
@@ -291,22 +295,21 @@ class GLBackend:
         GL, step = self.gl, case.steps[index]
         if isinstance(step, Read):
             return self._read(case, step)
-        if isinstance(step, (Clear, DeleteList)):
-            if isinstance(step, Clear):
-                GL.glClearBufferfv(GL.GL_COLOR, 0, (ctypes.c_float * 4)(*step.color))
-            else:
-                name = self._last_list(step, made)
-                GL.glDeleteLists(name, 1)
-                made.forget("display_list", name)
-            return {"counts": {"gl_error": int(GL.glGetError())} if case.readback.gl_error else {}}
-        return self._draw(case, step, made)
+        if isinstance(step, Clear):
+            GL.glClearBufferfv(GL.GL_COLOR, 0, (ctypes.c_float * 4)(*step.color))
+        elif isinstance(step, DeleteList):
+            name = self._last_list(step, made)
+            GL.glDeleteLists(name, 1)
+            made.forget("display_list", name)
+        else:
+            return self._draw(case, step, made)
+        return {"counts": {"gl_error": int(GL.glGetError())} if case.readback.gl_error else {}}
 
     def _draw(self, case: Case, step, made: "Objects") -> dict:
         """A step that sets state and then acts (Draw, NewList, CallList, Dispatch, SetState),
         inside the primitive queries and transform feedback of the case."""
         GL = self.gl
         readback, state = case.readback, step_state(step)
-        draw = step.draw if isinstance(step, NewList) else step
         if not isinstance(step, NewList):           # a list's are compiled into it
             self._patch_parameters(state)
         for i, plane in enumerate(state.clip_planes):
@@ -340,7 +343,7 @@ class GLBackend:
             if xfb is not None:
                 GL.glBeginTransformFeedback(getattr(GL, "GL_" + readback.xfb_primitive))
                 active.append("xfb")
-            restart = getattr(draw, "restart_index", None)
+            restart = getattr(step_draw(step), "restart_index", None)
             if restart is not None:
                 GL.glEnable(GL.GL_PRIMITIVE_RESTART)
                 GL.glPrimitiveRestartIndex(restart)
@@ -505,51 +508,34 @@ class GLBackend:
             GL.glMatrixMode(GL.GL_MODELVIEW)
 
     def _texture(self, texture, made: "Objects") -> None:
-        GL = self.gl
-        if texture.target != "2D":
-            self._texture_1d_3d(texture, made)
-            return
-        w, h = texture.width, texture.height
-        x, y = np.meshgrid(np.arange(w), np.arange(h))
-        if texture.kind == "rgbw":
-            colors = np.array([[1, 0, 0, 1], [0, 1, 0, 1], [0, 0, 1, 1], [1, 1, 1, 1]], dtype="<f4")
-            texels = colors[(x >= w // 2).astype(int) + 2 * (y >= h // 2).astype(int)]
-        else:
-            colors = np.array(texture.colors, dtype="<f4").reshape(2, 4)
-            texels = colors[((x // max(1, w // 2)) ^ (y // max(1, h // 2))) & 1]
-        GL.glActiveTexture(GL.GL_TEXTURE0 + texture.unit)
-        GL.glBindTexture(GL.GL_TEXTURE_2D, made.texture(GL.glGenTextures(1)))
-        wrap = "CLAMP_TO_EDGE" if texture.kind == "rgbw" else "CLAMP_TO_BORDER"
-        for name, value in (("WRAP_S", wrap), ("WRAP_T", wrap),
-                            ("MIN_FILTER", texture.min_filter), ("MAG_FILTER", texture.mag_filter)):
-            GL.glTexParameteri(GL.GL_TEXTURE_2D, getattr(GL, "GL_TEXTURE_" + name), getattr(GL, "GL_" + value))
-        if wrap == "CLAMP_TO_BORDER":
-            GL.glTexParameterfv(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_BORDER_COLOR, (ctypes.c_float * 4)(1, 0, 0, 1))
-        GL.glTexImage2D(GL.GL_TEXTURE_2D, texture.level, GL.GL_RGBA8, w, h, 0, GL.GL_RGBA, GL.GL_FLOAT,
-                        np.ascontiguousarray(texels, dtype="<f4").tobytes())
-        GL.glActiveTexture(GL.GL_TEXTURE0)
-
-    def _texture_1d_3d(self, texture, made: "Objects") -> None:
-        """piglit_rgbw_texture_1d / _3d: rgbw along x (1D), or rgbw quadrants in the front half
-        of the slices and yellow, magenta, cyan, black behind (3D); clamped to the edge."""
+        """A texture as shader_runner makes it (see harness.case.Texture), bound to its unit."""
         GL = self.gl
         w, h, d = texture.width, texture.height, texture.depth
-        colors = np.array([[1, 0, 0, 1], [0, 1, 0, 1], [0, 0, 1, 1], [1, 1, 1, 1],
-                           [1, 1, 0, 1], [1, 0, 1, 1], [0, 1, 1, 1], [0, 0, 0, 1]], dtype="<f4")
         z, y, x = np.meshgrid(np.arange(d), np.arange(h), np.arange(w), indexing="ij")
-        if texture.target == "1D":
-            texels = colors[x * 4 // w]
-        else:
-            texels = colors[(x >= w // 2).astype(int) + 2 * (y >= h // 2) + 4 * (z >= d // 2)]
+        if texture.kind == "checkerboard":
+            colors = np.array(texture.colors, dtype="<f4").reshape(2, 4)
+            texels = colors[((x // max(1, w // 2)) ^ (y // max(1, h // 2))) & 1]
+        elif texture.target == "1D":                # piglit_rgbw_texture_1d: quarters along x
+            texels = RGBW[x * 4 // w]
+        else:                                       # quadrants; in 3D, the back half's colours behind
+            back = (z >= d // 2) if texture.target == "3D" else np.zeros_like(z, dtype=bool)
+            texels = RGBW[(x >= w // 2).astype(int) + 2 * (y >= h // 2) + 4 * back]
         target = getattr(GL, f"GL_TEXTURE_{texture.target}")
         GL.glActiveTexture(GL.GL_TEXTURE0 + texture.unit)
         GL.glBindTexture(target, made.texture(GL.glGenTextures(1)))
-        for name, value in (("WRAP_S", "CLAMP_TO_EDGE"), ("WRAP_T", "CLAMP_TO_EDGE"), ("WRAP_R", "CLAMP_TO_EDGE"),
-                            ("MIN_FILTER", texture.min_filter), ("MAG_FILTER", texture.mag_filter)):
+        wrap = "CLAMP_TO_EDGE" if texture.kind == "rgbw" else "CLAMP_TO_BORDER"
+        axes = "ST" if texture.target == "2D" else "STR"
+        parameters = [(f"WRAP_{axis}", wrap) for axis in axes] + [("MIN_FILTER", texture.min_filter),
+                                                                   ("MAG_FILTER", texture.mag_filter)]
+        for name, value in parameters:
             GL.glTexParameteri(target, getattr(GL, "GL_TEXTURE_" + name), getattr(GL, "GL_" + value))
+        if wrap == "CLAMP_TO_BORDER":
+            GL.glTexParameterfv(target, GL.GL_TEXTURE_BORDER_COLOR, (ctypes.c_float * 4)(1, 0, 0, 1))
         data = np.ascontiguousarray(texels, dtype="<f4").tobytes()
         if texture.target == "1D":
             GL.glTexImage1D(target, texture.level, GL.GL_RGBA8, w, 0, GL.GL_RGBA, GL.GL_FLOAT, data)
+        elif texture.target == "2D":
+            GL.glTexImage2D(target, texture.level, GL.GL_RGBA8, w, h, 0, GL.GL_RGBA, GL.GL_FLOAT, data)
         else:
             GL.glTexImage3D(target, texture.level, GL.GL_RGBA8, w, h, d, 0, GL.GL_RGBA, GL.GL_FLOAT, data)
         GL.glActiveTexture(GL.GL_TEXTURE0)
