@@ -464,6 +464,14 @@ class Case:
         """Every draw call of the case, those compiled into display lists included."""
         return [draw for draw in map(step_draw, self.steps) if draw is not None]
 
+    def last_in_child(self) -> bool:
+        """Whether the child that runs this case runs nothing after it. A case that deletes a
+        program between its draws exercises the driver's object lifetimes: a use after free
+        corrupts the driver's heap, which outlives the case's context and can crash whatever
+        case that process runs next (zink on Mesa 25.0.7 does). So the executor retires the
+        child after such a case, and the next case's verdict is its own."""
+        return any(draw.delete_programs for draw in self.draws())
+
     def to_json(self) -> str:
         return json.dumps(_plain(self) | {"schema": SCHEMA}, sort_keys=True, separators=(",", ":"))
 

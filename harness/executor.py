@@ -2,7 +2,8 @@
 
 A crash of the child (signal, abort, exit) becomes the verdict `crash` of the case in flight,
 naming the signal and quoting the tail of the child's stderr; a case past its timeout becomes
-`timeout` and its child is killed. Either way the next case gets a fresh child.
+`timeout` and its child is killed. Either way the next case gets a fresh child, as it does after
+a case that is the last in its child (Case.last_in_child).
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from typing import Callable
 from harness import protocol
 from harness.case import Case
 from harness.mesa import Build
+from harness.spawner import Forked, Spawner, SpawnerGone
 from harness.status import Reply
 from harness.targets import Target
 
@@ -54,29 +56,40 @@ def printable(text: str) -> str:
 class Executor:
     def __init__(self, target: Target, case_timeout: float = 60.0, gl_platform: str = "egl",
                  extra_env: dict[str, str] | None = None, vk_without: str = "",
-                 mesa: "Build | None" = None):
+                 mesa: "Build | None" = None, fork: bool = False):
         self.target = target
         self.mesa = mesa
         self.case_timeout = case_timeout
         self.gl_platform = gl_platform
         self.vk_without = vk_without
         self.extra_env = extra_env or {}
-        self._proc: subprocess.Popen | None = None
+        self._proc: "subprocess.Popen | Forked | None" = None
         self._stderr = None
         self._info: dict | None = None
         self._sent: deque[_Sent] = deque()          # requests the child has not answered yet
         self._answered: dict[str, Result] = {}      # replies to `send`s that `run` has not taken
         self._answered_at = 0.0
+        self._fork = fork                           # children forked from a spawner (spawner.py)
+        self._spawner: Spawner | None = None
 
     # -- child lifecycle -------------------------------------------------------------------
     def _start(self) -> None:
         self._stderr = tempfile.TemporaryFile()
         env = self.target.environment(os.environ, self.mesa)
         env.update(self.extra_env)
+        args = [self.target.name, "--backend", self.target.backend, "--gl-platform", self.gl_platform,
+                "--vk-without", self.vk_without]
+        if self._fork:
+            if self._spawner is None:
+                self._spawner = Spawner(args, env)
+            try:
+                self._proc = self._spawner.fork(self._stderr.fileno())
+                return
+            except SpawnerGone:             # start this child directly; the next fork starts a new spawner
+                self._spawner.close()
+                self._spawner = None
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "harness.worker", self.target.name,
-             "--backend", self.target.backend, "--gl-platform", self.gl_platform,
-             "--vk-without", self.vk_without],
+            [sys.executable, "-m", "harness.worker", *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, env=env,
             start_new_session=True)       # a hang cannot take the caller's signals with it
 
@@ -96,6 +109,13 @@ class Executor:
             self._kill()                  # nobody wants the answers still coming
         self._sent.clear()
         self._answered.clear()
+        self._retire()
+        if self._spawner is not None:
+            self._spawner.close()
+            self._spawner = None
+
+    def _retire(self) -> None:
+        """End the child (nothing may be in flight); answers not yet taken stay."""
         if self._proc is not None and self._proc.poll() is None:
             self._proc.stdin.close()      # the child's loop ends on EOF
             try:
@@ -141,8 +161,9 @@ class Executor:
         # in a case) stay here, where the verdict is made.
         message = {"op": "run", "case": replace(case, expect=(), description="").to_json()}
         # A case with an address-space budget runs alone: the child reading the next request
-        # would allocate inside that budget.
-        self._transmit(_Sent(case.id, message, alone=case.requires.address_space > 0))
+        # would allocate inside that budget. A case that is the last in its child runs alone too.
+        self._transmit(_Sent(case.id, message, alone=case.requires.address_space > 0 or case.last_in_child(),
+                             last=case.last_in_child()))
 
     def run(self, case: Case) -> Result:
         """The result of the earliest queued run of this case id, queueing one if none is."""
@@ -179,6 +200,8 @@ class Executor:
         result = self._read(start + self.case_timeout - time.perf_counter(), start, self.case_timeout)
         self._sent.popleft()
         self._answered_at = time.perf_counter()
+        if head.last and result.status not in (Reply.CRASH, Reply.TIMEOUT):
+            self._retire()                  # nothing is queued behind it; the next case starts a child
         if result.status in (Reply.CRASH, Reply.TIMEOUT):
             waiting = list(self._sent)
             self._sent.clear()
@@ -282,6 +305,7 @@ class _Sent:
     message: dict
     at: float = 0.0                         # when it was written to the child
     alone: bool = False                     # nothing may be queued behind it
+    last: bool = False                      # the child is retired once it has answered
 
 
 def probe(target: Target, gl_platform: str = "egl", vk_without: str = "", mesa: "Build | None" = None) -> Result:

@@ -142,15 +142,16 @@ def reported_version(*texts: str) -> str:
 
 
 def loaded_libraries(maps: str = "/proc/self/maps") -> list[str]:
-    """Mesa's shared objects mapped into this process, by the path they were opened from."""
-    seen = {}
+    """Mesa's shared objects mapped into this process, by the path they were opened from, sorted
+    (the order of mappings varies from process to process)."""
+    seen = set()
     with open(maps) as f:
         for line in f:
             fields = line.split(maxsplit=5)
             path = fields[5].strip() if len(fields) == 6 else ""
             if path.startswith("/") and MESA_LIBRARY.match(os.path.basename(path)):
-                seen[path] = None
-    return list(seen)
+                seen.add(path)
+    return sorted(seen)
 
 
 def _find(root: Path) -> dict[str, Path]:

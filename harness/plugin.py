@@ -66,6 +66,9 @@ def pytest_addoption(parser):
     group.addoption("--children", type=int, default=0, metavar="N",
                     help="executor children per target in each pytest process, each running the cases "
                          "queued in it (default: 1 under xdist, else one per core up to 4)")
+    group.addoption("--no-spawner", action="store_true",
+                    help="start each executor child as a new Python process instead of forking it from "
+                         "a spawner that has imported the child's modules once (harness/spawner.py)")
     group.addoption("--shuffle", type=int, default=None, metavar="SEED",
                     help="run the cases in a random order drawn from SEED (state-leak hunting)")
     group.addoption("--resume", default=None, metavar="DIR",
@@ -441,7 +444,7 @@ class ExecutorPool:
             self._executors[name] = ExecutorGroup(lambda: Executor(
                 targets_mod.get(name), case_timeout=config.getoption("case_timeout"),
                 gl_platform=config.getoption("gl_platform"), vk_without=config.getoption("vk_without"),
-                mesa=config.stash[MESA],
+                mesa=config.stash[MESA], fork=not config.getoption("no_spawner"),
                 extra_env={"HARNESS_VK_VALIDATION": "1"} if config.getoption("vk_validation") else None),
                 self.children)
         return self._executors[name]

@@ -131,13 +131,18 @@ def mapped_bytes() -> int:
     raise RuntimeError("no VmSize in /proc/self/status")
 
 
-def main(argv=None) -> None:
+def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m harness.worker")
     parser.add_argument("target")
     parser.add_argument("--backend", required=True)
     parser.add_argument("--gl-platform", default="egl")
     parser.add_argument("--vk-without", default="", help="translations the Vulkan layer leaves out")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv=None) -> None:
+    """Also run in a fork of harness.spawner, which has imported this module already."""
+    args = parse_args(argv)
     out = os.dup(1)
     os.dup2(2, 1)
     sys.stdout = sys.stderr

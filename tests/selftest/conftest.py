@@ -45,7 +45,7 @@ def executor(request):
     """An executor on each real GL target, shared by a test module's cases."""
     from harness.executor import Executor
     from harness.targets import get
-    ex = Executor(get(request.param), case_timeout=60)
+    ex = Executor(get(request.param), case_timeout=60, fork=True)     # as the plugin's children
     if ex.info().status != "ok":
         pytest.fail(f"target {request.param} did not start: {ex.info().message}")
     yield ex

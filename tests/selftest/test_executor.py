@@ -13,9 +13,10 @@ from harness.verdict import judge
 FAULT = Target("fault", "fault", (), "test-only fault injector")
 
 
-@pytest.fixture
-def executor():
-    ex = Executor(FAULT, case_timeout=2.0)
+@pytest.fixture(params=[False, True], ids=["started", "forked"])
+def executor(request):
+    """Each test runs with children started as processes and forked from a spawner."""
+    ex = Executor(FAULT, case_timeout=2.0, fork=request.param)
     yield ex
     ex.close()
 
@@ -102,6 +103,25 @@ def test_run_after_send_runs_once_and_a_rerun_runs_again(executor):
     assert executor.run(case).status == "ok"
     assert executor.run(case).status == "ok"         # a flake re-run is a new request
     assert executor.pid == first_pid and not executor._sent and not executor._answered
+
+
+def test_a_case_that_deletes_a_program_is_the_last_its_child_runs(executor):
+    """A use after free in the driver can corrupt the heap of the child (Case.last_in_child):
+    nothing is queued behind such a case, and the case after it gets a fresh child."""
+    before, after = named("none", "before"), named("none", "after", value=5, expected=5)
+    deleting = named("none", "deletes", value=2, expected=2)
+    deleting = dataclasses.replace(deleting, programs=((),), steps=(
+        dataclasses.replace(deleting.steps[0], delete_programs=(1,)),))
+    assert deleting.last_in_child() and not before.last_in_child()
+    for case in (before, deleting, after):
+        executor.send(case)
+    assert executor.holds(deleting.id) and not executor.holds(after.id)
+    assert verdict(executor, before).status == "pass"
+    first_pid = executor.pid
+    assert verdict(executor, deleting).status == "pass"
+    assert executor.pid is None                      # retired once it answered
+    assert verdict(executor, after).status == "pass"
+    assert executor.pid not in (None, first_pid)
 
 
 def test_a_group_spreads_queued_cases_over_its_children_and_each_keeps_its_verdict():
