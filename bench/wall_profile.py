@@ -1,7 +1,7 @@
 """Where a harness run's wall time goes, from the timers harness/profiling.py writes.
 
 bench/bench.py runs pytest with `HARNESS_PROFILE=DIR -p harness.profiling`; every process of the
-run (pytest or xdist's controller, xdist workers, executor children) writes its timers to DIR,
+run (pytest or xdist's controller, xdist workers, executor children and their spawners) writes its timers to DIR,
 and `report` turns them into a table: a timeline from the controller's clock, and the CPU of
 every process split by what it was doing, in seconds, ms per case and share of the run's CPU.
 
@@ -144,6 +144,12 @@ def report(folder: Path, wall: float, cases: int, cores: int, run_cpu: float | N
     else:
         block("pytest (-n 0)", _pytest_rows([main], False))
     block(f"executor children ({len(children)})", _child_rows(children))
+    spawners = [p for p in procs if p["role"] == "spawner"]
+    if spawners:
+        imports = sum(_cpu_at(p, "preloaded") for p in spawners)
+        block(f"spawners ({len(spawners)})", [
+            ("start-up: interpreter, the children's imports (once each)", imports),
+            ("forking the children, reaping them", sum(p["cpu"] for p in spawners) - imports)])
     if probes:
         block(f"target probe children ({len(probes)})", [("start a child, make contexts, report facts",
                                                             sum(p["cpu"] for p in probes))])

@@ -7,7 +7,8 @@ seconds and process CPU seconds spent in it. Roles:
 
 - `main`: the pytest process (-n 0), or xdist's controller (-n N);
 - `worker`: an xdist worker;
-- `child`: an executor's child (harness/worker.py), which holds the driver.
+- `child`: an executor's child (harness/worker.py), which holds the driver;
+- `spawner`: the process an executor forks its children from (harness/spawner.py).
 
 The pytest processes take this module as a plugin (`-p harness.profiling`, which xdist hands on
 to its workers); the child calls `child(backend)` once, from harness/worker.py. Sections are
@@ -42,12 +43,13 @@ def _process_start() -> float:
 
 
 class Timers:
-    def __init__(self, role: str):
+    def __init__(self, role: str, at_exit: bool = True):
         self.role = role
         self.started = _process_start()
         self.sections: dict[str, list] = {}          # name -> [count, wall s, cpu s]
         self.events: dict[str, list] = {}            # name -> [epoch s, process CPU s] when it happened
-        atexit.register(self.write)
+        if at_exit:
+            atexit.register(self.write)
 
     def add(self, name: str, wall: float, cpu: float) -> None:
         entry = self.sections.get(name)
@@ -128,6 +130,13 @@ def child(backend) -> None:
                             ("_vertex_data", "vertex data"), ("_reset", "reset state")):
         if hasattr(type(backend), attribute):            # the GL backend's parts
             timers.wrap(type(backend), attribute, name)
+
+
+# -- the spawner (harness/spawner.py) --------------------------------------------------------
+def spawner() -> Timers | None:
+    """Timers for a spawner, which writes them itself when it ends: an atexit handler would be
+    inherited by every child it forks."""
+    return Timers("spawner", at_exit=False) if DIR else None
 
 
 # -- pytest processes (-p harness.profiling) -----------------------------------------------

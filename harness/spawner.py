@@ -210,8 +210,13 @@ def _child(sock: socket.socket, fds: list[int], worker_args: list[str]) -> None:
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     sock = socket.socket(fileno=int(argv[0]))
+    timers = __import__("harness.profiling").profiling.spawner() if os.environ.get("HARNESS_PROFILE") else None
     preload(argv[1:])
+    if timers:
+        timers.mark("preloaded")
     serve(sock, argv[1:])
+    if timers:
+        timers.write()
 
 
 if __name__ == "__main__":
