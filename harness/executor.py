@@ -162,8 +162,8 @@ class Executor:
         message = {"op": "run", "case": replace(case, expect=(), description="").to_json()}
         # A case with an address-space budget runs alone: the child reading the next request
         # would allocate inside that budget. A case that is the last in its child runs alone too.
-        self._transmit(_Sent(case.id, message, alone=case.requires.address_space > 0 or case.last_in_child(),
-                             last=case.last_in_child()))
+        last = case.last_in_child()
+        self._transmit(_Sent(case.id, message, alone=last or case.requires.address_space > 0, last=last))
 
     def run(self, case: Case) -> Result:
         """The result of the earliest queued run of this case id, queueing one if none is."""
