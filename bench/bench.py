@@ -112,6 +112,7 @@ def piglit(driver: str, batched: bool) -> dict | None:
         cmd += ["--process-isolation", "false"]
     wall, peak, proc = timed(cmd, env, cwd=results)
     count = _piglit_count(results)
+    shutil.rmtree(results)
     return {"wall": wall, "cases": count, "peak": peak, "rc": proc.returncode}
 
 
@@ -155,6 +156,8 @@ def ours(drivers: str, families: list[str], workers: str, keep: Path | None = No
     finished = sorted(e.get("finished", 0.0) for e in entries)
     lines = wall_profile.report(Path(env["HARNESS_PROFILE"]), wall, len(entries), os.cpu_count() or 1, cpu,
                                 f" of harness -n {workers}") if profile else []
+    if not keep:
+        shutil.rmtree(out_dir)          # the profile's folder stays: its report names it
     return {"wall": wall, "cases": len(entries), "peak": peak, "in_driver": in_driver, "rc": proc.returncode,
             "cpu": cpu, "profile": lines,
             "statuses": statuses, "tail": proc.stdout[-2000:],
@@ -213,6 +216,8 @@ def before_after(rev: str, drivers: list[str], families: list[str], repeat: int)
                   + ", ".join(f"{n} {k}" for k, n in sorted(r["statuses"].items())))
         print(f"{driver:9} after / before: {best['after'][0] / best['before'][0]:.3f}"
               f"; load average now {os.getloadavg()[0]:.2f}")
+    if old != Path(rev):
+        shutil.rmtree(old)
     return 0
 
 
