@@ -71,17 +71,10 @@ class Executor:
         self._answered_at = 0.0
         self._fork = fork                           # children forked from a spawner (spawner.py)
         self._spawner: Spawner | None = None
-        # A child started ahead, with its info request sent, while the case that retires the
-        # current one runs: (process, stderr file, when it was asked).
-        self._standby: tuple | None = None
 
     # -- child lifecycle -------------------------------------------------------------------
     def _start(self) -> None:
-        self._proc, self._stderr = self._spawn()
-
-    def _spawn(self):
-        """A new child and the file its stderr goes to."""
-        stderr = tempfile.TemporaryFile()
+        self._stderr = tempfile.TemporaryFile()
         env = self.target.environment(os.environ, self.mesa)
         env.update(self.extra_env)
         args = [self.target.name, "--backend", self.target.backend, "--gl-platform", self.gl_platform,
@@ -90,27 +83,25 @@ class Executor:
             if self._spawner is None:
                 self._spawner = Spawner(args, env)
             try:
-                return self._spawner.fork(stderr.fileno()), stderr
+                self._proc = self._spawner.fork(self._stderr.fileno())
+                return
             except SpawnerGone:             # start this child directly; the next fork starts a new spawner
                 self._spawner.close()
                 self._spawner = None
-        return subprocess.Popen(
+        self._proc = subprocess.Popen(
             [sys.executable, "-m", "harness.worker", *args],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, env=env,
-            start_new_session=True), stderr     # a hang cannot take the caller's signals with it
-
-    def _prepare(self) -> None:
-        """Start the next child now, so that it makes its contexts while this one still runs."""
-        if self._standby is None:
-            proc, stderr = self._spawn()
-            try:
-                protocol.send(proc.stdin.fileno(), {"op": "info"})
-            except BrokenPipeError:
-                pass                        # it died: reading its answer says how
-            self._standby = (proc, stderr, time.perf_counter())
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, env=env,
+            start_new_session=True)       # a hang cannot take the caller's signals with it
 
     def _kill(self) -> None:
-        _end(self._proc, self._stderr)
+        if self._proc is not None:
+            if self._proc.poll() is None:
+                self._proc.kill()
+            self._proc.wait()
+            for stream in (self._proc.stdin, self._proc.stdout):
+                stream.close()
+        if self._stderr is not None:
+            self._stderr.close()
         self._proc = self._stderr = None
 
     def close(self) -> None:
@@ -119,9 +110,6 @@ class Executor:
         self._sent.clear()
         self._answered.clear()
         self._retire()
-        if self._standby is not None:
-            _end(*self._standby[:2])
-            self._standby = None
         if self._spawner is not None:
             self._spawner.close()
             self._spawner = None
@@ -176,8 +164,6 @@ class Executor:
         # would allocate inside that budget. A case that is the last in its child runs alone too.
         last = case.last_in_child()
         self._transmit(_Sent(case.id, message, alone=last or case.requires.address_space > 0, last=last))
-        if last:
-            self._prepare()
 
     def run(self, case: Case) -> Result:
         """The result of the earliest queued run of this case id, queueing one if none is."""
@@ -264,31 +250,13 @@ class Executor:
 
     def info(self) -> Result:
         """The target's renderer, version and limits, from a live context."""
-        # A fresh child creates its context here, so start-up does not count against a case.
-        if self._proc is None and self._standby is not None:        # started ahead, already asked
-            self._proc, self._stderr, asked = self._standby
-            self._standby = None
-            result = self._read(asked + START_TIMEOUT - time.perf_counter(), asked, START_TIMEOUT)
-        elif self._proc is None or self._info is None:
+        if self._proc is None or self._info is None:
+            # A fresh child creates its context here, so start-up does not count against a case.
             result = self._request({"op": "info"}, START_TIMEOUT)
-        else:
-            return Result(Reply.OK, observation=self._info)
-        if result.status is not Reply.OK:
-            return result
-        self._info = result.observation
+            if result.status is not Reply.OK:
+                return result
+            self._info = result.observation
         return Result(Reply.OK, observation=self._info)
-
-
-def _end(proc, stderr) -> None:
-    """Kill a child (if it still runs), reap it and close its pipes and stderr file."""
-    if proc is not None:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
-        for stream in (proc.stdin, proc.stdout):
-            stream.close()
-    if stderr is not None:
-        stderr.close()
 
 
 class ExecutorGroup:

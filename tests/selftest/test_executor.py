@@ -116,30 +116,12 @@ def test_a_case_that_deletes_a_program_is_the_last_its_child_runs(executor):
     for case in (before, deleting, after):
         executor.send(case)
     assert executor.holds(deleting.id) and not executor.holds(after.id)
-    standby = executor._standby[0].pid              # the next child starts while this one works
     assert verdict(executor, before).status == "pass"
     first_pid = executor.pid
     assert verdict(executor, deleting).status == "pass"
     assert executor.pid is None                      # retired once it answered
     assert verdict(executor, after).status == "pass"
-    assert executor.pid == standby != first_pid
-
-
-def test_a_child_started_ahead_takes_over_after_a_crash_and_is_ended_on_close(executor):
-    """The crash of a case that retires its child: the next case still gets the child started
-    ahead; and close() ends one nobody took."""
-    crashing = named("segv", "deletes-and-crashes")
-    crashing = dataclasses.replace(crashing, programs=((),), steps=(
-        dataclasses.replace(crashing.steps[0], delete_programs=(1,)),))
-    executor.send(crashing)
-    standby = executor._standby[0].pid
-    assert verdict(executor, crashing).status == "crash"
-    after = named("none", "after-crash", value=3, expected=3)
-    assert verdict(executor, after).status == "pass" and executor.pid == standby
-    executor.send(crashing)
-    unused = executor._standby[0]
-    executor.close()
-    assert unused.poll() is not None and executor._standby is None
+    assert executor.pid not in (None, first_pid)
 
 
 def test_a_group_spreads_queued_cases_over_its_children_and_each_keeps_its_verdict():
