@@ -117,8 +117,14 @@ class Forked:
         if self.returncode is None:
             try:
                 self.returncode = self._spawner.wait(self.pid, timeout)
-            except SpawnerGone:
-                return None
+            except SpawnerGone:             # nobody can reap it now, nor say how it ended
+                if timeout is not None:
+                    return None
+                try:
+                    os.kill(self.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                self.returncode = -signal.SIGKILL
         return self.returncode
 
 

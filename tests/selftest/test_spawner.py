@@ -3,12 +3,17 @@ and no driver state in the spawner at the fork, the same facts and libraries in 
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
+from conftest import fault_case
 
 from harness.executor import Executor
 from harness.status import Reply
-from harness.targets import get
+from harness.targets import Target, get
+from harness.verdict import judge
+
+FAULT = Target("fault", "fault", (), "test-only fault injector")
 
 
 @pytest.mark.parametrize("target", ["llvmpipe", "lavapipe"])
@@ -38,3 +43,33 @@ def test_a_forked_child_reports_what_a_started_one_does():
             executor.close()
         assert not os.path.exists(f"/proc/{pid}")                          # reaped on close
     assert facts[True] == facts[False]
+
+
+def test_a_child_whose_spawner_died_still_ends_and_the_next_one_starts():
+    """The spawner killed (say, by the OOM killer): the child it forked is ended rather than
+    left behind, and the executor starts the next child directly."""
+    executor = Executor(FAULT, case_timeout=5.0, fork=True)
+    try:
+        case = fault_case("none", value=3, expected=3)
+        assert judge(case, executor.run(case), "fault").status == "pass"
+        child = executor.pid
+        os.kill(executor._spawner._proc.pid, 9)
+        executor._spawner._proc.wait()
+        executor._kill()                                  # as after a timeout
+        assert _ends(child)
+        assert judge(case, executor.run(case), "fault").status == "pass"
+    finally:
+        executor.close()
+
+
+def _ends(pid: int, within: float = 5.0) -> bool:
+    """Whether the process is gone (or a zombie) within `within` seconds."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            if open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] == "Z":
+                return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.05)
+    return False
