@@ -30,7 +30,7 @@ MESSAGE = 4096
 
 
 class SpawnerGone(Exception):
-    """The spawner process ended or answered nonsense."""
+    """The spawner process ended, or its socket failed."""
 
 
 class Spawner:
