@@ -15,7 +15,7 @@ FAULT = Target("fault", "fault", (), "test-only fault injector")
 
 @pytest.fixture(params=[False, True], ids=["started", "forked"])
 def executor(request):
-    """Each test runs with children started as processes and forked from a spawner."""
+    """Each test runs twice: with children started as new processes, and forked from a spawner."""
     ex = Executor(FAULT, case_timeout=2.0, fork=request.param)
     yield ex
     ex.close()
