@@ -131,9 +131,9 @@ class Forked:
 # -- the spawner process -------------------------------------------------------------------------
 def preload(worker_args: list[str]) -> None:
     """Import what harness.worker will need for this backend; nothing that opens a driver."""
-    from harness import worker
+    from harness import worker              # and with it the case model and the framing
     options = worker.parse_args(worker_args)
-    modules = ["numpy", "harness.case", "harness.protocol"]
+    modules = ["harness.backends.fault"] if options.backend.startswith("fault") else []
     if options.backend in ("gl", "fault-gl"):
         from harness.backends.gl.context import select_platform
         select_platform(options.gl_platform)        # PyOpenGL picks its loader on first import
