@@ -214,8 +214,12 @@ def before_after(rev: str, drivers: list[str], families: list[str], repeat: int)
             print(f"{driver:9} {name:6} {r['cases']:5} cases {r['wall']:6.1f} s {rate:6.1f} cases/s "
                   f"(all runs: {', '.join(f'{x:.1f}' for x, _ in rates[name])}); verdicts: "
                   + ", ".join(f"{n} {k}" for k, n in sorted(r["statuses"].items())))
-        print(f"{driver:9} after / before: {best['after'][0] / best['before'][0]:.3f}"
-              f"; load average now {os.getloadavg()[0]:.2f}")
+        # CPU per case (the whole process tree's) is steadier than the rate on a loaded machine
+        cpu = {name: sum(r["cpu"] for _, r in runs) / max(1, sum(r["cases"] for _, r in runs)) * 1e3
+               for name, runs in rates.items()}
+        print(f"{driver:9} after / before: {best['after'][0] / best['before'][0]:.3f}; CPU per case "
+              f"{cpu['before']:.2f} ms before, {cpu['after']:.2f} ms after (mean of all runs): "
+              f"{cpu['after'] / max(cpu['before'], 1e-9):.3f}; load average now {os.getloadavg()[0]:.2f}")
     if old != Path(rev):
         shutil.rmtree(old)
     return 0

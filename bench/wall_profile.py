@@ -58,7 +58,7 @@ def _pytest_rows(procs, xdist: bool) -> list[tuple[str, float]]:
         (("xdist: serialize and send each report" if xdist else
           "per report: JUnit, terminal, results.json (logreport hooks)"), logreport),
         ("harness: judging (verdict.judge)", judge),
-        ("harness: IPC, case/reply JSON, pipe (executor.send/run)", ipc),
+        ("harness: IPC, case pickle, reply JSON, pipe (executor.send/run)", ipc),
         ("harness: rest of runtest (properties, baseline, triage files)", call - judge - ipc),
         ("closing children, sessionfinish" + ("" if xdist else ": JUnit and results files"), close + finish),
     ]
@@ -72,13 +72,13 @@ def _child_rows(procs) -> list[tuple[str, float]]:
     start = sum(_cpu_at(p, "backend ready") for p in procs)
     run = _sum(procs, "backend.run")
     parts = {name: _sum(procs, name) for name in ("compile+link", "draw+readback", "vertex data", "reset state")}
-    framing = _sum(procs, "case.from_json") + _sum(procs, "json.loads") + _sum(procs, "pipe.send")
+    framing = _sum(procs, "pickle.loads") + _sum(procs, "json.loads") + _sum(procs, "pipe.send")
     rows = [
         ("start-up: interpreter, PyOpenGL, contexts", start),
         ("driver: compile + link (cache misses)", parts["compile+link"]),
         ("driver: draw + readback (transform feedback, queries)", parts["draw+readback"]),
         ("vertex data, state reset, rest of backend.run", run - parts["compile+link"] - parts["draw+readback"]),
-        ("IPC: request JSON -> Case, reply JSON, pipe", framing),
+        ("IPC: request pickle -> Case, reply JSON, pipe", framing),
     ]
     rows.append(("other (info, request thread, exit)", cpu - sum(v for _, v in rows)))
     return rows

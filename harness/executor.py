@@ -159,7 +159,7 @@ class Executor:
             return                          # `run` reports why
         # The child draws and reads back; the expectations (up to 300 KB of exact coordinates
         # in a case) stay here, where the verdict is made.
-        message = {"op": "run", "case": replace(case, expect=(), description="").to_json()}
+        message = {"op": "run", "case": replace(case, expect=(), description="")}
         # A case with an address-space budget runs alone: the child reading the next request
         # would allocate inside that budget. A case that is the last in its child runs alone too.
         last = case.last_in_child()
@@ -187,7 +187,7 @@ class Executor:
         sent.at = time.perf_counter()
         self._sent.append(sent)
         try:
-            protocol.send(self._proc.stdin.fileno(), sent.message)
+            protocol.send_request(self._proc.stdin.fileno(), sent.message)
         except BrokenPipeError:
             pass                            # the child died: the reply read says how
 
@@ -220,7 +220,7 @@ class Executor:
             self._start()
         start = time.perf_counter()
         try:
-            protocol.send(self._proc.stdin.fileno(), message)
+            protocol.send_request(self._proc.stdin.fileno(), message)
         except BrokenPipeError:
             pass
         return self._read(timeout, start, timeout)

@@ -21,6 +21,7 @@ import atexit
 import functools
 import json
 import os
+import pickle
 import resource
 import time
 
@@ -92,20 +93,21 @@ class Timers:
         os.replace(path + ".tmp", path)
 
 
-class _TimedJson:
-    """Stands in for the json module inside harness.protocol: the framing's serialization."""
+class _Timed:
+    """Stands in for the json or pickle module inside harness.protocol: the framing's
+    serialization, timed as "<module>.dumps" and "<module>.loads"."""
 
-    def __init__(self, timers: Timers):
-        timers.wrap(self, "dumps", "json.dumps")
-        timers.wrap(self, "loads", "json.loads")
-
-    dumps = staticmethod(json.dumps)
-    loads = staticmethod(json.loads)
+    def __init__(self, timers: Timers, module):
+        self.dumps, self.loads = module.dumps, module.loads
+        self.HIGHEST_PROTOCOL = getattr(module, "HIGHEST_PROTOCOL", None)
+        timers.wrap(self, "dumps", f"{module.__name__}.dumps")
+        timers.wrap(self, "loads", f"{module.__name__}.loads")
 
 
 def _framing(timers: Timers) -> None:
     from harness import protocol
-    protocol.json = _TimedJson(timers)
+    protocol.json = _Timed(timers, json)
+    protocol.pickle = _Timed(timers, pickle)
     timers.wrap(protocol, "send", "pipe.send")           # dumps + write
 
 
@@ -119,11 +121,9 @@ def child(backend) -> None:
     """Called once by harness/worker.py with its backend, the context made."""
     if not DIR:
         return
-    from harness.case import Case
     timers = Timers("child")
     timers.mark("backend ready")
     _framing(timers)
-    timers.wrap(Case, "from_json", "case.from_json")
     timers.wrap(backend, "run", "backend.run")
     timers.wrap(backend, "info", "backend.info")
     for attribute, name in (("_link", "compile+link"), ("_draw", "draw+readback"),

@@ -1,8 +1,16 @@
-"""Framing between the executor and its child: 4-byte big-endian length, then UTF-8 JSON."""
+"""Framing between the executor and its child: 4-byte big-endian length, then the body.
+
+Replies (child to executor) are UTF-8 JSON: the child runs a driver that may have corrupted its
+heap, and the executor decodes nothing richer than JSON from it. Requests (executor to child)
+are pickles: both ends are this harness on one interpreter, and a case's request costs 0.13 ms
+both ways as a pickle against 0.39 ms as JSON (tess and draw_params, their expectations left
+out as the executor sends them).
+"""
 from __future__ import annotations
 
 import json
 import os
+import pickle
 import select
 import struct
 import time
@@ -19,16 +27,33 @@ class ChildTimeout(Exception):
 
 
 def send(fd: int, message: dict) -> None:
-    body = json.dumps(message, separators=(",", ":")).encode()
+    """A reply."""
+    _write(fd, json.dumps(message, separators=(",", ":")).encode())
+
+
+def recv(fd: int, timeout: float | None = None) -> dict:
+    """A reply, within `timeout` seconds (ChildTimeout) or however long it takes."""
+    return json.loads(_read(fd, timeout))
+
+
+def send_request(fd: int, message: dict) -> None:
+    _write(fd, pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def recv_request(fd: int) -> dict:
+    return pickle.loads(_read(fd, None))
+
+
+def _write(fd: int, body: bytes) -> None:
     data = _HEADER.pack(len(body)) + body
     while data:
         data = data[os.write(fd, data):]
 
 
-def recv(fd: int, timeout: float | None = None) -> dict:
+def _read(fd: int, timeout: float | None) -> bytes:
     deadline = None if timeout is None else time.monotonic() + timeout
     (size,) = _HEADER.unpack(_read_exactly(fd, _HEADER.size, deadline))
-    return json.loads(_read_exactly(fd, size, deadline))
+    return _read_exactly(fd, size, deadline)
 
 
 def _read_exactly(fd: int, size: int, deadline: float | None) -> bytes:

@@ -1,8 +1,9 @@
 """The executor's child process: holds one backend (and its context) and runs cases sent to it.
 
 Started as `python -m harness.worker TARGET [--gl-platform P]` with the target's environment.
-Requests arrive on stdin; replies go out on the original stdout. Anything else written to
-stdout (drivers do print) is redirected to stderr so it cannot corrupt the framing.
+Requests (pickles, see protocol.py) arrive on stdin; replies (JSON) go out on the original
+stdout. Anything else written to stdout (drivers do print) is redirected to stderr so it cannot
+corrupt the framing.
 """
 from __future__ import annotations
 
@@ -18,7 +19,6 @@ import traceback
 
 from harness import mesa, protocol
 from harness.backends import BackendError, Skip
-from harness.case import Case
 from harness.status import Reply
 
 
@@ -60,7 +60,7 @@ def serve(backend, inp: int, out: int) -> None:
 def _read_requests(inp: int, requests: queue.SimpleQueue) -> None:
     try:
         while True:
-            requests.put(protocol.recv(inp))
+            requests.put(protocol.recv_request(inp))
     except protocol.ChildGone:
         pass
     except Exception:                       # a garbled request: say so, then stop serving
@@ -78,7 +78,7 @@ def handle(backend, request: dict) -> dict:
             except Exception as exc:
                 return {"status": Reply.ERROR, "message": f"{exc}"}
         if op == "run":
-            case = Case.from_json(request["case"])
+            case = request["case"]
             budget = case.requires.address_space
             try:
                 with address_space_budget(budget):

@@ -1,0 +1,53 @@
+"""The executor's framing (harness/protocol.py): requests go to the child as pickles, replies come
+back as JSON, and a reply is never unpickled."""
+from __future__ import annotations
+
+import os
+import pickle
+
+import pytest
+
+from harness import catalog, protocol
+
+
+def _pipe_round_trip(write, read, message):
+    r, w = os.pipe()
+    try:
+        write(w, message)
+        os.close(w)
+        w = -1
+        return read(r)
+    finally:
+        os.close(r)
+        if w >= 0:
+            os.close(w)
+
+
+def test_a_request_carries_the_case_itself():
+    case = catalog.cases("tess")[0]
+    got = _pipe_round_trip(protocol.send_request, protocol.recv_request, {"op": "run", "case": case})
+    assert got["op"] == "run" and got["case"] == case and got["case"] is not case
+
+
+def test_a_reply_is_json_and_a_pickled_one_is_refused():
+    reply = {"status": "ok", "observation": {"steps": [{"counts": {"primitives_generated": 3}}]}}
+    assert _pipe_round_trip(protocol.send, protocol.recv, reply) == reply
+    with pytest.raises(ValueError):            # json.JSONDecodeError, not an unpickled object
+        _pipe_round_trip(protocol.send_request, protocol.recv, reply)
+
+
+def test_a_request_larger_than_a_pipe_buffer_arrives_whole():
+    big = {"op": "run", "blob": bytes(range(256)) * 2048}       # 512 KiB
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:                                  # the writer blocks until the reader drains
+        os.close(r)
+        protocol.send_request(w, big)
+        os._exit(0)
+    os.close(w)
+    try:
+        assert protocol.recv_request(r) == big
+    finally:
+        os.close(r)
+        os.waitpid(pid, 0)
+    assert len(pickle.dumps(big)) > 1 << 16
