@@ -212,7 +212,8 @@ def before_after(rev: str, drivers: list[str], families: list[str], repeat: int)
         for name in ("before", "after"):
             rate, r = best[name]
             print(f"{driver:9} {name:6} {r['cases']:5} cases {r['wall']:6.1f} s {rate:6.1f} cases/s "
-                  f"(all runs: {', '.join(f'{x:.1f}' for x, _ in rates[name])}); verdicts: "
+                  f"(all runs: {', '.join(f'{x:.1f}' for x, _ in rates[name])}); first verdict "
+                  f"{', '.join(format(x['first'], '.2f') for _, x in rates[name])} s; verdicts: "
                   + ", ".join(f"{n} {k}" for k, n in sorted(r["statuses"].items())))
         # CPU per case (the whole process tree's) is steadier than the rate on a loaded machine
         cpu = {name: sum(r["cpu"] for _, r in runs) / max(1, sum(r["cases"] for _, r in runs)) * 1e3

@@ -73,12 +73,22 @@ class Executor:
         self._spawner: Spawner | None = None
 
     # -- child lifecycle -------------------------------------------------------------------
-    def _start(self) -> None:
-        self._stderr = tempfile.TemporaryFile()
+    def _child_args(self) -> tuple[list[str], dict[str, str]]:
         env = self.target.environment(os.environ, self.mesa)
         env.update(self.extra_env)
-        args = [self.target.name, "--backend", self.target.backend, "--gl-platform", self.gl_platform,
-                "--vk-without", self.vk_without]
+        return [self.target.name, "--backend", self.target.backend, "--gl-platform", self.gl_platform,
+                "--vk-without", self.vk_without], env
+
+    def prepare(self) -> None:
+        """Start the spawner now, without waiting for it: it imports while the caller goes on
+        (collecting), and the first child forks at once. Nothing happens without a spawner."""
+        if self._fork and self._spawner is None:
+            self._spawner = Spawner(*self._child_args())
+            self._spawner.start()
+
+    def _start(self) -> None:
+        self._stderr = tempfile.TemporaryFile()
+        args, env = self._child_args()
         if self._fork:
             if self._spawner is None:
                 self._spawner = Spawner(args, env)
@@ -285,6 +295,9 @@ class ExecutorGroup:
 
     def info(self) -> Result:
         return (self._members[0] if self._members else self._pick()).info()
+
+    def prepare(self) -> None:
+        (self._members[0] if self._members else self._pick()).prepare()
 
     def close(self) -> None:
         for member in self._members:

@@ -297,11 +297,15 @@ def _same_target(item, other) -> bool:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_collection(session):
-    """Collection makes the objects that live until the run ends: every Case and item, about
-    190,000 objects for the three families. Python's full collections walk every tracked object,
+    """The first target's spawner (harness/spawner.py) starts before collection, so that its
+    imports overlap it. Collection makes the objects that live until the run ends: every Case
+    and item, about 190,000 objects for the three families. Python's full collections walk every tracked object,
     and with these growing they ran 7 times during collection and more later, 140 ms each by the
     end (1.7 s of the pytest process's 19.5 s of CPU on llvmpipe's tess and draw_params): no
     collection while collecting, and what it made is frozen out of later ones."""
+    config = session.config
+    if config.stash.get(TARGETS, None) and not config.pluginmanager.has_plugin("dsession"):
+        config.stash[POOL].prepare(config.stash[TARGETS][0])      # the first cases' spawner imports meanwhile
     gc.disable()
     try:
         return (yield)
@@ -479,6 +483,9 @@ class ExecutorPool:
             if not _same_target(item, later) or later.get_closest_marker("skip"):
                 break
             executor.send(later.case)
+
+    def prepare(self, name: str) -> None:
+        self.get(name).prepare()
 
     def close(self, name: str | None = None):
         """Close one target's executor, or (no name) all of them."""

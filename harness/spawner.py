@@ -41,10 +41,14 @@ class Spawner:
         self._proc: subprocess.Popen | None = None
         self._sock: socket.socket | None = None
 
-    def fork(self, stderr: int) -> "Forked":
-        """A new child running harness.worker, its stderr going to the file descriptor given."""
+    def start(self) -> None:
+        """Start the spawner process, if it is not running; `fork` waits for its imports."""
         if self._proc is None:
             self._start()
+
+    def fork(self, stderr: int) -> "Forked":
+        """A new child running harness.worker, its stderr going to the file descriptor given."""
+        self.start()
         stdin_r, stdin_w = os.pipe()
         stdout_r, stdout_w = os.pipe()
         try:
