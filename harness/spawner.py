@@ -15,7 +15,6 @@ The executor hands the child's stdin, stdout and stderr to the spawner over a Un
 """
 from __future__ import annotations
 
-import atexit
 import importlib
 import json
 import os
@@ -209,12 +208,8 @@ def _child(sock: socket.socket, fds: list[int], worker_args: list[str]) -> None:
     except BaseException:
         traceback.print_exc()
     finally:
-        try:
-            atexit._run_exitfuncs()         # what a normal interpreter exit runs (profiling timers)
-            sys.stdout.flush()
-            sys.stderr.flush()
-        finally:
-            os._exit(code)
+        from harness import worker
+        worker.exit_now(code)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -227,11 +222,8 @@ def main(argv: list[str] | None = None) -> None:
     serve(sock, argv[1:])
     if timers:
         timers.write()
-    # Nothing to clean up, and the executor waits for this exit: an interpreter's finalization
-    # with PyOpenGL and numpy imported took 165 to 270 ms, once per executor closed.
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(0)
+    from harness import worker
+    worker.exit_now(0)      # the executor waits for this exit: finalization took 165 to 270 ms
 
 
 if __name__ == "__main__":

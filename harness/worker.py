@@ -8,6 +8,7 @@ corrupt the framing.
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import os
 import queue
@@ -169,5 +170,19 @@ class Unusable:
         raise BackendError(self.why)
 
 
+def exit_now(code: int) -> None:
+    """End the process as a normal exit would, less the interpreter's finalization: atexit's
+    handlers (the profile's timers) run, the driver's own exit handlers do not. Nothing here
+    needs cleaning up, and the executor waits for this exit: finalization with PyOpenGL, numpy
+    and a driver loaded took 115 ms (the target probe's close, llvmpipe and NVIDIA alike)."""
+    try:
+        atexit._run_exitfuncs()
+        sys.stdout.flush()
+        sys.stderr.flush()
+    finally:
+        os._exit(code)
+
+
 if __name__ == "__main__":
     main()
+    exit_now(0)
