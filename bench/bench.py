@@ -7,6 +7,9 @@
 
 For each driver it first runs both tools once untimed, so that every timed row finds the
 driver's shader disk cache warm (Mesa's, NVIDIA's), as repeated CI runs do; `--cold` skips that.
+The harness's warm-up runs with `-n 0`: NVIDIA's cache is not filled by parallel processes (on
+the H100, two fresh-machine `-n auto` runs left the next `-n 0` linking at 17 ms a program; one
+`-n 0` run of tess left the next at 1.4 ms, from 22 ms).
 Then it times, in one go: piglit on its tessellation and draw-parameters tests (isolated and
 batched, if Debian's piglit is installed), then this harness's families with `-n auto` and with
 `-n 0` (one pytest process and one executor child: the serial baseline). It prints cases/s, the
@@ -21,7 +24,7 @@ together gives the peak memory of a full local run.
 
 `--before REV` measures what a change costs instead: per driver, this working tree and the
 tree of commit REV (`git archive`, into a temporary folder; or REV names a folder holding one) run the same families with
-`-n auto`, alternately, --repeat times each, after one untimed run of each; it prints both
+`-n auto`, alternately, --repeat times each, after one untimed `-n 0` run of each; it prints both
 rates (the best of the repeats, the least disturbed by the machine's other load) and their
 ratio. Nothing else runs.
 """
@@ -202,7 +205,7 @@ def before_after(rev: str, drivers: list[str], families: list[str], repeat: int)
           f"{os.getloadavg()[0]:.2f} at the start")
     for driver in drivers:
         for tree in (old, ROOT):                               # untimed: warm shader caches for both
-            ours(driver, families, "auto", tree=tree)
+            ours(driver, families, "0", tree=tree)
         rates = {"before": [], "after": []}
         for _ in range(repeat):
             for name, tree in (("before", old), ("after", ROOT)):
@@ -255,7 +258,7 @@ def main() -> int:
         print(f"\n== {driver}")
         rows = {}
         if not args.cold:                   # untimed: the drivers' shader caches, warm for every row
-            ours(driver, families, "auto")
+            ours(driver, families, "0")
             if not args.no_piglit:
                 piglit(driver, batched=True)
         if not args.no_piglit:
