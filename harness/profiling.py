@@ -1,9 +1,10 @@
 """Timers per process for bench/bench.py's profile; nothing happens unless $HARNESS_PROFILE
 names a folder.
 
-Every process of a run writes `<role>-<pid>.json` there when it ends: its CPU time (all
-threads, from getrusage), when it started and ended, and for each timed section the count, wall
-seconds and process CPU seconds spent in it. Roles:
+Every process of a run writes `<role>-<pid>.json` there when it ends (a child also every second,
+as a driver may crash it): its CPU time (all threads, from getrusage), when it started and ended
+(or last wrote), and for each timed section the count, wall seconds and process CPU seconds
+spent in it. Roles:
 
 - `main`: the pytest process (-n 0), or xdist's controller (-n N);
 - `worker`: an xdist worker;
@@ -44,11 +45,14 @@ def _process_start() -> float:
 
 
 class Timers:
-    def __init__(self, role: str, at_exit: bool = True):
+    def __init__(self, role: str, at_exit: bool = True, every: float = 0.0):
+        """`every` > 0: also write the file when a section ends that many seconds after the
+        last write, so that a process that crashes leaves what it measured until then."""
         self.role = role
         self.started = _process_start()
         self.sections: dict[str, list] = {}          # name -> [count, wall s, cpu s]
         self.events: dict[str, list] = {}            # name -> [epoch s, process CPU s] when it happened
+        self.every, self._written = every, time.monotonic()
         if at_exit:
             atexit.register(self.write)
 
@@ -60,6 +64,8 @@ class Timers:
             entry[0] += 1
             entry[1] += wall
             entry[2] += cpu
+        if self.every and time.monotonic() - self._written >= self.every:
+            self.write()
 
     def mark(self, name: str, last: bool = False) -> None:
         if last or name not in self.events:
@@ -91,6 +97,7 @@ class Timers:
         with open(path + ".tmp", "w") as out:
             json.dump(data, out)
         os.replace(path + ".tmp", path)
+        self._written = time.monotonic()
 
 
 class _Timed:
@@ -121,7 +128,7 @@ def child(backend) -> None:
     """Called once by harness/worker.py with its backend, the context made."""
     if not DIR:
         return
-    timers = Timers("child")
+    timers = Timers("child", every=1.0)        # a driver may crash the child: keep the file current
     timers.mark("backend ready")
     _framing(timers)
     timers.wrap(backend, "run", "backend.run")
