@@ -24,6 +24,7 @@ import json
 import os
 import pickle
 import resource
+import threading
 import time
 
 import pluggy
@@ -53,19 +54,21 @@ class Timers:
         self.sections: dict[str, list] = {}          # name -> [count, wall s, cpu s]
         self.events: dict[str, list] = {}            # name -> [epoch s, process CPU s] when it happened
         self.every, self._written = every, time.monotonic()
+        self._lock = threading.Lock()       # a child's request thread times too (pickle.loads)
         if at_exit:
             atexit.register(self.write)
 
     def add(self, name: str, wall: float, cpu: float) -> None:
-        entry = self.sections.get(name)
-        if entry is None:
-            self.sections[name] = [1, wall, cpu]
-        else:
-            entry[0] += 1
-            entry[1] += wall
-            entry[2] += cpu
-        if self.every and time.monotonic() - self._written >= self.every:
-            self.write()
+        with self._lock:
+            entry = self.sections.get(name)
+            if entry is None:
+                self.sections[name] = [1, wall, cpu]
+            else:
+                entry[0] += 1
+                entry[1] += wall
+                entry[2] += cpu
+            if self.every and time.monotonic() - self._written >= self.every:
+                self._write()
 
     def mark(self, name: str, last: bool = False) -> None:
         if last or name not in self.events:
@@ -89,6 +92,10 @@ class Timers:
         setattr(owner, attribute, timed)
 
     def write(self) -> None:
+        with self._lock:
+            self._write()
+
+    def _write(self) -> None:
         usage = resource.getrusage(resource.RUSAGE_SELF)
         data = {"role": self.role, "pid": os.getpid(), "ppid": os.getppid(), "started": self.started,
                 "ended": time.time(), "cpu": usage.ru_utime + usage.ru_stime,

@@ -1,0 +1,32 @@
+"""bench/bench.py's timers (harness/profiling.py) in a child with two threads: the request
+thread times unpickling while the main thread times the backend, and both may write the file."""
+from __future__ import annotations
+
+import json
+import threading
+
+from harness import profiling
+
+
+def test_two_threads_adding_and_writing_lose_nothing_and_raise_nothing(tmp_path, monkeypatch):
+    monkeypatch.setattr(profiling, "DIR", str(tmp_path))
+    timers = profiling.Timers("child", at_exit=False, every=1e-9)      # a write after every section
+    errors = []
+
+    def hammer(prefix):
+        try:
+            for i in range(1500):
+                timers.add(f"{prefix}.{i % 50}", 0.001, 0.001)      # new names while the other writes
+        except Exception as exc:                                    # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=hammer, args=(p,)) for p in ("pickle.loads", "backend.run")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    timers.write()
+    (written,) = tmp_path.glob("child-*.json")
+    sections = json.loads(written.read_text())["sections"]
+    assert sum(count for count, _, _ in sections.values()) == 3000
