@@ -299,10 +299,11 @@ def _same_target(item, other) -> bool:
 def pytest_collection(session):
     """The first target's spawner (harness/spawner.py) starts before collection, so that its
     imports overlap it. Collection makes the objects that live until the run ends: every Case
-    and item, about 190,000 objects for the three families. Python's full collections walk every tracked object,
-    and with these growing they ran 7 times during collection and more later, 140 ms each by the
-    end (1.7 s of the pytest process's 19.5 s of CPU on llvmpipe's tess and draw_params): no
-    collection while collecting, and what it made is frozen out of later ones."""
+    and item, about 190,000 objects for the three families. Python's full collections walk
+    every tracked object, and with these growing they ran 7 times during collection and more
+    later, 140 ms each by the end (1.7 s of the pytest process's 19.5 s of CPU on llvmpipe's
+    tess and draw_params): no collection while collecting, and what it made is frozen out of
+    later ones."""
     config = session.config
     if config.stash.get(TARGETS, None) and not config.pluginmanager.has_plugin("dsession"):
         config.stash[POOL].prepare(config.stash[TARGETS][0])      # the first cases' spawner imports meanwhile
