@@ -88,16 +88,15 @@ class Executor:
 
     def _start(self) -> None:
         self._stderr = tempfile.TemporaryFile()
-        args, env = self._child_args()
         if self._fork:
-            if self._spawner is None:
-                self._spawner = Spawner(args, env)
+            self.prepare()
             try:
                 self._proc = self._spawner.fork(self._stderr.fileno())
                 return
             except SpawnerGone:             # start this child directly; the next fork starts a new spawner
                 self._spawner.close()
                 self._spawner = None
+        args, env = self._child_args()
         self._proc = subprocess.Popen(
             [sys.executable, "-m", "harness.worker", *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, env=env,

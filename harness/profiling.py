@@ -113,7 +113,6 @@ class _Timed:
 
     def __init__(self, timers: Timers, module):
         self.dumps, self.loads = module.dumps, module.loads
-        self.HIGHEST_PROTOCOL = getattr(module, "HIGHEST_PROTOCOL", None)
         timers.wrap(self, "dumps", f"{module.__name__}.dumps")
         timers.wrap(self, "loads", f"{module.__name__}.loads")
 

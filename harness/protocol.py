@@ -16,6 +16,7 @@ import struct
 import time
 
 _HEADER = struct.Struct(">I")
+_PICKLE = pickle.HIGHEST_PROTOCOL
 
 
 class ChildGone(Exception):
@@ -37,7 +38,7 @@ def recv(fd: int, timeout: float | None = None) -> dict:
 
 
 def send_request(fd: int, message: dict) -> None:
-    _write(fd, pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL))
+    _write(fd, pickle.dumps(message, protocol=_PICKLE))
 
 
 def recv_request(fd: int) -> dict:
