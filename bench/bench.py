@@ -7,9 +7,8 @@
 
 For each driver it first runs both tools once untimed, so that every timed row finds the
 driver's shader disk cache warm (Mesa's, NVIDIA's), as repeated CI runs do; `--cold` skips that.
-The harness's warm-up runs with `-n 0`: NVIDIA's cache is not filled by parallel processes (on
-the H100, two fresh-machine `-n auto` runs left the next `-n 0` linking at 17 ms a program; one
-`-n 0` run of tess left the next at 1.4 ms, from 22 ms).
+The harness's warm-up runs with `-n 0`: its one child fills NVIDIA's cache slot 0, from which a
+later run seeds the slots of its other children (harness/shader_cache.py).
 Then it times, in one go: piglit on its tessellation and draw-parameters tests (isolated and
 batched, if Debian's piglit is installed), then this harness's families with `-n auto` and with
 `-n 0` (one pytest process and one executor child: the serial baseline). It prints cases/s, the

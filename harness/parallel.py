@@ -18,7 +18,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from harness import results
+from harness import results, shader_cache
 
 OWN_OPTIONS = ("-n", "--numprocesses", "--dist", "--shard", "--shuffle")
 TAIL = 3000             # characters of a failed shard's log shown
@@ -73,10 +73,21 @@ def shards_for(word: str) -> int:
     return int(word)
 
 
+def children(args: list[str]) -> int:
+    """The --children value among pytest arguments (1 where it is not a number)."""
+    for k, arg in enumerate(args):
+        name, _, value = arg.partition("=")
+        if name == "--children":
+            value = value or (args[k + 1] if k + 1 < len(args) else "")
+            return int(value) if value.isdigit() and int(value) > 0 else 1
+    return 1
+
+
 def run(n: int, args: list[str]) -> int:
     rest, out = split_results_dir(args)
     if not any(a.split("=", 1)[0] == "--children" for a in rest):
         rest += ["--children", "1"]        # the processes fill the cores, one child each
+    shader_cache.seed(n * children(rest))  # each process seeds only for its own children
     shards = [out / "shards" / f"{k}" for k in range(1, n + 1)]
     procs = []
     start = time.monotonic()

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import __version__, baseline, catalog, export, ids, mesa, policy, results, terminal
+from harness import __version__, baseline, catalog, export, ids, mesa, policy, results, shader_cache, terminal
 from harness import targets as targets_mod
 from harness.executor import Executor, ExecutorGroup, probe
 from harness.case import Case, CaseError
@@ -93,6 +93,8 @@ def _selected_targets(config) -> list[str]:
     except targets_mod.UnknownTarget as exc:
         raise HarnessUsageError(str(exc)) from None
     names = list(dict.fromkeys(names))
+    if any(targets_mod.get(name).shader_cache_slot for name in names):
+        shader_cache.seed(_concurrent_children(config))       # before any child claims a slot
     # Each probe starts a child and waits for its driver (0.6 s for a Mesa target here): at once.
     with ThreadPoolExecutor(max_workers=len(names) or 1) as pool:
         whys = list(pool.map(lambda name: _why_unavailable(config, targets_mod.get(name)), names))
@@ -268,6 +270,13 @@ def auto_children(cores: int, xdist_worker: bool) -> int:
     a run without workers one per core, up to 4 (its pytest process spends 7 to 9 ms a case,
     so it can feed about that many: bench/bench.py's profile)."""
     return 1 if xdist_worker else max(1, min(cores, 4))
+
+
+def _concurrent_children(config) -> int:
+    """A target's executor children alive at once in the run: each xdist worker's, or this
+    process's (xdist has turned -n into its list of workers by now)."""
+    workers = len(config.getoption("tx", None) or []) if config.getoption("dist", "no") != "no" else 0
+    return max(1, workers) * (config.getoption("children") or auto_children(os.cpu_count() or 1, workers > 0))
 
 
 @pytest.hookimpl(optionalhook=True)          # an xdist hook; pytest may run without xdist

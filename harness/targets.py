@@ -28,6 +28,9 @@ class Target:
     # What of Mesa it loads, and so takes from a --mesa build: "gl" (EGL, DRI drivers),
     # "gl+vk" (also lavapipe: zink on lavapipe), "vk" (lavapipe only), "" (nothing of Mesa's).
     mesa: str = ""
+    # Its driver may be NVIDIA's, whose shader cache serves one process at a time: each child
+    # claims a cache folder of its own (harness/shader_cache.py).
+    shader_cache_slot: bool = False
 
     def wrong_driver(self, facts: dict, build: "mesa_mod.Build | None" = None) -> str:
         """'' if the child's driver is this target's (and, with a --mesa build, from it), else why not."""
@@ -60,17 +63,18 @@ TARGETS = MappingProxyType({t.name: t for t in (
     # zink-program-from-destroyed-context); linking per case is also faster there.
     Target("zink", "gl", _MESA_SW + (("GALLIUM_DRIVER", "zink"), _NO_SHARED_PROGRAMS),
            "Mesa zink on lavapipe (GL on Vulkan)", default=True, renderer=r"^zink.*llvmpipe", mesa="gl+vk"),
-    Target("system-gl", "gl", (), "the machine's own GL driver through EGL"),
+    Target("system-gl", "gl", (), "the machine's own GL driver through EGL", shader_cache_slot=True),
     Target("lavapipe", "vk", (("VK_ICD_FILENAMES", _LVP_ICD), ("VK_DRIVER_FILES", _LVP_ICD)),
            "Mesa lavapipe through the harness's Vulkan backend (a GL-on-Vulkan layer of its own)",
            default=True, renderer=r"llvmpipe", mesa="vk"),
-    Target("system-vk", "vk", (), "the machine's own Vulkan driver through the harness's Vulkan backend"),
+    Target("system-vk", "vk", (), "the machine's own Vulkan driver through the harness's Vulkan backend",
+           shader_cache_slot=True),
     # Mesa's EGL and zink over whatever Vulkan driver the loader finds (bench/gpu/run.sh points
     # the EGL vendor and driver paths at a Mesa unpacked beside NVIDIA's driver). Not forced to
     # software: zink then takes only a CPU device. Without a DRM node EGL loads zink_dri.so.
     Target("zink-system", "gl", (("EGL_PLATFORM", "surfaceless"), ("MESA_LOADER_DRIVER_OVERRIDE", "zink"),
                                  _NO_SHARED_PROGRAMS),
-           "Mesa zink on the machine's own Vulkan driver", renderer=r"^zink", mesa="gl"),
+           "Mesa zink on the machine's own Vulkan driver", renderer=r"^zink", mesa="gl", shader_cache_slot=True),
     # For the harness's own reliability tests: llvmpipe with the faults $HARNESS_FAULTS names.
     Target("fault-llvmpipe", "fault-gl", _MESA_SW + (("GALLIUM_DRIVER", "llvmpipe"),),
            "test only: llvmpipe with injected crashes, hangs, GL errors and dirty state",

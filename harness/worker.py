@@ -18,7 +18,7 @@ import threading
 import time
 import traceback
 
-from harness import mesa, protocol
+from harness import mesa, protocol, shader_cache, targets
 from harness.backends import BackendError, Skip
 from harness.status import Reply
 
@@ -144,6 +144,9 @@ def parse_args(argv=None) -> argparse.Namespace:
 def main(argv=None) -> None:
     """Also run in a fork of harness.spawner, which has imported this module already."""
     args = parse_args(argv)
+    target = targets.TARGETS.get(args.target)
+    if target is not None and target.shader_cache_slot:
+        shader_cache.claim()            # before the driver loads; the slot is held until this process exits
     out = os.dup(1)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
