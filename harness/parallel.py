@@ -105,10 +105,6 @@ def run(n: int, args: list[str]) -> int:
     wall = time.monotonic() - start
     ran = [folder for folder in shards if (folder / "results.json").exists()]
     entries = results.merge(ran, out) if ran else []
-    for folder in ran:                                    # each failure's reproducer and observation
-        for name in ("repro", "observations"):
-            if (folder / name).is_dir():
-                shutil.copytree(folder / name, out / name, dirs_exist_ok=True)
     for k, (code, folder) in enumerate(zip(codes, shards), 1):
         if code not in (0, 1):
             tail = (folder / "pytest.log").read_text(errors="replace")[-TAIL:]

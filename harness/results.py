@@ -3,6 +3,7 @@ results back from results.json or JUnit, for compare, merge and report."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 from harness import baseline, ids
@@ -76,8 +77,12 @@ def _read_junit(path: Path) -> list[dict]:
     return entries
 
 
+FAILURE_FOLDERS = ("repro", "observations")          # each failure's reproducer and observation
+
+
 def merge(paths: list[Path], out: Path) -> list[dict]:
-    """Shard results into one: results files and one JUnit; a case in two shards is an error."""
+    """Shard results into one: results files, one JUnit, and the shards' reproducers and
+    observations; a case in two shards is an error."""
     from junitparser import JUnitXml
     entries, seen = [], {}
     for path in paths:
@@ -93,4 +98,9 @@ def merge(paths: list[Path], out: Path) -> list[dict]:
         if xml.exists():
             junit += JUnitXml.fromfile(str(xml))
     junit.write(str(out / "junit.xml"))
+    for path in paths:
+        folder = Path(path) if Path(path).is_dir() else Path(path).parent
+        for name in FAILURE_FOLDERS:
+            if (folder / name).is_dir():
+                shutil.copytree(folder / name, out / name, dirs_exist_ok=True)
     return entries

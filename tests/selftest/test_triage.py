@@ -98,6 +98,20 @@ def test_shards_run_every_case_exactly_once(tmp_path):
     assert twice.returncode == 2 and "is in both" in twice.stderr
 
 
+def test_merge_keeps_each_shards_reproducers_and_observations(tmp_path):
+    for k, case_id in ((1, "tess/no-tcs/a"), (2, "tess/no-tcs/b")):
+        shard = tmp_path / f"shard{k}"
+        results.write(shard, [entry(case_id, "zink", "fail")])
+        (shard / "repro" / f"case{k}").mkdir(parents=True)
+        (shard / "repro" / f"case{k}" / "run.sh").write_text(f"shard {k}")
+        (shard / "observations").mkdir()
+        (shard / "observations" / f"case{k}.json").write_text("{}")
+    merged = harness_cli("merge", str(tmp_path / "all"), str(tmp_path / "shard1"), str(tmp_path / "shard2" / "results.json"))
+    assert merged.returncode == 0, merged.stderr
+    assert [(tmp_path / "all" / "repro" / f"case{k}" / "run.sh").read_text() for k in (1, 2)] == ["shard 1", "shard 2"]
+    assert {p.name for p in (tmp_path / "all" / "observations").iterdir()} == {"case1.json", "case2.json"}
+
+
 def test_parallel_runs_every_case_once_and_merges(tmp_path):
     full = pytest_run("tests/draw_params", "--target", "llvmpipe", "--collect-only", "-q", "-p", "no:xdist")
     everything = {line.split("::", 1)[1] for line in full.stdout.splitlines() if "::" in line}
