@@ -329,6 +329,9 @@ def pytest_collection_finish(session):
     are known and can be queued in further children (under xdist the controller decides)."""
     if not hasattr(session.config, "workerinput"):
         session.config.stash[ORDER] = {item: i for i, item in enumerate(session.items)}
+    # The spawner started before collection is for nothing where -k, --shard or --resume left
+    # its target no case here.
+    session.config.stash[POOL].keep_only({item.target for item in session.items if isinstance(item, CaseItem)})
 
 
 def _ahead(item) -> list:
@@ -496,6 +499,11 @@ class ExecutorPool:
 
     def prepare(self, name: str) -> None:
         self.get(name).prepare()
+
+    def keep_only(self, names: set[str]) -> None:
+        """Close the executors of targets not named."""
+        for name in set(self._executors) - names:
+            self.close(name)
 
     def close(self, name: str | None = None):
         """Close one target's executor, or (no name) all of them."""

@@ -149,3 +149,26 @@ def test_a_group_spreads_queued_cases_over_its_children_and_each_keeps_its_verdi
         assert len(made) == 2
     finally:
         group.close()
+
+
+def test_the_pool_closes_executors_of_targets_left_without_cases():
+    """The first target's spawner starts before collection; if -k, --shard or --resume leaves
+    that target no case, pytest_collection_finish closes it (plugin.ExecutorPool.keep_only)."""
+    from harness.plugin import ExecutorPool
+
+    class Config:
+        def getoption(self, name):
+            return 1
+
+    class Group:
+        closed = False
+
+        def close(self):
+            self.closed = True
+
+    pool = ExecutorPool(Config())
+    groups = {"llvmpipe": Group(), "zink": Group()}
+    pool._executors.update(groups)
+    pool.keep_only({"zink", "lavapipe"})
+    assert groups["llvmpipe"].closed and not groups["zink"].closed
+    assert list(pool._executors) == ["zink"]
