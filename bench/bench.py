@@ -136,14 +136,18 @@ def ours(drivers: str, families: list[str], workers: str, keep: Path | None = No
     """One harness run; `workers` is pytest's -n, or "parallel:N" for `python -m harness parallel N`."""
     label = f"{drivers.replace(',', '-')}-n{workers.replace(':', '')}"
     out_dir = keep / label if keep else Path(tempfile.mkdtemp(prefix=f"harness-{label}-"))
-    env = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", tempfile.gettempdir())}
+    # Only the plugins the harness declares, as in the README's .venv: the GPU machine's Python
+    # also loads hypothesis's, whose terminal summary imports hypothesis, 1.3-2.1 s at the end of
+    # every xdist worker and of the controller (cProfile on the H100).
+    env = {**os.environ, "XDG_RUNTIME_DIR": os.environ.get("XDG_RUNTIME_DIR", tempfile.gettempdir()),
+           "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
     parallel = workers.startswith("parallel:")
     cmd = [sys.executable, "-m", "harness", "parallel", workers.split(":")[1]] if parallel else \
         [sys.executable, "-m", "pytest", "-q"]
     cmd += ["-p", "no:cacheprovider", "--results-dir", str(out_dir)]
     cmd += [a for d in drivers.split(",") for a in ("--target", d)] + [f"tests/{f}" for f in families]
     if not parallel:      # -n 0 is the serial baseline: one pytest process and one executor child
-        cmd += ["-n", workers] if workers != "0" else ["-p", "no:xdist", "--children", "1"]
+        cmd += ["-p", "xdist.plugin", "-n", workers] if workers != "0" else ["-p", "no:xdist", "--children", "1"]
     if profile:                      # timers in every process of the run (harness/profiling.py)
         env["HARNESS_PROFILE"] = tempfile.mkdtemp(prefix=f"profile-{label}-")
         cmd += ["-p", "harness.profiling"]

@@ -110,7 +110,10 @@ def report(folder: Path, wall: float, cases: int, cores: int, run_cpu: float | N
     else:
         points += [("collection", ev.get("collected"))]
     points += [("to the first verdict", ev.get("first verdict")), ("cases, to the last verdict", ev.get("last verdict")),
-               ("JUnit/results, closing, exit", [main["ended"], 0])]
+               (("workers' ends, " if xdist else "closing children, ") + "JUnit/results (sessionfinish)",
+                ev.get("sessionfinished")),
+               ("terminal summary, other plugins' ends", ev.get("unconfigure")),
+               ("unconfigure, exit", [main["ended"], 0])]
     parts, last = [], t0
     for name, at in points:
         if at:

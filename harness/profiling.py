@@ -250,6 +250,11 @@ class _Hooks:
 
     @hookimpl(hookwrapper=True)
     def pytest_sessionfinish(self, session, exitstatus):
+        self.t.mark("sessionfinish")
         done = self._section("sessionfinish")               # JUnit and results files, closing
         yield
         done()
+        self.t.mark("sessionfinished")
+
+    def pytest_unconfigure(self, config):
+        self.t.mark("unconfigure")
