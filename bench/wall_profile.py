@@ -71,13 +71,16 @@ def _child_rows(procs) -> list[tuple[str, float]]:
     cpu = sum(p["cpu"] for p in procs)
     start = sum(_cpu_at(p, "backend ready") for p in procs)
     run = _sum(procs, "backend.run")
-    parts = {name: _sum(procs, name) for name in ("compile+link", "draw+readback", "vertex data", "reset state")}
+    parts = {name: _sum(procs, name) for name in ("compile+link", "draw+readback", "vertex data", "case context",
+                                                  "framebuffer")}
     framing = _sum(procs, "pickle.loads") + _sum(procs, "json.loads") + _sum(procs, "pipe.send")
     rows = [
         ("start-up: interpreter, PyOpenGL, contexts", start),
         ("driver: compile + link (cache misses)", parts["compile+link"]),
         ("driver: draw + readback (transform feedback, queries)", parts["draw+readback"]),
-        ("vertex data, state reset, rest of backend.run", run - parts["compile+link"] - parts["draw+readback"]),
+        ("driver: the case's own context (made, destroyed), framebuffer", parts["case context"] + parts["framebuffer"]),
+        ("vertex data (buffers, attributes)", parts["vertex data"]),
+        ("rest of backend.run (requirements, objects deleted, uniforms)", run - sum(parts.values())),
         ("IPC: request pickle -> Case, reply JSON, pipe", framing),
     ]
     rows.append(("other (info, request thread, exit)", cpu - sum(v for _, v in rows)))

@@ -143,6 +143,11 @@ def child(backend) -> None:
                             ("_vertex_data", "vertex data"), ("_reset", "reset state")):
         if hasattr(type(backend), attribute):            # the GL backend's parts
             timers.wrap(type(backend), attribute, name)
+    contexts = getattr(backend, "_contexts", None)       # the GL backend's context per case
+    if contexts is not None:
+        timers.wrap(type(contexts), "begin_case", "case context")
+        timers.wrap(type(contexts), "end_case", "case context")
+        timers.wrap(type(backend), "_framebuffer", "framebuffer")
 
 
 # -- the spawner (harness/spawner.py) --------------------------------------------------------
