@@ -11,7 +11,8 @@ The harness's warm-up runs with `-n 0`: its one child fills NVIDIA's cache slot 
 later run seeds the slots of its other children (harness/shader_cache.py).
 Then it times, in one go: piglit on its tessellation and draw-parameters tests (isolated and
 batched, if Debian's piglit is installed), then this harness's families with `-n auto` and with
-`-n 0` (one pytest process and one executor child: the serial baseline). It prints cases/s, the
+`-n 0` (one pytest process and one executor child: the serial baseline), with no pytest plugin
+but those the harness declares (PYTEST_DISABLE_PLUGIN_AUTOLOAD=1), as in the README's .venv. It prints cases/s, the
 ratios, the share of wall time spent outside the driver (the executor children time each case;
 the rest is harness and pytest), the floor (unique programs x compile time + cases x draw time,
 over the cores, with both times probed here), and the peak resident memory of the whole process

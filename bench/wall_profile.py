@@ -172,7 +172,7 @@ def report(folder: Path, wall: float, cases: int, cores: int, run_cpu: float | N
                  f"idle cores or other load: {max(0.0, cores * wall - total):.1f} core-s")
     driver = sum(v for name, v in _child_rows(children) if name.startswith("driver"))
     links = _count(children, "compile+link")
-    lines.append(f"  driver (compile+link, draw+readback in the child) {driver:.1f} CPU s = {driver / total:.0%} of "
+    lines.append(f"  driver (in the child: compile+link, draw+readback, the case's context) {driver:.1f} CPU s = {driver / total:.0%} of "
                  f"the run's CPU; everything else {1 - driver / total:.0%}; {links} links at "
                  f"{_sum(children, 'compile+link') / max(links, 1) * 1e3:.2f} ms CPU "
                  f"({_sum(children, 'compile+link', 1) / max(links, 1) * 1e3:.2f} ms wall); measured floor "
