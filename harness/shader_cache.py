@@ -8,7 +8,7 @@ own (`__GL_SHADER_DISK_CACHE_PATH`, warm), at 0.71 to 0.78 ms, and as fast with 
 warm folder. The driver does not create that folder: without it, it caches nothing.
 
 So a child of a target that may load NVIDIA's driver (Target.shader_cache_slot) claims a slot
-before its driver loads: the first folder SLOTS/K it can lock, held until it exits. Before a
+before its driver loads: the first folder slots()/K it can lock, held until it exits. Before a
 run starts its children, `seed` copies slot 0 into the slots the run will use that have no
 cache yet, so that N children at once start as warm as one. A cached binary is the driver's
 own compiler output, as when one process runs alone; a user who sets the variable, or turns
