@@ -293,16 +293,19 @@ class ExecutorGroup:
         return member.run(case)
 
     def info(self) -> Result:
-        return (self._members[0] if self._members else self._pick()).info()
+        return self._first().info()
 
     def prepare(self) -> None:
-        (self._members[0] if self._members else self._pick()).prepare()
+        self._first().prepare()
 
     def close(self) -> None:
         for member in self._members:
             member.close()
         self._members.clear()
         self._where.clear()
+
+    def _first(self) -> Executor:
+        return self._members[0] if self._members else self._pick()
 
     def _pick(self) -> Executor:
         if len(self._members) < self._size and all(m.pending for m in self._members):

@@ -73,21 +73,23 @@ def shards_for(word: str) -> int:
     return int(word)
 
 
-def children(args: list[str]) -> int:
-    """The --children value among pytest arguments (1 where it is not a number)."""
+def children(args: list[str]) -> int | None:
+    """The --children value among pytest arguments: None where it is absent, 1 where it is not
+    a positive number."""
     for k, arg in enumerate(args):
         name, _, value = arg.partition("=")
         if name == "--children":
             value = value or (args[k + 1] if k + 1 < len(args) else "")
             return int(value) if value.isdigit() and int(value) > 0 else 1
-    return 1
+    return None
 
 
 def run(n: int, args: list[str]) -> int:
     rest, out = split_results_dir(args)
-    if not any(a.split("=", 1)[0] == "--children" for a in rest):
-        rest += ["--children", "1"]        # the processes fill the cores, one child each
-    shader_cache.seed(n * children(rest))  # each process seeds only for its own children
+    each = children(rest)
+    if each is None:
+        each, rest = 1, rest + ["--children", "1"]      # the processes fill the cores, one child each
+    shader_cache.seed(n * each)            # each process seeds only for its own children
     shards = [out / "shards" / f"{k}" for k in range(1, n + 1)]
     procs = []
     start = time.monotonic()

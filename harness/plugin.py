@@ -265,6 +265,11 @@ def auto_workers(cores: int) -> int:
     return cores // 2 if cores >= 4 else 0
 
 
+def children_per_process(config, xdist_worker: bool) -> int:
+    """--children, else auto_children for this machine."""
+    return max(1, config.getoption("children") or auto_children(os.cpu_count() or 1, xdist_worker))
+
+
 def auto_children(cores: int, xdist_worker: bool) -> int:
     """Executor children per target: an xdist worker keeps one (the workers fill the cores);
     a run without workers one per core, up to 4 (its pytest process spends 7 to 9 ms a case,
@@ -276,7 +281,7 @@ def _concurrent_children(config) -> int:
     """A target's executor children alive at once in the run: each xdist worker's, or this
     process's (xdist has turned -n into its list of workers by now)."""
     workers = len(config.getoption("tx", None) or []) if config.getoption("dist", "no") != "no" else 0
-    return max(1, workers) * (config.getoption("children") or auto_children(os.cpu_count() or 1, workers > 0))
+    return max(1, workers) * children_per_process(config, workers > 0)
 
 
 @pytest.hookimpl(optionalhook=True)          # an xdist hook; pytest may run without xdist
@@ -473,8 +478,7 @@ class ExecutorPool:
     def __init__(self, config):
         self._config = config
         self._executors: dict[str, ExecutorGroup] = {}
-        self.children = max(1, config.getoption("children") or
-                            auto_children(os.cpu_count() or 1, hasattr(config, "workerinput")))
+        self.children = children_per_process(config, hasattr(config, "workerinput"))
 
     def get(self, name: str) -> ExecutorGroup:
         if name not in self._executors:

@@ -94,13 +94,11 @@ def merge(paths: list[Path], out: Path) -> list[dict]:
     write(out, entries)
     junit = JUnitXml()
     for path in paths:
-        xml = Path(path) / "junit.xml" if Path(path).is_dir() else Path(path).with_name("junit.xml")
-        if xml.exists():
-            junit += JUnitXml.fromfile(str(xml))
-    junit.write(str(out / "junit.xml"))
-    for path in paths:
         folder = Path(path) if Path(path).is_dir() else Path(path).parent
+        if (folder / "junit.xml").exists():
+            junit += JUnitXml.fromfile(str(folder / "junit.xml"))
         for name in FAILURE_FOLDERS:
             if (folder / name).is_dir():
                 shutil.copytree(folder / name, out / name, dirs_exist_ok=True)
+    junit.write(str(out / "junit.xml"))
     return entries

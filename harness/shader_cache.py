@@ -42,9 +42,10 @@ def claim(environ=os.environ) -> int | None:
     if chosen_by_user(environ):
         return None
     for k in range(LIMIT):
-        fd = _lock(slots(environ) / str(k))
+        folder = slots(environ) / str(k)
+        fd = _lock(folder)
         if fd is not None:
-            environ[VARIABLE] = str(slots(environ) / str(k))
+            environ[VARIABLE] = str(folder)
             return fd
     return None
 
