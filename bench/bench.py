@@ -12,15 +12,16 @@ later run seeds the slots of its other children (harness/shader_cache.py).
 Then it times, in one go: piglit on its tessellation and draw-parameters tests (isolated and
 batched, if Debian's piglit is installed), then this harness's families with `-n auto` and with
 `-n 0` (one pytest process and one executor child: the serial baseline), with no pytest plugin
-but those the harness declares (PYTEST_DISABLE_PLUGIN_AUTOLOAD=1), as in the README's .venv. It prints cases/s, the
-ratios, the share of wall time spent outside the driver (the executor children time each case;
-the rest is harness and pytest), the floor (unique programs x compile time + cases x draw time,
-over the cores, with both times probed here), and the peak resident memory of the whole process
-tree. Each harness row is profiled (harness/profiling.py, bench/wall_profile.py; `--no-profile`
-leaves the timers out): where its wall time and CPU went, per process, measured with timers in
-every process of the run. `--parallel N` adds a row for `python -m harness parallel N` (N pytest
-processes, each every N-th case, merged) and its scaling over `-n 0` and `-n auto`. Last, one `-n auto` run of every family on all the --memory-targets
-together gives the peak memory of a full local run.
+but those the harness declares (PYTEST_DISABLE_PLUGIN_AUTOLOAD=1), as in the README's .venv.
+It prints cases/s, the ratios, the share of wall time spent outside the driver (the executor
+children time each case; the rest is harness and pytest), the floor (unique programs x compile
+time + cases x draw time, over the cores, with both times probed here), and the peak resident
+memory of the whole process tree. Each harness row is profiled (harness/profiling.py,
+bench/wall_profile.py; `--no-profile` leaves the timers out): where its wall time and CPU went,
+per process, measured with timers in every process of the run. `--parallel N` adds a row for
+`python -m harness parallel N` (N pytest processes, each every N-th case, merged) and its
+scaling over `-n 0` and `-n auto`. Last, one `-n auto` run of every family on all the
+--memory-targets together gives the peak memory of a full local run.
 
 `--before REV` measures what a change costs instead: per driver, this working tree and the
 tree of commit REV (`git archive`, into a temporary folder; or REV names a folder holding one) run the same families with
