@@ -2,6 +2,7 @@
 
   python -m harness targets [NAME ...] [--json]     what each target is and whether it runs here
   python -m harness env TARGET [--mesa PATH]          the target's environment, as shell exports
+  python -m harness run TARGET [--mesa PATH] -- CMD   a program (shader_runner) as the target's child starts
   python -m harness compare OLD NEW                 regressions, fixes, still failing, new skips...
   python -m harness report RESULTS... [-o DIR]      static HTML dashboard
   python -m harness merge OUT SHARD...              join sharded results
@@ -15,6 +16,7 @@ import argparse
 import json
 import os
 import shlex
+import shutil
 import sys
 import traceback
 
@@ -35,7 +37,8 @@ SHOWN_LIMITS = ("GL_MAX_VARYING_COMPONENTS", "GL_MAX_VERTEX_OUTPUT_COMPONENTS",
 def probe(name: str, gl_platform: str, build: mesa.Build | None = None) -> dict:
     target = targets_mod.get(name)
     entry = {"name": name, "backend": target.backend, "description": target.description,
-             "default": target.default, "env": target.environment({}, build)}
+             "default": target.default, "env": target.environment({}, build),
+             "launcher": target.command([], {}, build)}
     if target.unavailable:
         return entry | {"available": False, "reason": target.unavailable}
     result = probe_target(target, gl_platform, mesa=build)
@@ -47,6 +50,8 @@ def probe(name: str, gl_platform: str, build: mesa.Build | None = None) -> dict:
 def format_target(entry: dict) -> str:
     env = " ".join(f"{k}={v}" for k, v in entry["env"].items()) or "(inherited environment)"
     head = f"{entry['name']}{' (default)' if entry['default'] else ''}: {entry['description']}\n  env: {env}"
+    if entry["launcher"]:
+        head += f"\n  starts under: {' '.join(entry['launcher'])}"
     if not entry["available"]:
         return f"{head}\n  NOT AVAILABLE: {entry['reason']}"
     lines = [head, f"  renderer: {entry['renderer']} ({entry['vendor']}) via {entry['platform']}"]
@@ -84,6 +89,11 @@ def main(argv=None) -> int:
                                      "(to run shader_runner or a reproducer the way the harness does)")
     cmd.add_argument("target")
     _mesa_option(cmd)
+    cmd = sub.add_parser("run", help="run a program (piglit's shader_runner, a reproducer) with the "
+                                     "target's environment, through its Mesa's loader as its child starts")
+    cmd.add_argument("target")
+    _mesa_option(cmd)
+    cmd.add_argument("program", nargs="*", help="-- PROGRAM [ARGS...]")
     cmd = sub.add_parser("compare", help="compare two runs (results dirs, results.json or JUnit)")
     cmd.add_argument("old")
     cmd.add_argument("new")
@@ -104,7 +114,11 @@ def main(argv=None) -> int:
     cmd.add_argument("--format", choices=export.FORMATS, default="glsl")
     cmd.add_argument("-o", "--output", default=".", help="folder (default: the current one)")
     cmd.add_argument("--vk-without", default="", help="vkrunner: translations to leave out")
-    args = parser.parse_args(argv)
+    cut = argv.index("--") if "--" in argv else len(argv)     # `run`'s program, options and all
+    program = argv[cut + 1:]
+    args = parser.parse_args(argv[:cut])
+    if args.command == "run":
+        args.program = args.program + program
     try:
         return COMMANDS[args.command](args)
     except (catalog.NoSuchCase, targets_mod.UnknownTarget, results.ResultsError, mesa.MesaError) as exc:
@@ -137,12 +151,29 @@ def _targets(args) -> int:
 
 
 def _env(args) -> int:
+    """Exports, and HARNESS_RUN: the loader a --mesa build's programs start under (its libraries
+    are never put in LD_LIBRARY_PATH, which the shell's other programs would inherit)."""
     target = targets_mod.get(args.target)
     build = mesa.chosen(args.mesa)
     env = target.environment(dict(os.environ), build)
+    env["HARNESS_RUN"] = shlex.join(target.command([], dict(os.environ), build))
     print("\n".join(f"export {name}={shlex.quote(value)}" for name, value in env.items()
                      if os.environ.get(name) != value))
+    if env["HARNESS_RUN"]:
+        print("# start programs that load this Mesa as: $HARNESS_RUN shader_runner FILE -auto")
     return 0
+
+
+def _run(args) -> int:
+    if not args.program:
+        raise mesa.MesaError("no program to run (harness run TARGET -- PROGRAM ARGS...)")
+    program = shutil.which(args.program[0])         # a loader takes a path, not a name to look up
+    if program is None:
+        raise mesa.MesaError(f"{args.program[0]}: no such program")
+    target = targets_mod.get(args.target)
+    build = mesa.chosen(args.mesa)
+    argv = target.command([program, *args.program[1:]], dict(os.environ), build)
+    os.execve(argv[0], argv, target.environment(dict(os.environ), build))
 
 
 def _compare(args) -> int:
@@ -170,7 +201,7 @@ def _export(args) -> int:
     return 0
 
 
-COMMANDS = {"targets": _targets, "env": _env, "compare": _compare, "merge": _merge, "bisect-run": _bisect, "export": _export}
+COMMANDS = {"targets": _targets, "env": _env, "run": _run, "compare": _compare, "merge": _merge, "bisect-run": _bisect, "export": _export}
 
 
 if __name__ == "__main__":

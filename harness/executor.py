@@ -73,11 +73,13 @@ class Executor:
         self._spawner: Spawner | None = None
 
     # -- child lifecycle -------------------------------------------------------------------
-    def _child_args(self) -> tuple[list[str], dict[str, str]]:
+    def _child_args(self) -> tuple[list[str], list[str], dict[str, str]]:
+        """What starts a child's Python (a --mesa build's loader, or nothing), its arguments, its environment."""
         env = self.target.environment(os.environ, self.mesa)
         env.update(self.extra_env)
-        return [self.target.name, "--backend", self.target.backend, "--gl-platform", self.gl_platform,
-                "--vk-without", self.vk_without], env
+        return self.target.command([], os.environ, self.mesa), [
+            self.target.name, "--backend", self.target.backend, "--gl-platform", self.gl_platform,
+            "--vk-without", self.vk_without], env
 
     def prepare(self) -> None:
         """Start the spawner now, without waiting for it: it imports while the caller goes on
@@ -96,9 +98,9 @@ class Executor:
             except SpawnerGone:             # start this child directly; the next fork starts a new spawner
                 self._spawner.close()
                 self._spawner = None
-        args, env = self._child_args()
+        launcher, args, env = self._child_args()
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "harness.worker", *args],
+            [*launcher, sys.executable, "-m", "harness.worker", *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, env=env,
             start_new_session=True)       # a hang cannot take the caller's signals with it
 

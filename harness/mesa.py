@@ -6,6 +6,13 @@ reads the version compiled into them, and writes what the loaders need with abso
 EGL vendor file, a Vulkan ICD file) into a folder of its own. `Build.environment` is what a
 target's child gets so that it loads that Mesa and nothing of the system's; `check_loaded` then
 verifies, from the libraries the child really mapped, that it did.
+
+A folder bin/fetch-mesa made holds the Mesa's whole runtime, its C library apart in libc/. The
+processes that load the Mesa start through a dynamic loader with `--library-path`
+(`Build.command`): the folder's own loader when its C library is newer than the host's (sid's
+Mesa on Debian 12), else the host's. The library path never goes into LD_LIBRARY_PATH: a host
+program those processes start (/bin/sh, glslang) inherits the environment, and a newer or older
+libc or libstdc++ there breaks it (`/bin/sh: symbol lookup error: ... __tunable_is_initialized`).
 """
 from __future__ import annotations
 
@@ -13,7 +20,11 @@ import hashlib
 import json
 import mmap
 import os
+import platform
 import re
+import struct
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +39,11 @@ MESA_LIBRARY = re.compile(r"^(libEGL_mesa\.so|libgallium[-_.]|libglapi\.so|libgb
 # library they all link to, so a folder of links to it is made for them.
 DRI_NAMES = ("swrast_dri.so", "kms_swrast_dri.so", "zink_dri.so")
 DRI_LIBRARIES = ("libgallium_dri.so", "libdril_dri.so")
+# Where a Debian prefix keeps its libraries; bin/fetch-mesa puts the C library's under libc/.
+MULTIARCH = f"{platform.machine()}-linux-gnu"
+LIBRARY_DIRS = (f"usr/lib/{MULTIARCH}", f"lib/{MULTIARCH}")
+LIBC = "libc"
+LIBC_VERSION = re.compile(rb"release version (\d+)\.(\d+)")
 
 
 class MesaError(Exception):
@@ -38,19 +54,26 @@ class MesaError(Exception):
 class Build:
     root: Path                      # as given, resolved
     version: str                    # e.g. "25.0.7-2~bpo12+1", as its drivers report it
-    library_dirs: tuple[str, ...]   # for LD_LIBRARY_PATH, first found first
+    library_dirs: tuple[str, ...]   # for its processes' loader, searched first
     dri_dir: str                    # for LIBGL_DRIVERS_PATH
     egl_vendor: str                 # EGL vendor JSON naming its libEGL_mesa by absolute path
     vulkan_icd: str                 # Vulkan ICD JSON naming its lavapipe, "" without one
     gbm_dir: str                    # its GBM backends (Mesa 24.3+), "" without
+    loader: str = ""                # the dynamic loader its processes start under
+    libc: str = ""                  # its own C library's version, "" without one (a build tree)
+
+    def command(self, argv: list[str], base: dict[str, str]) -> list[str]:
+        """ARGV (a program of the host: the harness's Python, shader_runner) started so that its
+        libraries come from this build first, then from the inherited LD_LIBRARY_PATH (which
+        `--library-path` replaces for this process alone), then the host's."""
+        return [self.loader, "--library-path", _join(*self.library_dirs, base.get("LD_LIBRARY_PATH", "")), *argv]
 
     def environment(self, base: dict[str, str], gl: bool, vulkan: bool) -> dict[str, str]:
-        """Loader variables for a child that must load this Mesa's GL and/or its lavapipe.
-        Inherited library paths stay behind ours; an inherited EGL vendor list (NVIDIA's, which
+        """Loader variables for a child that must load this Mesa's GL and/or its lavapipe (its
+        libraries come from `command`). An inherited EGL vendor list (NVIDIA's, which
         zink-system's Vulkan driver needs) stays after Mesa's."""
-        env = {"LD_LIBRARY_PATH": _join(*self.library_dirs, base.get("LD_LIBRARY_PATH", "")),
-               # the system's device-select layer is Mesa code too, and reorders devices
-               "VK_LOADER_LAYERS_DISABLE": "VK_LAYER_MESA_device_select"}
+        # the system's device-select layer is Mesa code too, and reorders devices
+        env = {"VK_LOADER_LAYERS_DISABLE": "VK_LAYER_MESA_device_select"}
         if gl:
             env["LIBGL_DRIVERS_PATH"] = self.dri_dir
             env["__EGL_VENDOR_LIBRARY_FILENAMES"] = _join(self.egl_vendor, base.get("__EGL_VENDOR_LIBRARY_FILENAMES", ""))
@@ -115,11 +138,78 @@ def locate(path: str | os.PathLike, state: Path = STATE) -> Build:
         icd = _write_json(own / "lvp_icd.json", {"file_format_version": "1.0.0",
                                                   "ICD": {"api_version": "1.3.0", "library_path": str(lvp)}})
     libs = [egl, lvp, *gallium, *(found[n] for n in ("libgbm.so.1", "libglapi.so.0", "libdrm.so.2") if n in found)]
-    return Build(root=root, version=version,
-                 library_dirs=tuple(dict.fromkeys(str(p.parent) for p in libs if p)),
-                 dri_dir=_dri_dir(found, own) if dri else "",
-                 egl_vendor=egl_vendor, vulkan_icd=icd,
-                 gbm_dir=str(found["dri_gbm.so"].parent) if "dri_gbm.so" in found else "")
+    library_dirs = [str(p.parent) for p in libs if p] + [str(d) for d in _multiarch(root)]
+    libc, loader = _libc(root, path)
+    if libc:                                    # newer than the host's: its own C library first
+        library_dirs[:0] = [str(d) for d in _multiarch(root / LIBC)]
+    build = Build(root=root, version=version, library_dirs=tuple(dict.fromkeys(library_dirs)),
+                  dri_dir=_dri_dir(found, own) if dri else "",
+                  egl_vendor=egl_vendor, vulkan_icd=icd,
+                  gbm_dir=str(found["dri_gbm.so"].parent) if "dri_gbm.so" in found else "",
+                  loader=loader, libc=libc)
+    missing = _unresolved(build, [p for p in (egl, lvp, *gallium) if p])
+    if missing:
+        raise MesaError(f"--mesa {path}: {missing}")
+    return build
+
+
+def host_loader(executable: str = sys.executable) -> str:
+    """The dynamic loader a host program names (its ELF PT_INTERP), e.g. /lib64/ld-linux-x86-64.so.2."""
+    with open(executable, "rb") as f:
+        header = f.read(64)
+        if header[:4] != b"\x7fELF" or header[4] != 2:
+            raise MesaError(f"{executable}: not a 64-bit ELF program")
+        phoff, = struct.unpack_from("<Q", header, 32)
+        phentsize, phnum = struct.unpack_from("<HH", header, 54)
+        f.seek(phoff)
+        table = f.read(phentsize * phnum)
+        for i in range(phnum):
+            kind, _, offset, _, _, size = struct.unpack_from("<IIQQQQ", table, i * phentsize)
+            if kind == 3:                       # PT_INTERP
+                f.seek(offset)
+                return f.read(size).rstrip(b"\0").decode()
+    raise MesaError(f"{executable}: names no dynamic loader")
+
+
+def host_libc() -> tuple[int, int]:
+    """The C library this Python runs on, as (2, 36)."""
+    major, minor = os.confstr("CS_GNU_LIBC_VERSION").split()[-1].split(".")[:2]
+    return int(major), int(minor)
+
+
+def _libc(root: Path, path) -> tuple[str, str]:
+    """(its C library's version, the loader its processes start under): ("", the host's) when it
+    has no C library newer than the host's."""
+    libcs = [d / "libc.so.6" for d in _multiarch(root / LIBC) if (d / "libc.so.6").exists()]
+    match = LIBC_VERSION.search(libcs[0].read_bytes()) if libcs else None
+    host = host_loader()
+    if not match or (int(match[1]), int(match[2])) <= host_libc():
+        return "", host
+    libc = f"{int(match[1])}.{int(match[2])}"
+    loaders = [d / os.path.basename(host) for d in _multiarch(root / LIBC) if (d / os.path.basename(host)).exists()]
+    if not loaders:
+        raise MesaError(f"--mesa {path}: its C library is glibc {libc}, newer than this host's "
+                        f"{'.'.join(map(str, host_libc()))}, and it has no loader of its own "
+                        f"({LIBC}/{LIBRARY_DIRS[0]}/{os.path.basename(host)})")
+    return libc, str(loaders[0])
+
+
+def _unresolved(build: Build, libraries: list[Path]) -> str:
+    """'' if the loader finds every library the build's drivers need, else the first it cannot."""
+    for library in libraries:
+        with open(library, "rb") as f:
+            if f.read(5) != b"\x7fELF\x02":         # not a real driver (a self-test's stand-in)
+                continue
+        proc = subprocess.run(build.command(["--list", str(library)], {}), capture_output=True, text=True)
+        for line in (proc.stdout + proc.stderr).splitlines():
+            if "not found" in line:
+                return f"{line.strip()} (bin/fetch-mesa fetches a Mesa with its whole runtime)"
+    return ""
+
+
+def _multiarch(root: Path) -> list[Path]:
+    return [root / d for d in LIBRARY_DIRS if (root / d).is_dir()]
+
 
 
 def read_version(library: Path) -> str:

@@ -35,8 +35,8 @@ class SpawnerGone(Exception):
 class Spawner:
     """The parent's handle on one spawner process (started by `fork`'s first call)."""
 
-    def __init__(self, worker_args: list[str], env: dict[str, str]):
-        self._args, self._env = worker_args, env
+    def __init__(self, launcher: list[str], worker_args: list[str], env: dict[str, str]):
+        self._launcher, self._args, self._env = launcher, worker_args, env
         self._proc: subprocess.Popen | None = None
         self._sock: socket.socket | None = None
 
@@ -80,7 +80,7 @@ class Spawner:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         with theirs:
             self._proc = subprocess.Popen(
-                [sys.executable, "-m", "harness.spawner", str(theirs.fileno()), *self._args],
+                [*self._launcher, sys.executable, "-m", "harness.spawner", str(theirs.fileno()), *self._args],
                 stdin=subprocess.DEVNULL, env=self._env, pass_fds=(theirs.fileno(),),
                 start_new_session=True)     # as a child started directly: no terminal signals
         self._sock = ours

@@ -49,6 +49,10 @@ class Target:
             env.update(build.environment(base, gl="gl" in self.mesa, vulkan="vk" in self.mesa))
         return env
 
+    def command(self, argv: list[str], base: dict[str, str], build: "mesa_mod.Build | None" = None) -> list[str]:
+        """ARGV as a process of this target starts it: through the build's loader with a --mesa build."""
+        return build.command(argv, base) if build is not None and self.mesa else argv
+
 
 _LVP_ICD = f"/usr/share/vulkan/icd.d/lvp_icd.{platform.machine()}.json"     # Debian's mesa-vulkan-drivers
 _NO_SHARED_PROGRAMS = ("HARNESS_GL_PROGRAM_CACHE", "0")     # gl/runner.py: link in each case's context

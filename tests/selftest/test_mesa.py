@@ -60,7 +60,11 @@ def test_environment_loads_only_the_build(tmp_path):
     base = {"LD_LIBRARY_PATH": "/opt/x", "__EGL_VENDOR_LIBRARY_FILENAMES": "/nv/10_nvidia.json",
             "VK_DRIVER_FILES": "/nv/nvidia_icd.json"}
     zink = targets.get("zink").environment(base, found)
-    assert zink["LD_LIBRARY_PATH"] == f"{libs}:/opt/x"
+    assert zink["LD_LIBRARY_PATH"] == "/opt/x"              # what the child's own children inherit
+    # the child itself starts under the host's loader, the build's libraries first
+    assert targets.get("zink").command(["python"], base, found) == [
+        mesa.host_loader(), "--library-path", f"{libs}:/opt/x", "python"]
+    assert targets.get("system-gl").command(["python"], base, found) == ["python"]
     assert zink["LIBGL_DRIVERS_PATH"] == str(libs / "dri")
     assert zink["__EGL_VENDOR_LIBRARY_FILENAMES"] == f"{found.egl_vendor}:/nv/10_nvidia.json"
     assert zink["VK_DRIVER_FILES"] == zink["VK_ICD_FILENAMES"] == found.vulkan_icd     # its own lavapipe
