@@ -201,9 +201,10 @@ def _unresolved(build: Build, libraries: list[Path]) -> str:
             if f.read(5) != b"\x7fELF\x02":         # not a real driver (a self-test's stand-in)
                 continue
         proc = subprocess.run(build.command(["--list", str(library)], {}), capture_output=True, text=True)
-        for line in (proc.stdout + proc.stderr).splitlines():
-            if "not found" in line:
-                return f"{line.strip()} (bin/fetch-mesa fetches a Mesa with its whole runtime)"
+        lines = (proc.stdout + proc.stderr).splitlines()
+        missing = [line.strip() for line in lines if "not found" in line]
+        if missing or proc.returncode != 0:
+            return f"{(missing or lines or ['the loader failed'])[-1]} (bin/fetch-mesa fetches a Mesa with its whole runtime)"
     return ""
 
 

@@ -1,7 +1,8 @@
 """The Mesa under test (--mesa): finding a build, the loader environment it gives a target's
 child, the check that the driver which answered came from it, and runs of one target on two
-Mesas side by side in the report. The real-driver tests use the system's Mesa, and the
-bookworm-backports Mesa where bin/fetch-mesa has put it (CI does)."""
+Mesas side by side in the report. The real-driver tests use the system's Mesa, and sid's Mesa
+26.2.6 with its whole runtime where bin/fetch-mesa has put it (bin/selftest does): its C library
+is newer than Debian 12's and 13's, so its processes start under its own loader."""
 from __future__ import annotations
 
 import json
@@ -19,7 +20,9 @@ from test_report import chromium_dom, parse
 
 ROOT = Path(__file__).resolve().parents[2]
 SYSTEM_LIBS = Path("/usr/lib/x86_64-linux-gnu")
-BACKPORTS = ROOT / "mesa" / "25.0.7"
+FETCHED = ROOT / "mesa" / "26.2.6-1"          # bin/selftest fetches it
+needs_fetched = pytest.mark.skipif(not (FETCHED / ".fetched").exists(),
+                                   reason=f"bin/fetch-mesa could not fetch {FETCHED.name} (sid may have moved on)")
 CLEAN_ENV = {k: v for k, v in os.environ.items() if k != "HARNESS_MESA"}
 
 
@@ -125,17 +128,97 @@ def test_a_prefix_whose_egl_loads_another_mesa_is_unavailable(tmp_path):
     assert proc.returncode == 125 and "is not the build under test" in proc.stdout, proc.stdout + proc.stderr
 
 
-@pytest.mark.skipif(not BACKPORTS.is_dir(), reason="bin/fetch-mesa has not fetched Mesa 25.0.7")
+@needs_fetched
 @pytest.mark.parametrize("name", ["llvmpipe", "zink", "lavapipe"])
 def test_the_three_local_targets_run_the_fetched_mesa(name):
-    found = mesa.locate(BACKPORTS)
+    found = mesa.locate(FETCHED)
+    assert found.loader.startswith(f"{FETCHED}/libc/") and found.libc == "2.43"
     result = probe(targets.get(name), mesa=found)
     assert result.status == "ok", result.message
     facts = result.observation
-    assert facts["mesa"] == found.version != "22.3.6"
-    assert facts["mesa_libraries"] and all(lib.startswith(str(BACKPORTS)) for lib in facts["mesa_libraries"])
+    assert facts["mesa"] == found.version == "26.2.6-1"
+    assert facts["mesa_libraries"] and all(lib.startswith(str(FETCHED)) for lib in facts["mesa_libraries"])
     if name != "llvmpipe":              # zink on the fetched lavapipe, not Debian 12's
         assert any(lib.endswith("libvulkan_lvp.so") for lib in facts["mesa_libraries"])
+
+
+# -- a Mesa with its runtime: the loader its processes start under -------------------------
+def fake_closure(root: Path, libc_version: str, loader: bool = True) -> Path:
+    """A prefix as bin/fetch-mesa leaves it: Mesa's drivers, and glibc apart in libc/."""
+    libs = root / mesa.LIBRARY_DIRS[0]
+    for name in ("libgallium-26.2.6-1.so", "dri/swrast_dri.so", "libEGL_mesa.so.0", "libvulkan_lvp.so"):
+        fake_library(libs / name, "26.2.6-1")
+    libc = root / mesa.LIBC / mesa.LIBRARY_DIRS[0]
+    libc.mkdir(parents=True)
+    (libc / "libc.so.6").write_bytes(f"GNU C Library (Debian GLIBC {libc_version}-1) stable release "
+                                     f"version {libc_version}.\0".encode())
+    if loader:
+        (libc / Path(mesa.host_loader()).name).write_bytes(b"\x7fELF")
+    return root
+
+
+def test_a_newer_c_library_brings_its_own_loader(tmp_path):
+    root = fake_closure(tmp_path / "sid", "9.99")
+    found = mesa.locate(root, state=tmp_path / "state")
+    libc = str(root / mesa.LIBC / mesa.LIBRARY_DIRS[0])
+    assert found.libc == "9.99" and found.loader == f"{libc}/{Path(mesa.host_loader()).name}"
+    assert found.library_dirs[0] == libc                # its C library before everything else
+    assert found.command(["/usr/bin/python3"], {"LD_LIBRARY_PATH": "/opt/x"}) == [
+        found.loader, "--library-path", ":".join(found.library_dirs) + ":/opt/x", "/usr/bin/python3"]
+
+
+def test_an_older_or_equal_c_library_runs_under_the_hosts(tmp_path):
+    host = ".".join(map(str, mesa.host_libc()))
+    for version in ("2.1", host):
+        found = mesa.locate(fake_closure(tmp_path / version, version), state=tmp_path / "state")
+        assert found.libc == "" and found.loader == mesa.host_loader()
+        assert not any("/libc/" in d for d in found.library_dirs), found.library_dirs    # never its libc
+
+
+def test_a_newer_c_library_without_its_loader_is_one_line_and_exit_2(tmp_path):
+    root = fake_closure(tmp_path / "sid", "9.99", loader=False)
+    proc = subprocess.run([sys.executable, "-m", "harness", "targets", "--mesa", str(root)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120, env=CLEAN_ENV)
+    lines = [l for l in (proc.stdout + proc.stderr).splitlines() if l.strip()]
+    assert proc.returncode == 2 and len(lines) == 1, proc.stdout + proc.stderr
+    assert "glibc 9.99" in lines[0] and "no loader of its own" in lines[0]
+
+
+@needs_fetched
+def test_a_fetched_mesa_missing_a_library_is_one_line_and_exit_2(tmp_path):
+    """The fetched closure, less libLLVM (a tree of links to it): the loader cannot resolve it."""
+    copy = tmp_path / "mesa"
+    subprocess.run(["cp", "-as", str(FETCHED), str(copy)], check=True)
+    llvm = [p for p in (copy / mesa.LIBRARY_DIRS[0]).glob("libLLVM*")]
+    assert llvm
+    for p in llvm:
+        p.unlink()
+    proc = subprocess.run([sys.executable, "-m", "harness", "targets", "--mesa", str(copy)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120, env=CLEAN_ENV)
+    lines = [l for l in (proc.stdout + proc.stderr).splitlines() if l.strip()]
+    assert proc.returncode == 2 and len(lines) == 1, proc.stdout + proc.stderr
+    assert "libLLVM" in lines[0] and ("not found" in lines[0] or "cannot open" in lines[0])
+
+
+@needs_fetched
+def test_host_tools_started_from_a_child_of_the_fetched_mesa_still_run():
+    """A child started as the executor starts it (the closure's loader, glibc 2.43, and the
+    target's environment) runs /bin/sh and glslang: nothing of the closure reaches them."""
+    found = mesa.locate(FETCHED)
+    target = targets.get("zink")
+    child = ("import os, subprocess; print(os.confstr('CS_GNU_LIBC_VERSION')); "
+             "print(subprocess.run(['sh', '-c', 'glslangValidator --version'], capture_output=True, "
+             "text=True, check=True).stdout.splitlines()[0])")
+    proc = subprocess.run(target.command([sys.executable, "-c", child], CLEAN_ENV, found),
+                          env=target.environment(CLEAN_ENV, found), capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[0] == "glibc 2.43"                       # the child: the closure's
+    assert proc.stdout.splitlines()[1].startswith("Glslang Version")         # its children: the host's
+    # and so does a program started by `harness run`, the way shader_runner would be
+    proc = subprocess.run([sys.executable, "-m", "harness", "run", "zink", "--mesa", str(FETCHED), "--",
+                           "sh", "-c", "glslangValidator --version"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60, env=CLEAN_ENV)
+    assert proc.returncode == 0 and proc.stdout.startswith("Glslang Version"), proc.stderr
 
 
 # -- one target on two Mesas, side by side in the report --------------------------------------
