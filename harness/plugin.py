@@ -76,6 +76,9 @@ def pytest_addoption(parser):
     group.addoption("--resume", default=None, metavar="DIR",
                     help="run only the cases without a verdict in DIR/results.json (an interrupted "
                          "run) and merge the two into --results-dir")
+    group.addoption("--case", action="append", default=[], metavar="ID",
+                    help="run only this case (repeatable): a case id, or '<case id>[<target>]' for "
+                         "one target")
     group.addoption("--shard", default="", metavar="K/N",
                     help="run only every N-th case starting at the K-th (1-based), for CI sharding")
     group.addoption("--shader-tests", nargs="+", action="extend", default=[], metavar="DIR_OR_FILE",
@@ -208,22 +211,23 @@ def _git_describe() -> str:
 
 
 def pytest_collection_modifyitems(config, items):
-    """Target order, --resume (drop what has a verdict), sharding (item i goes to shard i mod
-    N, the same split on every worker), the skips files, and --shuffle."""
+    """Target order, --case (keep only those), --resume (drop what has a verdict), sharding
+    (item i goes to shard i mod N, the same split on every worker), the skips files, and
+    --shuffle."""
     # Target by target, each in collection order: a worker needs one executor child at a time
     # (see CaseItem.teardown) and consecutive cases often share a program its child has linked.
     rank = {name: i for i, name in enumerate(config.stash[TARGETS])}
     items.sort(key=lambda item: rank.get(getattr(item, "target", None), -1))
+    chosen = set(config.getoption("case"))
+    if chosen:
+        _deselect(config, items, [item for item in items if isinstance(item, CaseItem)
+                                  and item.case.id not in chosen and item.name not in chosen])
     done = config.stash[DONE]
     if done:
-        dropped = [item for item in items if isinstance(item, CaseItem) and item.name in done]
-        config.hook.pytest_deselected(items=dropped)
-        items[:] = [item for item in items if item not in set(dropped)]
+        _deselect(config, items, [item for item in items if isinstance(item, CaseItem) and item.name in done])
     k, n = config.stash[SHARD]
     if n > 1:
-        kept = [item for i, item in enumerate(items) if i % n == k - 1]
-        config.hook.pytest_deselected(items=[item for item in items if item not in set(kept)])
-        items[:] = kept
+        _deselect(config, items, [item for i, item in enumerate(items) if i % n != k - 1])
     for item in items:
         if isinstance(item, CaseItem):
             where = baseline.first_match(config.stash[PATTERNS]["skips"], item.case.id, item.target)
@@ -232,6 +236,12 @@ def pytest_collection_modifyitems(config, items):
     seed = config.getoption("shuffle")
     if seed is not None:
         random.Random(seed).shuffle(items)
+
+
+def _deselect(config, items: list, dropped: list) -> None:
+    config.hook.pytest_deselected(items=dropped)
+    gone = set(dropped)
+    items[:] = [item for item in items if item not in gone]
 
 
 def _collects_cases(config) -> bool:
