@@ -6,6 +6,7 @@
   python -m harness compare OLD NEW                 regressions, fixes, still failing, new skips...
   python -m harness report RESULTS... [-o DIR]      static HTML dashboard
   python -m harness merge OUT SHARD...              join sharded results
+  python -m harness matrix --mesa PATH... [SELECTION]  verdicts per Mesa release, regressions, fixes
   python -m harness parallel N|auto [PYTEST ARGS]   the run over N pytest processes, merged
   python -m harness bisect-run CASE_ID... --target T   for `git bisect run` (ids: harness/catalog.py)
   python -m harness export CASE_ID --format F [-o DIR] standalone reproducer
@@ -71,6 +72,9 @@ def main(argv=None) -> int:
     if argv[:1] == ["report"]:
         from harness.report.html import main as report_main       # its own argument parser
         return report_main(argv[1:])
+    if argv[:1] == ["matrix"]:
+        from harness.matrix_cli import main as matrix_main        # its own argument parser
+        return matrix_main(argv[1:])
     if argv[:1] == ["parallel"]:                                  # the rest is pytest's
         from harness import parallel
         try:
@@ -99,6 +103,7 @@ def main(argv=None) -> int:
     cmd.add_argument("new")
     cmd.add_argument("--by-id", action="store_true", help="match cases by id alone: one target against another")
     sub.add_parser("report", help="static HTML dashboard: report RESULTS... [-o DIR]")
+    sub.add_parser("matrix", help="verdicts per Mesa release: matrix --mesa PATH... [SELECTION] | --from-results DIR...")
     cmd = sub.add_parser("merge", help="join shard results into OUT")
     cmd.add_argument("out")
     cmd.add_argument("shards", nargs="+")

@@ -47,6 +47,15 @@ def read(path: Path) -> list[dict]:
     return entries
 
 
+def fill_mesa(entries: list[dict]) -> None:
+    """Entries that record no Mesa version (a worker that died mid-case records none) take the
+    one version the run's other entries name; where they name none or several, they stay ''."""
+    named = {e["mesa"] for e in entries if isinstance(e.get("mesa"), str) and e["mesa"]}
+    if len(named) == 1:
+        for entry in entries:
+            entry["mesa"] = entry.get("mesa") or next(iter(named))
+
+
 def _read_junit(path: Path) -> list[dict]:
     from junitparser import Error, Failure, JUnitXml, Properties, Skipped
     try:
