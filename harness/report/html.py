@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 import jinja2
 
-from harness import catalog, export
+from harness import catalog, export, matrix, results
 from harness.case import Case, CaseError, step_label
 from harness.observation import steps_of
 from harness.report import images
@@ -81,7 +81,6 @@ def _read(path: Path) -> list[Row]:
     entries = data.get("results") if isinstance(data, dict) else None
     if not isinstance(entries, list):
         raise ReportError(f'{file}: not a results file: expected {{"results": [...]}}')
-    rows = []
     for number, entry in enumerate(entries):
         where = f"{file}: results[{number}]"
         if not isinstance(entry, dict):
@@ -89,6 +88,9 @@ def _read(path: Path) -> list[Row]:
         for key in ("id", "target", "status"):
             if not isinstance(entry.get(key), str) or not entry[key]:
                 raise ReportError(f"{where} has no {key!r} string")
+    results.fill_mesa(entries)                    # a dead worker's entry: its run's Mesa
+    rows = []
+    for entry in entries:
         duration = entry.get("duration")
         if isinstance(duration, bool) or not isinstance(duration, (int, float)):
             duration = None
@@ -255,7 +257,30 @@ def context(rows: list[Row], out_dir: Path, inputs: list[Path], notes: list[str]
             "targets": targets, "totals": totals, "all": _counts(rows, statuses),
             "case_count": len(cells), "families": family_tables, "diff_rows": diff_rows,
             "disagreeing": sum(d["disagree"] for d in diff_rows), "failures": failures,
+            "matrix": release_matrix(rows),
             "legend": images.LEGEND}
+
+
+def release_matrix(rows: list[Row]) -> dict | None:
+    """The release matrix (harness/matrix.py) of runs on two Mesa releases or more: the cases
+    on a target that changed or failed on some release, changed first, each cell that starts a
+    change marked with its kind; None for fewer releases."""
+    table = matrix.build([{"id": r.id, "target": r.target, "mesa": r.mesa, "status": Status(r.status)}
+                          for r in rows if r.mesa and r.status in STATUSES])
+    if len(table.versions) < 2:
+        return None
+    shown = [row for row in table.rows if row.changes or row.ever_bad()]
+    view = []
+    for row in shown:
+        starts = {t.after: t for t in row.changes}
+        view.append({"id": row.case_id, "target": row.target, "anchor": anchor(row.case_id),
+                     "changes": [str(t) for t in row.changes],
+                     "cells": [{"status": row.verdicts[v], "mark": starts[v].kind if v in starts else "",
+                                "title": str(starts[v]) if v in starts else f"{row.verdicts[v]} on Mesa {v}"}
+                               if v in row.verdicts else None for v in table.versions]})
+    return {"versions": table.versions, "rows": view, "hidden": len(table.rows) - len(shown),
+            "regressions": table.count(matrix.REGRESSION), "fixes": table.count(matrix.FIX),
+            "changes": table.count(matrix.CHANGE)}
 
 
 def _environment() -> jinja2.Environment:

@@ -16,6 +16,7 @@ import pytest
 from PIL import Image
 
 from conftest import family
+from test_matrix import ALWAYS_BAD, ALWAYS_GOOD, FIXED, REGRESSED, RELEASES, write_runs
 from harness.report import html as report
 from harness.report import images
 from harness.verdict import check
@@ -302,3 +303,51 @@ def test_in_chromium(built, tmp_path):
     totals = dom.find("table", id="totals")
     assert counts(totals.find("tr", **{"data-target": "zink"}))["crash"] == 1
     assert counts(totals.find("tr", **{"data-target": "llvmpipe"}))["pass"] == 2
+
+
+@pytest.fixture(scope="module")
+def releases(tmp_path_factory):
+    """A report of recorded runs on five Mesa releases (test_matrix.py's)."""
+    tmp = tmp_path_factory.mktemp("releases")
+    index = report.write_report(write_runs(tmp), tmp / "out")
+    return index, parse(index.read_text(encoding="utf-8"))
+
+
+def check_release_matrix(dom: Node):
+    table = dom.find("table", id="matrix")
+    header = [th.text() for th in table.find("tr").find_all("th")]
+    assert header == ["case", "target"] + [f"Mesa {v}" for v in RELEASES] + ["changes"]
+
+    def cells(case_id):
+        row = table.find("tr", **{"data-case": case_id})
+        return row, {td.attrs["data-mesa"]: td for td in row.find_all("td") if "data-mesa" in td.attrs}
+
+    marks = {"regression", "fix", "change"}
+    row, regressed = cells(REGRESSED)
+    assert "changed" in row.classes() and row.attrs["data-target"] == "zink"
+    assert {"st-fail", "regression"} <= regressed["26.1.6-1~bpo13+1"].classes()
+    assert "last good 25.0.7-2+deb13u1" in regressed["26.1.6-1~bpo13+1"].attrs["title"]
+    assert {"st-crash", "change"} <= regressed["26.2.6-1"].classes()
+    assert not any(marks & regressed[v].classes() for v in RELEASES[:3])
+    _, fixed = cells(FIXED)
+    assert "regression" in fixed["25.0.7-2~bpo12+1"].classes() and "fix" in fixed["26.2.6-1"].classes()
+    assert fixed["26.1.6-1~bpo13+1"].text() == "—" and fixed["25.0.7-2+deb13u1"].text() == "skip"
+    row, bad = cells(ALWAYS_BAD)
+    assert "unchanged" in row.classes() and not any(marks & td.classes() for td in bad.values())
+    assert row.find("a").attrs["href"] == "#" + report.anchor(ALWAYS_BAD)
+    assert not table.find_all("tr", **{"data-case": ALWAYS_GOOD})
+    assert "1 case on a target that never failed is not shown" in " ".join(dom.find("h2", id="releases")
+                                                                            .parent.text().split())
+
+
+def test_release_matrix_view(releases):
+    check_release_matrix(releases[1])
+
+
+def test_release_matrix_in_chromium(releases, tmp_path):
+    check_release_matrix(chromium_dom(releases[0], tmp_path))
+
+
+def test_one_release_has_no_matrix_view(built):
+    _, dom, _ = built
+    assert not dom.find_all("table", id="matrix") and not dom.find_all("h2", id="releases")
