@@ -3,7 +3,7 @@
 on llvmpipe and zink of the system's Mesa and of a --mesa build, with the environment the
 harness gives those targets; prints one row per file and driver.
 
-    .venv/bin/python bench/triage_check.py [--mesa mesa/25.0.7] [FILE_OR_DIR ...]
+    .venv/bin/python bench/triage_check.py [--mesa mesa/25.0.7-2~bpo12+1] [FILE_OR_DIR ...]
 
 Needs Debian's piglit (2 GB, so not in CI). Exit 0 always: this reports, the READMEs judge.
 """
@@ -25,7 +25,7 @@ from harness import mesa, targets  # noqa: E402
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="*", type=Path, default=[ROOT / "triage"])
-    parser.add_argument("--mesa", default="mesa/25.0.7", help="the other Mesa (default: mesa/25.0.7)")
+    parser.add_argument("--mesa", default="mesa/25.0.7-2~bpo12+1", help="the other Mesa (default: mesa/25.0.7-2~bpo12+1)")
     parser.add_argument("--drivers", default="llvmpipe,zink")
     args = parser.parse_args()
     if not os.access(SHADER_RUNNER, os.X_OK):

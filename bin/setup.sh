@@ -2,7 +2,8 @@
 # - Debian packages: the GL/EGL and Vulkan drivers (Mesa), glslang, Xvfb (GLFW self-test),
 #   the Khronos validation layer (Vulkan backend self-test), and $SETUP_EXTRA_PACKAGES
 #   (bin/selftest: chromium, for the report's browser test)
-# - with `--mesa mesa/25.0.7` among the arguments: that Mesa, fetched by bin/fetch-mesa
+# - with `--mesa mesa/VERSION` among the arguments and no such folder: that Mesa, fetched by
+#   bin/fetch-mesa VERSION (a Debian package version, e.g. mesa/26.2.6-1)
 # - Python packages: a virtual environment in .venv with this project installed (editable)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -40,7 +41,11 @@ for ((i = 1; i <= $#; i++)); do              # the private Mesa a command asks f
     arg=${!i}
     if [ "$arg" = --mesa ]; then j=$((i + 1)); arg=--mesa=${!j:-}; fi
     case $arg in
-        --mesa=mesa/25.0.7|--mesa=./mesa/25.0.7|--mesa="$ROOT/mesa/25.0.7")
-            [ -d "$ROOT/mesa/25.0.7" ] || "$ROOT/bin/fetch-mesa" >/dev/null ;;
+        --mesa=*) folder=${arg#--mesa=}; folder=${folder#./}; folder=${folder#"$ROOT"/}
+            if [[ $folder == mesa/* && ! -d $ROOT/$folder ]]; then
+                fetched=$("$ROOT/bin/fetch-mesa" "${folder#mesa/}") || return 1
+                [ "$fetched" = "$ROOT/$folder" ] || { echo "setup: --mesa $folder: bin/fetch-mesa put" \
+                    "${folder#mesa/} in $fetched (folders are named by the full package version)" >&2; return 1; }
+            fi ;;
     esac
 done
