@@ -12,7 +12,9 @@
 # each run stopped by SIGINT at the deadline (its results.json is still written). It runs every
 # family with -n auto twice (the first also warms Mesa's and NVIDIA's shader caches; comparing
 # the two shows unstable verdicts), then -n 0 if time is left; ZINK_BASELINE=FILE gates them,
-# ZINK_RUNS picks the runs (default "warmup-nauto nauto n0"; e.g. ZINK_RUNS=nauto for one gated run).
+# ZINK_RUNS picks the runs (default "warmup-nauto nauto n0"; e.g. ZINK_RUNS=nauto for one gated run;
+# any name ending in nauto is one more -n auto run, e.g. "r1-nauto r2-nauto" for repeats; "families"
+# runs each family alone with -n auto, for its own wall time and cases/s).
 #
 # Made for the lent NVIDIA machine (see README, "GPU validation"), which lacks the GL/Vulkan
 # loaders, glslang, PyOpenGL and vulkan. What it finds in the working tree is used:
@@ -20,9 +22,16 @@
 #                 unpacked into / when the machine has none, and glslang-tools into /tmp/glslang;
 #   .whl/*.whl   PyOpenGL, vulkan, cffi, pycparser, pytest-xdist, execnet, junitparser (the merge of
 #                 `harness parallel`) for its Python, installed into /tmp/site;
-#   .mesa/*.deb  the Mesa for zink-system, unpacked under /tmp, never into /; only libraries the
-#                 machine lacks are used. Either bookworm-backports' Mesa 25.0.7 (bin/fetch-mesa's
-#                 mesa/debs less mesa-vulkan-drivers, plus the Debian 12 libraries it links:
+#   .mesa/*.deb  the Mesa for zink-system, unpacked under /tmp, never into /. Either a whole
+#                 closure from bin/fetch-mesa (mesa/.apt/SUITE/archives; told apart by its libc6
+#                 deb), e.g. sid's Mesa 26.2.6 (glibc 2.43, newer than the machine's 2.39), less
+#                 mesa-vulkan-drivers and libc-gconv-modules-extra (55 MB, under the 64 MiB carry):
+#                   mkdir .mesa && cp -l mesa/.apt/sid/archives/*.deb .mesa/ &&
+#                     rm .mesa/mesa-vulkan-drivers_* .mesa/libc-gconv-modules-extra_*
+#                 unpacked by env.sh's mesa_closure into /tmp/mesa-VERSION and run through --mesa,
+#                 whose processes start under the closure's own loader (harness/mesa.py); or
+#                 (only libraries the machine lacks are used) bookworm-backports' Mesa 25.0.7
+#                 (bin/fetch-mesa's debs less mesa-vulkan-drivers, plus the Debian 12 libraries it links:
 #                   cd .mesa && apt-get download libllvm15 libz3-4 libxml2 libicu72 libsensors5 \
 #                     libelf1 libexpat1 libffi8 libedit2 libbsd0 libmd0 libtinfo6 liblzma5 libzstd1 \
 #                     libpciaccess0 libwayland-client0 libwayland-server0 libx11-xcb1 libxau6 libxdmcp6 \
@@ -50,7 +59,7 @@ source "$(dirname "$0")/env.sh"
 # zink over the machine's Vulkan. With Mesa 25.0.7's debs in .mesa: through --mesa (HARNESS_MESA),
 # which puts Mesa's EGL vendor file ahead of the inherited NVIDIA one that NVIDIA's Vulkan driver
 # needs; with Debian 12's 22.3.6 (no mesa-libgallium deb): env.sh's use_mesa, as measured before.
-zink_run() {    # zink_run LABEL PYTEST-ARGS...: one bounded run of every family, then its summary
+zink_run() {    # zink_run LABEL PYTEST-ARGS...: one bounded run of every family (or $families), then its summary
     local label=$1 left=$((deadline - SECONDS)) start rc
     shift
     if ((left < 30)); then echo "== zink-system $label: not run, $left s of ZINK_BUDGET left"; return; fi
@@ -58,7 +67,7 @@ zink_run() {    # zink_run LABEL PYTEST-ARGS...: one bounded run of every family
     start=$SECONDS
     timeout -s INT -k 30 "$left" python3 -m pytest -q -p no:cacheprovider --target zink-system \
         --case-timeout "${ZINK_CASE_TIMEOUT:-20}" --results-dir "$out/zink-system-$label" \
-        ${ZINK_BASELINE:+--baseline "$ZINK_BASELINE"} "$@" tests/tess tests/draw_params tests/varyings \
+        ${ZINK_BASELINE:+--baseline "$ZINK_BASELINE"} "$@" ${families:-tests/tess tests/draw_params tests/varyings} \
         > "$out/zink-system-$label.log" 2>&1
     rc=$?
     tail -n 15 "$out/zink-system-$label.log"
@@ -66,7 +75,15 @@ zink_run() {    # zink_run LABEL PYTEST-ARGS...: one bounded run of every family
 }
 if [[ $parts == *zink* ]] && ls .mesa/*.deb >/dev/null 2>&1; then
     {
-        if ls .mesa/mesa-libgallium_*.deb >/dev/null 2>&1; then
+        nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
+        if ls .mesa/libc6_*.deb >/dev/null 2>&1; then       # bin/fetch-mesa's whole closure
+            export HARNESS_MESA
+            HARNESS_MESA=$(mesa_closure) || exit 1
+            [ -n "$nv_egl" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$nv_egl
+            export HARNESS_EGL_PLATFORM=${HARNESS_EGL_PLATFORM:-device}    # as for 25.0.7, below
+            echo "== zink-system: --mesa $HARNESS_MESA (Mesa $(dpkg-deb -f .mesa/mesa-libgallium_*.deb Version)," \
+                 "its own loader: $(ls "$HARNESS_MESA"/libc/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2))"
+        elif ls .mesa/mesa-libgallium_*.deb >/dev/null 2>&1; then
             export HARNESS_MESA
             HARNESS_MESA=$(mesa_prefix) || exit 1
             [ -n "$nv_egl" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$nv_egl
@@ -80,12 +97,26 @@ if [[ $parts == *zink* ]] && ls .mesa/*.deb >/dev/null 2>&1; then
             use_mesa
             echo "== zink-system: Mesa $(dpkg-deb -f .mesa/libgl1-mesa-dri_*.deb Version)"
         fi
+        started=0
         if python3 -m harness targets zink-system; then
+            started=1
+        elif [ "${HARNESS_EGL_PLATFORM:-}" = device ]; then
+            # a newer Mesa may answer on surfaceless, where zink needs GALLIUM_DRIVER (DESIGN.md)
+            echo "== zink-system: not on the EGL device platform; surfaceless with GALLIUM_DRIVER=zink"
+            unset HARNESS_EGL_PLATFORM
+            export GALLIUM_DRIVER=zink
+            python3 -m harness targets zink-system && started=1
+        fi
+        if ((started)); then
             deadline=$((SECONDS + ${ZINK_BUDGET:-540}))
             for run in ${ZINK_RUNS:-warmup-nauto nauto n0}; do
                 case $run in
                     *nauto) zink_run "$run" -n auto ;;
                     n0) zink_run n0 -p no:xdist ;;
+                    families) for families in tests/tess tests/draw_params tests/varyings; do
+                                  zink_run "nauto-${families#tests/}" -n auto
+                              done
+                              families= ;;
                 esac
             done
         else
