@@ -212,7 +212,6 @@ def _multiarch(root: Path) -> list[Path]:
     return [root / d for d in LIBRARY_DIRS if (root / d).is_dir()]
 
 
-
 def read_version(library: Path) -> str:
     """The 'Mesa x.y.z...' string compiled into a driver ('' if none)."""
     try:
