@@ -179,8 +179,12 @@ def test_each_translation_off_fails_its_family(lavapipe, switch, family_name, ca
         assert "(the value of u0.x)" in off.message         # the user varying clobbered it
 
 
-@pytest.mark.skipif(not os.path.exists("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"),
-                    reason="Khronos validation layer not installed (Debian package vulkan-validationlayers)")
+needs_validation_layer = pytest.mark.skipif(
+    not os.path.exists("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"),
+    reason="Khronos validation layer not installed (Debian package vulkan-validationlayers)")
+
+
+@needs_validation_layer
 def test_cases_run_clean_under_the_validation_layer():
     ex = Executor(get("lavapipe"), extra_env={"HARNESS_VK_VALIDATION": "1"})
     try:
@@ -194,6 +198,31 @@ def test_cases_run_clean_under_the_validation_layer():
             assert verdict.status == "pass", verdict.message
     finally:
         ex.close()
+
+
+@needs_validation_layer
+@pytest.mark.parametrize("fault, vuid, words", [
+    ("negative-scissor", "VUID-vkCmdSetScissor-x-00595", "pScissors[0].offset.x (=-1) is negative"),
+    ("fence-stype", "VUID-VkFenceCreateInfo-sType-sType", "pCreateInfo->sType must be VK_STRUCTURE_TYPE_FENCE_CREATE_INFO"),
+])
+def test_a_planted_invalid_call_fails_the_case_with_the_layers_message(fault, vuid, words):
+    """The twin of the clean run above: one invalid call (runner.FAULTS) that changes nothing the
+    case reads passes without the layer, and under it fails the case with the layer's VUID."""
+    case = case_of("draw_params", "draw_params/DrawArrays/f5c4/glsl450/vs")
+    for validation in (False, True):
+        env = {"HARNESS_VK_FAULT": fault} | ({"HARNESS_VK_VALIDATION": "1"} if validation else {})
+        ex = Executor(get("lavapipe"), extra_env=env)
+        try:
+            verdict = judge(case, ex.run(case), "lavapipe")
+        finally:
+            ex.close()
+        if not validation:
+            assert verdict.status == "pass", verdict.message       # the fault alone changes no value
+            continue
+        assert verdict.status == "fail"
+        assert verdict.message.startswith("Vulkan validation error(s):\nValidation Error: [ " + vuid + " ]"), \
+            verdict.message
+        assert words in verdict.message, verdict.message
 
 
 def test_the_interface_check_sees_a_naive_slot_map():

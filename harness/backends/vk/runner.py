@@ -5,9 +5,14 @@ multi-draw with direct arguments is split into single draws, each told its index
 layer's push constant (the `draw-id` translation); an indirect multi-draw stays one call and
 gets native DrawIndex. The viewport is flipped (negative height) so that winding and rows match
 GL, and image rows are put back into GL's bottom-up order.
+
+For the harness's self-tests only, $HARNESS_VK_FAULT plants one invalid Vulkan call that the
+validation layer reports and lavapipe ignores (see FAULTS), so that a test can show
+`--vk-validation` failing a case with the layer's message.
 """
 from __future__ import annotations
 
+import os
 import struct
 from collections import OrderedDict
 
@@ -44,6 +49,12 @@ ALL_STAGES = sum(STAGE_BITS.values())
 CACHED = 32                                 # pipelines and shader modules kept between cases
 COLOR_FORMAT = vk.VK_FORMAT_R32G32B32A32_SFLOAT
 KEPT_FORMATS = {"RGBA8": vk.VK_FORMAT_R8G8B8A8_UNORM, "RGBA32F": COLOR_FORMAT}   # Readback.keep_image targets
+# $HARNESS_VK_FAULT (self-tests only): one invalid call per draw that changes nothing the case
+# reads (lavapipe ignores it), so that the case passes without the layer and fails with it:
+# negative-scissor: a vkCmdSetScissor with offset (-1, -1) before the valid one
+#   (VUID-vkCmdSetScissor-x-00595);
+# fence-stype: a vkCreateFence whose create info has a buffer's sType (VUID-VkFenceCreateInfo-sType-sType).
+FAULTS = ("negative-scissor", "fence-stype")
 GL_EXTENSIONS = ("GL_ARB_shader_draw_parameters", "GL_ARB_base_instance", "GL_ARB_draw_indirect",
                  "GL_ARB_multi_draw_indirect", "GL_ARB_enhanced_layouts", "GL_ARB_separate_shader_objects",
                  "GL_ARB_compatibility", "GL_ARB_tessellation_shader")
@@ -55,6 +66,9 @@ class VKBackend:
         if unknown:
             raise BackendError(f"unknown translation(s) {sorted(unknown)}; known: {', '.join(TRANSLATIONS)}")
         self.without = frozenset(without)
+        self.fault = os.environ.get("HARNESS_VK_FAULT", "")
+        if self.fault and self.fault not in FAULTS:
+            raise BackendError(f"unknown HARNESS_VK_FAULT {self.fault!r}; known: {', '.join(FAULTS)}")
         self.dev = Device(validation)
         # (stage, source) -> VkShaderModule and pipeline key -> VkPipeline, least recently used
         # first; trimmed between cases (see _trim), as a driver's compiled code adds up.
@@ -476,6 +490,10 @@ class _CaseRun:
                 sType=vk.VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, queryType=kind, queryCount=1), None)
             self._keep(lambda: vk.vkDestroyQueryPool(self.dev.device, queries, None))
         calls = self._calls(draw)
+        if self.b.fault == "fence-stype":
+            fence = vk.vkCreateFence(self.dev.device, vk.VkFenceCreateInfo(
+                sType=vk.VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO), None)
+            vk.vkDestroyFence(self.dev.device, fence, None)
 
         def record(cmd):
             if queries is not None:
@@ -494,6 +512,9 @@ class _CaseRun:
                                            [uniform_set], 0, None)
             # GL orientation: y up, so that winding (two-sided colour) and rows match GL.
             vk.vkCmdSetViewport(cmd, 0, 1, [vk.VkViewport(0, self.height, self.width, -self.height, 0.0, 1.0)])
+            if self.b.fault == "negative-scissor":
+                vk.vkCmdSetScissor(cmd, 0, 1, [vk.VkRect2D(vk.VkOffset2D(-1, -1),
+                                                           vk.VkExtent2D(self.width + 1, self.height + 1))])
             vk.vkCmdSetScissor(cmd, 0, 1, [vk.VkRect2D(vk.VkOffset2D(0, 0), vk.VkExtent2D(self.width, self.height))])
             if self.attributes:
                 vk.vkCmdBindVertexBuffers(cmd, 0, len(self.attributes), [b.handle for b in self.attributes],
