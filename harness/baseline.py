@@ -3,6 +3,9 @@
 A line names a case on every target (`tess/no-tcs/...`) or on one (`tess/no-tcs/...[zink]`).
 Status is Fail, Crash or Timeout. A case whose verdict matches its line is an expected failure;
 one that passes is an unexpected pass, which fails the run so that the baseline gets updated.
+
+Skips files hold one regex a line; flakes files one regex and the statuses it forgives (see
+load_flakes), both matched against `case-id[target]`.
 """
 from __future__ import annotations
 
@@ -51,15 +54,52 @@ def failure_line(case_id: str, target: str, status: Status) -> str | None:
     return f"{ids.key(case_id, target)},{name}" if name else None
 
 
+def _compile(regex: str, where: str) -> re.Pattern:
+    try:
+        return re.compile(regex)
+    except re.error as exc:
+        raise BaselineError(f"{where}: bad regular expression {regex!r}: {exc}") from None
+
+
 def load_patterns(paths) -> list[tuple[re.Pattern, str]]:
-    """Skips/flakes files: one regex a line (matched against `case-id[target]`), `#` comments."""
-    patterns = []
-    for path, number, line in _lines(paths, "", trailing_comments=False):
-        try:
-            patterns.append((re.compile(line), f"{path}:{number}"))
-        except re.error as exc:
-            raise BaselineError(f"{path}:{number}: bad regular expression {line!r}: {exc}") from None
-    return patterns
+    """Skips files: one regex a line (matched against `case-id[target]`), `#` comments."""
+    return [(_compile(line, f"{path}:{number}"), f"{path}:{number}")
+            for path, number, line in _lines(paths, "", trailing_comments=False)]
+
+
+FLAKE_STATUSES = (Status.FAIL, Status.CRASH, Status.TIMEOUT)   # what a flakes entry may forgive
+_FLAKE_FORMAT = "'REGEX STATUS[,STATUS...]  # evidence', STATUS one of " + ", ".join(FLAKE_STATUSES)
+
+
+def load_flakes(paths) -> list[tuple[re.Pattern, frozenset[Status], str]]:
+    """Flakes files: `REGEX STATUS[,STATUS...]  # evidence` lines, `#` comment lines. REGEX (no
+    whitespace in it) is matched against `case-id[target]`; the statuses (fail, crash, timeout,
+    comma-separated, no spaces) are the only ones the entry forgives; the comment after them gives
+    the measured rate. An entry naming no status (the old format, which forgave any) is an error."""
+    flakes = []
+    for path, number, line in _lines(paths, "flakes file ", trailing_comments=False):
+        where = f"{path}:{number}"
+        fields = line.split(None, 2)
+        regex = _compile(fields[0], where)
+        if len(fields) < 2 or fields[1].startswith("#"):
+            raise BaselineError(f"{where}: flakes entry names no status it forgives: expected {_FLAKE_FORMAT}; "
+                                f"got {line!r}")
+        if len(fields) == 3 and not fields[2].startswith("#"):
+            raise BaselineError(f"{where}: expected {_FLAKE_FORMAT} (no spaces in REGEX or between "
+                                f"statuses); got {line!r}")
+        names = fields[1].split(",")
+        bad = next((name for name in names if name not in FLAKE_STATUSES), None)
+        if bad is not None:
+            raise BaselineError(f"{where}: {bad!r} is no status a flakes entry forgives: expected "
+                                f"{_FLAKE_FORMAT}; got {line!r}")
+        flakes.append((regex, frozenset(Status(name) for name in names), where))
+    return flakes
+
+
+def matching_flakes(flakes, case_id: str, target: str) -> list[tuple[str, frozenset[Status]]]:
+    """(where, statuses) of every flakes entry whose regex matches this case on this target."""
+    name = ids.key(case_id, target)
+    return [(where, statuses) for regex, statuses, where in flakes if regex.search(name)]
 
 
 def first_match(patterns, case_id: str, target: str) -> str | None:

@@ -27,7 +27,7 @@ from harness.verdict import judge
 FAMILIES = catalog.FAMILIES
 POOL = pytest.StashKey["ExecutorPool"]()
 BASELINE = pytest.StashKey[dict]()
-PATTERNS = pytest.StashKey[dict]()          # "skips"/"flakes" -> [(regex, "file:line")]
+PATTERNS = pytest.StashKey[dict]()          # "skips": [(regex, "file:line")], "flakes": baseline.load_flakes
 SHARD = pytest.StashKey[tuple]()
 HARNESS = pytest.StashKey[dict]()           # harness version and git describe, JUnit properties
 DONE = pytest.StashKey[dict]()              # --resume: "<id>[<target>]" -> the entry already there
@@ -62,7 +62,8 @@ def pytest_addoption(parser):
     group.addoption("--skips", action="append", default=[], metavar="FILE",
                     help="regex lines: matching '<case id>[<target>]' are skipped (repeatable)")
     group.addoption("--flakes", action="append", default=[], metavar="FILE",
-                    help="regex lines: known flaky cases; a failure of one is reported as flake (repeatable)")
+                    help="'REGEX STATUS[,STATUS]  # rate' lines: known flaky cases; a failure of one with a "
+                         "listed status (fail, crash, timeout) is reported as flake (repeatable)")
     group.addoption("--flake-retries", type=int, default=0, metavar="N",
                     help="re-run a failing case up to N times; if a re-run passes it is a flake")
     group.addoption("--children", type=int, default=0, metavar="N",
@@ -147,7 +148,8 @@ def _configure(config):
     config.stash[POOL] = ExecutorPool(config)
     try:
         config.stash[BASELINE] = baseline.load(config.getoption("baseline"))
-        config.stash[PATTERNS] = {kind: baseline.load_patterns(config.getoption(kind)) for kind in ("skips", "flakes")}
+        config.stash[PATTERNS] = {"skips": baseline.load_patterns(config.getoption("skips")),
+                                  "flakes": baseline.load_flakes(config.getoption("flakes"))}
     except baseline.BaselineError as exc:
         raise HarnessUsageError(str(exc)) from None
     config.stash[SHARD] = _shard(config.getoption("shard"))
@@ -443,7 +445,7 @@ class CaseItem(pytest.Item):
         # Re-runs happen only as the policy asks for them (a failure, up to its first pass).
         reruns = (judge(self.case, executor.run(self.case), where)
                   for _ in range(self.config.getoption("flake_retries")))
-        outcome = policy.decide(verdict, expected, reruns=reruns, flake_listed=baseline.first_match(
+        outcome = policy.decide(verdict, expected, reruns=reruns, flakes=baseline.matching_flakes(
             self.config.stash[PATTERNS]["flakes"], self.case.id, self.target))
         self.stash[OUTCOME] = outcome.label
         # Plain strings: xdist sends the properties to the controller as they are.

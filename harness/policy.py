@@ -3,7 +3,9 @@ flakes file lists it, and its re-runs. No pytest and no I/O here: the plugin run
 calls `decide`, and reports the Outcome (harness/plugin.py, CaseItem.runtest).
 
 - A failing verdict (Status.is_failure) is re-run; the first re-run that passes makes it a
-  flake. Else a flakes-file entry makes it a flake. A flake does not fail the run.
+  flake. Else a flakes-file entry matching the case makes it a flake, if the entry names its
+  status (a case listed for its crashes that fails with a wrong value is a `fail`, the message
+  saying which entry did not forgive it). A flake does not fail the run.
 - A verdict the baseline expects (same status) is an expected failure: reported as skipped,
   the reason saying so. A pass of a case the baseline lists is an unexpected pass: the run fails
   so that the baseline gets updated. Any other failure fails the run, naming the baseline line.
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Collection, Iterable, Sequence
 
 from harness.status import Status
 from harness.verdict import Verdict
@@ -40,25 +42,33 @@ def first_line(message: str) -> str:
     return message.splitlines()[0] if message else ""
 
 
-def with_flakes(verdict: Verdict, reruns: Iterable[Verdict], listed: str | None) -> Verdict:
+Flakes = Sequence[tuple[str, Collection[Status]]]
+
+
+def with_flakes(verdict: Verdict, reruns: Iterable[Verdict], flakes: Flakes) -> Verdict:
     """The verdict after the flake rules. `reruns` is consumed lazily and only for a failure,
-    up to its first pass (the plugin's re-runs happen as it is iterated); `listed` is where a
-    flakes file lists the case, or None."""
+    up to its first pass (the plugin's re-runs happen as it is iterated); `flakes` holds
+    (where, statuses) of each flakes-file entry matching the case: where it is written
+    ('file:line') and the statuses it forgives."""
     if not verdict.status.is_failure():
         return verdict
     for attempt, again in enumerate(reruns, 1):
         if again.status is Status.PASS:
             return Verdict(Status.FLAKE, f"flake: {verdict.status} first, passed on re-run {attempt}: "
                                          f"{first_line(verdict.message)}")
+    listed = next((where for where, statuses in flakes if verdict.status in statuses), None)
     if listed:
         return Verdict(Status.FLAKE, f"flake (listed in {listed}): {verdict.status}: {first_line(verdict.message)}")
+    if flakes:
+        note = "; ".join(f"{where} forgives only {','.join(sorted(statuses))}" for where, statuses in flakes)
+        return Verdict(verdict.status, f"{verdict.message}\n(not a listed flake: {note})")
     return verdict
 
 
-def decide(verdict: Verdict, expected: Status | None = None, flake_listed: str | None = None,
+def decide(verdict: Verdict, expected: Status | None = None, flakes: Flakes = (),
            reruns: Iterable[Verdict] = ()) -> Outcome:
-    """`expected`: the status the case's baseline line names, or None."""
-    verdict = with_flakes(verdict, reruns, flake_listed)
+    """`expected`: the status the case's baseline line names, or None; `flakes`: see with_flakes."""
+    verdict = with_flakes(verdict, reruns, flakes)
     status, message = verdict.status, verdict.message
     if expected is not None:
         if status is expected:

@@ -73,10 +73,13 @@ def test_reruns_that_all_fail_keep_the_first_verdict():
 
 
 def test_listed_flake():
-    out = decide(CRASH, flake_listed="flakes.txt:3")
+    listed = [("flakes.txt:3", {Status.CRASH})]             # the entry forgives crashes only
+    out = decide(CRASH, flakes=listed)
     assert out == Outcome(Status.FLAKE, Report.SKIPPED,
                           "flake (listed in flakes.txt:3): crash: child process died: SIGSEGV", "flake")
-    assert decide(PASS, flake_listed="flakes.txt:3").status is Status.PASS     # a pass stays a pass
+    assert decide(PASS, flakes=listed).status is Status.PASS     # a pass stays a pass
+    wrong = decide(WRONG, flakes=listed)                    # a wrong value is not what it forgives
+    assert (wrong.status, wrong.report, wrong.label) == (Status.FAIL, Report.FAILED, "fail")
 
 
 def test_a_flake_of_a_baseline_case_is_a_flake():

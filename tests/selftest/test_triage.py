@@ -162,7 +162,7 @@ def test_failure_junit_classname_properties_and_attachment(tmp_path):
 def test_skips_and_flakes_files(tmp_path):
     tree = family_tree(tmp_path, HAZARD_FAMILY.format(tess=str(ROOT / "tests" / "tess"), case_id=HAZARD_ID))
     (tree / "skips.txt").write_text("# skip it on zink only\n\\[zink\\]$\n")
-    (tree / "flakes.txt").write_text("tess/no-tcs/triangles/.*\\[llvmpipe\\]\n")
+    (tree / "flakes.txt").write_text("tess/no-tcs/triangles/.*\\[llvmpipe\\] fail  # the planted hazard\n")
     proc = pytest_run("tests/tess", "--target", "llvmpipe", "--target", "zink", "--skips", "skips.txt",
                       "--flakes", "flakes.txt", cwd=tree)
     assert proc.returncode == 0, proc.stdout[-2000:]
