@@ -1,13 +1,13 @@
 # Sourced by bin/conformance and bin/selftest: installs what is missing, and nothing else.
 # - Debian packages: the GL/EGL and Vulkan drivers (Mesa), glslang, Xvfb (GLFW self-test),
-#   the Khronos validation layer (Vulkan backend self-test), and $SETUP_EXTRA_PACKAGES
+#   xauth (xvfb-run needs it), the Khronos validation layer (Vulkan backend self-test), and $SETUP_EXTRA_PACKAGES
 #   (bin/selftest: chromium, for the report's browser test)
 # - with `--mesa mesa/VERSION` among the arguments and no such folder: that Mesa, fetched by
 #   bin/fetch-mesa VERSION (a Debian package version, e.g. mesa/26.2.6-1)
 # - Python packages: a virtual environment in .venv with this project installed (editable)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-APT_PACKAGES=(libegl1 libgl1-mesa-dri libegl-mesa0 mesa-vulkan-drivers libvulkan1 glslang-tools xvfb
+APT_PACKAGES=(libegl1 libgl1-mesa-dri libegl-mesa0 mesa-vulkan-drivers libvulkan1 glslang-tools xvfb xauth
               vulkan-validationlayers ${SETUP_EXTRA_PACKAGES:-})
 PYTHON=${PYTHON:-python3}
 
@@ -42,6 +42,7 @@ for ((i = 1; i <= $#; i++)); do              # the private Mesa a command asks f
     if [ "$arg" = --mesa ]; then j=$((i + 1)); arg=--mesa=${!j:-}; fi
     case $arg in
         --mesa=*) folder=${arg#--mesa=}; folder=${folder#./}; folder=${folder#"$ROOT"/}
+            SETUP_MESA=$folder                # bin/conformance looks up its baseline
             if [[ $folder == mesa/* && ! -d $ROOT/$folder ]]; then
                 fetched=$("$ROOT/bin/fetch-mesa" "${folder#mesa/}") || return 1
                 [ "$fetched" = "$ROOT/$folder" ] || { echo "setup: --mesa $folder: bin/fetch-mesa put" \

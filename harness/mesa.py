@@ -61,6 +61,7 @@ class Build:
     gbm_dir: str                    # its GBM backends (Mesa 24.3+), "" without
     loader: str = ""                # the dynamic loader its processes start under
     libc: str = ""                  # its own C library's version, "" without one (a build tree)
+    shader_cache: str = ""          # MESA_SHADER_CACHE_DIR of its processes: a folder of its own
 
     def command(self, argv: list[str], base: dict[str, str]) -> list[str]:
         """ARGV (a program of the host: the harness's Python, shader_runner) started so that its
@@ -74,6 +75,11 @@ class Build:
         zink-system's Vulkan driver needs) stays after Mesa's."""
         # the system's device-select layer is Mesa code too, and reorders devices
         env = {"VK_LOADER_LAYERS_DISABLE": "VK_LAYER_MESA_device_select"}
+        # Releases share ~/.cache/mesa_shader_cache/index but not its size: 22.3.6 truncates it to
+        # 1310728 bytes, 26.2.6 maps 2097160, and a 26.2.6 child dies of SIGBUS when a process of
+        # the other release runs beside it. Each build gets a cache of its own.
+        if self.shader_cache:
+            env["MESA_SHADER_CACHE_DIR"] = self.shader_cache
         if gl:
             env["LIBGL_DRIVERS_PATH"] = self.dri_dir
             env["__EGL_VENDOR_LIBRARY_FILENAMES"] = _join(self.egl_vendor, base.get("__EGL_VENDOR_LIBRARY_FILENAMES", ""))
@@ -146,7 +152,7 @@ def locate(path: str | os.PathLike, state: Path = STATE) -> Build:
                   dri_dir=_dri_dir(found, own) if dri else "",
                   egl_vendor=egl_vendor, vulkan_icd=icd,
                   gbm_dir=str(found["dri_gbm.so"].parent) if "dri_gbm.so" in found else "",
-                  loader=loader, libc=libc)
+                  loader=loader, libc=libc, shader_cache=str(own / "shader-cache"))
     missing = _unresolved(build, [p for p in (egl, lvp, *gallium) if p])
     if missing:
         raise MesaError(f"--mesa {path}: {missing}")

@@ -5,7 +5,6 @@ run in a child process started with that environment (see executor.py).
 """
 from __future__ import annotations
 
-import platform
 import re
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -54,7 +53,10 @@ class Target:
         return build.command(argv, base) if build is not None and self.mesa else argv
 
 
-_LVP_ICD = f"/usr/share/vulkan/icd.d/lvp_icd.{platform.machine()}.json"     # Debian's mesa-vulkan-drivers
+# The Vulkan loader picks lavapipe among the ICDs it finds, by its manifest's name (lvp_icd.json,
+# lvp_icd.x86_64.json: each distribution names it its own way); a --mesa build's own ICD file is
+# lvp_icd.json too (harness/mesa.py).
+_LAVAPIPE_ONLY = ("VK_LOADER_DRIVERS_SELECT", "*lvp_icd*")
 _NO_SHARED_PROGRAMS = ("HARNESS_GL_PROGRAM_CACHE", "0")     # gl/runner.py: link in each case's context
 _MESA_SW = (("LIBGL_ALWAYS_SOFTWARE", "1"), ("EGL_PLATFORM", "surfaceless"))
 
@@ -68,7 +70,7 @@ TARGETS = MappingProxyType({t.name: t for t in (
     Target("zink", "gl", _MESA_SW + (("GALLIUM_DRIVER", "zink"), _NO_SHARED_PROGRAMS),
            "Mesa zink on lavapipe (GL on Vulkan)", default=True, renderer=r"^zink.*llvmpipe", mesa="gl+vk"),
     Target("system-gl", "gl", (), "the machine's own GL driver through EGL", shader_cache_slot=True),
-    Target("lavapipe", "vk", (("VK_ICD_FILENAMES", _LVP_ICD), ("VK_DRIVER_FILES", _LVP_ICD)),
+    Target("lavapipe", "vk", (_LAVAPIPE_ONLY,),
            "Mesa lavapipe through the harness's Vulkan backend (a GL-on-Vulkan layer of its own)",
            default=True, renderer=r"llvmpipe", mesa="vk"),
     Target("system-vk", "vk", (), "the machine's own Vulkan driver through the harness's Vulkan backend",

@@ -9,6 +9,10 @@ from harness import catalog
 from harness.case import Case, Draw, DrawEntry, Expectation, Readback, Requirements
 
 ROOT = Path(__file__).resolve().parents[2]
+# The Mesa the planted-failure tests run on: bookworm's 22.3.6 as bin/fetch-mesa fetched it, the
+# same on any host (Debian 13's own 25.0.7 has real defects where these tests plant theirs, e.g.
+# zink's crash after glDeleteProgram); the system's Mesa where it has not been fetched.
+PINNED_MESA = ROOT / "mesa" / "22.3.6-1+deb12u2"
 
 
 def family(name: str):
@@ -43,9 +47,11 @@ def varyings_cases():
 @pytest.fixture(scope="module", params=["llvmpipe", "zink"])
 def executor(request):
     """An executor on each real GL target, shared by a test module's cases."""
+    from harness import mesa
     from harness.executor import Executor
     from harness.targets import get
-    ex = Executor(get(request.param), case_timeout=60, fork=True)     # as the plugin's children
+    pinned = mesa.locate(PINNED_MESA) if (PINNED_MESA / ".fetched").exists() else None
+    ex = Executor(get(request.param), case_timeout=60, fork=True, mesa=pinned)     # as the plugin's children
     if ex.info().status != "ok":
         pytest.fail(f"target {request.param} did not start: {ex.info().message}")
     yield ex

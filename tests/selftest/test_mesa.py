@@ -16,6 +16,7 @@ import pytest
 from harness import mesa, targets
 from harness.executor import probe
 from harness.report import html as report
+from conftest import family
 from test_report import chromium_dom, parse
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -219,6 +220,33 @@ def test_host_tools_started_from_a_child_of_the_fetched_mesa_still_run():
                            "sh", "-c", "glslangValidator --version"], cwd=ROOT, capture_output=True,
                           text=True, timeout=60, env=CLEAN_ENV)
     assert proc.returncode == 0 and proc.stdout.startswith("Glslang Version"), proc.stderr
+
+
+def test_each_build_has_a_shader_cache_of_its_own(tmp_path):
+    one = mesa.locate(fake_closure(tmp_path / "one", "2.1"), state=tmp_path / "state")
+    two = mesa.locate(fake_closure(tmp_path / "two", "2.1"), state=tmp_path / "state")
+    caches = [targets.get(t).environment({}, b)["MESA_SHADER_CACHE_DIR"] for b in (one, two) for t in ("zink", "lavapipe")]
+    assert caches[0] == caches[1] != caches[2] == caches[3]
+    assert all(c.startswith(str(tmp_path / "state")) for c in caches)
+
+
+@needs_fetched
+def test_a_child_of_the_fetched_mesa_maps_no_shader_cache_but_its_own():
+    """Mesa 22.3.6 truncates the default shader cache's index (~/.cache/mesa_shader_cache/index)
+    to the size it knows, smaller than the one 26.2.6 maps: a 26.2.6 child sharing it dies of
+    SIGBUS when a 22.3.6 process runs beside it (triage/mesa-26.2.6/shader-cache-index-across-
+    releases). A child of a --mesa build maps only the index in that build's own folder."""
+    from harness.executor import Executor
+    build = mesa.locate(FETCHED)
+    case = family("tess").generate()[0]
+    executor = Executor(targets.get("llvmpipe"), mesa=build, case_timeout=60)
+    try:
+        assert executor.run(case).status == "ok"
+        with open(f"/proc/{executor._proc.pid}/maps") as maps:
+            indexes = {line.split()[-1] for line in maps if line.rstrip().endswith("/index")}
+    finally:
+        executor.close()
+    assert indexes and all(path.startswith(build.shader_cache + "/") for path in indexes), indexes
 
 
 # -- one target on two Mesas, side by side in the report --------------------------------------
