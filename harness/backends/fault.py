@@ -11,6 +11,10 @@ Faults: segv, abort, exit (status 3), hang, garbage (control bytes and invalid U
 then SIGSEGV), gl-error (an invalid GL call after the case), dirty-state (the case leaves every kind of state
 a case can set changed in its context, see `dirty`), kill-worker (SIGKILL to the pytest
 process that owns the child, as an OOM killer would).
+
+$HARNESS_FAULT_SHARED_CONTEXT=1 breaks the GL runner's isolation for a self-test that must see it
+fail: every case runs in its profile's long-lived context instead of one of its own, so that the
+state one case leaves reaches the next.
 """
 from __future__ import annotations
 
@@ -80,6 +84,9 @@ class FaultyGL:
         from harness.backends.gl.runner import GLBackend
         self.gl = GLBackend()
         self.faults = json.loads(os.environ.get("HARNESS_FAULTS", "{}"))
+        if os.environ.get("HARNESS_FAULT_SHARED_CONTEXT") == "1":
+            contexts = self.gl._contexts
+            contexts.begin_case, contexts.end_case = contexts.make_current, lambda: None
 
     def info(self) -> dict:
         info = self.gl.info()
