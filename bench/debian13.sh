@@ -10,6 +10,8 @@
 # 2. Clones this repository at HEAD into ROOT_DIR/root/gl-layer-harness (a fresh clone every run;
 #    no .venv, no mesa/), bind-mounts /proc, /sys, /dev (and a tmpfs on /dev/shm) and chroots in.
 # 3. Inside, as a new user on Debian 13 would (logs in ROOT_DIR/root/debian13-logs/):
+#    - the README's two commands, last: `bin/selftest` and `bin/conformance` (every family on
+#      the system's Mesa, gated by its baseline, baselines/mesa-25.0.7-2+deb13u1.csv);
 #    - the README's set-up (`source bin/setup.sh`: Debian packages, .venv);
 #    - `bin/fetch-mesa 26.2.6-1` (sid's Mesa, glibc 2.43 > trixie's 2.41: runs under its own
 #      loader) and `bin/fetch-mesa bookworm` (Mesa 22.3.6, glibc 2.36 < 2.41: runs under the
@@ -155,6 +157,9 @@ step conformance-system bin/conformance "${K[@]}" --results-dir results/system
 step conformance-sid bin/conformance --mesa "$SID" "${K[@]}" --results-dir results/sid
 step conformance-bookworm bin/conformance --mesa "$BOOKWORM" "${K[@]}" --results-dir results/bookworm
 step host-tool-sid .venv/bin/python -m harness run zink --mesa "$SID" -- sh -c 'glslangValidator --version'
+# the README's two commands, as a new user runs them
+step readme-selftest bin/selftest -p no:cacheprovider
+step readme-conformance bin/conformance -p no:cacheprovider --flake-retries 1 --results-dir results/readme
 
 echo
 echo "==== summary (Debian $(cat /etc/debian_version), $(ldd --version | head -n1 | sed 's/.* //') C library)"
@@ -173,6 +178,11 @@ for t in system sid bookworm; do
     grep -E '^(harness: |.*PytestConfigWarning: )' "$LOGS/conformance-$t.log" | sed -E 's/^ +/   /'
 done
 echo "-- host tool under zink of $SID: $(grep -m1 -i 'glslang' "$LOGS/host-tool-sid.log")"
+for t in selftest conformance; do
+    echo "-- bin/$t: $(grep -E '^conformance: ' "$LOGS/readme-$t.log" | head -n1)"
+    echo "   $(grep -E '^=+ .*(passed|failed|error).* in [0-9.]+s' "$LOGS/readme-$t.log" | tail -n1)"
+    grep -E '^(FAILED|ERROR|CRASH|TIMEOUT) ' "$LOGS/readme-$t.log" | head -n 20 | sed 's/^/   /'
+done
 exit "$FAILED"
 INNER
 
