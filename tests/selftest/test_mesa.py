@@ -114,8 +114,10 @@ def test_a_prefix_whose_egl_loads_another_mesa_is_unavailable(tmp_path):
     is not available, and the reason names the library that loaded."""
     prefix = tmp_path / "prefix" / "lib"
     (prefix / "dri").mkdir(parents=True)
-    for name in ("libEGL_mesa.so.0", "libglapi.so.0"):
-        (prefix / name).symlink_to(SYSTEM_LIBS / name)
+    # Mesa 24.3 and later (Debian 13's 25.0.7) keep the drivers and their version in libgallium
+    for name in ("libEGL_mesa.so.0", "libglapi.so.0", *(p.name for p in SYSTEM_LIBS.glob("libgallium*.so"))):
+        if (SYSTEM_LIBS / name).exists():
+            (prefix / name).symlink_to(SYSTEM_LIBS / name)
     for name in ("swrast_dri.so", "kms_swrast_dri.so"):
         (prefix / "dri" / name).symlink_to(SYSTEM_LIBS / "dri" / name)
     found = mesa.locate(tmp_path / "prefix", state=tmp_path / "state")
