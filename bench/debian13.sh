@@ -19,30 +19,23 @@
 #    - `harness targets llvmpipe zink lavapipe` on the system's Mesa (trixie's 25.0.7) and with
 #      --mesa on each fetched one;
 #    - `bin/conformance -k draw_params -p no:cacheprovider` on each of the three (354 cases per
-#      target, no baseline: every failure counts);
+#      target, each gated by its Mesa's baseline where there is one);
 #    - `harness run zink --mesa mesa/26.2.6-1 -- sh -c 'glslangValidator --version'` (a host
 #      tool started with a newer Mesa's environment must still run).
 # 4. Prints each step's exit status, pytest's summary lines, each target's renderer and Mesa
 #    version lines; exits 1 if any step failed.
 #
-# Known on Debian 13 (issue 32, reported, not worked around here): harness/targets.py names
-# Debian 12's lavapipe ICD file (lvp_icd.x86_64.json; trixie ships lvp_icd.json), so the
-# system-Mesa `lavapipe` target is unavailable; xvfb-run needs xauth, which the set-up does not
-# install (no step here uses Xvfb).
-#
-# Last result, 2026-11-24, harness a667911, from no root (debootstrap 57 s; 145 s in all, exit 1),
-# Debian 13.8, Python 3.13.5, glibc 2.41; every step ran (set-up, both fetches, the host tool);
-# `-k draw_params`:
-#   system Mesa 25.0.7-2+deb13u1 (LLVM 19.1.7): 682 passed, 26 skipped (llvmpipe, GL 4.5);
-#     `targets` exit 1: lavapipe NOT AVAILABLE (VkErrorIncompatibleDriver, the ICD file name
-#     above), skipped by the suite with a PytestConfigWarning
-#   26.2.6-1 (own loader, LLVM 22.1.8; llvmpipe, zink, lavapipe all report Mesa 26.2.6-1):
-#     1016 passed, 46 failed: 46 CRASH on zink, every glsl450 `gs` and `tes` case
-#     ("ZINK: vkCreateGraphicsPipelines failed (VK_ERROR_UNKNOWN)", then SIGSEGV; the same on
-#     the Debian 12 host: a defect of this Mesa, not of the host)
-#   22.3.6-1+deb12u2 (host's loader, LLVM 15.0.6; all three report Mesa 22.3.6):
-#     1036 passed, 26 skipped (llvmpipe, GL 4.5)
-#   `harness run zink --mesa mesa/26.2.6-1 -- sh -c 'glslangValidator --version'`: Glslang 15.2.0
+# Last result, 2026-11-24, harness 3a52909, the root already built (635 s; debootstrap adds
+# about 60 s), Debian 13.8, Python 3.13.5, glibc 2.41, every step exit 0:
+#   targets: system 25.0.7-2+deb13u1 (LLVM 19.1.7), 26.2.6-1 (own loader, LLVM 22.1.8) and
+#     22.3.6-1+deb12u2 (host's loader, LLVM 15.0.6): llvmpipe, zink, lavapipe available on each,
+#     each reporting its Mesa
+#   -k draw_params: system 1036 passed, 26 skipped; 26.2.6 1016 passed, 46 expected fail (the
+#     zink crashes of baselines/mesa-26.2.6-1.csv); 22.3.6 1036 passed, 26 skipped
+#   host tool under 26.2.6: Glslang Version 11:15.2.0
+#   bin/selftest: 1158 passed
+#   bin/conformance (gated on baselines/mesa-25.0.7-2+deb13u1.csv and its flakes file): 9655
+#     passed, 144 skipped, 196 expected fail, 7 flake
 set -uo pipefail
 
 REPO=$(git -C "$(dirname "${BASH_SOURCE[0]}")" rev-parse --show-toplevel) || exit 2
