@@ -27,9 +27,10 @@ from harness.verdict import judge  # noqa: E402
 SHADER_RUNNER = "/usr/lib/x86_64-linux-gnu/piglit/bin/shader_runner"
 
 
-def piglit_verdict(path: Path, env: dict) -> str:
+def piglit_verdict(path: Path, env: dict, launcher: list[str] = ()) -> str:
+    """shader_runner's verdict on a file; `launcher` is a --mesa build's loader prefix (Target.command)."""
     try:
-        out = subprocess.run([SHADER_RUNNER, str(path), "-auto", "-fbo"], env=env, capture_output=True,
+        out = subprocess.run([*launcher, SHADER_RUNNER, str(path), "-auto", "-fbo"], env=env, capture_output=True,
                              text=True, timeout=60).stdout
     except subprocess.TimeoutExpired:
         return "timeout"

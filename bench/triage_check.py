@@ -39,7 +39,7 @@ def main() -> int:
         for name in args.drivers.split(","):
             target = targets.get(name)
             before = verdict(path, target.environment(base))
-            after = verdict(path, target.environment(base, build))
+            after = verdict(path, target.environment(base, build), target.command([], base, build))
             print(f"{path.name:40} {name:9} {before:>12} {after:>24}")
     return 0
 
