@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -87,10 +86,6 @@ class Apt:
                 return version
         raise FetchError(f"{self.suite} holds no {MESA_PACKAGES[0]}")
 
-    def versions(self) -> set[str]:
-        return {line.split("|")[1].strip() for line in
-                self.run("apt-cache", "madison", MESA_PACKAGES[0]).splitlines()}
-
     def download_closure(self, version: str) -> list[Path]:
         """The .deb files of the Mesa packages at VERSION and everything they depend on."""
         for deb in (self.state / "archives").glob("*.deb"):
@@ -109,13 +104,17 @@ def resolve(which: str, state: Path) -> tuple[Apt, str]:
     for suite in SUITES:
         apt = Apt(suite, state)
         apt.update()
-        versions = apt.versions()
-        exact = which if which in versions else next(
-            (v for v in sorted(versions) if re.fullmatch(re.escape(which) + r"-[^-]+", v)), "")
-        if exact and apt.mesa_version() == exact:
-            return apt, exact
+        version = apt.mesa_version()
+        if names(which, version):
+            return apt, version
     raise FetchError(f"no suite of {MIRROR} holds Mesa {which} (suites asked: {', '.join(SUITES)}); "
                      f"a version sid dropped is gone from the registry")
+
+
+def names(which: str, version: str) -> bool:
+    """Whether WHICH names this package version: the version itself, or its upstream part
+    (26.2.6 for 26.2.6-1)."""
+    return which == version or version.startswith(which + "-")
 
 
 def unpack(debs: list[Path], dest: Path) -> None:
@@ -133,8 +132,7 @@ def folder_name(version: str) -> str:
 def fetch(which: str, mesa_dir: Path) -> Path:
     state = mesa_dir / ".apt"
     for done in mesa_dir.glob("*/.fetched"):      # a version already here (a suite may have moved on)
-        version = done.read_text().split()[0]
-        if which not in SUITES and (which == version or version.startswith(which + "-")):
+        if which not in SUITES and names(which, done.read_text().split()[0]):
             return done.parent
     apt, version = resolve(which, state)
     dest = mesa_dir / folder_name(version)
