@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from harness import catalog, expected_tables, verdict  # noqa: E402
-from harness.executor import Result  # noqa: E402
+from harness.status import Result  # noqa: E402
 from harness.observation import decode_records, encode_records  # noqa: E402
 
 WHERE = "llvmpipe: bench"

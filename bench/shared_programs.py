@@ -1,6 +1,6 @@
 """zink with programs shared between the cases' contexts, on several Mesas: the release matrix of
 triage/mesa-25.0.7/zink-program-from-destroyed-context, which the `zink` target works around
-(HARNESS_GL_PROGRAM_CACHE=0, a program linked in each case's context).
+(Target.shared_programs off: a program linked in each case's context).
 
 Runs the cases in order in one executor child per Mesa with the program cache on, so a program
 linked in case N's context is drawn in case N+1's after that context is destroyed, and prints
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -27,8 +28,7 @@ PREFIXES = ("tess/no-tcs/quads/equal/types/var/", "tess/no-tcs/triangles/equal/c
 
 def run(build: mesa.Build) -> collections.Counter:
     cases = [c for c in catalog.cases("tess") if c.id.startswith(PREFIXES)]
-    executor = Executor(targets.get("zink"), mesa=build, case_timeout=20,
-                        extra_env={"HARNESS_GL_PROGRAM_CACHE": "1"})
+    executor = Executor(dataclasses.replace(targets.get("zink"), shared_programs=True), mesa=build, case_timeout=20)
     counts = collections.Counter()
     try:
         for case in cases:

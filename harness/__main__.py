@@ -23,7 +23,7 @@ import traceback
 
 from pathlib import Path
 
-from harness import bisect, catalog, compare, export, mesa, results
+from harness import bisect, catalog, compare, config, core, export, mesa, results
 from harness import targets as targets_mod
 from harness.executor import probe as probe_target
 from harness.status import Reply
@@ -42,7 +42,7 @@ def probe(name: str, gl_platform: str, build: mesa.Build | None = None) -> dict:
              "launcher": target.command([], {}, build)}
     if target.unavailable:
         return entry | {"available": False, "reason": target.unavailable}
-    result = probe_target(target, gl_platform, mesa=build)
+    result = probe_target(target, gl_platform=gl_platform, mesa=build)
     if result.status is not Reply.OK:
         return entry | {"available": False, "reason": result.message or result.status}
     return entry | {"available": True, **result.observation}
@@ -111,6 +111,8 @@ def main(argv=None) -> int:
     cmd.add_argument("case_ids", nargs="+", metavar="CASE_ID")
     cmd.add_argument("--target", required=True)
     cmd.add_argument("--vk-without", default="")
+    cmd.add_argument("--flake-retries", type=int, default=1, metavar="N",
+                     help="re-run a failing case up to N times; one that then passes is a flake, not bad (default 1)")
     _mesa_option(cmd)
     _shader_tests_option(cmd)
     cmd = sub.add_parser("export", help="write a standalone reproducer of a case")
@@ -160,10 +162,11 @@ def _env(args) -> int:
     are never put in LD_LIBRARY_PATH, which the shell's other programs would inherit)."""
     target = targets_mod.get(args.target)
     build = mesa.chosen(args.mesa)
-    env = target.environment(dict(os.environ), build)
-    env["HARNESS_RUN"] = shlex.join(target.command([], dict(os.environ), build))
+    base = config.environ()
+    env = target.environment(base, build)
+    env["HARNESS_RUN"] = shlex.join(target.command([], base, build))
     print("\n".join(f"export {name}={shlex.quote(value)}" for name, value in env.items()
-                     if os.environ.get(name) != value))
+                     if base.get(name) != value))
     if env["HARNESS_RUN"]:
         print("# start programs that load this Mesa as: $HARNESS_RUN shader_runner FILE -auto")
     return 0
@@ -177,8 +180,9 @@ def _run(args) -> int:
         raise mesa.MesaError(f"{args.program[0]}: no such program")
     target = targets_mod.get(args.target)
     build = mesa.chosen(args.mesa)
-    argv = target.command([program, *args.program[1:]], dict(os.environ), build)
-    os.execve(argv[0], argv, target.environment(dict(os.environ), build))
+    base = config.environ()
+    argv = target.command([program, *args.program[1:]], base, build)
+    os.execve(argv[0], argv, target.environment(base, build))
 
 
 def _compare(args) -> int:
@@ -194,9 +198,9 @@ def _merge(args) -> int:
 
 
 def _bisect(args) -> int:
-    build = mesa.chosen(args.mesa)
-    return bisect.bisect_run(args.case_ids, targets_mod.get(args.target), vk_without=args.vk_without, mesa=build,
-                             shader_tests=args.shader_tests)
+    settings = config.RunSettings(mesa=mesa.chosen(args.mesa), vk_without=config.split_names(args.vk_without))
+    return bisect.bisect_run(args.case_ids, targets_mod.get(args.target), settings=settings,
+                             shader_tests=args.shader_tests, rules=core.Rules(flake_retries=args.flake_retries))
 
 
 def _export(args) -> int:

@@ -2,41 +2,37 @@
 or crashes (Status.blames_driver), 125 the target cannot start or a case gives no verdict on
 the driver: a skip, or an `error` (a harness fault says nothing of the commit, so git bisect
 skips it rather than calling it bad). An unknown id raises catalog.NoSuchCase (the caller
-exits 128, which stops `git bisect run`)."""
+exits 128, which stops `git bisect run`). Cases run through the run core, with its flake
+re-runs where asked: a case that fails once and then passes is a flake, not a bad commit."""
 from __future__ import annotations
 
-from harness import catalog
-from harness.executor import Executor
+from harness import catalog, core
 from harness.status import Reply, Status
 from harness.targets import Target
-from harness.verdict import judge
 
 GOOD, BAD, UNTESTABLE = 0, 1, 125
 
 
-def bisect_run(case_ids: list[str], target: Target, out=print, vk_without: str = "", mesa=None,
-               shader_tests=()) -> int:
+def bisect_run(case_ids: list[str], target: Target, out=print, settings: core.RunSettings | None = None,
+               shader_tests=(), rules: core.Rules = core.Rules()) -> int:
     cases = [catalog.find(case_id, shader_tests) for case_id in case_ids]
-    executor = Executor(target, vk_without=vk_without, mesa=mesa)
-    try:
-        started = executor.info()
+    settings = settings or core.RunSettings()
+    with core.runner(settings, target.name, children=1) as runner:
+        started = runner.info()
         if started.status is not Reply.OK:
             out(f"bisect-run: target {target.name} cannot start: {started.message.splitlines()[0]}")
             return UNTESTABLE
-        wrong = target.wrong_driver(started.observation, mesa)
+        wrong = target.wrong_driver(started.observation, settings.mesa)
         if wrong:                    # a build that loads another Mesa's driver says nothing of this one
             out(f"bisect-run: target {target.name} is not the build under test: {wrong}")
             return UNTESTABLE
-        renderer = started.observation.get("renderer", "?")
         worst = GOOD
         for case in cases:
-            verdict = judge(case, executor.run(case), f"{target.name}: {renderer}")
-            out(f"{case.id}[{target.name}]: {verdict.status}"
-                + (f": {verdict.message.splitlines()[0]}" if verdict.message else ""))
-            if verdict.status.blames_driver():
+            record = core.run_case(case, target.name, runner, rules)
+            out(f"{case.id}[{target.name}]: {record.status}"
+                + (f": {record.message.splitlines()[0]}" if record.message else ""))
+            if record.status.blames_driver():
                 worst = BAD
-            elif verdict.status is not Status.PASS and worst == GOOD:
+            elif record.status not in (Status.PASS, Status.FLAKE) and worst == GOOD:
                 worst = UNTESTABLE
         return worst
-    finally:
-        executor.close()

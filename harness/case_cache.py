@@ -16,18 +16,19 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
+from harness import config
+
 VERSION = 1
 
 
 def folder() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "gl-layer-harness" / "cases"
+    return config.cache_home() / "cases"
 
 
 def load(cases_py: Path, generate: Callable[[], list]) -> list:
     """The cases of `cases_py`, from the cache if every source they came from is unchanged;
     else `generate()`, stored for next time."""
-    if os.environ.get("HARNESS_CASE_CACHE") == "0":
+    if not config.knobs().case_cache:
         return generate()
     entry = folder() / (hashlib.sha256(f"{cases_py.resolve()} {sys.version}".encode()).hexdigest()[:32] + ".pickle")
     try:

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Iterable, Protocol
 
-from harness import case_cache
+from harness import case_cache, config
 from harness.case import Case
 from harness.importers import shader_test
 from harness.importers.shader_test import FAMILY as SHADER_TEST
@@ -114,7 +114,7 @@ class ShaderTestSource:
 
 def search_path(folders: Iterable[str | Path] = ()) -> list[Path]:
     """The shader_test search path: `folders`, then $HARNESS_SHADER_TESTS, then tests/."""
-    from_env = [p for p in os.environ.get(SEARCH_ENV, "").split(os.pathsep) if p]
+    from_env = [p for p in config.knobs().shader_tests.split(os.pathsep) if p]
     return [Path(p) for p in [*folders, *from_env]] + [ROOT / "tests"]
 
 

@@ -17,26 +17,15 @@ from collections import deque
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from harness import protocol
+from harness import config, profiling, protocol
 from harness.case import Case
-from harness.mesa import Build
+from harness.config import RunSettings
 from harness.spawner import Forked, Spawner, SpawnerGone
-from harness.status import Reply
+from harness.status import Reply, Result
 from harness.targets import Target
 
 STDERR_TAIL = 2000          # characters of child stderr quoted in a crash message
 START_TIMEOUT = 60.0        # seconds for a child to start and create its context
-
-
-@dataclass
-class Result:
-    status: Reply
-    message: str = ""
-    observation: dict | None = None
-    duration: float = 0.0
-
-    def __post_init__(self):
-        self.status = Reply.parse(self.status)          # a plain name becomes its Reply
 
 
 def describe_exit(returncode: int) -> str:
@@ -54,32 +43,31 @@ def printable(text: str) -> str:
 
 
 class Executor:
-    def __init__(self, target: Target, case_timeout: float = 60.0, gl_platform: str = "egl",
-                 extra_env: dict[str, str] | None = None, vk_without: str = "",
-                 mesa: "Build | None" = None, fork: bool = False):
+    def __init__(self, target: Target, settings: RunSettings | None = None, **overrides):
+        """`settings` (harness.config.RunSettings; default: its defaults, without a spawner),
+        with `overrides` of its fields (case_timeout=20, mesa=build, knobs=..., ...)."""
+        settings = settings or RunSettings(fork=False)
+        if isinstance(overrides.get("vk_without"), str):
+            overrides["vk_without"] = config.split_names(overrides["vk_without"])
+        self.settings = replace(settings, **overrides)
         self.target = target
-        self.mesa = mesa
-        self.case_timeout = case_timeout
-        self.gl_platform = gl_platform
-        self.vk_without = vk_without
-        self.extra_env = extra_env or {}
+        self.mesa = self.settings.mesa
+        self.case_timeout = self.settings.case_timeout
         self._proc: "subprocess.Popen | Forked | None" = None
         self._stderr = None
         self._info: dict | None = None
         self._sent: deque[_Sent] = deque()          # requests the child has not answered yet
         self._answered: dict[str, Result] = {}      # replies to `send`s that `run` has not taken
         self._answered_at = 0.0
-        self._fork = fork                           # children forked from a spawner (spawner.py)
+        self._fork = self.settings.fork             # children forked from a spawner (spawner.py)
         self._spawner: Spawner | None = None
 
     # -- child lifecycle -------------------------------------------------------------------
     def _child_args(self) -> tuple[list[str], list[str], dict[str, str]]:
         """What starts a child's Python (a --mesa build's loader, or nothing), its arguments, its environment."""
-        env = self.target.environment(os.environ, self.mesa)
-        env.update(self.extra_env)
-        return self.target.command([], os.environ, self.mesa), [
-            self.target.name, "--backend", self.target.backend, "--gl-platform", self.gl_platform,
-            "--vk-without", self.vk_without], env
+        base = config.environ()
+        return (self.target.command([], base, self.mesa), [self.settings.child_options(self.target).to_arg()],
+                self.target.environment(base, self.mesa))
 
     def prepare(self) -> None:
         """Start the spawner now, without waiting for it: it imports while the caller goes on
@@ -88,6 +76,7 @@ class Executor:
             self._spawner = Spawner(*self._child_args())
             self._spawner.start()
 
+    @profiling.timed("executor.start")
     def _start(self) -> None:
         self._stderr = tempfile.TemporaryFile()
         if self._fork:
@@ -100,7 +89,7 @@ class Executor:
                 self._spawner = None
         launcher, args, env = self._child_args()
         self._proc = subprocess.Popen(
-            [*launcher, sys.executable, "-m", "harness.worker", *args],
+            [*launcher, sys.executable, "-m", "harness.child", *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, env=env,
             start_new_session=True)       # a hang cannot take the caller's signals with it
 
@@ -115,6 +104,7 @@ class Executor:
             self._stderr.close()
         self._proc = self._stderr = None
 
+    @profiling.timed("executor.close")
     def close(self) -> None:
         if self._sent:
             self._kill()                  # nobody wants the answers still coming
@@ -160,6 +150,7 @@ class Executor:
     # Requests are pipelined: `send` queues a case in the child while this process still
     # judges the one before, and the child answers in order. Each case keeps its own reset
     # GL state in the child, so the overlap changes no result, only who waits.
+    @profiling.timed("executor.send")
     def send(self, case: Case) -> None:
         """Queue a case in the child ahead of `run` (a no-op if it is already queued)."""
         if self.holds(case.id):
@@ -176,6 +167,7 @@ class Executor:
         last = case.last_in_child()
         self._transmit(_Sent(case.id, message, alone=last or case.requires.address_space > 0, last=last))
 
+    @profiling.timed("executor.run")
     def run(self, case: Case) -> Result:
         """The result of the earliest queued run of this case id, queueing one if none is."""
         if case.id in self._answered:
@@ -259,6 +251,7 @@ class Executor:
                       reply.get("observation") or reply.get("info"),
                       reply.get("duration", time.perf_counter() - start))
 
+    @profiling.timed("executor.info")
     def info(self) -> Result:
         """The target's renderer, version and limits, from a live context."""
         if self._proc is None or self._info is None:
@@ -325,12 +318,15 @@ class _Sent:
     last: bool = False                      # the child is retired once it has answered
 
 
-def probe(target: Target, gl_platform: str = "egl", vk_without: str = "", mesa: "Build | None" = None) -> Result:
-    """Start a child for the target once: its facts (renderer, version, limits) or why not."""
+def probe(target: Target, settings: RunSettings | None = None, **overrides) -> Result:
+    """Start a child for the target once: its facts (renderer, version, limits) or why not.
+    `overrides`: fields of `settings` (see Executor)."""
+    settings = replace(settings or RunSettings(fork=False), **overrides)
+    mesa = settings.mesa
     lacking = mesa is not None and target.mesa and mesa.lacks("gl" in target.mesa, "vk" in target.mesa)
     if lacking:
         return Result(Reply.ERROR, lacking)
-    executor = Executor(target, gl_platform=gl_platform, vk_without=vk_without, mesa=mesa)
+    executor = Executor(target, settings, fork=False)
     try:
         result = executor.info()
     finally:

@@ -20,7 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from harness import catalog, ids, matrix, mesa, results
+from harness import catalog, config, ids, matrix, mesa, results
 from harness.importers.shader_test import FAMILY as SHADER_TEST
 from harness.report.html import slug
 
@@ -97,7 +97,7 @@ def run(mesas: list[str], out: Path, chosen: list[str], extra: list[str]) -> lis
         if name in folders:
             raise MatrixError(f"--mesa {folders[name]} and --mesa {path} are both Mesa {build.version}")
         folders[name] = path
-    env = {k: v for k, v in os.environ.items() if k != "HARNESS_MESA"}     # --mesa decides
+    env = {k: v for k, v in config.environ().items() if k != "HARNESS_MESA"}     # --mesa decides
     done = []
     for name, path in folders.items():
         folder = out / name

@@ -28,7 +28,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-STATE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "gl-layer-harness" / "mesa"
+from harness import config
+
 # The version string every Mesa driver carries, as GL_VERSION and Vulkan's driverInfo show it.
 VERSION = re.compile(rb"Mesa (\d+\.\d+\.\d+[0-9A-Za-z.~+_-]*)")
 # Shared objects that are Mesa's own: what must come from the chosen build.
@@ -114,11 +115,11 @@ class Build:
 
 def chosen(path: str | None) -> Build | None:
     """The build --mesa PATH names, else $HARNESS_MESA's, else None (the system's Mesa)."""
-    path = path or os.environ.get("HARNESS_MESA")
+    path = path or config.knobs().mesa
     return locate(path) if path else None
 
 
-def locate(path: str | os.PathLike, state: Path = STATE) -> Build:
+def locate(path: str | os.PathLike, state: Path | None = None) -> Build:
     root = Path(path).expanduser()
     if not root.is_dir():
         raise MesaError(f"--mesa {path}: not a directory")
@@ -134,7 +135,7 @@ def locate(path: str | os.PathLike, state: Path = STATE) -> Build:
     version = next(filter(None, (read_version(p) for p in gallium + dri + [lvp] if p)), "")
     if not version:
         raise MesaError(f"--mesa {path}: no Mesa version string in its drivers")
-    own = state / hashlib.sha256(str(root).encode()).hexdigest()[:16]
+    own = (state or config.cache_home() / "mesa") / hashlib.sha256(str(root).encode()).hexdigest()[:16]
     own.mkdir(parents=True, exist_ok=True)
     egl_vendor = icd = ""
     if egl:

@@ -18,7 +18,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from harness import results, shader_cache
+from harness import config, results, shader_cache
 
 OWN_OPTIONS = ("-n", "--numprocesses", "--dist", "--shard", "--shuffle")
 TAIL = 3000             # characters of a failed shard's log shown
@@ -89,7 +89,7 @@ def run(n: int, args: list[str]) -> int:
     each = children(rest)
     if each is None:
         each, rest = 1, rest + ["--children", "1"]      # the processes fill the cores, one child each
-    shader_cache.seed(n * each)            # each process seeds only for its own children
+    shader_cache.seed(n * each, config.environ())   # each process seeds only for its own children
     shards = [out / "shards" / f"{k}" for k in range(1, n + 1)]
     procs = []
     start = time.monotonic()

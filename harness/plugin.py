@@ -1,39 +1,39 @@
-"""pytest plugin: collects every family's cases x every selected target, runs each through the
-target's executor, and writes results/junit.xml and results/results.json.
-
-One canonical id per case: the pytest item is named `<case id>[<target>]`, so `-k` filters on
-case ids, and JUnit, results.json and the terminal all show the same string.
+"""pytest plugin, an adapter over the run core: command-line options into one RunSettings and
+one Rules value, collection of every family's cases x every selected target (harness/
+pytest_items.py), the order cases run in, and the run's files. Each case's record goes to this
+process's journal as it lands (harness/journal.py); results.json, results.csv, failures.csv and
+junit.xml are derived from the journal when the session ends, also on SIGTERM and Ctrl-C, and
+`--resume DIR` runs only what has no record in DIR.
 """
 from __future__ import annotations
 
 import gc
-import json
 import os
 import random
+import signal
 import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from harness import __version__, baseline, catalog, export, ids, mesa, policy, results, shader_cache, terminal
+from harness import __version__, baseline, catalog, config as config_mod, core, journal, mesa, results, \
+    shader_cache, terminal
 from harness import targets as targets_mod
-from harness.executor import Executor, ExecutorGroup, probe
-from harness.case import Case, CaseError
+from harness.executor import probe
+from harness.pytest_items import JOURNAL, OUTCOME, POOL, RULES, TARGETS, CaseFile, CaseItem, ExecutorPool, \
+    case_items, same_target
 from harness.status import Reply, Status
-from harness.verdict import judge
 
 FAMILIES = catalog.FAMILIES
-POOL = pytest.StashKey["ExecutorPool"]()
-BASELINE = pytest.StashKey[dict]()
-PATTERNS = pytest.StashKey[dict]()          # "skips": [(regex, "file:line")], "flakes": baseline.load_flakes
+SETTINGS = pytest.StashKey[core.RunSettings]()
+SKIPS = pytest.StashKey[list]()             # [(regex, "file:line")] from the skips files
 SHARD = pytest.StashKey[tuple]()
 HARNESS = pytest.StashKey[dict]()           # harness version and git describe, JUnit properties
 DONE = pytest.StashKey[dict]()              # --resume: "<id>[<target>]" -> the entry already there
-TARGETS = pytest.StashKey[list]()
-OUTCOME = pytest.StashKey[str]()            # a case item's outcome label (policy.Outcome.label)
-MESA = pytest.StashKey[object]()            # the --mesa build (harness.mesa.Build), or None
+RUN = pytest.StashKey[str]()                # this run's id: its journal files' prefix
 ORDER = pytest.StashKey[dict]()             # without xdist: each item's place in the run order
 pytest_plugins = ["harness.importers.collect"]          # --shader-tests: piglit files as cases
 
@@ -89,8 +89,8 @@ def pytest_addoption(parser):
 
 def _selected_targets(config) -> list[str]:
     names = config.getoption("target")
-    if not names and os.environ.get("HARNESS_TARGETS"):
-        names = os.environ["HARNESS_TARGETS"].split(",")
+    if not names and config.stash[SETTINGS].knobs.targets:
+        names = config.stash[SETTINGS].knobs.targets.split(",")
     explicit = bool(names)
     try:
         names = targets_mod.parse_list(",".join(names)) if names else targets_mod.default_names()
@@ -98,7 +98,7 @@ def _selected_targets(config) -> list[str]:
         raise HarnessUsageError(str(exc)) from None
     names = list(dict.fromkeys(names))
     if any(targets_mod.get(name).shader_cache_slot for name in names):
-        shader_cache.seed(_concurrent_children(config))       # before any child claims a slot
+        shader_cache.seed(_concurrent_children(config), config_mod.environ())   # before any child claims a slot
     # Each probe starts a child and waits for its driver (0.6 s for a Mesa target here): at once.
     with ThreadPoolExecutor(max_workers=len(names) or 1) as pool:
         whys = list(pool.map(lambda name: _why_unavailable(config, targets_mod.get(name)), names))
@@ -118,7 +118,7 @@ def _why_unavailable(config, target) -> str:
     """'' if the target's child made a context, else the first line of why not."""
     if target.unavailable:
         return target.unavailable
-    result = probe(target, config.getoption("gl_platform"), config.getoption("vk_without"), config.stash[MESA])
+    result = probe(target, config.stash[SETTINGS])
     if result.status is Reply.OK:
         return ""
     return (result.message or result.status).splitlines()[0]
@@ -138,37 +138,64 @@ def _configure(config):
     for family in FAMILIES:
         config.addinivalue_line("markers", f"{family}: cases of the {family} conformance family")
     config.addinivalue_line("markers", "conformance: every conformance case")
-    config.stash[MESA] = _mesa_build(config)
-    if hasattr(config, "workerinput"):                 # an xdist worker: the controller chose
+    worker = hasattr(config, "workerinput")
+    config.stash[SETTINGS] = _settings(config, worker)
+    if worker:                                          # an xdist worker: the controller chose
         config.stash[TARGETS] = config.workerinput["harness_targets"]
+        config.stash[RUN] = config.workerinput["harness_run"]
     elif _collects_cases(config):
         config.stash[TARGETS] = _selected_targets(config)
+        config.stash[RUN] = journal.new_run()
     else:
         config.stash[TARGETS] = []
-    config.stash[POOL] = ExecutorPool(config)
+        config.stash[RUN] = ""
+    config.stash[POOL] = ExecutorPool(config.stash[SETTINGS])
+    results_dir = Path(config.getoption("results_dir"))
     try:
-        config.stash[BASELINE] = baseline.load(config.getoption("baseline"))
-        config.stash[PATTERNS] = {"skips": baseline.load_patterns(config.getoption("skips")),
-                                  "flakes": baseline.load_flakes(config.getoption("flakes"))}
+        config.stash[RULES] = core.Rules(baseline=baseline.load(config.getoption("baseline")),
+                                         flakes=tuple(baseline.load_flakes(config.getoption("flakes"))),
+                                         flake_retries=config.getoption("flake_retries"), triage_dir=results_dir)
+        config.stash[SKIPS] = baseline.load_patterns(config.getoption("skips"))
     except baseline.BaselineError as exc:
         raise HarnessUsageError(str(exc)) from None
     config.stash[SHARD] = _shard(config.getoption("shard"))
     config.stash[HARNESS] = {"harness_version": __version__, "harness_git": _git_describe()}
     config.stash[DONE] = _resumed(config)
-    if config.stash[TARGETS] and not hasattr(config, "workerinput"):
-        results_dir = Path(config.getoption("results_dir"))
+    config.stash[JOURNAL] = journal.Journal(results_dir, config.stash[RUN]) if config.stash[TARGETS] else None
+    if config.stash[TARGETS] and not worker:
         _check_writable(results_dir)
-        if not config.option.xmlpath:
-            # The default report; this hook runs before junitxml's own configure reads the option.
-            config.option.xmlpath = str(results_dir / "junit.xml")
+        if not config.getoption("resume"):
+            _clear_results(results_dir)             # an earlier run's records must not mix with these
         config.pluginmanager.register(ResultsWriter(results_dir, config), "harness-results")
+        _interrupt_on_sigterm()
 
 
-def _mesa_build(config):
+def _settings(config, worker: bool) -> core.RunSettings:
+    knobs = config_mod.knobs()
     try:
-        return mesa.chosen(config.getoption("mesa"))
+        build = mesa.chosen(config.getoption("mesa") or knobs.mesa or None)
     except mesa.MesaError as exc:
         raise HarnessUsageError(str(exc)) from None
+    return core.RunSettings(case_timeout=config.getoption("case_timeout"), gl_platform=config.getoption("gl_platform"),
+                            vk_without=config_mod.split_names(config.getoption("vk_without")),
+                            vk_validation=config.getoption("vk_validation"), mesa=build,
+                            fork=not config.getoption("no_spawner"),
+                            children=children_per_process(config, worker), knobs=knobs)
+
+
+def _clear_results(folder: Path) -> None:
+    journal.clear(folder)
+    for name in ("results.json", "results.csv", "failures.csv"):
+        (folder / name).unlink(missing_ok=True)
+
+
+def _interrupt_on_sigterm() -> None:
+    """SIGTERM (what a CI job's timeout sends first) ends the run as Ctrl-C does: pytest stops,
+    and the session's end writes results and JUnit of what finished, exiting non-zero."""
+    def interrupt(signum, frame):
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)       # a second SIGTERM kills
+        raise KeyboardInterrupt(f"signal {signal.Signals(signum).name}")
+    signal.signal(signal.SIGTERM, interrupt)
 
 
 def _shard(text: str) -> tuple[int, int]:
@@ -197,10 +224,18 @@ def _resumed(config) -> dict:
     folder = config.getoption("resume")
     if not folder:
         return {}
+    folder = Path(folder)
+    recorded = journal.read(folder) if folder.is_dir() else []
     try:
-        return {results.key(e): e for e in results.read(Path(folder))}
+        earlier = results.read(folder) if not folder.is_dir() or (folder / "results.json").exists() \
+            or (folder / "junit.xml").exists() or not recorded else []
     except results.ResultsError as exc:
         raise HarnessUsageError(f"--resume: {exc}") from None
+    done = {results.key(e): e for e in earlier}
+    for entry in recorded:                      # the journal: what a killed run finished
+        entry["status"] = Status.parse(entry["status"])
+        done[results.key(entry)] = entry
+    return done
 
 
 def _git_describe() -> str:
@@ -232,7 +267,7 @@ def pytest_collection_modifyitems(config, items):
         _deselect(config, items, [item for i, item in enumerate(items) if i % n != k - 1])
     for item in items:
         if isinstance(item, CaseItem):
-            where = baseline.first_match(config.stash[PATTERNS]["skips"], item.case.id, item.target)
+            where = baseline.first_match(config.stash[SKIPS], item.case.id, item.target)
             if where:
                 item.add_marker(pytest.mark.skip(reason=f"listed in the skips file ({where})"))
     seed = config.getoption("shuffle")
@@ -267,7 +302,7 @@ def pytest_xdist_auto_num_workers(config):
     while pytest judges this one), and each worker costs the controller 3 to 5 ms of CPU per
     case (bench/bench.py's profile, issue 19): on 2 cores `-n 2` ran at 0.87-0.93x `-n 0`; on
     16 cores a sweep peaked at 8 workers. $PYTEST_XDIST_AUTO_NUM_WORKERS still decides."""
-    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") or not _collects_cases(config):
+    if config_mod.knobs().xdist_workers or not _collects_cases(config):
         return None                     # xdist's own rule (self-tests: one worker per core)
     return auto_workers(os.cpu_count() or 1)
 
@@ -299,6 +334,7 @@ def _concurrent_children(config) -> int:
 @pytest.hookimpl(optionalhook=True)          # an xdist hook; pytest may run without xdist
 def pytest_configure_node(node):
     node.workerinput["harness_targets"] = node.config.stash[TARGETS]
+    node.workerinput["harness_run"] = node.config.stash[RUN]
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -313,12 +349,8 @@ def pytest_runtest_teardown(item, nextitem):
     """Cases run target by target: after a target's last case on this worker, its child
     (and the driver's memory) goes. Shuffled runs interleave targets and keep them all."""
     if isinstance(item, CaseItem) and item.config.getoption("shuffle") is None \
-            and not _same_target(item, nextitem):
+            and not same_target(item, nextitem):
         item.config.stash[POOL].close(item.target)
-
-
-def _same_target(item, other) -> bool:
-    return isinstance(other, CaseItem) and other.target == item.target
 
 
 @pytest.hookimpl(wrapper=True)
@@ -372,7 +404,7 @@ def pytest_runtest_makereport(item, call):
 def pytest_report_header(config):
     names = config.stash.get(TARGETS, [])
     lines = [f"harness targets: {', '.join(names)}"] if names else []
-    build = config.stash.get(MESA, None)
+    build = config.stash[SETTINGS].mesa if SETTINGS in config.stash else None
     if names and build is not None:
         lines.append(f"harness Mesa: {build.version} from {build.root} (--mesa)")
     if config.getoption("shuffle") is not None:
@@ -390,193 +422,38 @@ class HarnessUsageError(Exception):
     """Bad input on the command line: one line on stderr, exit status 2 (see pytest_cmdline_main)."""
 
 
-class CaseFile(pytest.File):
-    def collect(self):
-        try:
-            cases = catalog.generate(self.path)
-            bad = next((c for c in cases if not isinstance(c, Case)), None)
-            if bad is not None:
-                raise CaseError(f"generate() returned {type(bad).__name__} {bad!r:.80}, not a Case")
-        except Exception as exc:   # a broken case file is one clear line, not a traceback
-            raise self.CollectError(f"{self.path}: malformed case file: {type(exc).__name__}: {exc}") from None
-        for case in cases:
-            yield from case_items(self, case)
-
-
-def case_items(parent, case: Case):
-    """One item per selected target, named `<case id>[<target>]`: every collector of cases
-    (families' cases.py, piglit .shader_test files) makes them here."""
-    for target in parent.config.stash[TARGETS]:
-        item = CaseItem.from_parent(parent, name=ids.key(case.id, target), case=case, target=target)
-        item.add_marker(case.family)
-        item.add_marker("conformance")
-        yield item
-
-
-class CaseFailure(Exception):
-    pass
-
-
-class CaseItem(pytest.Item):
-    def __init__(self, *, case, target, **kwargs):
-        super().__init__(**kwargs)
-        self.case = case
-        self.target = target
-        self.user_properties += [("case_id", case.id), ("target", target)]
-
-    def runtest(self):
-        """Run the case (queued by pytest_runtest_protocol), judge it, and report what the run
-        policy makes of the verdict (harness/policy.py)."""
-        executor = self.config.stash[POOL].get(self.target)
-        result = executor.run(self.case)
-        info = executor.info().observation or {}
-        renderer = info.get("renderer", "?")
-        where = f"{self.target}: {renderer}, {info.get('version', '?')}"
-        if info.get("mesa") and f"Mesa {info['mesa']}" not in where:
-            where += f", Mesa {info['mesa']}"           # the Vulkan layer's version names the layer
-        self.user_properties += [("renderer", renderer), ("gl_version", info.get("version", "?")),
-                                 ("mesa", info.get("mesa", "")), ("platform", info.get("platform", "?"))]
-        self.user_properties += list(self.config.stash[HARNESS].items())
-        verdict = judge(self.case, result, where)
-        self.user_properties += [("case_duration", f"{result.duration:.4f}")]
-        if verdict.status.is_failure():
-            self._keep_for_triage(result)
-        expected = baseline.lookup(self.config.stash[BASELINE], self.case.id, self.target)
-        # Re-runs happen only as the policy asks for them (a failure, up to its first pass).
-        reruns = (judge(self.case, executor.run(self.case), where)
-                  for _ in range(self.config.getoption("flake_retries")))
-        outcome = policy.decide(verdict, expected, reruns=reruns, flakes=baseline.matching_flakes(
-            self.config.stash[PATTERNS]["flakes"], self.case.id, self.target))
-        self.stash[OUTCOME] = outcome.label
-        # Plain strings: xdist sends the properties to the controller as they are.
-        self.user_properties.append(("status", outcome.status.value))
-        if expected is not None:
-            self.user_properties.append(("expected", expected.baseline_name))
-        if outcome.report is policy.Report.SKIPPED:       # JUnit: skipped, with the reason
-            pytest.skip(outcome.message)
-        if outcome.report is policy.Report.FAILED:
-            raise CaseFailure(outcome.message)
-
-    def _keep_for_triage(self, result) -> None:
-        """A failed case leaves its reproducer (case JSON + GLSL) and raw observation in the
-        results folder; JUnit attaches the reproducer the way GitLab and Jenkins read it."""
-        folder = Path(self.config.getoption("results_dir"))
-        stem = export.file_stem(self.case.id, self.target)
-        try:
-            written = export.export(self.case, "glsl", folder / "repro" / stem)
-            if result.observation is not None:
-                (folder / "observations").mkdir(parents=True, exist_ok=True)
-                (folder / "observations" / f"{stem}.json").write_text(json.dumps(
-                    {"id": self.case.id, "target": self.target, "case": self.case.to_json(),
-                     "observation": result.observation}))
-        except OSError as exc:
-            self.add_report_section("call", "stdout", f"no reproducer written: {exc}")
-            return
-        self.add_report_section("call", "stdout", f"[[ATTACHMENT|{written[0].resolve()}]]")
-
-    def repr_failure(self, excinfo, style=None):
-        if isinstance(excinfo.value, CaseFailure):
-            return f"{self.case.id} on {self.target}\n{excinfo.value}"
-        return super().repr_failure(excinfo, style)
-
-    def reportinfo(self):
-        return self.path, 0, f"{self.case.id}[{self.target}]"      # skip reports need a line
-
-
-class ExecutorPool:
-    """One group of executor children per target in this pytest process, closed when the
-    session ends."""
-
-    def __init__(self, config):
-        self._config = config
-        self._executors: dict[str, ExecutorGroup] = {}
-        self.children = children_per_process(config, hasattr(config, "workerinput"))
-
-    def get(self, name: str) -> ExecutorGroup:
-        if name not in self._executors:
-            config = self._config
-            self._executors[name] = ExecutorGroup(lambda: Executor(
-                targets_mod.get(name), case_timeout=config.getoption("case_timeout"),
-                gl_platform=config.getoption("gl_platform"), vk_without=config.getoption("vk_without"),
-                mesa=config.stash[MESA], fork=not config.getoption("no_spawner"),
-                extra_env={"HARNESS_VK_VALIDATION": "1"} if config.getoption("vk_validation") else None),
-                self.children)
-        return self._executors[name]
-
-    def queue(self, item: CaseItem, following, ahead: list) -> None:
-        """Queue this case, the next one, and (where the run order is known) those after it, one
-        per further child, as long as they run on the same target."""
-        executor = self.get(item.target)
-        executor.send(item.case)
-        for later in [following] + ahead[:self.children - 1]:
-            if not _same_target(item, later) or later.get_closest_marker("skip"):
-                break
-            executor.send(later.case)
-
-    def prepare(self, name: str) -> None:
-        self.get(name).prepare()
-
-    def keep_only(self, names: set[str]) -> None:
-        """Close the executors of targets not named."""
-        for name in set(self._executors) - names:
-            self.close(name)
-
-    def close(self, name: str | None = None):
-        """Close one target's executor, or (no name) all of them."""
-        for target in [name] if name else list(self._executors):
-            executor = self._executors.pop(target, None)
-            if executor is not None:
-                executor.close()
-
-
 class ResultsWriter:
-    """Controller-side: one entry per case and target in results.json, whatever the outcome."""
+    """Controller-side: the records of cases no item recorded (a skips-file entry, a setup
+    error, an xdist worker that died mid-case) go to the controller's journal; when the session
+    ends, the run's files are derived from every journal of this run and the resumed entries."""
 
     def __init__(self, folder: Path, config):
         self.folder = folder
         self.config = config
-        self.entries: list[dict] = []
-        self.started = time.perf_counter()
 
     @pytest.hookimpl(trylast=True)
     def pytest_runtest_logreport(self, report):
         props = dict(report.user_properties)
         crashed = terminal.worker_crash(report)
         if crashed:                     # no properties: the worker died mid-case
-            props = {"case_id": crashed[0], "target": crashed[1], "status": Status.CRASH.value}
-        self._classname(report, props)
-        # The call phase has the verdict; a setup that failed or skipped has no call phase.
-        if "case_id" not in props or not (crashed or report.when == "call" or
-                                          (report.when == "setup" and not report.passed)):
-            return
-        longrepr = report.longrepr
-        if isinstance(longrepr, tuple):                 # a skip: (path, line, reason)
-            message = longrepr[2].removeprefix("Skipped: ")
+            record = core.crash_record(*crashed, str(report.longrepr or "the xdist worker died"))
+        elif "case_id" in props and report.when == "setup" and not report.passed:
+            message = report.longrepr[2].removeprefix("Skipped: ") if isinstance(report.longrepr, tuple) \
+                else str(report.longrepr or "")
+            status = Status.SKIP if report.skipped else Status.ERROR
+            record = core.Record(props["case_id"], props["target"], status, label=status.value,
+                                 report="skipped" if report.skipped else "failed", message=message)
         else:
-            message = "" if report.passed else str(longrepr or "")
-        status = props.get("status") or (Status.SKIP if report.skipped else Status.ERROR).value
-        self.entries.append({
-            "id": props["case_id"], "target": props["target"], "status": status,
-            "expected": props.get("expected", ""),
-            "duration": round(float(props.get("case_duration", report.duration)), 4),
-            "renderer": props.get("renderer", ""), "mesa": props.get("mesa", ""), "message": message,
-            "finished": round(time.perf_counter() - self.started, 3)})   # s into the run: start-up, rate
-
-    def _classname(self, report, props) -> None:
-        """JUnit classname `<target>.<family>`, which CI dashboards group by. pytest derives it
-        from the file path and has no public hook for it, hence its internal reporters."""
-        from _pytest.junitxml import xml_key
-        xml = self.config.stash.get(xml_key, None)
-        if xml is not None and "case_id" in props and report.when != "teardown":   # teardown: written
-            # junitxml keeps attributes set here over the ones it derives on later phases.
-            xml.node_reporter(report).attrs["classname"] = f"{props['target']}.{catalog.prefix(props['case_id'])}"
+            return
+        self.config.stash[JOURNAL].append(record.to_json())
 
     def pytest_sessionfinish(self, session):
-        """Also on Ctrl-C: what finished is written, and --resume can run the rest."""
-        done = self.config.stash[DONE]
-        fresh = {results.key(e) for e in self.entries}
-        earlier = [e for name, e in done.items() if name not in fresh]
-        results.write(self.folder, earlier + self.entries)
+        """Also on Ctrl-C and SIGTERM: what finished is written, and --resume can run the rest."""
+        self.config.stash[JOURNAL].close()
+        fresh = journal.read(self.folder, self.config.stash[RUN])
+        keys = {results.key(e) for e in fresh}
+        earlier = [e for name, e in self.config.stash[DONE].items() if name not in keys]
+        results.write(self.folder, earlier + fresh, self.folder / "junit.xml", self.config.stash[HARNESS])
 
 
 def pytest_sessionfinish(session, exitstatus):

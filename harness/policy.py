@@ -16,8 +16,7 @@ import enum
 from dataclasses import dataclass
 from typing import Collection, Iterable, Sequence
 
-from harness.status import Status
-from harness.verdict import Verdict
+from harness.status import Status, Verdict
 
 EXPECTED_FAIL = "expected fail"             # terminal labels of outcomes that are no status
 UNEXPECTED_PASS = "unexpected pass"

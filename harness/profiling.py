@@ -1,37 +1,88 @@
-"""Timers per process for bench/bench.py's profile; nothing happens unless $HARNESS_PROFILE
-names a folder.
+"""Timers per process for bench/bench.py's profile: named sections the harness's code marks
+explicitly (`with profiling.section("compile+link"):`), which cost one check when profiling is
+off. It is on in a process once `start` is called: in the pytest processes when
+$HARNESS_PROFILE names a folder (`-p harness.profiling`, which xdist hands on to its workers),
+in the executor's child and the spawner when their ChildOptions carry that folder.
 
-Every process of a run writes `<role>-<pid>.json` there when it ends (a child also every second,
+Every profiled process writes `<role>-<pid>.json` there when it ends (a child also every second,
 as a driver may crash it): its CPU time (all threads, from getrusage), when it started and ended
-(or last wrote), and for each timed section the count, wall seconds and process CPU seconds
-spent in it. Roles:
+(or last wrote), and for each section the count, wall seconds and process CPU seconds spent in
+it. Roles:
 
 - `main`: the pytest process (-n 0), or xdist's controller (-n N);
 - `worker`: an xdist worker;
-- `child`: an executor's child (harness/worker.py), which holds the driver;
+- `child`: an executor's child (harness/child.py), which holds the driver;
 - `spawner`: the process an executor forks its children from (harness/spawner.py).
 
-The pytest processes take this module as a plugin (`-p harness.profiling`, which xdist hands on
-to its workers); the child calls `child(backend)` once, from harness/worker.py. Sections are
-timed by wrapping functions and by pytest hook wrappers, so nothing in the harness changes when
-the variable is unset. bench/wall_profile.py reads the folder and prints where the wall time went.
+bench/wall_profile.py reads the folder and prints where the wall time went.
 """
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import json
 import os
-import pickle
 import resource
 import threading
 import time
 
 import pluggy
 
-hookimpl = pluggy.HookimplMarker("pytest")          # pytest.hookimpl, without importing pytest in the child
+from harness.config import knobs
 
-DIR = os.environ.get("HARNESS_PROFILE", "")
+hookimpl = pluggy.HookimplMarker("pytest")          # pytest.hookimpl, without importing pytest in the child
+_OFF = contextlib.nullcontext()
+_active: "list[Timers]" = []        # the process's timers once started (one at most)
+
+
+def start(role: str, folder: str, at_exit: bool = True, every: float = 0.0) -> "Timers":
+    """Turn the sections on in this process, writing to `folder`."""
+    if not _active:
+        _active.append(Timers(role, folder, at_exit=at_exit, every=every))
+    return _active[0]
+
+
+def timed(name: str):
+    """A decorator: every call of the function is section `name`."""
+    def decorate(function):
+        @functools.wraps(function)
+        def wrapper(*args, **kwargs):
+            if not _active:
+                return function(*args, **kwargs)
+            with _Section(_active[0], name):
+                return function(*args, **kwargs)
+        return wrapper
+    return decorate
+
+
+def forget() -> None:
+    """In a forked process: drop the timers inherited from the parent (started anew if wanted)."""
+    _active.clear()
+
+
+def section(name: str):
+    """A context manager timing what it encloses as section `name` (nothing when off)."""
+    return _Section(_active[0], name) if _active else _OFF
+
+
+def mark(name: str, last: bool = False) -> None:
+    if _active:
+        _active[0].mark(name, last)
+
+
+class _Section:
+    __slots__ = ("timers", "name", "wall", "cpu")
+
+    def __init__(self, timers: "Timers", name: str):
+        self.timers, self.name = timers, name
+
+    def __enter__(self):
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+
+    def __exit__(self, *exc):
+        self.timers.add(self.name, time.perf_counter() - self.wall, time.process_time() - self.cpu)
+        return False
 
 
 def _process_start() -> float:
@@ -46,10 +97,10 @@ def _process_start() -> float:
 
 
 class Timers:
-    def __init__(self, role: str, at_exit: bool = True, every: float = 0.0):
+    def __init__(self, role: str, folder: str, at_exit: bool = True, every: float = 0.0):
         """`every` > 0: also write the file when a section ends that many seconds after the
         last write, so that a process that crashes leaves what it measured until then."""
-        self.role = role
+        self.role, self.folder = role, folder
         self.started = _process_start()
         self.sections: dict[str, list] = {}          # name -> [count, wall s, cpu s]
         self.events: dict[str, list] = {}            # name -> [epoch s, process CPU s] when it happened
@@ -74,23 +125,6 @@ class Timers:
         if last or name not in self.events:
             self.events[name] = [time.time(), time.process_time()]
 
-    def wrap(self, owner, attribute: str, name: str) -> None:
-        """Time every call of owner.attribute as section `name`; a missing attribute is an error,
-        so that a renamed function cannot drop out of the profile silently."""
-        function = getattr(owner, attribute)
-        if getattr(function, "_profiled", False):
-            return
-
-        @functools.wraps(function)
-        def timed(*args, **kwargs):
-            wall, cpu = time.perf_counter(), time.process_time()
-            try:
-                return function(*args, **kwargs)
-            finally:
-                self.add(name, time.perf_counter() - wall, time.process_time() - cpu)
-        timed._profiled = True
-        setattr(owner, attribute, timed)
-
     def write(self) -> None:
         with self._lock:
             self._write()
@@ -100,83 +134,24 @@ class Timers:
         data = {"role": self.role, "pid": os.getpid(), "ppid": os.getppid(), "started": self.started,
                 "ended": time.time(), "cpu": usage.ru_utime + usage.ru_stime,
                 "sections": self.sections, "events": self.events}
-        path = os.path.join(DIR, f"{self.role}-{os.getpid()}.json")
+        path = os.path.join(self.folder, f"{self.role}-{os.getpid()}.json")
         with open(path + ".tmp", "w") as out:
             json.dump(data, out)
         os.replace(path + ".tmp", path)
         self._written = time.monotonic()
 
 
-class _Timed:
-    """Stands in for the json or pickle module inside harness.protocol: the framing's
-    serialization, timed as "<module>.dumps" and "<module>.loads"."""
-
-    def __init__(self, timers: Timers, module):
-        self.dumps, self.loads = module.dumps, module.loads
-        timers.wrap(self, "dumps", f"{module.__name__}.dumps")
-        timers.wrap(self, "loads", f"{module.__name__}.loads")
-
-
-def _framing(timers: Timers) -> None:
-    from harness import protocol
-    protocol.json = _Timed(timers, json)
-    protocol.pickle = _Timed(timers, pickle)
-    timers.wrap(protocol, "send", "pipe.send")           # dumps + write
-
-
-def _waits(timers: Timers) -> None:
-    from harness import protocol
-    timers.wrap(protocol, "recv", "pipe.recv")           # waiting + read + loads, on the main thread
-
-
-# -- the executor's child ------------------------------------------------------------------
-def child(backend) -> None:
-    """Called once by harness/worker.py with its backend, the context made."""
-    if not DIR:
-        return
-    timers = Timers("child", every=1.0)        # a driver may crash the child: keep the file current
-    timers.mark("backend ready")
-    _framing(timers)
-    timers.wrap(backend, "run", "backend.run")
-    timers.wrap(backend, "info", "backend.info")
-    for attribute, name in (("_link", "compile+link"), ("_draw", "draw+readback"),
-                            ("_vertex_data", "vertex data"), ("_reset", "reset state")):
-        if hasattr(type(backend), attribute):            # the GL backend's parts
-            timers.wrap(type(backend), attribute, name)
-    contexts = getattr(backend, "_contexts", None)       # the GL backend's context per case
-    if contexts is not None:
-        timers.wrap(type(contexts), "begin_case", "case context")
-        timers.wrap(type(contexts), "end_case", "case context")
-        timers.wrap(type(backend), "_framebuffer", "framebuffer")
-
-
-# -- the spawner (harness/spawner.py) --------------------------------------------------------
-def spawner() -> Timers | None:
-    """Timers for a spawner, which writes them itself when it ends: an atexit handler would be
-    inherited by every child it forks."""
-    return Timers("spawner", at_exit=False) if DIR else None
-
-
 # -- pytest processes (-p harness.profiling) -----------------------------------------------
-_timers: Timers | None = None
-
-
 def pytest_configure(config):
-    global _timers
-    if not DIR or _timers is not None:
-        return
-    _timers = Timers("worker" if hasattr(config, "workerinput") else "main")
-    _framing(_timers)
-    _waits(_timers)
-    from harness.executor import Executor
-    for attribute in ("run", "send", "info", "close", "_start"):
-        _timers.wrap(Executor, attribute, f"executor.{attribute.lstrip('_')}")
-    config.pluginmanager.register(_Hooks(_timers), "harness-profiling-hooks")
+    folder = knobs().profile
+    if folder and not _active:
+        timers = start("worker" if hasattr(config, "workerinput") else "main", folder)
+        config.pluginmanager.register(_Hooks(timers), "harness-profiling-hooks")
 
 
 def pytest_unconfigure(config):
-    if _timers is not None:
-        _timers.write()             # xdist workers may end without running atexit
+    if _active:
+        _active[0].write()          # xdist workers may end without running atexit
 
 
 class _Hooks:
@@ -189,9 +164,6 @@ class _Hooks:
 
     def pytest_sessionstart(self, session):
         self.t.mark("sessionstart")
-        from harness import plugin
-        self.t.wrap(plugin, "judge", "judge")
-        self.t.wrap(plugin.CaseItem, "_keep_for_triage", "triage files")
 
     @hookimpl(hookwrapper=True)
     def pytest_collection(self, session):

@@ -15,6 +15,8 @@ import select
 import struct
 import time
 
+from harness.profiling import section
+
 _HEADER = struct.Struct(">I")
 _PICKLE = pickle.HIGHEST_PROTOCOL
 
@@ -29,12 +31,16 @@ class ChildTimeout(Exception):
 
 def send(fd: int, message: dict) -> None:
     """A reply."""
-    _write(fd, json.dumps(message, separators=(",", ":")).encode())
+    with section("pipe.send"):
+        _write(fd, json.dumps(message, separators=(",", ":")).encode())
 
 
 def recv(fd: int, timeout: float | None = None) -> dict:
     """A reply, within `timeout` seconds (ChildTimeout) or however long it takes."""
-    return json.loads(_read(fd, timeout))
+    with section("pipe.recv"):
+        body = _read(fd, timeout)
+        with section("json.loads"):
+            return json.loads(body)
 
 
 def send_request(fd: int, message: dict) -> None:
@@ -42,7 +48,9 @@ def send_request(fd: int, message: dict) -> None:
 
 
 def recv_request(fd: int) -> dict:
-    return pickle.loads(_read(fd, None))
+    body = _read(fd, None)
+    with section("pickle.loads"):
+        return pickle.loads(body)
 
 
 def _write(fd: int, body: bytes) -> None:

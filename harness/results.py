@@ -1,13 +1,17 @@
-"""The run's result files: writing them (results.json, results.csv, failures.csv) and reading
-results back from results.json or JUnit, for compare, merge and report."""
+"""The run's result files: writing them (results.json, results.csv, failures.csv, junit.xml),
+all derived from the same entries (the journal's records, harness/journal.py), and reading
+results back from results.json or JUnit, for compare, merge, resume and report."""
 from __future__ import annotations
 
 import json
 import shutil
 from pathlib import Path
 
-from harness import baseline, ids
+from harness import baseline, catalog, ids
 from harness.status import Status
+
+# The JUnit properties of a case, besides those of the run (harness version and git describe).
+JUNIT_PROPERTIES = ("case_id", "target", "status", "expected", "renderer", "gl_version", "mesa", "platform")
 
 
 class ResultsError(ValueError):
@@ -18,14 +22,55 @@ def key(entry: dict) -> str:
     return ids.key(entry["id"], entry["target"])
 
 
-def write(folder: Path, entries: list[dict]) -> None:
+def write(folder: Path, entries: list[dict], junit: Path | None = None, run_properties: dict | None = None) -> None:
+    """results.json, results.csv, failures.csv and (where `junit` names a file) JUnit."""
     folder.mkdir(parents=True, exist_ok=True)
+    if junit is not None:
+        write_junit(junit, entries, run_properties or {})
     (folder / "results.json").write_text(json.dumps({"results": entries}, indent=1) + "\n")
     rows = ["id,status,duration"] + [f"{key(e)},{e['status']},{e['duration']}" for e in entries]
     (folder / "results.csv").write_text("\n".join(rows) + "\n")
     failures = [baseline.failure_line(e["id"], e["target"], e["status"]) for e in entries]
     (folder / "failures.csv").write_text(
         "# failures of this run, in --baseline format\n" + "".join(f"{f}\n" for f in failures if f))
+
+
+def write_junit(path: Path, entries: list[dict], run_properties: dict) -> None:
+    """One JUnit testsuite: a testcase `<id>[<target>]` per entry, classname `<target>.<family>`
+    (what CI dashboards group by), a failure, or a skip with its reason (expected failures and
+    flakes too, as a dashboard must not count them as failures); a failure's reproducer is
+    attached as GitLab and Jenkins read it."""
+    from junitparser import Failure, JUnitXml, Properties, Property, Skipped, TestCase, TestSuite
+    suite = TestSuite("harness")
+    for entry in entries:
+        case = TestCase(key(entry), classname=f"{entry['target']}.{catalog.prefix(entry['id'])}",
+                        time=float(entry.get("duration", 0)))
+        status = str(entry["status"])
+        report = entry.get("report") or ("passed" if status == "pass" else "skipped"
+                                         if status in ("skip", "flake") else "failed")
+        message = entry.get("message", "")
+        if report == "failed":
+            failure = Failure(message.splitlines()[0] if message else status, status)
+            failure.text = f"{entry['id']} on {entry['target']}\n{message}"
+            case.result = [failure]
+        elif report == "skipped":
+            case.result = [Skipped(message)]
+        if entry.get("reproducer"):
+            case.system_out = f"[[ATTACHMENT|{entry['reproducer']}]]"
+        properties = Properties()
+        values = {"case_id": entry["id"], **entry, "status": status, "case_duration": entry.get("duration", 0)}
+        for name in (*JUNIT_PROPERTIES, "case_duration"):
+            if values.get(name) not in (None, ""):
+                properties.add_property(Property(name, str(values[name])))
+        for name, value in run_properties.items():
+            properties.add_property(Property(name, str(value)))
+        case.append(properties)
+        suite.add_testcase(case)
+    suite.update_statistics()
+    xml = JUnitXml()
+    xml.add_testsuite(suite)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    xml.write(str(path))
 
 
 def read(path: Path) -> list[dict]:

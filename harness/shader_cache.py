@@ -21,21 +21,22 @@ import os
 import shutil
 from pathlib import Path
 
+from harness.config import cache_home
+
 VARIABLE = "__GL_SHADER_DISK_CACHE_PATH"
 LIMIT = 64                       # slots; a child beyond them keeps the driver's default cache
 LOCK = "lock"
 
 
-def slots(environ=os.environ) -> Path:
-    base = environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "gl-layer-harness" / "nvidia-shader-cache"
+def slots(environ) -> Path:
+    return cache_home(environ) / "nvidia-shader-cache"
 
 
 def chosen_by_user(environ) -> bool:
     return VARIABLE in environ or environ.get("__GL_SHADER_DISK_CACHE") == "0"
 
 
-def claim(environ=os.environ) -> int | None:
+def claim(environ) -> int | None:
     """Point this process's NVIDIA shader cache at the first free slot and return the lock's
     descriptor, which must stay open while the process lives; None where the user chose, or no
     slot could be had (a read-only home, every slot taken)."""
@@ -50,7 +51,7 @@ def claim(environ=os.environ) -> int | None:
     return None
 
 
-def seed(count: int, environ=os.environ) -> list[int]:
+def seed(count: int, environ) -> list[int]:
     """Copy slot 0's cache into each of slots 1..count-1 that has none, each while holding both
     slots' locks (no child is writing either); returns the slots seeded. Nothing happens where
     slot 0 has no cache or is in use."""

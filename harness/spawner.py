@@ -1,13 +1,13 @@
 """Executor children forked from a process that has already imported what a child needs.
 
-Starting `python -m harness.worker` costs 0.4 to 0.7 s of CPU, nearly all of it imports
+Starting `python -m harness.child` costs 0.4 to 0.7 s of CPU, nearly all of it imports
 (PyOpenGL's GL namespace, numpy, the harness); the driver's contexts are a tenth of it. A run
 starts a child per crash, per timeout and per case that is the last in its child
 (Case.last_in_child), and pays that every time. So an Executor may keep a spawner: a process
-started once with the target's environment, which imports the worker's modules and forks a
+started once with the target's environment, which imports the child's modules and forks a
 child on request. Nothing in the spawner touches a driver (no EGL display, no Vulkan
 instance) or starts a thread, so each fork begins with no driver state and one thread, as a
-fresh process does; it then runs harness.worker's main as `python -m harness.worker` would.
+fresh process does; it then runs harness.child's main as `python -m harness.child` would.
 
 The executor hands the child's stdin, stdout and stderr to the spawner over a Unix socket
 (SCM_RIGHTS). The spawner is the child's parent, so it reaps it and reports how it ended
@@ -35,8 +35,8 @@ class SpawnerGone(Exception):
 class Spawner:
     """The parent's handle on one spawner process (started by `fork`'s first call)."""
 
-    def __init__(self, launcher: list[str], worker_args: list[str], env: dict[str, str]):
-        self._launcher, self._args, self._env = launcher, worker_args, env
+    def __init__(self, launcher: list[str], child_args: list[str], env: dict[str, str]):
+        self._launcher, self._args, self._env = launcher, child_args, env
         self._proc: subprocess.Popen | None = None
         self._sock: socket.socket | None = None
 
@@ -46,7 +46,7 @@ class Spawner:
             self._start()
 
     def fork(self, stderr: int) -> "Forked":
-        """A new child running harness.worker, its stderr going to the file descriptor given."""
+        """A new child running harness.child, its stderr going to the file descriptor given."""
         self.start()
         stdin_r, stdin_w = os.pipe()
         stdout_r, stdout_w = os.pipe()
@@ -132,27 +132,20 @@ class Forked:
 
 
 # -- the spawner process -------------------------------------------------------------------------
-def preload(worker_args: list[str]) -> None:
-    """Import what harness.worker will need for this backend; nothing that opens a driver."""
-    from harness import worker              # and with it the case model and the framing
-    options = worker.parse_args(worker_args)
-    modules = ["harness.backends.fault"] if options.backend.startswith("fault") else []
+def preload(options) -> None:
+    """Import what harness.child will need for this backend; nothing that opens a driver."""
+    from harness import backends, child     # the child, and with it the case model and the framing
     if options.backend in ("gl", "fault-gl"):
         from harness.backends.gl.context import select_platform
         select_platform(options.gl_platform)        # PyOpenGL picks its loader on first import
-        modules += ["OpenGL.GL", "harness.backends.gl.runner"]
-        if options.gl_platform == "egl":
-            modules += ["OpenGL.EGL", "OpenGL.EGL.EXT.device_enumeration"]
-    elif options.backend == "vk":
-        modules += ["harness.backends.vk.runner"]
-    for name in modules:
+    for name in backends.modules(options):
         try:
             importlib.import_module(name)
         except Exception:                   # the child imports it again and says why
             pass
 
 
-def serve(sock: socket.socket, worker_args: list[str]) -> None:
+def serve(sock: socket.socket, child_args: list[str]) -> None:
     while True:
         try:
             message, fds, _, _ = socket.recv_fds(sock, MESSAGE, 3)
@@ -166,7 +159,7 @@ def serve(sock: socket.socket, worker_args: list[str]) -> None:
             sys.stderr.flush()
             pid = os.fork()
             if pid == 0:
-                _child(sock, fds, worker_args)
+                _child(sock, fds, child_args)
             for fd in fds:
                 os.close(fd)
             reply = {"pid": pid}
@@ -189,8 +182,9 @@ def _wait(pid: int, timeout: float | None) -> int | None:
         time.sleep(0.002)
 
 
-def _child(sock: socket.socket, fds: list[int], worker_args: list[str]) -> None:
-    """In the fork: become `python -m harness.worker ARGS` on the descriptors given; never returns."""
+def _child(sock: socket.socket, fds: list[int], child_args: list[str]) -> None:
+    """In the fork: become `python -m harness.child ARGS` on the descriptors given; never returns."""
+    from harness import child, profiling
     code = 1
     try:
         os.setsid()
@@ -200,30 +194,33 @@ def _child(sock: socket.socket, fds: list[int], worker_args: list[str]) -> None:
         for fd in fds:
             if fd > 2:
                 os.close(fd)
-        from harness import worker
-        worker.main(worker_args)
+        profiling.forget()                  # the spawner's timers are not the child's
+        child.main(child_args)
         code = 0
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except BaseException:
         traceback.print_exc()
     finally:
-        from harness import worker
-        worker.exit_now(code)
+        child.exit_now(code)
 
 
 def main(argv: list[str] | None = None) -> None:
+    from harness import child, profiling
+    from harness.config import ChildOptions
     argv = sys.argv[1:] if argv is None else argv
     sock = socket.socket(fileno=int(argv[0]))
-    timers = __import__("harness.profiling").profiling.spawner() if os.environ.get("HARNESS_PROFILE") else None
-    preload(argv[1:])
+    options = ChildOptions.from_arg(argv[1])
+    # A spawner writes its timers itself when it ends: an atexit handler would be inherited by
+    # every child it forks.
+    timers = profiling.start("spawner", options.profile, at_exit=False) if options.profile else None
+    preload(options)
     if timers:
         timers.mark("preloaded")
     serve(sock, argv[1:])
     if timers:
         timers.write()
-    from harness import worker
-    worker.exit_now(0)      # the executor waits for this exit: finalization took 165 to 270 ms
+    child.exit_now(0)      # the executor waits for this exit: finalization took 165 to 270 ms
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ Statuses are str enums: they are written to JSON, CSV and JUnit as their plain n
 from __future__ import annotations
 
 import enum
+from dataclasses import dataclass
 
 
 class Status(enum.StrEnum):
@@ -135,3 +136,23 @@ class Change(enum.Enum):
         if old is Status.SKIP:
             return cls.UNSKIPPED
         return cls.NEW_FLAKE if (old, new) == (Status.PASS, Status.FLAKE) else cls.UNCHANGED
+
+
+@dataclass
+class Result:
+    """What the executor got for one case: a Reply, the child's message, its observation (or,
+    for an `info` request, the target's facts), and how long the case ran in the child."""
+    status: Reply
+    message: str = ""
+    observation: dict | None = None
+    duration: float = 0.0
+
+    def __post_init__(self):
+        self.status = Reply.parse(self.status)          # a plain name becomes its Reply
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A case's result judged against its expectations (harness/verdict.py)."""
+    status: Status
+    message: str = ""

@@ -30,6 +30,8 @@ class Target:
     # Its driver may be NVIDIA's, whose shader cache serves one process at a time: each child
     # claims a cache folder of its own (harness/shader_cache.py).
     shader_cache_slot: bool = False
+    # Whether the GL backend may keep a linked program for later cases (gl/runner.py _cacheable).
+    shared_programs: bool = True
 
     def wrong_driver(self, facts: dict, build: "mesa_mod.Build | None" = None) -> str:
         """'' if the child's driver is this target's (and, with a --mesa build, from it), else why not."""
@@ -57,7 +59,6 @@ class Target:
 # lvp_icd.x86_64.json: each distribution names it its own way); a --mesa build's own ICD file is
 # lvp_icd.json too (harness/mesa.py).
 _LAVAPIPE_ONLY = ("VK_LOADER_DRIVERS_SELECT", "*lvp_icd*")
-_NO_SHARED_PROGRAMS = ("HARNESS_GL_PROGRAM_CACHE", "0")     # gl/runner.py: link in each case's context
 _MESA_SW = (("LIBGL_ALWAYS_SOFTWARE", "1"), ("EGL_PLATFORM", "surfaceless"))
 
 TARGETS = MappingProxyType({t.name: t for t in (
@@ -67,8 +68,9 @@ TARGETS = MappingProxyType({t.name: t for t in (
     # shared between the cases' contexts on zink: zink 25.0.7 crashes or reads zeros drawing a
     # program linked in another, since destroyed, context (triage/mesa-25.0.7/
     # zink-program-from-destroyed-context); linking per case is also faster there.
-    Target("zink", "gl", _MESA_SW + (("GALLIUM_DRIVER", "zink"), _NO_SHARED_PROGRAMS),
-           "Mesa zink on lavapipe (GL on Vulkan)", default=True, renderer=r"^zink.*llvmpipe", mesa="gl+vk"),
+    Target("zink", "gl", _MESA_SW + (("GALLIUM_DRIVER", "zink"),),
+           "Mesa zink on lavapipe (GL on Vulkan)", default=True, renderer=r"^zink.*llvmpipe", mesa="gl+vk",
+           shared_programs=False),
     Target("system-gl", "gl", (), "the machine's own GL driver through EGL", shader_cache_slot=True),
     Target("lavapipe", "vk", (_LAVAPIPE_ONLY,),
            "Mesa lavapipe through the harness's Vulkan backend (a GL-on-Vulkan layer of its own)",
@@ -78,9 +80,9 @@ TARGETS = MappingProxyType({t.name: t for t in (
     # Mesa's EGL and zink over whatever Vulkan driver the loader finds (bench/gpu/run.sh points
     # the EGL vendor and driver paths at a Mesa unpacked beside NVIDIA's driver). Not forced to
     # software: zink then takes only a CPU device. Without a DRM node EGL loads zink_dri.so.
-    Target("zink-system", "gl", (("EGL_PLATFORM", "surfaceless"), ("MESA_LOADER_DRIVER_OVERRIDE", "zink"),
-                                 _NO_SHARED_PROGRAMS),
-           "Mesa zink on the machine's own Vulkan driver", renderer=r"^zink", mesa="gl", shader_cache_slot=True),
+    Target("zink-system", "gl", (("EGL_PLATFORM", "surfaceless"), ("MESA_LOADER_DRIVER_OVERRIDE", "zink")),
+           "Mesa zink on the machine's own Vulkan driver", renderer=r"^zink", mesa="gl", shader_cache_slot=True,
+           shared_programs=False),
     # For the harness's own reliability tests: llvmpipe with the faults $HARNESS_FAULTS names.
     Target("fault-llvmpipe", "fault-gl", _MESA_SW + (("GALLIUM_DRIVER", "llvmpipe"),),
            "test only: llvmpipe with injected crashes, hangs, GL errors and dirty state",

@@ -9,24 +9,16 @@ import base64
 import operator
 import struct
 import sys
-from dataclasses import dataclass
 
 import numpy as np
 
 from harness.case import Case, Expectation, step_label
-from harness.executor import Result
 from harness.expected_tables import GroupTables, tables
 from harness.glfacts import GL_TYPE_ENUMS
 from harness.observation import decode_records, steps_of
-from harness.status import Reply, Status
+from harness.status import Reply, Result, Status, Verdict
 
 MAX_PROBLEMS = 12
-
-
-@dataclass(frozen=True)
-class Verdict:
-    status: Status
-    message: str = ""
 
 
 def judge(case: Case, result: Result, where: str) -> Verdict:

@@ -27,8 +27,8 @@ import time
 import numpy as np
 
 
-def inject(fault: str) -> None:
-    """Faults that end or stall the process."""
+def inject(fault: str, mark: str = "") -> None:
+    """Faults that end or stall the process; `mark`: a file touched as a hang begins."""
     if fault == "garbage":
         sys.stderr.buffer.write(b"driver says \x00\x01\x1b[31m\xff\xfe not utf-8\n")
         sys.stderr.flush()
@@ -40,8 +40,8 @@ def inject(fault: str) -> None:
     elif fault == "exit":
         os._exit(3)
     elif fault == "hang":
-        if os.environ.get("HARNESS_FAULT_MARK"):      # tells a test the hang has begun
-            open(os.environ["HARNESS_FAULT_MARK"], "w").close()
+        if mark:                            # tells a test the hang has begun
+            open(mark, "w").close()
         while True:
             time.sleep(3600)
     elif fault == "kill-worker":             # SIGKILL the pytest-xdist worker that runs this child
@@ -64,6 +64,13 @@ def _executor_process() -> int:
 
 
 class FaultBackend:
+    def __init__(self, mark: str = ""):
+        self.mark = mark
+
+    @classmethod
+    def from_options(cls, options) -> "FaultBackend":
+        return cls(options.fault_mark)
+
     def info(self) -> dict:
         return {"renderer": "fault injector", "vendor": "harness", "version": "0", "platform": "none",
                 "profiles": {}}
@@ -73,20 +80,29 @@ class FaultBackend:
         fault = params.get("fault", "none")
         if fault not in ("none", "segv", "abort", "exit", "hang", "garbage"):
             raise ValueError(f"unknown fault {fault!r}")
-        inject(fault)
+        inject(fault, self.mark)
         return {"steps": [{"counts": {"primitives_generated": params.get("value", 0)}}]}
 
 
 class FaultyGL:
     """llvmpipe with faults injected for chosen case ids."""
 
-    def __init__(self):
+    def __init__(self, faults: str = "", shared_context: bool = False, mark: str = ""):
+        """`faults`: JSON {"case id": "fault"}; `shared_context`: every case in one context."""
         from harness.backends.gl.runner import GLBackend
         self.gl = GLBackend()
-        self.faults = json.loads(os.environ.get("HARNESS_FAULTS", "{}"))
-        if os.environ.get("HARNESS_FAULT_SHARED_CONTEXT") == "1":
+        self.mark = mark
+        self.faults = json.loads(faults or "{}")
+        if shared_context:
             contexts = self.gl._contexts
             contexts.begin_case, contexts.end_case = contexts.make_current, lambda: None
+
+    @classmethod
+    def from_options(cls, options) -> "FaultyGL":
+        if options.gl_platform != "egl":
+            from harness.backends import BackendError
+            raise BackendError("the fault-llvmpipe target runs on EGL only")
+        return cls(options.faults, options.fault_shared_context, options.fault_mark)
 
     def info(self) -> dict:
         info = self.gl.info()
@@ -94,7 +110,7 @@ class FaultyGL:
 
     def run(self, case) -> dict:
         fault = self.faults.get(case.id, "none")
-        inject(fault)
+        inject(fault, self.mark)
         observation = self.gl.run(case, inside=dirty if fault == "dirty-state" else None)
         GL = self.gl.gl
         if fault == "gl-error":

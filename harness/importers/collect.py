@@ -1,7 +1,7 @@
 """pytest collection of piglit `.shader_test` files: `--shader-tests DIR_OR_FILE...`.
 
 Each file is one Case (see shader_test.py), run on every selected target as a
-`harness.plugin.CaseItem` named `<case id>[<target>]`, exactly like a family's case: -k,
+`harness.pytest_items.CaseItem` named `<case id>[<target>]`, exactly like a family's case: -k,
 baselines, JUnit, results.json and --resume all see the same id. Directories are searched for
 `*.shader_test` files, in sorted order, so every xdist worker collects the same items.
 
@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from harness.importers import shader_test
+from harness.pytest_items import case_items
 
 SEEN = pytest.StashKey[dict]()              # case id -> the file that made it (duplicates are errors)
 
@@ -51,7 +52,6 @@ def pytest_collect_file(file_path: Path, parent):
 
 class ShaderTestFile(pytest.File):
     def collect(self):
-        from harness.plugin import case_items
         try:
             case = shader_test.load(self.path)
         except (OSError, ValueError) as exc:          # an unreadable file, a path no id can be made of

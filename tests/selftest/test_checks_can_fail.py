@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
+from harness.config import Knobs
 from harness.executor import Executor, probe
 from harness.targets import get
 from harness.verdict import judge
@@ -32,8 +33,7 @@ def test_without_a_context_per_case_the_dirt_changes_verdicts(tess_cases, varyin
     faults = json.dumps({d.id: "dirty-state" for d in dirtiers})
     seen = {}                             # shared context? -> case id -> status
     for shared in (False, True):
-        env = {"HARNESS_FAULTS": faults} | ({"HARNESS_FAULT_SHARED_CONTEXT": "1"} if shared else {})
-        ex = Executor(get("fault-llvmpipe"), case_timeout=60, extra_env=env)
+        ex = Executor(get("fault-llvmpipe"), case_timeout=60, knobs=Knobs(faults=faults, fault_shared_context=shared))
         try:
             for dirtier in dirtiers:
                 assert status(ex, dirtier) == "pass"

@@ -12,7 +12,7 @@ from test_reliability import pick, run, tree_with
 from harness import baseline, results
 from harness.policy import Report, decide
 from harness.status import Status
-from harness.verdict import Verdict
+from harness.status import Verdict
 
 WRONG = Verdict(Status.FAIL, "draw 0: gl_DrawID = 0, expected 2\n[zink: ...]")
 CRASH = Verdict(Status.CRASH, "child process died: SIGSEGV\n--- stderr tail ---\n...")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.config import Knobs
 from harness.executor import Executor
 from harness.importers import shader_test
 from harness.targets import get
@@ -78,7 +79,7 @@ def test_dirt_from_earlier_cases_changes_no_verdict(driver, cases):
     families = {c.family for c in chosen if clean[c.id][0] == "pass"}
     assert families == {"tess", "draw_params", "varyings", "shader_test"}, clean   # a test that can fail
     faults = {d.id: "dirty-state" for d in dirtiers}
-    shared = Executor(fault_target(driver), case_timeout=60, extra_env={"HARNESS_FAULTS": json.dumps(faults)})
+    shared = Executor(fault_target(driver), case_timeout=60, knobs=Knobs(faults=json.dumps(faults)))
     try:
         assert shared.info().status == "ok", shared.info().message
         pid = shared.pid

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from harness.policy import EXPECTED_FAIL, UNEXPECTED_PASS, Outcome, Report, decide
 from harness.status import Status
-from harness.verdict import Verdict
+from harness.status import Verdict
 
 WRONG = Verdict(Status.FAIL, "draw 0: gl_DrawID = 0, expected 2\n[zink: ...]")
 CRASH = Verdict(Status.CRASH, "child process died: SIGSEGV\n--- stderr tail ---\n...")

@@ -12,7 +12,7 @@ import pytest
 
 from harness.case import (Capture, Case, CaseError, Draw, DrawEntry, Expectation, Readback, RecordGroup,
                           Requirements, TessCoordCheck, ValueSet)
-from harness.executor import Result
+from harness.status import Result
 from harness.observation import encode_records, record_dtype
 from harness.verdict import _nearest, judge
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from conftest import family
 
-from harness.executor import Result
+from harness.status import Result
 from harness.verdict import judge
 
 V = family("varyings")

@@ -6,7 +6,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from harness.executor import Result
+from harness.status import Result
 from harness.observation import decode_records, encode_records, record_dtype
 from harness.verdict import judge
 

@@ -14,6 +14,7 @@ from harness.backends.vk.tcs import passthrough_tcs
 from harness.backends.glsl import types
 from harness.backends.glsl.model import parse
 from harness.backends.vk.translate import STAGE_ORDER, Program, _size, interface, translate
+from harness.config import Knobs
 from harness.executor import Executor
 from harness.targets import get
 from harness.verdict import judge
@@ -186,7 +187,7 @@ needs_validation_layer = pytest.mark.skipif(
 
 @needs_validation_layer
 def test_cases_run_clean_under_the_validation_layer():
-    ex = Executor(get("lavapipe"), extra_env={"HARNESS_VK_VALIDATION": "1"})
+    ex = Executor(get("lavapipe"), vk_validation=True)
     try:
         ids = {"tess": "tess/no-tcs/triangles/fractional_odd/pv4/o2.5_1.25_3.75-i3.5",
                "draw_params": "draw_params/MultiDrawElementsIndirect/uint/f2c3i2bv7bi1+f0c0i1bv1bi0+f5c2i3bv-2bi4"
@@ -211,8 +212,7 @@ def test_a_planted_invalid_call_fails_the_case_with_the_layers_message(fault, vu
     case reads passes without the layer, and under it fails the case with the layer's VUID."""
     case = case_of("draw_params", "draw_params/DrawArrays/f5c4/glsl450/vs")
     for validation in (False, True):
-        env = {"HARNESS_VK_FAULT": fault} | ({"HARNESS_VK_VALIDATION": "1"} if validation else {})
-        ex = Executor(get("lavapipe"), extra_env=env)
+        ex = Executor(get("lavapipe"), knobs=Knobs(vk_fault=fault), vk_validation=validation)
         try:
             verdict = judge(case, ex.run(case), "lavapipe")
         finally:

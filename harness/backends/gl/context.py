@@ -36,21 +36,21 @@ class EGLContexts:
     """One EGL display; a long-lived core and compatibility context created on first use, and
     a context per case sharing objects with the long-lived one of its profile."""
 
-    def __init__(self):
+    def __init__(self, device_only: bool = False):
         from OpenGL import EGL
         self._egl = EGL
-        self._display, self.platform = self._open_display()
+        self._display, self.platform = self._open_display(device_only)
         if not EGL.eglBindAPI(EGL.EGL_OPENGL_API):
             raise ContextError("eglBindAPI(EGL_OPENGL_API) failed")
         self._contexts = {}
         self._attrs = {}                    # profile -> the attribute list that made its context
         self._case = None                   # (profile, context) of the case running now
 
-    def _open_display(self):
+    def _open_display(self, device_only: bool):
         EGL = self._egl
         tried = []
         candidates = [("surfaceless", EGL_PLATFORM_SURFACELESS_MESA, EGL.EGL_DEFAULT_DISPLAY)]
-        if os.environ.get("HARNESS_EGL_PLATFORM") == "device":     # to test the fallback
+        if device_only:                     # to test the fallback
             candidates = []
         candidates += [(f"device {i}", EGL_PLATFORM_DEVICE_EXT, d) for i, d in enumerate(self._devices())]
         for name, platform, native in candidates:
@@ -179,5 +179,5 @@ class GLFWContexts:
         raise ContextError(f"glfw.create_window({profile}) failed: {glfw.get_error()}")
 
 
-def open_contexts(platform: str):
-    return EGLContexts() if platform == "egl" else GLFWContexts()
+def open_contexts(platform: str, egl_device_only: bool = False):
+    return EGLContexts(egl_device_only) if platform == "egl" else GLFWContexts()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import os
 import re
 
 import numpy as np
@@ -25,6 +24,7 @@ from harness.backends.glsl.preprocess import PreprocessError, preprocess
 from harness.case import CallList, Case, Clear, DeleteList, Dispatch, Draw, Link, NewList, Read, step_draw, step_state
 from harness.glfacts import INDEX_TYPES, STAGE
 from harness.observation import encode_records, record_dtype
+from harness.profiling import section
 
 LIMITS = (
     "GL_MAX_VARYING_COMPONENTS", "GL_MAX_VERTEX_OUTPUT_COMPONENTS",
@@ -46,13 +46,20 @@ PROGRAM_CACHE_SIZE = 16     # cases that share a program come close together: 16
 
 
 class GLBackend:
-    def __init__(self, platform: str = "egl"):
+    def __init__(self, platform: str = "egl", program_cache: bool = True, egl_device_only: bool = False):
+        """`program_cache`: keep linked programs across cases (see _cacheable); `egl_device_only`:
+        skip the surfaceless EGL platform (a self-test of the fallback)."""
         select_platform(platform)
         from OpenGL import GL
         self.gl = GL
-        self._contexts = open_contexts(platform)
+        self.program_cache = program_cache
+        self._contexts = open_contexts(platform, egl_device_only)
         self._facts = {}                      # profile -> version, extensions, limits
         self._programs: dict[str, dict] = {}  # profile -> linked programs, least recently used first
+
+    @classmethod
+    def from_options(cls, options) -> "GLBackend":
+        return cls(options.gl_platform, options.program_cache, options.egl_platform == "device")
 
     # -- context facts -------------------------------------------------------------------
     def _use(self, profile: str) -> dict:
@@ -103,14 +110,19 @@ class GLBackend:
         facts = self._use(case.requires.profile)
         check_requirements(case, facts, lambda name: int(self.gl.glGetIntegerv(getattr(self.gl, name))))
         GL = self.gl
-        self._contexts.begin_case(case.requires.profile)
+        with section("case context"):
+            self._contexts.begin_case(case.requires.profile)
         made = Objects(GL)
         try:
-            self._framebuffer(made)
+            with section("framebuffer"):
+                self._framebuffer(made)
             if case.steps and isinstance(case.steps[0], Link):     # the whole case (see Case)
                 return {"steps": [{"counts": {"link_failed": self._link_fails(case, made)}}]}
-            programs = self._cached_program(case) if _cacheable(case) else self._program(case, made)
-            self._vertex_data(case, made)
+            with section("compile+link"):
+                programs = self._cached_program(case) if self.program_cache and _cacheable(case) \
+                    else self._program(case, made)
+            with section("vertex data"):
+                self._vertex_data(case, made)
             if case.readback.atomic_counters:
                 self._atomic_counter_buffer(case.readback.atomic_counters, made)
             if case.readback.image:
@@ -134,7 +146,8 @@ class GLBackend:
                                f"{_args(exc)}") from None
         finally:
             made.delete()                   # shared objects outlive the context: delete them first
-            self._contexts.end_case()
+            with section("case context"):
+                self._contexts.end_case()
 
     def _cached_program(self, case: Case) -> list[int]:
         """Linked programs are kept across cases, keyed by everything that goes into linking:
@@ -302,7 +315,8 @@ class GLBackend:
             GL.glDeleteLists(name, 1)
             made.forget("display_list", name)
         else:
-            return self._draw(case, step, made)
+            with section("draw+readback"):
+                return self._draw(case, step, made)
         return {"counts": {"gl_error": int(GL.glGetError())} if case.readback.gl_error else {}}
 
     def _draw(self, case: Case, step, made: "Objects") -> dict:
@@ -562,8 +576,8 @@ def _capability(GL, name: str) -> int:
 def _cacheable(case: Case) -> bool:
     """One plain program that the case itself never deletes, and without uniforms (a cached
     program would keep the values an earlier case set); not on targets that set
-    HARNESS_GL_PROGRAM_CACHE=0 (zink: see targets.py)."""
-    return os.environ.get("HARNESS_GL_PROGRAM_CACHE") != "0" and not case.separable and not case.programs and \
+    program_cache off (zink: see targets.py)."""
+    return not case.separable and not case.programs and \
         not any(d.delete_programs for d in case.draws()) and \
         not any(_declares_uniforms(stage, source) for stage, source in case.shaders)
 

@@ -12,6 +12,7 @@ import os
 import subprocess
 from pathlib import Path
 
+from harness.config import cache_home
 from harness.backends.glsl.tokens import Token, directive_words, tokenize
 
 STAGES = {"vs": "vert", "tcs": "tesc", "tes": "tese", "gs": "geom", "fs": "frag", "cs": "comp"}
@@ -35,8 +36,7 @@ def needed(tokens: list[Token]) -> bool:
 
 
 def _cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "gl-layer-harness" / "preprocessed"
+    return cache_home() / "preprocessed"
 
 
 def preprocess(stage: str, source: str, tokens: list[Token] | None = None) -> str:

@@ -12,7 +12,6 @@ validation layer reports and lavapipe ignores (see FAULTS), so that a test can s
 """
 from __future__ import annotations
 
-import os
 import struct
 from collections import OrderedDict
 
@@ -61,12 +60,12 @@ GL_EXTENSIONS = ("GL_ARB_shader_draw_parameters", "GL_ARB_base_instance", "GL_AR
 
 
 class VKBackend:
-    def __init__(self, without: frozenset[str] = frozenset(), validation: bool = False):
+    def __init__(self, without: frozenset[str] = frozenset(), validation: bool = False, fault: str = ""):
         unknown = set(without) - set(TRANSLATIONS)
         if unknown:
             raise BackendError(f"unknown translation(s) {sorted(unknown)}; known: {', '.join(TRANSLATIONS)}")
         self.without = frozenset(without)
-        self.fault = os.environ.get("HARNESS_VK_FAULT", "")
+        self.fault = fault
         if self.fault and self.fault not in FAULTS:
             raise BackendError(f"unknown HARNESS_VK_FAULT {self.fault!r}; known: {', '.join(FAULTS)}")
         self.dev = Device(validation)
@@ -94,6 +93,10 @@ class VKBackend:
         self.facts = self._facts()
 
     # -- what this "GL" offers -------------------------------------------------------------
+
+    @classmethod
+    def from_options(cls, options) -> "VKBackend":
+        return cls(frozenset(options.vk_without), options.vk_validation, options.vk_fault)
     def _facts(self) -> dict:
         d, lim = self.dev, self.dev.limits
         p = d.properties

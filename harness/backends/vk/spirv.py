@@ -7,6 +7,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from harness.config import cache_home
 from harness.glfacts import STAGE
 
 
@@ -15,8 +16,7 @@ class CompileError(Exception):
 
 
 def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "gl-layer-harness" / "spirv"
+    return cache_home() / "spirv"
 
 
 def compile_glsl(stage: str, source: str) -> bytes:

@@ -1,13 +1,13 @@
 """The executor's child process: holds one backend (and its context) and runs cases sent to it.
 
-Started as `python -m harness.worker TARGET [--gl-platform P]` with the target's environment.
+Started as `python -m harness.child OPTIONS` (harness.config.ChildOptions as JSON) with the
+target's environment, or forked from a spawner that has imported this module (spawner.py).
 Requests (pickles, see protocol.py) arrive on stdin; replies (JSON) go out on the original
 stdout. Anything else written to stdout (drivers do print) is redirected to stderr so it cannot
 corrupt the framing.
 """
 from __future__ import annotations
 
-import argparse
 import atexit
 import contextlib
 import os
@@ -18,28 +18,10 @@ import threading
 import time
 import traceback
 
-from harness import mesa, protocol, shader_cache, targets
+from harness import backends, mesa, profiling, protocol, shader_cache, targets
 from harness.backends import BackendError, Skip
+from harness.config import ChildOptions
 from harness.status import Reply
-
-
-def make_backend(target_name: str, backend: str, options: dict):
-    if backend == "gl":
-        from harness.backends.gl.runner import GLBackend
-        return GLBackend(platform=options.get("gl_platform", "egl"))
-    if backend == "vk":
-        from harness.backends.vk.runner import VKBackend
-        return VKBackend(without=frozenset(filter(None, options.get("vk_without", "").split(","))),
-                         validation=os.environ.get("HARNESS_VK_VALIDATION") == "1")
-    if backend == "fault":
-        from harness.backends.fault import FaultBackend
-        return FaultBackend()
-    if backend == "fault-gl":
-        if options.get("gl_platform", "egl") != "egl":
-            raise BackendError("the fault-llvmpipe target runs on EGL only")
-        from harness.backends.fault import FaultyGL
-        return FaultyGL()
-    raise BackendError(f"target {target_name}: backend {backend!r} is not implemented")
 
 
 def with_mesa(info: dict) -> dict:
@@ -75,14 +57,15 @@ def handle(backend, request: dict) -> dict:
     try:
         if op == "info":
             try:
-                return {"status": Reply.OK, "info": with_mesa(backend.info())}
+                with profiling.section("backend.info"):
+                    return {"status": Reply.OK, "info": with_mesa(backend.info())}
             except Exception as exc:
                 return {"status": Reply.ERROR, "message": f"{exc}"}
         if op == "run":
             case = request["case"]
             budget = case.requires.address_space
             try:
-                with address_space_budget(budget):
+                with address_space_budget(budget), profiling.section("backend.run"):
                     observation = backend.run(case)
             except (BackendError, Skip):
                 raise
@@ -132,31 +115,22 @@ def mapped_bytes() -> int:
     raise RuntimeError("no VmSize in /proc/self/status")
 
 
-def parse_args(argv=None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m harness.worker")
-    parser.add_argument("target")
-    parser.add_argument("--backend", required=True)
-    parser.add_argument("--gl-platform", default="egl")
-    parser.add_argument("--vk-without", default="", help="translations the Vulkan layer leaves out")
-    return parser.parse_args(argv)
-
-
 def main(argv=None) -> None:
     """Also run in a fork of harness.spawner, which has imported this module already."""
-    args = parse_args(argv)
-    target = targets.TARGETS.get(args.target)
+    argv = sys.argv[1:] if argv is None else argv
+    options = ChildOptions.from_arg(argv[0])
+    target = targets.TARGETS.get(options.target)
     if target is not None and target.shader_cache_slot:
-        shader_cache.claim()            # before the driver loads; the slot is held until this process exits
+        shader_cache.claim(os.environ)  # before the driver loads; the slot is held until this process exits
     out = os.dup(1)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     try:
-        backend = make_backend(args.target, args.backend,
-                               {"gl_platform": args.gl_platform, "vk_without": args.vk_without})
+        backend = backends.make(options)
     except Exception as exc:  # no driver, no display, no backend: say so on every request
         backend = Unusable(f"{type(exc).__name__}: {exc}")
-    if os.environ.get("HARNESS_PROFILE"):          # timers for bench/bench.py (harness/profiling.py)
-        __import__("harness.profiling").profiling.child(backend)
+    if options.profile:       # timers for bench/bench.py; a driver may crash the child: write every second
+        profiling.start("child", options.profile, every=1.0).mark("backend ready")
     serve(backend, 0, out)
 
 

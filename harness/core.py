@@ -1,0 +1,138 @@
+"""The run core: one case on one target, from running it to the record of its outcome. Nothing
+here knows pytest; the pytest plugin, `bisect-run`, the release matrix and exploration all run
+cases through `run_case`, as deqp-runner's core knows nothing of its suite adapters.
+
+run_case: run the case in the target's executor child, judge the reply against the case's
+expectations (harness/verdict.py), keep a failure's reproducer and observation for triage,
+re-run a failure for flakes, and apply the baseline and flake policy (harness/policy.py). The
+Record it returns is what the journal, results.json, JUnit and the terminal show.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+
+from harness import baseline, export, policy, profiling, verdict
+from harness import targets as targets_mod
+from harness.case import Case
+from harness.config import RunSettings
+from harness.executor import Executor, ExecutorGroup
+from harness.status import Result, Status
+
+__all__ = ["RunSettings", "Rules", "Record", "run_case", "runner", "where", "facts_of"]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What a verdict means for the run: the baseline's expected failures (baseline.load), the
+    flakes files' entries (baseline.load_flakes), how often a failure is re-run, and where a
+    failure's reproducer and observation go (None: nowhere)."""
+    baseline: dict = field(default_factory=dict)
+    flakes: tuple = ()
+    flake_retries: int = 0
+    triage_dir: Path | None = None
+
+
+@dataclass(frozen=True)
+class Record:
+    """One case on one target, finished: a line of the run's journal."""
+    id: str
+    target: str
+    status: Status
+    label: str = ""                  # the terminal's word (policy.Outcome.label)
+    report: str = "passed"           # how JUnit shows it: passed, skipped, failed (policy.Report)
+    message: str = ""                # the skip reason or failure text
+    expected: str = ""               # the baseline's status for it (Fail, Crash, Timeout) or ''
+    duration: float = 0.0            # seconds the case ran in the child
+    renderer: str = ""
+    gl_version: str = ""
+    mesa: str = ""
+    platform: str = ""
+    reproducer: str = ""             # a failure's exported GLSL reproducer, if one was written
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data["status"] = self.status.value
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Record":
+        known = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
+        known["status"] = Status.parse(known["status"])
+        return cls(**known)
+
+
+def facts_of(runner) -> dict:
+    """The target's renderer, version and Mesa, from its child ({} if it did not start)."""
+    return runner.info().observation or {}
+
+
+def where(target: str, facts: dict) -> str:
+    """How a message names the target: 'zink: zink (llvmpipe ...), 4.6 ..., Mesa 26.2.6'."""
+    text = f"{target}: {facts.get('renderer', '?')}, {facts.get('version', '?')}"
+    if facts.get("mesa") and f"Mesa {facts['mesa']}" not in text:
+        text += f", Mesa {facts['mesa']}"           # the Vulkan layer's version names the layer
+    return text
+
+
+def run_case(case: Case, target: str, runner, rules: Rules = Rules()) -> Record:
+    """`runner`: the target's Executor or ExecutorGroup (anything with run(case) and info())."""
+    result = runner.run(case)
+    facts = facts_of(runner)
+    place = where(target, facts)
+    with profiling.section("judge"):
+        first = verdict.judge(case, result, place)
+    reproducer = ""
+    if first.status.is_failure() and rules.triage_dir is not None:
+        with profiling.section("triage files"):
+            reproducer = keep_for_triage(case, target, result, rules.triage_dir)
+    expected = baseline.lookup(rules.baseline, case.id, target)
+    # Re-runs happen only as the policy asks for them (a failure, up to its first pass).
+    reruns = (verdict.judge(case, runner.run(case), place) for _ in range(rules.flake_retries))
+    outcome = policy.decide(first, expected, reruns=reruns,
+                            flakes=baseline.matching_flakes(rules.flakes, case.id, target))
+    return Record(id=case.id, target=target, status=outcome.status, label=outcome.label,
+                  report=outcome.report.value, message=outcome.message,
+                  expected=expected.baseline_name if expected is not None else "",
+                  duration=round(result.duration, 4), renderer=facts.get("renderer", ""),
+                  gl_version=facts.get("version", ""), mesa=facts.get("mesa", ""),
+                  platform=facts.get("platform", ""), reproducer=reproducer)
+
+
+def crash_record(case_id: str, target: str, message: str) -> Record:
+    """The record of a case whose runner died with it (an xdist worker killed mid-case)."""
+    return Record(id=case_id, target=target, status=Status.CRASH, label=Status.CRASH.value,
+                  report=policy.Report.FAILED.value, message=message)
+
+
+def keep_for_triage(case: Case, target: str, result: Result, folder: Path) -> str:
+    """A failed case leaves its reproducer (case JSON + GLSL) and raw observation in the results
+    folder; returns the reproducer's path ('' if it could not be written)."""
+    stem = export.file_stem(case.id, target)
+    try:
+        written = export.export(case, "glsl", folder / "repro" / stem)
+        if result.observation is not None:
+            (folder / "observations").mkdir(parents=True, exist_ok=True)
+            (folder / "observations" / f"{stem}.json").write_text(json.dumps(
+                {"id": case.id, "target": target, "case": case.to_json(), "observation": result.observation}))
+    except OSError:
+        return ""
+    return str(written[0].resolve())
+
+
+@contextlib.contextmanager
+def runner(settings: RunSettings, target: str, children: int | None = None):
+    """An executor group for one target, closed on exit."""
+    spec = targets_mod.get(target)
+    size = settings.children if children is None else children
+    group = ExecutorGroup(lambda: Executor(spec, settings=settings), size)
+    try:
+        yield group
+    finally:
+        group.close()
+
+
+def with_timeout(settings: RunSettings, seconds: float) -> RunSettings:
+    return replace(settings, case_timeout=seconds)

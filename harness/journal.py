@@ -1,0 +1,62 @@
+"""The run's journal: each finished case's record, appended as its verdict lands, so that a run
+killed by any signal loses only the cases in flight.
+
+Every process that finishes cases (the pytest process, each xdist worker, each `harness
+parallel` shard) appends JSON lines to a file of its own, RESULTS_DIR/journal/<run>-<pid>.jsonl,
+flushed after every line: a SIGKILL of that process or of the controller above it leaves every
+line written before it. results.json, JUnit and the report are derived from the journal when the
+run ends (also on SIGTERM or Ctrl-C), and `--resume DIR` reads it to run only what has no record.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import uuid
+from pathlib import Path
+
+FOLDER = "journal"
+
+
+def new_run() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+class Journal:
+    """This process's journal file for one run; opened on the first record."""
+
+    def __init__(self, results_dir: Path, run: str):
+        self.path = Path(results_dir) / FOLDER / f"{run}-{os.getpid()}.jsonl"
+        self._stream = None
+
+    def append(self, entry: dict) -> None:
+        if self._stream is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._stream = open(self.path, "a", encoding="utf-8")
+        self._stream.write(json.dumps(entry, separators=(",", ":")) + "\n")
+        self._stream.flush()                # into the kernel: a killed process keeps it
+
+    def close(self) -> None:
+        if self._stream is not None:
+            self._stream.close()
+            self._stream = None
+
+
+def read(folder: Path, run: str | None = None) -> list[dict]:
+    """Every record under folder's journals (all runs, or one), in file order; a torn last line
+    (the process died writing it) is left out. Journals of shard folders below count too."""
+    entries = []
+    for path in sorted(Path(folder).glob(f"**/{FOLDER}/*.jsonl")):
+        if run is not None and not path.name.startswith(f"{run}-"):
+            continue
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                entries.append(json.loads(line))
+            except ValueError:
+                continue
+    return entries
+
+
+def clear(folder: Path) -> None:
+    """Forget an earlier run's records (a new run that does not resume it)."""
+    shutil.rmtree(Path(folder) / FOLDER, ignore_errors=True)
