@@ -10,6 +10,8 @@
   python -m harness parallel N|auto [PYTEST ARGS]   the run over N pytest processes, merged
   python -m harness bisect-run CASE_ID... --target T   for `git bisect run` (ids: harness/catalog.py)
   python -m harness export CASE_ID --format F [-o DIR] standalone reproducer
+  python -m harness explore --family F --seed N --budget B --target T   seeded exploration, findings
+  python -m harness reduce CASE_ID --target T         shrink a failing case (harness/explore/cli.py)
 """
 from __future__ import annotations
 
@@ -75,6 +77,9 @@ def main(argv=None) -> int:
     if argv[:1] == ["matrix"]:
         from harness.matrix_cli import main as matrix_main        # its own argument parser
         return matrix_main(argv[1:])
+    if argv[:1] in (["explore"], ["reduce"]):                    # their own argument parsers
+        from harness.explore import cli as explore_cli
+        return (explore_cli.explore_main if argv[0] == "explore" else explore_cli.reduce_main)(argv[1:])
     if argv[:1] == ["parallel"]:                                  # the rest is pytest's
         from harness import parallel
         try:

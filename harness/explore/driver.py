@@ -1,0 +1,39 @@
+"""Cases on a real target, through the run core (harness/core.py): the one way the harness runs
+and judges a case, here with no baseline, no flake re-runs and no triage files, so that a
+verdict is the driver's answer against the family's spec oracle and nothing else."""
+from __future__ import annotations
+
+import contextlib
+
+from harness import core
+from harness import targets as targets_mod
+from harness.case import Case
+from harness.explore.signature import Outcome
+from harness.status import Reply
+
+
+class TargetUnavailable(RuntimeError):
+    pass
+
+
+@contextlib.contextmanager
+def driver(target: str, mesa=None, vk_without: tuple[str, ...] = (), case_timeout: float = 20.0):
+    """A callable case -> Outcome for one target, its executor child alive for the block."""
+    spec = targets_mod.get(target)
+    if spec.unavailable:
+        raise TargetUnavailable(f"target {target}: {spec.unavailable}")
+    settings = core.RunSettings(case_timeout=case_timeout, mesa=mesa, vk_without=tuple(vk_without))
+    rules = core.Rules()
+    with core.runner(settings, target) as runner:
+        started = runner.info()
+        if started.status is not Reply.OK:
+            raise TargetUnavailable(f"target {target} cannot start: {started.message.splitlines()[:1]}")
+        wrong = spec.wrong_driver(started.observation, mesa)
+        if wrong:
+            raise TargetUnavailable(f"target {target} is not the Mesa asked for: {wrong}")
+
+        def run(case: Case) -> Outcome:
+            record = core.run_case(case, target, runner, rules)
+            return Outcome(record.status, record.message)
+        run.facts = core.facts_of(runner)
+        yield run

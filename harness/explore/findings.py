@@ -1,0 +1,119 @@
+"""Findings: the distinct failures of an exploration, each reduced, grouped by signature, and
+written out with their reproducers.
+
+RESULTS/findings.json lists them (with the run's seed, budget, target and Mesa); each has a
+folder RESULTS/NNN-<status>-<quantity>/ holding the reduced case (case.json, a GLSL folder, a
+.shader_test and a VkRunner script where export can express it), the verdicts before and after
+reduction, and the commands that re-run, reduce and keep it.
+"""
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness import export
+from harness.case import Case
+from harness.explore.signature import Outcome, finding_key, problem_lines, stages
+
+SCHEMA = 1
+
+
+def case_size(case: Case) -> dict:
+    """What reduction makes smaller, counted the same way for every family."""
+    draws = case.draws()
+    return {"stages": len(stages(case)), "programs": 1 + len(case.programs), "draws": len(draws),
+            "entries": sum(len(d.entries) for d in draws),
+            "glsl_lines": sum(len(src.splitlines()) for program in (case.shaders,) + case.programs
+                              for _, src in program),
+            "expected_values": sum(len(e.sequence) + len(e.pixels) + len(e.groups) + len(e.value_sets)
+                                   + len(e.counts) for e in case.expect)}
+
+
+@dataclass
+class Finding:
+    key: dict                               # signature.finding_key of the reduced case
+    reduced: Case
+    reduced_outcome: Outcome
+    original: Case
+    original_outcome: Outcome
+    reduced_by: str                         # "hypothesis shrink (N runs)" or why not
+    seen: list[str] = field(default_factory=list)   # ids of the explored cases that failed this way
+
+    def slug(self, number: int) -> str:
+        what = (self.key.get("quantities") or [self.key.get("driver", "")])[0]
+        words = re.sub(r"[^A-Za-z0-9]+", "-", what).strip("-")[:40] or "x"
+        return f"{number:03d}-{self.key['status']}-{words}"
+
+    def to_json(self, folder: str) -> dict:
+        return {"signature": self.key, "reduced_id": self.reduced.id, "original_id": self.original.id,
+                "status": self.reduced_outcome.status.value,
+                "message": "\n".join(problem_lines(self.reduced_outcome.message)[:4]),
+                "reduced_by": self.reduced_by, "size_before": case_size(self.original),
+                "size_after": case_size(self.reduced), "seen": len(self.seen), "examples": self.seen[:5],
+                "folder": folder}
+
+
+def merge(findings: list[Finding]) -> list[Finding]:
+    """One finding per signature, the first found kept (its reduction is the representative)."""
+    out: dict[str, Finding] = {}
+    for finding in findings:
+        text = json.dumps(finding.key, sort_keys=True)
+        if text in out:
+            out[text].seen += finding.seen
+        else:
+            out[text] = finding
+    return list(out.values())
+
+
+def _export_all(case: Case, folder: Path, vk_without: frozenset[str]) -> list[str]:
+    notes = []
+    for fmt in export.FORMATS:
+        try:
+            for path in export.export(case, fmt, folder / fmt, vk_without if fmt == "vkrunner" else frozenset()):
+                notes.append(f"{fmt}: {path.relative_to(folder)}")
+        except Exception as exc:            # a format that cannot express this case says why
+            notes.append(f"{fmt}: not exported ({type(exc).__name__}: {exc})")
+    return notes
+
+
+def write(results: Path, run: dict, findings: list[Finding], command: dict) -> Path:
+    """findings.json and one folder per finding; returns findings.json's path.
+    `command`: target, mesa, vk_without (as the CLI took them), for the re-run lines."""
+    results.mkdir(parents=True, exist_ok=True)
+    entries = []
+    options = f"--target {command['target']}"
+    options += f" --mesa {shlex.quote(command['mesa'])}" if command.get("mesa") else ""
+    options += f" --vk-without {','.join(command['vk_without'])}" if command.get("vk_without") else ""
+    for number, finding in enumerate(findings, 1):
+        folder = results / finding.slug(number)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "case.json").write_text(finding.reduced.to_json())
+        (folder / "original.json").write_text(finding.original.to_json())
+        notes = _export_all(finding.reduced, folder, frozenset(command.get("vk_without") or ()))
+        entry = finding.to_json(folder.name)
+        (folder / "finding.json").write_text(json.dumps(entry, indent=1))
+        rid = shlex.quote(finding.reduced.id)
+        (folder / "README.txt").write_text("\n".join([
+            f"status: {entry['status']}; signature: {json.dumps(finding.key)}",
+            f"reduced: {finding.reduced.id}", f"  {finding.reduced.description}",
+            f"original: {finding.original.id}", f"reduced by: {finding.reduced_by}",
+            f"size before: {entry['size_before']}", f"size after:  {entry['size_after']}",
+            "", "verdict of the reduced case:", finding.reduced_outcome.message,
+            "", "verdict of the original case:", finding.original_outcome.message,
+            "", "reproducers:", *[f"  {n}" for n in notes],
+            "", "commands:",
+            f"  .venv/bin/python -m harness reduce {rid} {options}      # re-run (and reduce again)",
+            f"  .venv/bin/python -m harness explore keep {rid}           # keep it as a fixed case",
+        ]) + "\n")
+        entries.append(entry)
+    path = results / "findings.json"
+    path.write_text(json.dumps({"schema": SCHEMA, **run, "findings": entries}, indent=1))
+    return path
+
+
+def failure_of(case: Case, outcome: Outcome) -> dict:
+    """The raw (unreduced) signature of a failing sample: which samples one reduction serves."""
+    return finding_key(case, outcome)

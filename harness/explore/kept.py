@@ -1,0 +1,40 @@
+"""Findings kept as fixed cases: tests/<family>/kept.json lists explored ids (each rebuilds its
+case from the parameters it encodes, through the family's builder, so its expectations come
+from the spec like every fixed case's), with a note saying what the case found.
+
+`cases(family)` is what a family's generate() appends to its list (one line; see the issue 31
+report), so that a kept finding runs in every conformance run, baselines and all, under its id.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from harness import catalog
+from harness.case import Case
+from harness.explore import ids
+
+
+def path(family: str, root: Path = catalog.ROOT) -> Path:
+    return root / "tests" / family / "kept.json"
+
+
+def entries(family: str, root: Path = catalog.ROOT) -> list[dict]:
+    file = path(family, root)
+    return json.loads(file.read_text()) if file.is_file() else []
+
+
+def cases(family: str, root: Path = catalog.ROOT) -> list[Case]:
+    return [ids.find(entry["id"]) for entry in entries(family, root)]
+
+
+def add(case_id: str, note: str, root: Path = catalog.ROOT) -> Path:
+    """Keep an explored case (checked to rebuild); a case kept already is left as it is."""
+    family, _ = ids.decode(case_id)
+    ids.find(case_id)
+    kept = entries(family, root)
+    if all(entry["id"] != case_id for entry in kept):
+        kept.append({"id": case_id, "note": note})
+    file = path(family, root)
+    file.write_text(json.dumps(kept, indent=1) + "\n")
+    return file

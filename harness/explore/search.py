@@ -1,0 +1,143 @@
+"""The two Hypothesis engines: seeded exploration of a space, and shrinking below a failing case.
+
+Both drive Hypothesis's own engine through `@given`, with no example database, so a seed alone
+decides what is drawn: exploration's test never fails (it records every verdict), hence the
+cases drawn for a seed do not depend on the driver's answers; reduction's test fails when the
+case fails the original way, and Hypothesis's shrinker walks `space.below(params)` toward its
+simplest value. Verdicts are cached by case id, so Hypothesis sees a deterministic function even
+where a driver is flaky, and a case drawn twice runs once.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from hypothesis import HealthCheck, Phase, given, reject, seed as hypothesis_seed, settings
+
+from harness.case import Case
+from harness.explore import ids
+from harness.explore.signature import Outcome, same_failure
+from harness.explore.space import Space
+
+Run = Callable[[Case], Outcome]
+
+
+def _settings(max_examples: int, phases) -> settings:
+    return settings(database=None, max_examples=max_examples, deadline=None, phases=phases,
+                    suppress_health_check=list(HealthCheck), derandomize=False, print_blob=False,
+                    report_multiple_bugs=False)
+
+
+@dataclass
+class Budget:
+    """Cases (distinct ones run) and/or seconds; whichever ends first."""
+    cases: int | None = None
+    seconds: float | None = None
+    started: float = field(default_factory=time.monotonic)
+
+    def spent(self, done: int) -> bool:
+        if self.cases is not None and done >= self.cases:
+            return True
+        return self.seconds is not None and time.monotonic() - self.started >= self.seconds
+
+    @classmethod
+    def parse(cls, text: str) -> "Budget":
+        """`200` (cases), `60s`, `5m`."""
+        text = text.strip()
+        if text.endswith("s"):
+            return cls(seconds=float(text[:-1]))
+        if text.endswith("m"):
+            return cls(seconds=60 * float(text[:-1]))
+        return cls(cases=int(text))
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One distinct case exploration ran, in the order drawn."""
+    params: dict
+    case: Case
+    outcome: Outcome
+
+
+class _Stop(Exception):
+    """The budget is spent: ends Hypothesis's generation (no shrinking runs in exploration)."""
+
+
+def build(space: Space, params: dict) -> Case | None:
+    """The case, or None where the parameters fall outside what the builder accepts."""
+    try:
+        return ids.build(space.family, params)
+    except (ValueError, AssertionError):
+        return None
+
+
+def explore(space: Space, run: Run, seed: int, budget: Budget,
+            on_sample: Callable[[Sample], None] | None = None) -> list[Sample]:
+    samples: dict[str, Sample] = {}
+
+    @_settings(max_examples=10 ** 6, phases=(Phase.generate,))
+    @hypothesis_seed(seed)
+    @given(space.strategy())
+    def draw(params):
+        if budget.spent(len(samples)):
+            raise _Stop
+        case = build(space, params)
+        if case is None:
+            reject()
+        if case.id in samples:
+            return
+        sample = Sample(params, case, run(case))
+        samples[case.id] = sample
+        if on_sample:
+            on_sample(sample)
+
+    try:
+        draw()
+    except _Stop:
+        pass
+    return list(samples.values())
+
+
+class _Reproduced(Exception):
+    def __init__(self, params: dict, case: Case, outcome: Outcome):
+        super().__init__(case.id)
+        self.params, self.case, self.outcome = params, case, outcome
+
+
+@dataclass(frozen=True)
+class Reduction:
+    params: dict
+    case: Case
+    outcome: Outcome
+    runs: int                        # distinct cases run while reducing
+
+
+def reduce(space: Space, params: dict, run: Run, key: tuple, max_runs: int = 300,
+           tries: int = 200, seed: int = 0) -> Reduction | None:
+    """The simplest parameters below `params` whose case fails the way `key` (signature.
+    reduction_key) says, as Hypothesis's shrinker finds them; None if no draw reproduced it
+    (the caller keeps the original). `tries`: random draws to find a first reproduction;
+    `max_runs`: driver runs in all, after which every new case counts as not reproducing."""
+    verdicts: dict[str, Outcome] = {}
+
+    @_settings(max_examples=tries, phases=(Phase.generate, Phase.shrink))
+    @hypothesis_seed(seed)
+    @given(space.below(params))
+    def attempt(candidate):
+        case = build(space, candidate)
+        if case is None:
+            reject()
+        outcome = verdicts.get(case.id)
+        if outcome is None:
+            if len(verdicts) >= max_runs:
+                return
+            outcome = verdicts[case.id] = run(case)
+        if same_failure(key, outcome):
+            raise _Reproduced(candidate, case, outcome)
+
+    try:
+        attempt()
+    except _Reproduced as found:
+        return Reduction(found.params, found.case, found.outcome, len(verdicts))
+    return None

@@ -1,0 +1,113 @@
+"""How a case fails, read from its verdict: what reduction must keep and what findings group by.
+
+A failing verdict's message has one line per wrong quantity (harness/verdict.py):
+`<where>: <quantity> = <value>, expected <value>` (or `<quantity>: n of m expected values never
+seen`, a count, a stray record...), then `[<target: renderer>]`. The quantity, with the stage the
+location names (TES, GS, FS...), is what went wrong; numbers are normalised away so that
+`gl_TexCoord[2].y` and `gl_TexCoord[5].x` read the same. A crash, timeout or error is its first
+line (`child process died: killed by SIGSEGV`) and the driver's last stderr line, normalised.
+
+- `reduction_key`: what a reduced case must still show: the same status and, for a failure, the
+  first wrong quantity of the original (the verdict lists counts before values, so this is the
+  most basic thing wrong); for a crash or timeout, the same first line.
+- `finding_key`: status, the stage set of the (reduced) case, the wrong quantities, the driver's
+  message: two failures with the same key are one finding.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from harness.case import Case
+from harness.status import Status
+
+_STAGE = re.compile(r"\b(VS|TCS|TES|GS|FS)\b")
+_NUMBER = re.compile(r"0x[0-9a-fA-F]+|\d+(\.\d+)?")
+_STATUS_PREFIX = re.compile(r"^(pass|skip|flake|fail|timeout|crash|error): ")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A case's verdict on one target: what a driver runner (or a stand-in) answers."""
+    status: Status
+    message: str = ""
+
+
+def normalise(text: str) -> str:
+    return _NUMBER.sub("#", text).strip()
+
+
+def problem_lines(message: str) -> list[str]:
+    """The message's lines that name a problem: not the [target] line, not '... and n more',
+    not the stderr tail's header."""
+    lines = [line for line in _STATUS_PREFIX.sub("", message).splitlines() if line.strip()]
+    return [line for line in lines if not (line.startswith("[") and line.endswith("]"))
+            and not line.startswith("... and ")]
+
+
+def quantity(line: str) -> str:
+    """`TES gl_TessLevelOuter` from `draw 0, patch 1, TES: gl_TessLevelOuter = (1, 1), expected ...`."""
+    where, sep, rest = line.partition(": ")
+    if not sep:
+        return normalise(line)[:80]
+    stages = _STAGE.findall(where)
+    if " records captured, expected " in rest:
+        name = "record count"
+    elif "which the draw should not produce" in rest:
+        name = "stray records"
+    elif rest.startswith("triangle ") and " in (u, v), expected " in rest:
+        name = "winding"
+    else:
+        name = re.split(r" = |: ", rest, maxsplit=1)[0]
+    return normalise(" ".join(stages[-1:] + [name]))
+
+
+def quantities(message: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(quantity(line) for line in problem_lines(message)))
+
+
+def driver_line(message: str) -> str:
+    """A crash's, timeout's or error's words: its first line and the last line of the driver's
+    stderr, normalised."""
+    lines = problem_lines(message)
+    if not lines:
+        return ""
+    first = lines[0]
+    tail = [line for line in lines[1:] if not line.startswith("---")]
+    return normalise(first + (" | " + tail[-1] if tail else ""))[:200]
+
+
+def reduction_key(outcome: Outcome) -> tuple:
+    if outcome.status is Status.FAIL:
+        found = quantities(outcome.message)
+        return (outcome.status.value, found[0] if found else "")
+    lines = problem_lines(outcome.message)
+    return (outcome.status.value, normalise(lines[0]) if lines else "")
+
+
+def same_failure(original: tuple, outcome: Outcome) -> bool:
+    """Whether `outcome` fails the way the reduction key `original` says."""
+    if outcome.status.value != original[0]:
+        return False
+    if outcome.status is Status.FAIL:
+        return original[1] in quantities(outcome.message)
+    return reduction_key(outcome) == original
+
+
+def stages(case: Case) -> tuple[str, ...]:
+    found = {stage for program in (case.shaders,) + case.programs for stage, _ in program}
+    return tuple(s for s in ("vs", "tcs", "tes", "gs", "fs", "cs") if s in found)
+
+
+def finding_key(case: Case, outcome: Outcome) -> dict:
+    key = {"status": outcome.status.value, "stages": list(stages(case))}
+    if outcome.status is Status.FAIL:
+        key["quantities"] = sorted(quantities(outcome.message))
+    else:
+        key["driver"] = driver_line(outcome.message)
+    return key
+
+
+def is_finding(outcome: Outcome) -> bool:
+    """A verdict worth a finding: a failure of any kind (skips and passes are not)."""
+    return outcome.status.is_failure()

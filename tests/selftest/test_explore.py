@@ -1,0 +1,166 @@
+"""Exploration and reduction (harness/explore): determinism for a seed, ids that rebuild their
+case, the reducer reaching a known minimum on a stand-in failure (pure logic), and on real
+drivers: a reduced case that still fails the same way, and a short fixed-seed exploration end
+to end."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+
+from harness import catalog, mesa
+from harness.explore import cli, ids, search, space
+from harness.explore.signature import Outcome, finding_key, quantities, reduction_key, same_failure
+from harness.status import Status
+
+from conftest import PINNED_MESA
+
+
+def pinned():
+    return mesa.locate(PINNED_MESA) if (PINNED_MESA / ".fetched").exists() else None
+
+
+def passing(case) -> Outcome:
+    return Outcome(Status.PASS)
+
+
+def base_vertex_bug(case) -> Outcome:
+    """A stand-in driver with the hazard's classic defect: gl_BaseVertex = first in a
+    non-indexed draw with first != 0 that draws something."""
+    for index, draw in enumerate(case.draws()):
+        if "Elements" not in draw.command and any(e.first and e.count and e.instance_count for e in draw.entries):
+            return Outcome(Status.FAIL, f"draw {index} (gl{draw.command}), vertex 0, instance 0: "
+                                        f"gl_BaseVertex = {draw.entries[0].first}, expected 0\n[stand-in]")
+    return Outcome(Status.PASS)
+
+
+# The simplest case with that defect: one DrawArrays of one vertex from first 1, VS only.
+BASE_VERTEX_MINIMUM = {"chain": "vs", "index_type": "uint", "only_draw_id": False, "version": 450,
+                       "draws": [{"command": "DrawArrays", "entries": [[1, 1, 1, 0, 0]], "restart": False,
+                                  "offset": 0, "stride": 0, "draw_count": None}]}
+
+
+@pytest.mark.parametrize("family", space.FAMILIES)
+def test_same_seed_same_cases(family):
+    sp = space.get(family)
+    first = [s.case.id for s in search.explore(sp, passing, 7, search.Budget(cases=15))]
+    again = [s.case.id for s in search.explore(sp, passing, 7, search.Budget(cases=15))]
+    other = [s.case.id for s in search.explore(sp, passing, 8, search.Budget(cases=15))]
+    assert len(first) == 15 and first == again
+    assert first != other
+
+
+@pytest.mark.parametrize("family", space.FAMILIES)
+def test_explored_ids_rebuild_their_case(family):
+    sp = space.get(family)
+
+    @settings(max_examples=40, database=None, deadline=None)
+    @given(sp.strategy())
+    def check(params):
+        case = search.build(sp, params)
+        if case is None:
+            return
+        assert ids.decode(case.id) == (family, params)
+        again = ids.find(case.id)
+        assert again.to_json() == case.to_json()
+    check()
+
+
+@pytest.mark.parametrize("family", space.FAMILIES)
+def test_fixed_cases_map_into_the_space(family):
+    """Every fixed case the space can express rebuilds with the same program and expectations."""
+    sp = space.get(family)
+    expressed = 0
+    for case in catalog.cases(family)[::7]:
+        params = sp.from_case(case)
+        if params is None:
+            continue
+        expressed += 1
+        rebuilt = sp.build(params)
+        assert rebuilt.shaders == case.shaders and rebuilt.expect == case.expect, case.id
+    assert expressed
+
+
+def test_reducer_reaches_the_known_minimum():
+    sp = space.get("draw_params")
+    start = {"chain": "gs", "index_type": "ubyte", "only_draw_id": False, "version": 460, "draws": [
+        {"command": "DrawElementsBaseVertex", "entries": [[4, 1, 2, 3, 0]], "restart": True, "offset": 0,
+         "stride": 0, "draw_count": None},
+        {"command": "MultiDrawArraysIndirect", "entries": [[4, 5, 7, 0, 10], [7, 5, 17, 0, 9]], "restart": False,
+         "offset": 4, "stride": 24, "draw_count": None}]}
+    original = base_vertex_bug(ids.build("draw_params", start))
+    assert original.status is Status.FAIL
+    result = search.reduce(sp, start, base_vertex_bug, reduction_key(original))
+    assert result is not None and result.params == BASE_VERTEX_MINIMUM
+    again = search.reduce(sp, start, base_vertex_bug, reduction_key(original))
+    assert again.params == result.params                          # deterministic
+
+
+def test_reducer_keeps_the_failure_kind():
+    """A crash reduces to a crash, never to a case that fails some other way."""
+    sp = space.get("draw_params")
+
+    def crashes_on_gs(case):
+        if case.shader("gs"):
+            return Outcome(Status.CRASH, "child process died: killed by SIGSEGV\n[stand-in]")
+        return base_vertex_bug(case)
+    start = dict(BASE_VERTEX_MINIMUM, chain="gs", version=460)
+    key = reduction_key(crashes_on_gs(ids.build("draw_params", start)))
+    result = search.reduce(sp, start, crashes_on_gs, key)
+    assert result.outcome.status is Status.CRASH and result.params["chain"] == "gs"
+    assert result.params["version"] == 450
+
+
+def test_signatures():
+    message = ("fail: draw 0, patch 1, TES: gl_TessLevelOuter = (1, 1), expected (2, 3)\n"
+               "draw 0 (glDrawArrays), entry 2, vertex 3, instance 0: gl_BaseVertex = 5, expected 0\n"
+               "... and 3 more\n[llvmpipe: renderer]")
+    assert quantities(message) == ("TES gl_TessLevelOuter", "gl_BaseVertex")
+    key = reduction_key(Outcome(Status.FAIL, message))
+    assert key == ("fail", "TES gl_TessLevelOuter")
+    assert same_failure(key, Outcome(Status.FAIL, "draw 3, patch 0, TES: gl_TessLevelOuter = 0, expected 1\n[x]"))
+    assert not same_failure(key, Outcome(Status.CRASH, "child process died: killed by SIGSEGV"))
+    case = ids.build("draw_params", BASE_VERTEX_MINIMUM)
+    crash = finding_key(case, Outcome(Status.CRASH, "child process died: killed by SIGSEGV\n--- stderr tail ---\n"
+                                                    "vkCreateGraphicsPipelines: 0x7f00 failed\n[zink: x]"))
+    assert crash == {"status": "crash", "stages": ["vs"],
+                     "driver": "child process died: killed by SIGSEGV | vkCreateGraphicsPipelines: # failed"}
+
+
+def test_reduced_case_fails_the_same_way_on_a_real_driver():
+    """lavapipe with the layer's base-vertex lowering left out hands gl_BaseVertex = first to a
+    non-indexed draw: a fixed case reduces to the known minimum, which fails that way again on
+    a fresh child."""
+    from harness.explore.driver import driver
+    sp = space.get("draw_params")
+    case = catalog.find("draw_params/DrawArrays/f5c4/glsl450/gs")
+    with driver("lavapipe", pinned(), ("base-vertex",)) as run:
+        original = run(case)
+        assert original.status is Status.FAIL
+        key = reduction_key(original)
+        assert key == ("fail", "gl_BaseVertex")
+        result = search.reduce(sp, sp.from_case(case), run, key, max_runs=60)
+    assert result.params == BASE_VERTEX_MINIMUM
+    with driver("lavapipe", pinned(), ("base-vertex",)) as run:
+        assert same_failure(key, run(ids.find(result.case.id)))
+    with driver("lavapipe", pinned()) as run:                        # the lowering on: it passes
+        assert run(ids.find(result.case.id)).status is Status.PASS
+
+
+def test_short_exploration_end_to_end(tmp_path, capsys):
+    """A fixed-seed exploration of every family on llvmpipe, as CI runs it: it runs, writes its
+    findings, and each finding's reduced id rebuilds."""
+    argv = ["--seed", "1", "--budget", "6", "--target", "llvmpipe", "--results-dir", str(tmp_path),
+            "--reduce-runs", "20"] + [a for f in space.FAMILIES for a in ("--family", f)]
+    if pinned() is not None:
+        argv += ["--mesa", str(PINNED_MESA)]
+    code = cli.explore_main(argv)
+    assert code in (0, 1)
+    for family in space.FAMILIES:
+        report = json.loads((tmp_path / family / "findings.json").read_text())
+        assert report["cases_run"] == 6 and report["seed"] == 1
+        assert (code == 1) or not report["findings"]
+        for finding in report["findings"]:
+            assert ids.find(finding["reduced_id"])
+            assert (tmp_path / family / finding["folder"] / "case.json").is_file()
