@@ -18,7 +18,8 @@ import threading
 import time
 import traceback
 
-from harness import backends, mesa, profiling, protocol, shader_cache, targets
+from harness import mesa, profiling, protocol, shader_cache, targets
+from harness.backends import registry
 from harness.backends import BackendError, Skip
 from harness.config import ChildOptions
 from harness.status import Reply
@@ -126,7 +127,7 @@ def main(argv=None) -> None:
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     try:
-        backend = backends.make(options)
+        backend = registry.make(options)
     except Exception as exc:  # no driver, no display, no backend: say so on every request
         backend = Unusable(f"{type(exc).__name__}: {exc}")
     if options.profile:       # timers for bench/bench.py; a driver may crash the child: write every second

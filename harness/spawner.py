@@ -134,11 +134,12 @@ class Forked:
 # -- the spawner process -------------------------------------------------------------------------
 def preload(options) -> None:
     """Import what harness.child will need for this backend; nothing that opens a driver."""
-    from harness import backends, child     # the child, and with it the case model and the framing
+    from harness import child               # the child, and with it the case model and the framing
+    from harness.backends import registry
     if options.backend in ("gl", "fault-gl"):
         from harness.backends.gl.context import select_platform
         select_platform(options.gl_platform)        # PyOpenGL picks its loader on first import
-    for name in backends.modules(options):
+    for name in registry.modules(options):
         try:
             importlib.import_module(name)
         except Exception:                   # the child imports it again and says why

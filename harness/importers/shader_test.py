@@ -35,8 +35,8 @@ from pathlib import Path
 from harness.case import (ID_RE, Attribute, CallList, Case, Clear, DeleteList, Dispatch, Draw, DrawEntry, DrawState,
                           Expectation, Link, NewList, Probe, ProgramQuery, QueryValue, Read, Readback, Requirements,
                           SetState, StorageProbe, Texture, Uniform, step_label)
-from harness.backends.glsl.model import ParseError, parse
-from harness.backends.glsl.preprocess import PreprocessError, preprocess
+from harness.glsl.model import ParseError, parse
+from harness.glsl.preprocess import PreprocessError, preprocess
 from harness.glfacts import COMPUTE, GL_TYPE_ENUMS, STAGES
 
 FAMILY = "shader_test"

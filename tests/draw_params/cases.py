@@ -13,7 +13,7 @@ from pathlib import Path
 from harness.case import (Attribute, Capture, Case, Draw, DrawEntry, DrawState, Expectation,
                           ExpectedRecord, Readback, Requirements)
 from harness import glfacts
-from harness.glsl import render
+from harness.templates import render
 from harness.oracle import draw_params as oracle
 
 HERE = Path(__file__).parent

@@ -7,10 +7,10 @@ import shutil
 
 import pytest
 
-from harness.backends.glsl import types
-from harness.backends.glsl.model import Editor, ParseError, parse
-from harness.backends.glsl.preprocess import needed, preprocess
-from harness.backends.glsl.tokens import tokenize
+from harness.glsl import types
+from harness.glsl.model import Editor, ParseError, parse
+from harness.glsl.preprocess import needed, preprocess
+from harness.glsl.tokens import tokenize
 from harness.backends.vk import spirv
 from harness.backends.vk.tcs import passthrough_tcs
 from harness.backends.vk.translate import Program, TranslationError, translate

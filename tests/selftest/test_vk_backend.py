@@ -11,8 +11,8 @@ from conftest import family
 
 from harness.backends.vk import spirv
 from harness.backends.vk.tcs import passthrough_tcs
-from harness.backends.glsl import types
-from harness.backends.glsl.model import parse
+from harness.glsl import types
+from harness.glsl.model import parse
 from harness.backends.vk.translate import STAGE_ORDER, Program, _size, interface, translate
 from harness.config import Knobs
 from harness.executor import Executor

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from harness.case import (Attribute, Case, Draw, DrawEntry, DrawState, Expectation, ExpectedPixel,
                           Readback, Requirements)
-from harness.glsl import render
+from harness.templates import render
 
 HERE = Path(__file__).parent
 FAMILY = "varyings"

@@ -19,8 +19,8 @@ from harness.backends.gl.context import open_contexts, select_platform
 from harness.backends.gl.draws import issue
 from harness.backends.gl.objects import Objects, quietly
 from harness.backends.gl.uniforms import active_program, block_property, set_uniform
-from harness.backends.glsl.model import ParseError, parse
-from harness.backends.glsl.preprocess import PreprocessError, preprocess
+from harness.glsl.model import ParseError, parse
+from harness.glsl.preprocess import PreprocessError, preprocess
 from harness.case import CallList, Case, Clear, DeleteList, Dispatch, Draw, Link, NewList, Read, step_draw, step_state
 from harness.glfacts import INDEX_TYPES, STAGE
 from harness.observation import encode_records, record_dtype

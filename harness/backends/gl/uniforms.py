@@ -10,7 +10,7 @@ import struct
 import numpy as np
 
 from harness.backends import BackendError
-from harness.backends.glsl import types
+from harness.glsl import types
 from harness.glfacts import STAGE
 
 

@@ -4,11 +4,11 @@ Vulkan tessellates only with both stages and has no default levels. The generate
 every output of the (translated) VS for gl_InvocationID, whatever its type, builtins included,
 and writes the levels from the push constant the runner updates before each draw. Switched off
 (`--vk-without passthrough-tcs`) it is the naive version: position only, levels fixed at 1.
-The VS's outputs come from the model of its translated text (harness/backends/glsl).
+The VS's outputs come from the model of its translated text (harness/glsl).
 """
 from __future__ import annotations
 
-from harness.backends.glsl.model import Declaration, Shader, parse
+from harness.glsl.model import Declaration, Shader, parse
 from harness.backends.vk.translate import LAYER_BLOCK
 
 INTERPOLATION = ("flat", "smooth", "noperspective", "centroid", "sample", "invariant", "precise", "out")

@@ -1,6 +1,6 @@
 """The layer: GL GLSL in, Vulkan GLSL out, as a GL-on-Vulkan layer (zink) must translate it.
 
-Each stage is preprocessed by glslang and parsed into the model of harness/backends/glsl; every
+Each stage is preprocessed by glslang and parsed into the model of harness/glsl; every
 rewrite below edits the text at the spans that model gives, one pass at a time (a pass parses
 the text the previous one produced).
 
@@ -25,10 +25,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from harness.backends import BackendError
-from harness.backends.glsl import types
-from harness.backends.glsl.model import Declaration, Editor, ParseError, Shader, parse
-from harness.backends.glsl.preprocess import PreprocessError, preprocess
-from harness.backends.glsl.tokens import directive_words, tokenize
+from harness.glsl import types
+from harness.glsl.model import Declaration, Editor, ParseError, Shader, parse
+from harness.glsl.preprocess import PreprocessError, preprocess
+from harness.glsl.tokens import directive_words, tokenize
 from harness.backends.vk import uniforms as uniform_block
 from harness.glfacts import STAGE_KEYS
 

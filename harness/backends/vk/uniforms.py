@@ -18,8 +18,8 @@ import struct
 from dataclasses import dataclass
 
 from harness.backends import Skip
-from harness.backends.glsl import types
-from harness.backends.glsl.model import Editor, Shader
+from harness.glsl import types
+from harness.glsl.model import Editor, Shader
 
 CLIP_PLANES = 8
 BLOCK = "_HarnessUniforms"

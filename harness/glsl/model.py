@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
-from harness.backends.glsl.tokens import Token, directive_words, tokenize
+from harness.glsl.tokens import Token, directive_words, tokenize
 
 STORAGE = {"const", "in", "out", "inout", "uniform", "buffer", "shared", "attribute", "varying", "patch",
            "centroid", "sample"}

@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 from harness.config import cache_home
-from harness.backends.glsl.tokens import Token, directive_words, tokenize
+from harness.glsl.tokens import Token, directive_words, tokenize
 
 STAGES = {"vs": "vert", "tcs": "tesc", "tes": "tese", "gs": "geom", "fs": "frag", "cs": "comp"}
 PASSIVE = {"version", "extension", "pragma"}

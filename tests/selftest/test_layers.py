@@ -1,0 +1,114 @@
+"""The harness's layers stay layers: no import cycle among its modules, and the process
+environment is read in one configuration module (harness/config.py) and in the child's entry
+point only. Imports inside functions count, and so do modules named by a string (`__import__`,
+importlib, a registry of backends, pytest_plugins): they tie the modules as much as any import."""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "harness"
+# Reading the environment: get, [], in, items, copies. Writes (setdefault before numpy loads,
+# PYOPENGL_PLATFORM before PyOpenGL loads) configure this process and are not reads.
+READ = re.compile(r"os\.environ(\.get\(|\[(?!.*\]\s*=[^=])|\.items\(|\.keys\(|\.copy\(|\b(?!\.setdefault|\[))"
+                  r"|in os\.environ|os\.getenv\(")
+ENVIRONMENT_READERS = {"harness/config.py", "harness/child.py",
+                       "harness/fetch_mesa.py"}     # stdlib-only: a standalone downloader
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports(path: Path, modules: set[str]) -> set[str]:
+    """The harness modules `path` imports, anywhere in it."""
+    found = set()
+    own = module_name(path) if PACKAGE in path.parents else "harness.x"
+    package = own if path.name == "__init__.py" else own.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[:len(package.split(".")) - node.level + 1] + ([base] if base else []))
+            names = [base] + [f"{base}.{alias.name}" for alias in node.names]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in modules:
+            names = [node.value]            # a module named by a string
+        else:
+            continue
+        for name in names:
+            while name and name not in modules:
+                name = name.rpartition(".")[0]
+            if name and name != "harness":
+                found.add(name)
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    paths = sorted(PACKAGE.rglob("*.py"))
+    modules = {module_name(p) for p in paths}
+    return {module_name(p): imports(p, modules) - {module_name(p)} for p in paths}
+
+
+def cycle(edges: dict[str, set[str]]) -> list[str]:
+    """One import cycle, as the modules around it, or []."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node):
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        state[node] = 2
+        stack.pop()
+        return []
+
+    for node in sorted(edges):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return []
+
+
+def test_a_module_named_by_a_string_is_an_edge(tmp_path):
+    path = tmp_path / "x.py"
+    path.write_text('def f():\n    __import__("harness.profiling").profiling.child()\n')
+    assert imports(path, {"harness.profiling", "harness.plugin"}) == {"harness.profiling"}
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
+    assert cycle({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_cycle_among_harness_modules():
+    found = cycle(graph())
+    assert not found, "import cycle: " + " -> ".join(found)
+
+
+@pytest.mark.parametrize("line, reads", [
+    ('x = os.environ.get("HARNESS_MESA")', True), ('if "A" in os.environ:', True),
+    ("env = dict(os.environ)", True), ("for k, v in os.environ.items():", True),
+    ('os.environ["PYOPENGL_PLATFORM"] = "egl"', False), ('os.environ.setdefault("A", "1")', False),
+    ('x = os.environ["A"]', True)])
+def test_the_environment_reader_pattern(line, reads):
+    assert bool(READ.search(line)) is reads
+
+
+def test_the_environment_is_read_in_the_configuration_module_only():
+    readers = {str(p.relative_to(PACKAGE.parent)) + f":{n}"
+               for p in PACKAGE.rglob("*.py") for n, line in enumerate(p.read_text().splitlines(), 1)
+               if READ.search(line.split("#")[0]) and str(p.relative_to(PACKAGE.parent)) not in ENVIRONMENT_READERS}
+    assert not readers, f"os.environ read outside harness/config.py: {sorted(readers)}"
