@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from harness.case import Case
 
-FAMILIES = ("draw_params", "tess")
+FAMILIES = ("draw_params", "tess", "varyings")
 
 
 class Space(Protocol):

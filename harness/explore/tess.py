@@ -17,6 +17,7 @@ builders (two patches a draw), and control's levels stay small, so a case stays 
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import math
 
@@ -113,7 +114,7 @@ class TessSpace:
     @property
     def VOCAB(self):                                   # noqa: N802 (the spaces' shared attribute name)
         # The type sets' tokens come from the family (its list only grows), after the fixed words.
-        return self._WORDS + ("var", "block", "gl_in") + tuple(t.token for t in _module("vertex_types").TYPE_SETS)
+        return _vocab(self._WORDS)
 
     def strategy(self) -> st.SearchStrategy:
         return st.one_of(_coords(), _control(), _types(), _steps())
@@ -184,6 +185,11 @@ class TessSpace:
             if (rebuilt.shaders, rebuilt.steps, rebuilt.expect) == (case.shaders, case.steps, case.expect):
                 return candidate
         return None
+
+
+@functools.cache
+def _vocab(fixed: tuple[str, ...]) -> tuple[str, ...]:
+    return fixed + ("var", "block", "gl_in") + tuple(t.token for t in _module("vertex_types").TYPE_SETS)
 
 
 def _fix_winding(params: dict) -> dict:

@@ -1,0 +1,177 @@
+"""The varyings space: the family's Plan (tests/varyings/cases.py), drawn within what GLSL
+allows for the dialect, so that every drawn program is valid and any wrong value is the
+implementation's: a stage chain (VS->FS up to VS->TCS->TES->GS->FS), a GLSL version and
+profile the chain allows, a subset of the legacy builtins (compatibility profile), the
+gl_PointSize/gl_ClipDistance controls, up to eight user varyings of any type the version has
+(ints and doubles flat, structs from 1.50, doubles from 4.00, arrays from 1.30) with
+interpolation qualifiers, one- or two-sided colours, gl_ClipVertex with a user clip plane, the
+FS declaring its inputs in reverse, and separable VS/FS programs matched by location.
+
+Parameters: {"chain", "version", "compat", "builtins", "controls", "users": [[name, type,
+qualifier, array, location, component]], "face", "clip_vertex", "separable", "fs_users",
+"reverse", "limit", "tag"}; build() makes the family's Plan and calls its make_case.
+"""
+from __future__ import annotations
+
+import functools
+
+from hypothesis import strategies as st
+
+from harness import catalog
+from harness.case import Case
+from harness.explore.space import fixed_dict, some_of, toward
+
+FAMILY = "varyings"
+CHAINS = ("vs-fs", "vs-gs-fs", "vs-tes-fs", "vs-tcs-tes-fs", "vs-tcs-tes-gs-fs")
+VERSIONS = (110, 120, 130, 140, 150, 400, 450)
+QUALIFIERS = ("", "flat", "noperspective", "smooth", "centroid", "sample")
+FACES = ("front", "back", "two-side-front", "two-side-back")
+MAX_COMPONENTS = 60                 # under zink's 64, with gl_ClipVertex's vec4 through a GS
+
+
+def _family():
+    return catalog.family_module(catalog.ROOT / "tests" / FAMILY / "cases.py")
+
+
+def _lowest_version(chain: str) -> int:
+    return 400 if "tes" in chain else 150 if "gs" in chain else 110
+
+
+def _types_for(version: int) -> list[str]:
+    types = list(_family().TYPES)
+    if version < 130:                # no integer varyings, no flat: float vectors and matrices
+        types = [t for t in types if _family().TYPES[t][0] == "float" and ("x" not in t or version >= 120)]
+    if version < 400:
+        types = [t for t in types if _family().TYPES[t][0] != "double"]
+    return types + (["S"] if version >= 150 else [])
+
+
+@st.composite
+def _user(draw, name: str, version: int) -> list:
+    type_ = draw(st.sampled_from(_types_for(version)))
+    floats = type_ == "S" or _family().TYPES[type_][0] == "float"
+    qualifiers = [q for q in QUALIFIERS if q != "sample" or version >= 400] if version >= 130 and floats else [""]
+    qualifier = draw(st.sampled_from(qualifiers))
+    array = draw(st.integers(0, 3)) if version >= 130 and type_ != "S" else 0
+    return [name, type_, qualifier, array, None, None]
+
+
+@st.composite
+def _plan(draw) -> dict:
+    chain = draw(st.sampled_from(CHAINS))
+    version = draw(st.sampled_from([v for v in VERSIONS if v >= _lowest_version(chain)]))
+    compat = draw(st.booleans()) if version >= 150 else True
+    params = {"chain": chain, "version": version, "compat": compat, "builtins": [], "controls": [], "users": [],
+              "face": "front", "clip_vertex": False, "separable": False, "fs_users": None, "reverse": False,
+              "limit": None, "tag": "explored"}
+    if chain == "vs-fs" and version == 450 and not compat and draw(st.booleans()):
+        # Separable VS and FS matched by explicit locations; the FS reads a subset.
+        locations = draw(st.lists(st.integers(0, 15), min_size=1, max_size=4, unique=True))
+        users = [[f"u{n}", "vec4", "", 0, location, None] for n, location in enumerate(sorted(locations))]
+        reads = draw(st.lists(st.sampled_from([u[0] for u in users]), min_size=1, unique=True))
+        return params | {"users": users, "separable": True, "fs_users": sorted(reads),
+                         "controls": ["pointsize"] if draw(st.booleans()) else []}
+    if compat:
+        names = list(_family().BUILTINS)
+        params["builtins"] = [b for b, keep in zip(names, draw(st.lists(st.booleans(), min_size=len(names),
+                                                                          max_size=len(names)))) if keep]
+        if version >= 130:
+            params["controls"] = [c for c in _family().CONTROLS if draw(st.booleans())]
+        if chain in ("vs-fs", "vs-gs-fs"):
+            params["clip_vertex"] = draw(st.booleans())
+            if {"color", "secondary"} & set(params["builtins"]):
+                params["face"] = draw(st.sampled_from(FACES))
+    count = draw(st.integers(0, 8))
+    params["users"] = [draw(_user(f"u{n}", version)) for n in range(count)]
+    params["reverse"] = chain == "vs-fs" and draw(st.booleans())
+    return params
+
+
+def plan_of(params: dict):
+    f = _family()
+    users = tuple(f.Varying(name, type_, qualifier, array, location, component)
+                  for name, type_, qualifier, array, location, component in params["users"])
+    return f.Plan(f.Dialect(params["version"], params["compat"]), params["chain"], tuple(params["builtins"]),
+                  tuple(params["controls"]), users, params["face"], params["clip_vertex"], params["separable"],
+                  params["reverse"], tuple(params["fs_users"]) if params["fs_users"] is not None else None,
+                  tuple(params["limit"]) if params["limit"] else None, params["tag"])
+
+
+class VaryingsSpace:
+    family = FAMILY
+    FLOATS = ()
+    SHAPES = (("builtins", "chain", "clip_vertex", "compat", "controls", "face", "fs_users", "limit", "reverse",
+               "separable", "tag", "users", "version"),)
+    _WORDS = ("at", "over", "explored") + CHAINS + QUALIFIERS + FACES + tuple(f"u{n}" for n in range(40))
+
+    @property
+    def VOCAB(self):                                   # noqa: N802 (the spaces' shared attribute name)
+        return _vocab(self._WORDS)
+
+    def strategy(self) -> st.SearchStrategy:
+        return _plan().filter(lambda p: _family().components(plan_of(p)) <= MAX_COMPONENTS)
+
+    def build(self, params: dict) -> Case:
+        return _family().make_case(plan_of(params))
+
+    def below(self, params: dict) -> st.SearchStrategy:
+        chains = [c for c in CHAINS[:CHAINS.index(params["chain"])] if _lowest_version(c) <= params["version"]]
+        users = some_of(params["users"], _below_user, at_least_one=False)
+        fs_users = (st.just(None) if params["fs_users"] is None
+                    else some_of(params["fs_users"], st.just))
+        return fixed_dict(
+            chain=toward(chains, params["chain"]), version=st.just(params["version"]),
+            compat=st.just(params["compat"]),
+            builtins=some_of(params["builtins"], st.just, at_least_one=False),
+            controls=some_of(params["controls"], st.just, at_least_one=False), users=users,
+            face=toward(["front"], params["face"]), clip_vertex=toward([False], params["clip_vertex"]),
+            separable=st.just(params["separable"]), fs_users=fs_users, reverse=toward([False], params["reverse"]),
+            limit=st.just(params["limit"]), tag=st.just(params["tag"])).map(_consistent)
+
+    def from_case(self, case: Case) -> dict | None:
+        if case.family != FAMILY:
+            return None
+        f = _family()
+        for plan in f.plans():
+            if f.case_id_of(plan) == case.id:
+                return {"chain": plan.chain, "version": plan.dialect.version, "compat": plan.dialect.compat,
+                        "builtins": list(plan.builtins), "controls": list(plan.controls),
+                        "users": [[v.name, v.type, v.qualifier, v.array, v.location, v.component] for v in plan.users],
+                        "face": plan.face, "clip_vertex": plan.clip_vertex, "separable": plan.separable,
+                        "fs_users": list(plan.fs_users) if plan.fs_users is not None else None,
+                        "reverse": plan.reverse_consumer, "limit": list(plan.limit) if plan.limit else None,
+                        "tag": plan.tag}
+        return None
+
+
+@functools.cache
+def _vocab(fixed: tuple[str, ...]) -> tuple[str, ...]:
+    """The family's words (builtins, types, varying names and tags of its plans) after the fixed ones."""
+    f = _family()
+    words = set(f.BUILTINS) | set(f.CONTROLS) | set(f.TYPES) | set(f.STRUCTS)
+    for plan in f.plans():
+        words |= {plan.tag} | {v.name for v in plan.users}
+    return fixed + tuple(sorted(words - set(fixed)))
+
+
+def _below_user(user: list) -> st.SearchStrategy:
+    name, type_, qualifier, array, location, component = user
+    return st.tuples(st.just(name), st.just(type_), toward([""], qualifier),
+                     toward([0], array) if array and location is None else st.just(array),
+                     st.just(location), st.just(component)).map(list)
+
+
+def _consistent(params: dict) -> dict:
+    """What a reduction may not leave: a two-sided face without a colour, FS reads of a varying
+    no longer written, a limit case no longer at its limit."""
+    if not {"color", "secondary"} & set(params["builtins"]):
+        params = params | {"face": "front"}
+    if params["fs_users"] is not None:
+        names = {u[0] for u in params["users"]}
+        params = params | {"fs_users": [n for n in params["fs_users"] if n in names]}
+    if params["limit"] is not None and params["limit"][0] != _family().components(plan_of(params)):
+        params = params | {"limit": None}
+    return params
+
+
+SPACE = VaryingsSpace()
