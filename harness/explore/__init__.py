@@ -1,7 +1,8 @@
 """Seeded exploration of each family's parameter space, automatic reduction of failures, and
 deduplicated findings (issue 31).
 
-  space.py        the registry of family spaces and the shared shrink-toward helper
+  space.py        the registry of family spaces
+  choices.py      the strategies they share (a value no more complex than a given one)
   draw_params.py, tess.py, varyings.py
                   one space per family: Hypothesis strategies over the family's own builder
                   parameters, the builder call that makes a Case, and the reverse (a fixed case

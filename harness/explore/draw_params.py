@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from harness import catalog, glfacts
 from harness.case import Case, Draw, DrawEntry
-from harness.explore.space import fixed_dict, smaller_ints, some_of, toward
+from harness.explore.choices import fixed_dict, smaller_ints, some_of, toward
 
 FAMILY = "draw_params"
 VERTICES, INSTANCES, INDICES, MIN_INDEX, MAX_INDEX = 24, 16, 12, 2, 11

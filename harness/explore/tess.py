@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from harness import catalog
 from harness.case import Case
-from harness.explore.space import fixed_dict, smaller_ints, some_of, toward
+from harness.explore.choices import fixed_dict, smaller_ints, some_of, toward
 
 FAMILY = "tess"
 DOMAINS = ("triangles", "quads", "isolines")

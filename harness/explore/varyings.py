@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from harness import catalog
 from harness.case import Case
-from harness.explore.space import fixed_dict, some_of, toward
+from harness.explore.choices import fixed_dict, some_of, toward
 
 FAMILY = "varyings"
 CHAINS = ("vs-fs", "vs-gs-fs", "vs-tes-fs", "vs-tcs-tes-fs", "vs-tcs-tes-gs-fs")
