@@ -7,18 +7,26 @@ which caps the whole run however many cores there are (bench/bench.py's profile,
 N processes here share nothing until the merge, so the run grows with the cores until the
 machine is full. Each process pays its own start-up and collection (the case cache makes that
 about a second), and prints to its own log under RESULTS_DIR/shards/.
+
+A killed run keeps what it finished: each process journals its records (harness/journal.py);
+SIGTERM or Ctrl-C of this command passes the signal on and merges what the processes wrote; if
+this command is SIGKILLed, the processes get SIGTERM from the kernel (PR_SET_PDEATHSIG) and
+write theirs. `--resume DIR` is handed to every process, as what DIR's run finished.
 """
 from __future__ import annotations
 
+import ctypes
+import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
 from collections import Counter
 from pathlib import Path
 
-from harness import config, results, shader_cache
+from harness import config, journal, results, shader_cache
 
 OWN_OPTIONS = ("-n", "--numprocesses", "--dist", "--shard", "--shuffle")
 TAIL = 3000             # characters of a failed shard's log shown
@@ -28,17 +36,18 @@ class ParallelError(ValueError):
     """Arguments this command cannot split (one line, exit 4 as pytest's usage errors)."""
 
 
-def split_results_dir(args: list[str]) -> tuple[list[str], Path]:
-    """The pytest arguments less --results-dir, and its value (pytest's default: results)."""
-    rest, folder, i = [], Path("results"), 0
+def split_results_dir(args: list[str], option: str = "--results-dir",
+                      default: Path | None = Path("results")) -> tuple[list[str], Path | None]:
+    """The pytest arguments less `option`, and its value (default: pytest's default)."""
+    rest, folder, i = [], default, 0
     while i < len(args):
         arg = args[i]
-        if arg == "--results-dir":
+        if arg == option:
             if i + 1 >= len(args):
-                raise ParallelError("--results-dir needs a folder")
+                raise ParallelError(f"{option} needs a folder")
             folder, i = Path(args[i + 1]), i + 2
             continue
-        if arg.startswith("--results-dir="):
+        if arg.startswith(option + "="):
             folder = Path(arg.split("=", 1)[1])
         elif arg.split("=", 1)[0] in OWN_OPTIONS or (arg.startswith("-n") and arg[2:].isdigit()):
             raise ParallelError(f"{arg}: `parallel` chooses the shards itself; run without it")
@@ -84,8 +93,30 @@ def children(args: list[str]) -> int | None:
     return None
 
 
+def _die_with_parent() -> None:
+    """In a shard process before exec: SIGTERM when this command dies, however it dies."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)        # PR_SET_PDEATHSIG
+
+
+def _resumed(folder: Path, out: Path) -> Path:
+    """What the run in `folder` finished (its results and its processes' journals), in one
+    results file every shard reads before its folder is replaced."""
+    done = {}
+    if (folder / "results.json").exists() or folder.suffix in (".json", ".xml"):
+        done = {results.key(e): e for e in results.read(folder)}
+    for entry in journal.read(folder) if folder.is_dir() else []:
+        done[results.key(entry)] = entry
+    path = out / "resumed.json"
+    out.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"results": list(done.values())}))
+    return path
+
+
 def run(n: int, args: list[str]) -> int:
     rest, out = split_results_dir(args)
+    rest, resume = split_results_dir(rest, "--resume", None)
+    if resume is not None:
+        rest += ["--resume", str(_resumed(resume, out))]
     each = children(rest)
     if each is None:
         each, rest = 1, rest + ["--children", "1"]      # the processes fill the cores, one child each
@@ -99,11 +130,22 @@ def run(n: int, args: list[str]) -> int:
         log = open(folder / "pytest.log", "w")
         cmd = [sys.executable, "-m", "pytest", *rest, "-p", "no:xdist", "-q", "--shard", f"{k}/{n}",
                "--results-dir", str(folder)]
-        procs.append((subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT), log))
+        procs.append((subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent),
+                       log))
+
+    def pass_on(signum, frame):                 # the processes write what they finished, then we merge
+        for proc, _ in procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+    previous = {sig: signal.signal(sig, pass_on) for sig in (signal.SIGTERM, signal.SIGINT)}
     codes = []
-    for proc, log in procs:
-        codes.append(proc.wait())
-        log.close()
+    try:
+        for proc, log in procs:
+            codes.append(proc.wait())
+            log.close()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     wall = time.monotonic() - start
     ran = [folder for folder in shards if (folder / "results.json").exists()]
     entries = results.merge(ran, out) if ran else []

@@ -136,23 +136,21 @@ FAILURE_FOLDERS = ("repro", "observations")          # each failure's reproducer
 
 def merge(paths: list[Path], out: Path) -> list[dict]:
     """Shard results into one: results files, one JUnit, and the shards' reproducers and
-    observations; a case in two shards is an error."""
-    from junitparser import JUnitXml
+    observations. A case in two shards with different entries is an error; the same entry in
+    several is one (a resumed run's earlier entries, which every shard carries)."""
     entries, seen = [], {}
     for path in paths:
         for entry in read(path):
             if key(entry) in seen:
-                raise ResultsError(f"{key(entry)} is in both {seen[key(entry)]} and {path}")
-            seen[key(entry)] = path
+                if seen[key(entry)][1] != entry:
+                    raise ResultsError(f"{key(entry)} is in both {seen[key(entry)][0]} and {path}")
+                continue
+            seen[key(entry)] = (path, entry)
             entries.append(entry)
-    write(out, entries)
-    junit = JUnitXml()
+    write(out, entries, out / "junit.xml")
     for path in paths:
         folder = Path(path) if Path(path).is_dir() else Path(path).parent
-        if (folder / "junit.xml").exists():
-            junit += JUnitXml.fromfile(str(folder / "junit.xml"))
         for name in FAILURE_FOLDERS:
             if (folder / name).is_dir():
                 shutil.copytree(folder / name, out / name, dirs_exist_ok=True)
-    junit.write(str(out / "junit.xml"))
     return entries
