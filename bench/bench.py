@@ -13,7 +13,8 @@ Then it times, in one go: piglit on its tessellation and draw-parameters tests (
 batched, if Debian's piglit is installed), then this harness's families with `-n auto` and with
 `-n 0` (one pytest process and one executor child: the serial baseline), with no pytest plugin
 but those the harness declares (PYTEST_DISABLE_PLUGIN_AUTOLOAD=1), as in the README's .venv.
-It prints cases/s, the ratios, the share of wall time spent outside the driver (the executor
+It prints cases/s, what each piglit row counted (results by status, tests, processes started,
+tests fast-skipped without a process, isolation, concurrency, wflinfo, cache state), the ratios, the share of wall time spent outside the driver (the executor
 children time each case; the rest is harness and pytest), the floor (unique programs x compile
 time + cases x draw time, over the cores, with both times probed here), and the peak resident
 memory of the whole process tree. Each harness row is profiled (harness/profiling.py,
@@ -106,31 +107,64 @@ def timed(cmd, env, cwd=ROOT) -> tuple[float, int, subprocess.CompletedProcess]:
     return time.perf_counter() - start, memory.stop(), subprocess.CompletedProcess(cmd, proc.returncode, out)
 
 
-def piglit(driver: str, batched: bool) -> dict | None:
+def piglit(driver: str, batched: bool, warm: bool = True) -> dict | None:
+    """One `piglit run` of PIGLIT_TESTS, with what it counted: its rate is only a reference if
+    the tests really ran. Without `wflinfo` (Debian's waffle-utils, only a Recommends of piglit)
+    piglit reads the GL version as 0.0 and fast-skips every test that names one, starting no
+    process: 1815 of the 1863 results were such skips in 6 s, which is where the README's
+    194-255/s "isolated" figures of 2026-11-23 came from (34.7 and 36.1/s when the tests ran).
+    So without wflinfo the bench turns fast skipping off (PIGLIT_NO_FAST_SKIP=1), and it counts
+    the tests that started no process."""
     if not shutil.which("piglit"):
         return None
     env = {**os.environ, **dict(get(driver).env), "PIGLIT_PLATFORM": "surfaceless_egl"}
+    wflinfo = shutil.which("wflinfo", path=env.get("PATH"))
+    if not wflinfo:
+        env["PIGLIT_NO_FAST_SKIP"] = "1"
     results = Path(tempfile.mkdtemp(prefix=f"piglit-{driver}-"))
     cmd = ["piglit", "run", "quick", str(results)] + [a for t in PIGLIT_TESTS for a in ("-t", t)]
     if batched:
         cmd += ["--process-isolation", "false"]
     wall, peak, proc = timed(cmd, env, cwd=results)
-    count = _piglit_count(results)
+    data = _piglit_results(results)
     shutil.rmtree(results)
-    return {"wall": wall, "cases": count, "peak": peak, "rc": proc.returncode}
+    totals = {k: v for k, v in data.get("totals", {}).get("root", {}).items() if v and k != "notrun"}
+    tests = data.get("tests", {}).values()
+    options = data.get("options", {})
+    return {"wall": wall, "cases": sum(totals.values()), "peak": peak, "rc": proc.returncode,
+            "totals": totals, "tests": len(tests),
+            "processes": sum(len(t.get("pid") or ()) for t in tests),
+            "fast_skipped": sum(1 for t in tests if t.get("result") == "skip" and not t.get("pid")),
+            "command": " ".join(cmd[:3] + ["RESULTS"] + cmd[4:]),
+            "isolation": options.get("process_isolation"), "concurrent": options.get("concurrent"),
+            "jobs": options.get("jobs") or os.cpu_count(), "platform": options.get("platform"),
+            "timeout": options.get("timeout"), "dmesg": options.get("dmesg"),
+            "wflinfo": wflinfo or "not found: fast skipping off (PIGLIT_NO_FAST_SKIP=1)",
+            "cache": "warm (an untimed batched run of the same tests first)" if warm else "as found (--cold)"}
 
 
-def _piglit_count(results: Path) -> int:
-    """Tests run, subtests included: batched runs group shader_runner tests into one entry, so
-    count the root totals, which both modes report alike."""
+def _piglit_results(results: Path) -> dict:
+    """piglit's results.json (plain or compressed), or {} if the run wrote none. Its root totals
+    count subtests (batched runs group shader_runner tests into one entry): both modes alike."""
     for name in ("results.json", "results.json.bz2", "results.json.gz"):
         path = results / name
         if path.exists():
             opener = {"bz2": "bz2", "gz": "gzip"}.get(path.suffix[1:])
-            data = __import__(opener).open(path, "rt").read() if opener else path.read_text()
-            totals = json.loads(data).get("totals", {}).get("root", {})
-            return sum(v for k, v in totals.items() if k != "notrun")
-    return 0
+            return json.loads(__import__(opener).open(path, "rt").read() if opener else path.read_text())
+    return {}
+
+
+def piglit_counted(r: dict) -> str:
+    """What a piglit row counted, so that a reader can check its rate."""
+    totals = ", ".join(f"{n} {k}" for k, n in sorted(r["totals"].items(), key=lambda x: -x[1]))
+    line = (f"{r['cases']} results ({totals}) from {r['tests']} tests, {r['processes']} processes started, "
+            f"{r['fast_skipped']} tests fast-skipped (no process); `{r['command']}`; process isolation "
+            f"{r['isolation']}, concurrency {r['concurrent']} x {r['jobs']} jobs, platform {r['platform']}, "
+            f"timeout {r['timeout']}, dmesg {r['dmesg']}; wflinfo {r['wflinfo']}; shader cache {r['cache']}; "
+            f"wall {r['wall']:.1f} s")
+    if r["fast_skipped"] > r["tests"] // 10:
+        line += "\n  WARNING: most tests were fast-skipped without running: this rate is no reference"
+    return line
 
 
 def ours(drivers: str, families: list[str], workers: str, keep: Path | None = None, profile: bool = False,
@@ -239,6 +273,8 @@ def main() -> int:
     parser.add_argument("--drivers", default="llvmpipe,zink")
     parser.add_argument("--families", default="tess,draw_params")
     parser.add_argument("--no-piglit", action="store_true")
+    parser.add_argument("--piglit-only", action="store_true",
+                        help="only the piglit rows (isolated, batched) and what each counted")
     parser.add_argument("--memory-targets", default="llvmpipe,zink,lavapipe",
                         help="targets of the closing whole-suite run ('' to skip it)")
     parser.add_argument("--cold", action="store_true",
@@ -263,16 +299,22 @@ def main() -> int:
         print(f"\n== {driver}")
         rows = {}
         if not args.cold:                   # untimed: the drivers' shader caches, warm for every row
-            ours(driver, families, "0")
+            if not args.piglit_only:
+                ours(driver, families, "0")
             if not args.no_piglit:
-                piglit(driver, batched=True)
+                piglit(driver, batched=True, warm=False)
         if not args.no_piglit:
             for batched in (False, True):
-                result = piglit(driver, batched)
+                result = piglit(driver, batched, warm=not args.cold)
                 if result is None:
                     print("piglit: not installed (Debian package piglit); piglit columns skipped")
                     break
                 rows["piglit batched" if batched else "piglit isolated"] = result
+        if args.piglit_only:
+            for name, r in rows.items():
+                print(f"{name:16} {r['cases']:6} results {r['wall']:8.1f} s {r['cases'] / r['wall']:8.1f} results/s; "
+                      f"counted: {piglit_counted(r)}")
+            continue
         rows["harness -n auto"] = ours(driver, families, "auto", args.results, not args.no_profile)
         rows["harness -n 0"] = ours(driver, families, "0", args.results, not args.no_profile)
         if args.parallel:
@@ -281,6 +323,8 @@ def main() -> int:
             rate = r["cases"] / r["wall"] if r["wall"] else 0
             print(f"{name:16} {r['cases']:6} cases {r['wall']:8.1f} s {rate:8.1f} cases/s "
                   f"peak RSS {r['peak'] / 2**20:7.0f} MiB" + ("" if r["rc"] in (0, 1) else f"  (exit {r['rc']})"))
+            if "totals" in r:
+                print(f"{'':16} counted: {piglit_counted(r)}")
             if "statuses" in r:
                 print(f"{'':16} verdicts: " + ", ".join(f"{n} {k}" for k, n in sorted(r["statuses"].items())))
                 steady = (r["cases"] - 1) / (r["last"] - r["first"]) if r["last"] > r["first"] else 0

@@ -151,8 +151,8 @@ class Unusable:
 def exit_now(code: int) -> None:
     """End the process as a normal exit would, less the interpreter's finalization: atexit's
     handlers (the profile's timers) run, the driver's own exit handlers do not. Nothing here
-    needs cleaning up, and the executor waits for this exit: finalization with PyOpenGL, numpy
-    and a driver loaded took 115 ms (the target probe's close, llvmpipe and NVIDIA alike)."""
+    needs cleaning up, and the executor waits for this exit, which finalization with PyOpenGL,
+    numpy and a driver loaded made slow (README, Performance: figures behind the design)."""
     try:
         atexit._run_exitfuncs()
         sys.stdout.flush()

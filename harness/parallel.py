@@ -72,8 +72,7 @@ def exit_status(codes: list[int]) -> int:
 
 def shards_for(word: str) -> int:
     """N as given, or `auto`: one process per two cores (each with its executor child), and two
-    from 2 cores on (bench/bench.py --parallel 2, llvmpipe on 2 cores: 70.9 cases/s against
-    55.8 for one process with two children)."""
+    from 2 cores on (faster than one process with two children: README, Performance)."""
     if word == "auto":
         cores = os.cpu_count() or 1
         return max(min(cores, 2), cores // 2)

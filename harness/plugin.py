@@ -99,7 +99,7 @@ def _selected_targets(config) -> list[str]:
     names = list(dict.fromkeys(names))
     if any(targets_mod.get(name).shader_cache_slot for name in names):
         shader_cache.seed(_concurrent_children(config), config_mod.environ())   # before any child claims a slot
-    # Each probe starts a child and waits for its driver (0.6 s for a Mesa target here): at once.
+    # Each probe starts a child and waits for its driver: all at once.
     with ThreadPoolExecutor(max_workers=len(names) or 1) as pool:
         whys = list(pool.map(lambda name: _why_unavailable(config, targets_mod.get(name)), names))
     chosen = []
@@ -299,9 +299,9 @@ def _collects_cases(config) -> bool:
 def pytest_xdist_auto_num_workers(config):
     """`-n auto` for conformance runs: one worker per two cores, none below four cores. Each
     worker keeps two processes busy (pytest and the target's child, which runs the next case
-    while pytest judges this one), and each worker costs the controller 3 to 5 ms of CPU per
-    case (bench/bench.py's profile, issue 19): on 2 cores `-n 2` ran at 0.87-0.93x `-n 0`; on
-    16 cores a sweep peaked at 8 workers. $PYTEST_XDIST_AUTO_NUM_WORKERS still decides."""
+    while pytest judges this one), and each costs the controller CPU per case: on 2 cores
+    `-n 2` ran slower than `-n 0`, on 16 a sweep peaked at 8 workers (README, Performance:
+    figures behind the design). $PYTEST_XDIST_AUTO_NUM_WORKERS still decides."""
     if config_mod.knobs().xdist_workers or not _collects_cases(config):
         return None                     # xdist's own rule (self-tests: one worker per core)
     return auto_workers(os.cpu_count() or 1)
@@ -319,8 +319,8 @@ def children_per_process(config, xdist_worker: bool) -> int:
 
 def auto_children(cores: int, xdist_worker: bool) -> int:
     """Executor children per target: an xdist worker keeps one (the workers fill the cores);
-    a run without workers one per core, up to 4 (its pytest process spends 7 to 9 ms a case,
-    so it can feed about that many: bench/bench.py's profile)."""
+    a run without workers one per core, up to 4 (what its pytest process's CPU per case can
+    feed: bench/bench.py's profile)."""
     return 1 if xdist_worker else max(1, min(cores, 4))
 
 
@@ -357,11 +357,10 @@ def pytest_runtest_teardown(item, nextitem):
 def pytest_collection(session):
     """The first target's spawner (harness/spawner.py) starts before collection, so that its
     imports overlap it. Collection makes the objects that live until the run ends: every Case
-    and item, about 190,000 objects for the three families. Python's full collections walk
-    every tracked object, and with these growing they ran 7 times during collection and more
-    later, 140 ms each by the end (1.7 s of the pytest process's 19.5 s of CPU on llvmpipe's
-    tess and draw_params): no collection while collecting, and what it made is frozen out of
-    later ones."""
+    and item, some 190,000 objects for the three families. Python's full collections walk
+    every tracked object, and with these growing they ran again and again during collection
+    and later, each slower than the last (README, Performance: figures behind the design): no
+    collection while collecting, and what it made is frozen out of later ones."""
     config = session.config
     if config.stash.get(TARGETS, None) and not config.pluginmanager.has_plugin("dsession"):
         config.stash[POOL].prepare(config.stash[TARGETS][0])      # the first cases' spawner imports meanwhile

@@ -2,9 +2,8 @@
 
 Replies (child to executor) are UTF-8 JSON: the child runs a driver that may have corrupted its
 heap, and the executor decodes nothing richer than JSON from it. Requests (executor to child)
-are pickles: both ends are this harness on one interpreter, and a case's request costs 0.13 ms
-both ways as a pickle against 0.39 ms as JSON (tess and draw_params, their expectations left
-out as the executor sends them).
+are pickles: both ends are this harness on one interpreter, and a request costs a third of
+its JSON as a pickle (README, Performance: figures behind the design).
 """
 from __future__ import annotations
 

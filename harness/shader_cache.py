@@ -1,11 +1,9 @@
 """NVIDIA's shader disk cache, one folder for each child that runs at the same time as others.
 
 NVIDIA's GL driver serves its disk cache (~/.cache/nvidia/GLCache) to one process at a time;
-the other processes compile every program again. On the lent H100, tess/no-tcs at `-n 0`
-(380 links) with a warm cache linked at 0.64 ms a program alone; three such runs at once on
-the default cache linked at 0.59, 22.7 and 23.6 ms; three at once, each with a folder of its
-own (`__GL_SHADER_DISK_CACHE_PATH`, warm), at 0.71 to 0.78 ms, and as fast with copies of one
-warm folder. The driver does not create that folder: without it, it caches nothing.
+the other processes compile every program again, with a folder of its own each (warm, or a
+copy of one warm folder) they link as fast as one process alone (README, Performance: figures
+behind the design). The driver does not create that folder: without it, it caches nothing.
 
 So a child of a target that may load NVIDIA's driver (Target.shader_cache_slot) claims a slot
 before its driver loads: the first folder slots()/K it can lock, held until it exits. Before a

@@ -1,6 +1,6 @@
 """Executor children forked from a process that has already imported what a child needs.
 
-Starting `python -m harness.child` costs 0.4 to 0.7 s of CPU, nearly all of it imports
+Starting `python -m harness.child` costs most of a second of CPU, nearly all of it imports
 (PyOpenGL's GL namespace, numpy, the harness); the driver's contexts are a tenth of it. A run
 starts a child per crash, per timeout and per case that is the last in its child
 (Case.last_in_child), and pays that every time. So an Executor may keep a spawner: a process
@@ -221,7 +221,7 @@ def main(argv: list[str] | None = None) -> None:
     serve(sock, argv[1:])
     if timers:
         timers.write()
-    child.exit_now(0)      # the executor waits for this exit: finalization took 165 to 270 ms
+    child.exit_now(0)      # the executor waits for this exit: skip the slow finalization
 
 
 if __name__ == "__main__":

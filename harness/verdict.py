@@ -263,8 +263,8 @@ def _nearest(got: np.ndarray, want: np.ndarray, tolerance: float) -> np.ndarray:
 
 def _distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct rows and each row's index among them, like np.unique(axis=0) but by the
-    rows' float32-bit hashes (a sort of one integer per row, not of whole rows: 2-6x faster
-    on a large draw); where two different rows share a hash, by np.unique after all."""
+    rows' float32-bit hashes (a sort of one integer per row, not of whole rows, which is
+    faster on a large draw); where two different rows share a hash, by np.unique after all."""
     _, first, inverse = np.unique(_row_keys(rows), return_index=True, return_inverse=True)
     distinct = rows[first]
     again = distinct[inverse]

@@ -23,7 +23,7 @@ from pathlib import Path
 from harness import catalog, mesa as mesa_mod
 from harness import targets as targets_mod
 from harness.explore import findings as findings_mod
-from harness.explore import ids, kept, search, space
+from harness.explore import compare, ids, kept, search, space
 from harness.explore.driver import TargetUnavailable, driver
 from harness.explore.signature import is_finding, reduction_key
 
@@ -53,6 +53,9 @@ def explore_main(argv: list[str]) -> int:
     parser.add_argument("--reduce-runs", type=int, default=DEFAULT_REDUCE_RUNS,
                         help="driver runs allowed to reduce each distinct failure")
     parser.add_argument("--no-reduce", action="store_true")
+    parser.add_argument("--baseline", action="append", default=[], metavar="CSV",
+                        help="also run the fixed cases this baseline lists as failing, and say which "
+                             "findings they find too (and which of them exploration missed)")
     _target_options(parser)
     args = parser.parse_args(argv)
     try:
@@ -110,17 +113,27 @@ def explore_family(family: str, run, args, budget: search.Budget, results: Path)
             findings_mod.finding_key(reduced.case, reduced.outcome), reduced.case, reduced.outcome,
             first.case, first.outcome, how, [s.case.id for s in group]))
     merged = findings_mod.merge(found)
+    fixed = {}
+    if args.baseline:
+        fixed = compare.compare(merged, compare.fixed_failures(args.baseline, family, args.target), run)
+        for finding, also in zip(merged, fixed["matches"]):
+            finding.fixed_also = also
     run_info = {"family": family, "seed": args.seed, "budget": args.budget, "target": args.target,
                 "mesa": run.facts.get("mesa", ""), "renderer": run.facts.get("renderer", ""),
                 "vk_without": args.vk_without, "cases_run": len(samples), "statuses": counts,
-                "explore_seconds": round(explored_s, 1), "seconds": round(time.monotonic() - started, 1)}
+                "explore_seconds": round(explored_s, 1), "seconds": round(time.monotonic() - started, 1),
+                "baseline": args.baseline, "fixed_failures": fixed.get("fixed"), "fixed_missed": fixed.get("missed")}
     path = findings_mod.write(results, run_info, merged, {"target": args.target, "mesa": args.mesa,
                                                            "vk_without": list(_vk_without(args))})
     print(f"explore {family}: {len(samples)} cases in {explored_s:.1f} s ({counts}); "
           f"{len(raw)} raw failure signatures, {len(merged)} distinct findings -> {path}")
     for number, finding in enumerate(merged, 1):
         print(f"  {number}. {finding.key}\n     reduced: {finding.reduced.id}\n     {finding.reduced_by}; "
-              f"seen {len(finding.seen)}x")
+              f"seen {len(finding.seen)}x" + ("" if finding.fixed_also is None else
+                                               f"; fixed cases failing so: {len(finding.fixed_also)}"))
+    if fixed:
+        print(f"  fixed failures in {', '.join(args.baseline)}: {len(fixed['fixed'])} run, "
+              f"{len(fixed['missed'])} failing in a way no finding matches")
     return merged
 
 

@@ -41,6 +41,7 @@ class Finding:
     original_outcome: Outcome
     reduced_by: str                         # "hypothesis shrink (N runs)" or why not
     seen: list[str] = field(default_factory=list)   # ids of the explored cases that failed this way
+    fixed_also: list[str] | None = None     # failing fixed cases that fail this way (compare.py); None: not compared
 
     def slug(self, number: int) -> str:
         what = (self.key.get("quantities") or [self.key.get("driver", "")])[0]
@@ -53,7 +54,7 @@ class Finding:
                 "message": "\n".join(problem_lines(self.reduced_outcome.message)[:4]),
                 "reduced_by": self.reduced_by, "size_before": case_size(self.original),
                 "size_after": case_size(self.reduced), "seen": len(self.seen), "examples": self.seen[:5],
-                "folder": folder}
+                "fixed_also": self.fixed_also, "folder": folder}
 
 
 def merge(findings: list[Finding]) -> list[Finding]:

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, Phase, given, reject, seed as hypothesis_see
 
 from harness.case import Case
 from harness.explore import ids
+from harness.explore.choices import canonical
 from harness.explore.signature import Outcome, same_failure
 from harness.explore.space import Space
 
@@ -72,6 +73,18 @@ def build(space: Space, params: dict) -> Case | None:
         return None
 
 
+def _builder(space: Space) -> Callable[[dict], Case | None]:
+    """build, remembered: Hypothesis's shrinker asks for the same parameters many times."""
+    made: dict[str, Case | None] = {}
+
+    def cached(params: dict) -> Case | None:
+        key = canonical(params)
+        if key not in made:
+            made[key] = build(space, params)
+        return made[key]
+    return cached
+
+
 def explore(space: Space, run: Run, seed: int, budget: Budget,
             on_sample: Callable[[Sample], None] | None = None) -> list[Sample]:
     samples: dict[str, Sample] = {}
@@ -120,12 +133,13 @@ def reduce(space: Space, params: dict, run: Run, key: tuple, max_runs: int = 300
     (the caller keeps the original). `tries`: random draws to find a first reproduction;
     `max_runs`: driver runs in all, after which every new case counts as not reproducing."""
     verdicts: dict[str, Outcome] = {}
+    make = _builder(space)
 
     @_settings(max_examples=tries, phases=(Phase.generate, Phase.shrink))
     @hypothesis_seed(seed)
     @given(space.below(params))
     def attempt(candidate):
-        case = build(space, candidate)
+        case = make(candidate)
         if case is None:
             reject()
         outcome = verdicts.get(case.id)

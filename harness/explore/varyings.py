@@ -131,9 +131,8 @@ class VaryingsSpace:
     def from_case(self, case: Case) -> dict | None:
         if case.family != FAMILY:
             return None
-        f = _family()
-        for plan in f.plans():
-            if f.case_id_of(plan) == case.id:
+        plan = _fixed_plans().get(case.id)
+        if plan is not None:
                 return {"chain": plan.chain, "version": plan.dialect.version, "compat": plan.dialect.compat,
                         "builtins": list(plan.builtins), "controls": list(plan.controls),
                         "users": [[v.name, v.type, v.qualifier, v.array, v.location, v.component] for v in plan.users],
@@ -142,6 +141,12 @@ class VaryingsSpace:
                         "reverse": plan.reverse_consumer, "limit": list(plan.limit) if plan.limit else None,
                         "tag": plan.tag}
         return None
+
+
+@functools.cache
+def _fixed_plans() -> dict:
+    f = _family()
+    return {f.case_id_of(plan): plan for plan in f.plans()}
 
 
 @functools.cache

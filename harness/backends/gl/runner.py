@@ -586,9 +586,9 @@ def _cacheable(case: Case) -> bool:
 def _declares_uniforms(stage: str, source: str) -> bool:
     """Whether a stage declares a uniform (a variable or a block), from the GLSL model of its
     preprocessed text: one in a comment or a dead #if branch does not count. Remembered per
-    source: parsing every stage of every case was a quarter of llvmpipe's child time. Without
+    source: parsing every stage of every case was a large part of llvmpipe's child time. Without
     the word `uniform` in its text, and no `##` to paste it from parts, a stage declares none:
-    no family shader has one, and parsing each distinct one took 2.7 ms of the child's CPU."""
+    no family shader has one, so most are never parsed."""
     if "uniform" not in source and "##" not in source:
         return False
     try:
