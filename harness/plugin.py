@@ -12,9 +12,7 @@ import os
 import random
 import signal
 import subprocess
-import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -23,8 +21,7 @@ from harness import __version__, baseline, catalog, config as config_mod, core, 
     shader_cache, terminal
 from harness import targets as targets_mod
 from harness.executor import probe
-from harness.pytest_items import JOURNAL, OUTCOME, POOL, RULES, TARGETS, CaseFile, CaseItem, ExecutorPool, \
-    case_items, same_target
+from harness.pytest_items import JOURNAL, OUTCOME, POOL, RULES, TARGETS, CaseFile, CaseItem, ExecutorPool, same_target
 from harness.status import Reply, Status
 
 FAMILIES = catalog.FAMILIES

@@ -132,15 +132,15 @@ class VaryingsSpace:
         if case.family != FAMILY:
             return None
         plan = _fixed_plans().get(case.id)
-        if plan is not None:
-                return {"chain": plan.chain, "version": plan.dialect.version, "compat": plan.dialect.compat,
-                        "builtins": list(plan.builtins), "controls": list(plan.controls),
-                        "users": [[v.name, v.type, v.qualifier, v.array, v.location, v.component] for v in plan.users],
-                        "face": plan.face, "clip_vertex": plan.clip_vertex, "separable": plan.separable,
-                        "fs_users": list(plan.fs_users) if plan.fs_users is not None else None,
-                        "reverse": plan.reverse_consumer, "limit": list(plan.limit) if plan.limit else None,
-                        "tag": plan.tag}
-        return None
+        if plan is None:
+            return None
+        return {"chain": plan.chain, "version": plan.dialect.version, "compat": plan.dialect.compat,
+                "builtins": list(plan.builtins), "controls": list(plan.controls),
+                "users": [[v.name, v.type, v.qualifier, v.array, v.location, v.component] for v in plan.users],
+                "face": plan.face, "clip_vertex": plan.clip_vertex, "separable": plan.separable,
+                "fs_users": list(plan.fs_users) if plan.fs_users is not None else None,
+                "reverse": plan.reverse_consumer, "limit": list(plan.limit) if plan.limit else None,
+                "tag": plan.tag}
 
 
 @functools.cache
