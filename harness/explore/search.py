@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from hypothesis import HealthCheck, Phase, given, reject, seed as hypothesis_seed, settings
+from hypothesis import HealthCheck, Phase, Verbosity, given, reject, seed as hypothesis_seed, settings
 
 from harness.case import Case
 from harness.explore import ids
@@ -27,6 +27,7 @@ Run = Callable[[Case], Outcome]
 def _settings(max_examples: int, phases) -> settings:
     return settings(database=None, max_examples=max_examples, deadline=None, phases=phases,
                     suppress_health_check=list(HealthCheck), derandomize=False, print_blob=False,
+                    verbosity=Verbosity.quiet,
                     report_multiple_bugs=False)
 
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 
 from harness import catalog, mesa
-from harness.explore import cli, ids, search, space
+from harness.explore import cli, compare, findings, ids, kept, search, space
 from harness.explore.signature import Outcome, finding_key, quantities, reduction_key, same_failure
 from harness.status import Status
 
@@ -164,3 +164,26 @@ def test_short_exploration_end_to_end(tmp_path, capsys):
         for finding in report["findings"]:
             assert ids.find(finding["reduced_id"])
             assert (tmp_path / family / finding["folder"] / "case.json").is_file()
+
+
+def test_kept_findings_become_fixed_cases(tmp_path):
+    (tmp_path / "tests" / "draw_params").mkdir(parents=True)
+    case_id = ids.build("draw_params", BASE_VERTEX_MINIMUM).id
+    kept.add(case_id, "gl_BaseVertex = first in a non-indexed draw", root=tmp_path)
+    kept.add(case_id, "again", root=tmp_path)                           # kept once
+    assert [c.id for c in kept.cases("draw_params", root=tmp_path)] == [case_id]
+    assert kept.entries("draw_params", root=tmp_path)[0]["note"].startswith("gl_BaseVertex")
+
+
+def test_compare_with_the_fixed_lists(tmp_path):
+    """A finding is found by the fixed list where a baseline-listed case fails the same way."""
+    listed = tmp_path / "baseline.csv"
+    listed.write_text("# two fixed failures, one on another target\n"
+                      "draw_params/DrawArrays/f5c4/glsl450/gs[lavapipe],Fail\n"
+                      "draw_params/DrawArrays/f0c4/glsl450/vs[zink],Fail\n")
+    fixed = compare.fixed_failures([listed], "draw_params", "lavapipe")
+    assert fixed == ["draw_params/DrawArrays/f5c4/glsl450/gs"]
+    case = ids.build("draw_params", BASE_VERTEX_MINIMUM)
+    finding = findings.Finding({}, case, base_vertex_bug(case), case, base_vertex_bug(case), "test")
+    result = compare.compare([finding], fixed, base_vertex_bug)
+    assert result["matches"] == [fixed] and result["missed"] == []
