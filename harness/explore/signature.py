@@ -58,8 +58,21 @@ def quantity(line: str) -> str:
     elif rest.startswith("triangle ") and " in (u, v), expected " in rest:
         name = "winding"
     else:
-        name = re.split(r" = |: ", rest, maxsplit=1)[0]
+        name = _essence(re.split(r" = |: ", rest, maxsplit=1)[0])
     return normalise(" ".join(stages[-1:] + [name]))
+
+
+def _essence(name: str) -> str:
+    """A read-back pixel's quantity by what it is, not which lane shows it: `row 1 (clipped by
+    gl_ClipVertex), FS input gl_Color.x (gl_BackColor.x)` is the clipped row; `row 0, FS input
+    u7.y` is FS input u7 (the varying; its source in parentheses and its component dropped)."""
+    if name.startswith("row ") and ", FS input " in name:
+        row, _, what = name.partition(", FS input ")
+        if "(clipped by" in row:
+            return row.split(" ", 2)[2].strip("()")
+        what = re.sub(r" \(.*\)$", "", what)
+        return "FS input " + re.sub(r"\.[xyzw]$", "", what)
+    return name
 
 
 def quantities(message: str) -> tuple[str, ...]:

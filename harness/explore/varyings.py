@@ -77,7 +77,8 @@ def _plan(draw) -> dict:
                                                                           max_size=len(names)))) if keep]
         if version >= 130:
             params["controls"] = [c for c in _family().CONTROLS if draw(st.booleans())]
-        if chain in ("vs-fs", "vs-gs-fs"):
+        if chain in ("vs-fs", "vs-gs-fs") and "clipdist" not in params["controls"]:
+            # GLSL: a shader may not write both gl_ClipVertex and gl_ClipDistance.
             params["clip_vertex"] = draw(st.booleans())
             if {"color", "secondary"} & set(params["builtins"]):
                 params["face"] = draw(st.sampled_from(FACES))
