@@ -11,6 +11,9 @@ parameters under "kind":
            colours, gl_TexCoord[]) through a TCS-less TES, as variables, blocks or gl_in[]
   steps    default_levels.make_case: a TCS-less program drawn 1-3 times, each draw changing the
            patch size and/or the default levels (or neither)
+  seq      sequences.seq_case: 2-4 programs (TCS-less ones sharing one TES shader object, with a
+           TCS, without tessellation) drawn in any order, each draw setting the patch size and/or
+           the default levels, programs deleted between draws (never one drawn later)
 
 Levels are drawn from FLOATS, the family's own level values; patch counts stay those of the
 builders (two patches a draw), and control's levels stay small, so a case stays quick.
@@ -35,7 +38,8 @@ FLOATS = (-2.0, -1.0, 0.0, 0.125, 0.25, 0.375, 0.5, 0.75, 1.0, 1.25, 2.0, 2.0156
           3.5, 3.75, 3.984375, 4.0, 4.5, 4.984375, 5.0, 5.5, 6.0, 7.0, 8.0, 9.0, 33.0, 62.125, 63.0, 63.5,
           63.875, 64.0, 70.0, math.inf, math.nan)
 SMALL_LEVELS = tuple(v for v in FLOATS if 0.5 <= v <= 4.0)      # control: counts stay small
-KINDS = ("coords", "control", "types", "steps")
+KINDS = ("coords", "control", "types", "steps", "seq")
+PROGRAM_KINDS = ("no-tcs", "tcs", "plain")
 
 
 def _module(name: str):
@@ -85,6 +89,42 @@ def _steps(draw) -> dict:
             "point_mode": draw(st.booleans()), "steps": draw(st.lists(step, min_size=1, max_size=3))}
 
 
+@st.composite
+def _seq(draw) -> dict:
+    programs = []
+    for n in range(draw(st.integers(2, 4))):
+        kind = draw(st.sampled_from(PROGRAM_KINDS))
+        programs.append(["no-tcs", draw(st.integers(0, 2))] if kind == "no-tcs" else
+                        ["tcs", draw(st.integers(1, 8)), draw(_levels(SMALL_LEVELS))] if kind == "tcs" else ["plain"])
+    steps, deleted = [], set()
+    for _ in range(draw(st.integers(1, 5))):
+        alive = [p for p in range(len(programs)) if p not in deleted]
+        program = draw(st.sampled_from(alive))
+        gone = sorted(set(draw(st.lists(st.sampled_from(alive), max_size=2))) - {program})
+        deleted |= set(gone)
+        steps.append([program, draw(st.one_of(st.none(), st.integers(1, 32))),
+                      draw(st.one_of(st.none(), _levels(FLOATS))), gone])
+    return {"kind": "seq", "domain": draw(st.sampled_from(DOMAINS)), "spacing": draw(st.sampled_from(SPACINGS)),
+            "programs": programs, "steps": steps}
+
+
+def _seq_valid(params: dict) -> dict:
+    """Steps that never draw or delete a deleted program; programs no step draws are dropped
+    (and the steps renumbered), so a reduced sequence stays a valid one."""
+    deleted, steps = set(), []
+    for program, size, levels, gone in params["steps"]:
+        if program in deleted:
+            continue
+        gone = sorted(set(gone) - deleted - {program})
+        deleted |= set(gone)
+        steps.append([program, size, levels, gone])
+    used = sorted({s[0] for s in steps} | {g for s in steps for g in s[3]})
+    renumber = {old: new for new, old in enumerate(used)}
+    return params | {"programs": [params["programs"][p] for p in used],
+                     "steps": [[renumber[p], size, levels, [renumber[g] for g in gone]]
+                               for p, size, levels, gone in steps]}
+
+
 def _pair(levels) -> tuple:
     return tuple(levels[0]), tuple(levels[1])
 
@@ -104,12 +144,14 @@ def _type_set(params: dict):
 class TessSpace:
     family = FAMILY
     _WORDS = ("kind", "tcs", "domain", "spacing", "point_mode", "winding", "levels", "size", "out", "plan",
-             "barrier", "gs", "set", "carried", "form", "steps", "", "ccw", "cw") + KINDS + DOMAINS + SPACINGS
+             "barrier", "gs", "set", "carried", "form", "steps", "", "ccw", "cw") + KINDS + DOMAINS + SPACINGS + (
+              "programs",) + PROGRAM_KINDS
     FLOATS = FLOATS
     SHAPES = (("domain", "kind", "levels", "point_mode", "spacing", "tcs", "winding"),
               ("barrier", "domain", "gs", "kind", "levels", "out", "plan", "point_mode", "size", "spacing", "tcs"),
               ("carried", "domain", "form", "kind", "set", "size"),
-              ("domain", "kind", "point_mode", "spacing", "steps"))
+              ("domain", "kind", "point_mode", "spacing", "steps"),
+              ("domain", "kind", "programs", "spacing", "steps"))
 
     @property
     def VOCAB(self):                                   # noqa: N802 (the spaces' shared attribute name)
@@ -117,7 +159,7 @@ class TessSpace:
         return _vocab(self._WORDS)
 
     def strategy(self) -> st.SearchStrategy:
-        return st.one_of(_coords(), _control(), _types(), _steps())
+        return st.one_of(_coords(), _control(), _types(), _steps(), _seq())
 
     def build(self, params: dict) -> Case:
         kind = params["kind"]
@@ -143,6 +185,15 @@ class TessSpace:
             dl = _module("default_levels")
             steps = tuple(dl.Step(pv, _pair(levels) if levels else None) for pv, levels in params["steps"])
             return dl.make_case(params["domain"], params["spacing"], params["point_mode"], steps)
+        if kind == "seq":
+            seq = _module("sequences")
+            if not params["steps"] or _seq_valid(params) != params:
+                raise ValueError("a sequence that draws or deletes a deleted program, or leaves one unused")
+            programs = [("no-tcs", seq.SEQ_OFFSETS[p[1]]) if p[0] == "no-tcs" else
+                        ("tcs", p[1], _pair(p[2])) if p[0] == "tcs" else ("plain",) for p in params["programs"]]
+            steps = [seq.SeqStep(program, size, _pair(levels) if levels else None, tuple(gone))
+                     for program, size, levels, gone in params["steps"]]
+            return seq.seq_case(params["domain"], params["spacing"], "explored", programs, steps)
         raise ValueError(f"unknown tess kind {kind!r}")
 
     def below(self, params: dict) -> st.SearchStrategy:
@@ -170,6 +221,19 @@ class TessSpace:
                               carried=some_of(params["carried"], _below_carried),
                               form=st.just(params["form"]), size=toward(smaller_ints(params["size"], simplest=1),
                                                                         params["size"]))
+        if kind == "seq":
+            def step(s):
+                program, size, levels, gone = s
+                return st.tuples(st.just(program), toward([None], size), toward([None], levels),
+                                 some_of(gone, st.just, at_least_one=False)).map(list)
+
+            def program(p):
+                if p[0] == "tcs":
+                    return st.tuples(st.just("tcs"), toward(smaller_ints(p[1], simplest=1), p[1]),
+                                     _below_levels(p[2])).map(list)
+                return st.just(p)
+            return fixed_dict(**simple, programs=st.tuples(*map(program, params["programs"])).map(list),
+                              steps=some_of(params["steps"], step)).map(_seq_valid)
         step = lambda s: st.tuples(toward([None], s[0]) if s[0] is not None else st.just(None),   # noqa: E731
                                    toward([None], s[1]) if s[1] is not None else st.just(None)).map(list)
         return fixed_dict(**simple, steps=some_of(params["steps"], step))
