@@ -14,7 +14,8 @@ batched, if Debian's piglit is installed), then this harness's families with `-n
 `-n 0` (one pytest process and one executor child: the serial baseline), with no pytest plugin
 but those the harness declares (PYTEST_DISABLE_PLUGIN_AUTOLOAD=1), as in the README's .venv.
 It prints cases/s, what each piglit row counted (results by status, tests, processes started,
-tests fast-skipped without a process, isolation, concurrency, wflinfo, cache state), the ratios, the share of wall time spent outside the driver (the executor
+tests fast-skipped without a process, isolation, concurrency, wflinfo, cache state; see
+`piglit`), the ratios, the share of wall time spent outside the driver (the executor
 children time each case; the rest is harness and pytest), the floor (unique programs x compile
 time + cases x draw time, over the cores, with both times probed here), and the peak resident
 memory of the whole process tree. Each harness row is profiled (harness/profiling.py,
@@ -358,7 +359,7 @@ def main() -> int:
         print(f"floor: {floor['programs']} programs x {floor['compile'] * 1e3:.1f} ms + {floor['cases']} cases x "
               f"{floor['draw'] * 1e3:.2f} ms, over {cores} cores = {floor_s:.1f} s; wall / floor = "
               f"{auto['wall'] / floor_s:.2f}")
-    if args.memory_targets:
+    if args.memory_targets and not args.piglit_only:
         whole = ours(args.memory_targets, list(catalog.FAMILIES), "auto", args.results)
         print(f"\n== every family on {args.memory_targets}, -n auto: {whole['cases']} cases in {whole['wall']:.1f} s "
               f"({whole['cases'] / whole['wall']:.1f} cases/s), peak RSS of the process tree "
