@@ -8,13 +8,15 @@ reduction, and the commands that re-run, reduce and keep it.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import shlex
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from harness import export
+from harness.catalog import prefix as catalog_prefix
 from harness.case import Case
 from harness.explore.signature import Outcome, finding_key, problem_lines, stages
 
@@ -69,8 +71,17 @@ def merge(findings: list[Finding]) -> list[Finding]:
     return list(out.values())
 
 
+# export names files after the case id; a file name holds 255 bytes, with a suffix.
+LONGEST_STEM = 200
+
+
 def _export_all(case: Case, folder: Path, vk_without: frozenset[str]) -> list[str]:
     notes = []
+    if len(export.file_stem(case.id)) > LONGEST_STEM:
+        # The reproducers go under a short alias; case.json beside them keeps the real id.
+        alias = f"{catalog_prefix(case.id)}/explore/h-{hashlib.sha1(case.id.encode()).hexdigest()[:12]}"
+        notes.append(f"(files named after {alias}, an alias of the id, too long for a file name)")
+        case = replace(case, id=alias)
     for fmt in export.FORMATS:
         try:
             for path in export.export(case, fmt, folder / fmt, vk_without if fmt == "vkrunner" else frozenset()):

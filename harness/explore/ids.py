@@ -6,7 +6,8 @@ The parameters are written in the characters a case id token allows, short enoug
 name (export names files after ids): `a...z` a list, `d...z` a dict (key, value, key, value),
 items separated by `.`, integers as digits, `n`/`t`/`f` None/True/False, `s<i>` the i-th string
 and `r<i>` the i-th float of the space's vocabulary (space.VOCAB, space.FLOATS), and `k<i>a...z`
-a dict whose sorted keys are space.SHAPES[i], its values in that order. A space only appends to
+a dict whose sorted keys are space.SHAPES[i], its values in that order; `m<k>x<item>` in a
+list stands for k equal items in a row. A space only appends to
 these, so older ids keep decoding. E.g. `k0at.3z` is {"a": True, "b": 3} where SHAPES[0] is
 ("a", "b").
 
@@ -54,11 +55,17 @@ def pack(value, sp) -> str:
             return f"k{sp.SHAPES.index(keys)}" + pack([value[k] for k in keys], sp)
         return "d" + ".".join(pack(k, sp) + "." + pack(v, sp) for k, v in sorted(value.items())) + "z"
     if isinstance(value, (list, tuple)):
-        return "a" + ".".join(pack(v, sp) for v in value) + "z"
+        runs: list[list] = []                        # [packed item, how many in a row]
+        for item in (pack(v, sp) for v in value):
+            if runs and runs[-1][0] == item:
+                runs[-1][1] += 1
+            else:
+                runs.append([item, 1])
+        return "a" + ".".join(f"m{k}x{item}" if k >= 3 else ".".join([item] * k) for item, k in runs) + "z"
     raise ValueError(f"cannot encode {type(value).__name__} {value!r}")
 
 
-_ATOM = re.compile(r"-?\d+|[ntf]|[srk]\d+")
+_ATOM = re.compile(r"-?\d+|[ntf]|[srk]\d+|m\d+x")
 
 
 def unpack(text: str, sp):
@@ -73,8 +80,9 @@ def _unpack(text: str, at: int, sp):
     if text[at:at + 1] in ("a", "d"):
         kind, at, items = text[at], at + 1, []
         while text[at:at + 1] != "z":
-            item, at = _unpack(text, at, sp)
-            items.append(item)
+            run = re.compile(r"m(\d+)x").match(text, at)
+            item, at = _unpack(text, run.end() if run else at, sp)
+            items += [item] * (int(run.group(1)) if run else 1)
             if text[at:at + 1] == ".":
                 at += 1
             elif text[at:at + 1] != "z":

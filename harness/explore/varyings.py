@@ -8,7 +8,7 @@ interpolation qualifiers, one- or two-sided colours, gl_ClipVertex with a user c
 FS declaring its inputs in reverse, and separable VS/FS programs matched by location.
 
 Parameters: {"chain", "version", "compat", "builtins", "controls", "users": [[name, type,
-qualifier, array, location, component]], "face", "clip_vertex", "separable", "fs_users",
+qualifier, array, location, component]] (name None: u<index>), "face", "clip_vertex", "separable", "fs_users",
 "reverse", "limit", "tag"}; build() makes the family's Plan and calls its make_case.
 """
 from __future__ import annotations
@@ -47,13 +47,13 @@ def _types_for(version: int) -> list[str]:
 
 
 @st.composite
-def _user(draw, name: str, version: int) -> list:
+def _user(draw, version: int) -> list:
     type_ = draw(st.sampled_from(_types_for(version)))
     floats = type_ == "S" or _family().TYPES[type_][0] == "float"
     qualifiers = [q for q in QUALIFIERS if q != "sample" or version >= 400] if version >= 130 and floats else [""]
     qualifier = draw(st.sampled_from(qualifiers))
     array = draw(st.integers(0, 3)) if version >= 130 and type_ != "S" else 0
-    return [name, type_, qualifier, array, None, None]
+    return [None, type_, qualifier, array, None, None]
 
 
 @st.composite
@@ -64,11 +64,19 @@ def _plan(draw) -> dict:
     params = {"chain": chain, "version": version, "compat": compat, "builtins": [], "controls": [], "users": [],
               "face": "front", "clip_vertex": False, "separable": False, "fs_users": None, "reverse": False,
               "limit": None, "tag": "explored"}
+    if chain == "vs-fs" and version == 450 and draw(st.integers(0, 3)) == 0:
+        # At GL_MAX_VARYING_COMPONENTS (the common values), or one vec4 over it (link may fail:
+        # the builder makes that a skip, never a pass), with or without builtins.
+        total, over = draw(st.sampled_from((64, 124, 128))), draw(st.booleans())
+        builtins = list(_family().BUILTINS)[:draw(st.integers(0, 7))] if compat else []
+        users = [[None, "vec4", "", 0, None, None]] * ((total - 4 * len(builtins)) // 4 + over)
+        return params | {"builtins": builtins, "users": users, "limit": [total, "over" if over else "at"],
+                         "tag": "vec4"}
     if chain == "vs-fs" and version == 450 and not compat and draw(st.booleans()):
         # Separable VS and FS matched by explicit locations; the FS reads a subset.
         locations = draw(st.lists(st.integers(0, 15), min_size=1, max_size=4, unique=True))
-        users = [[f"u{n}", "vec4", "", 0, location, None] for n, location in enumerate(sorted(locations))]
-        reads = draw(st.lists(st.sampled_from([u[0] for u in users]), min_size=1, unique=True))
+        users = [[None, "vec4", "", 0, location, None] for location in sorted(locations)]
+        reads = draw(st.lists(st.sampled_from([f"u{n}" for n in range(len(users))]), min_size=1, unique=True))
         return params | {"users": users, "separable": True, "fs_users": sorted(reads),
                          "controls": ["pointsize"] if draw(st.booleans()) else []}
     if compat:
@@ -83,15 +91,16 @@ def _plan(draw) -> dict:
             if {"color", "secondary"} & set(params["builtins"]):
                 params["face"] = draw(st.sampled_from(FACES))
     count = draw(st.integers(0, 8))
-    params["users"] = [draw(_user(f"u{n}", version)) for n in range(count)]
+    params["users"] = [draw(_user(version)) for n in range(count)]
     params["reverse"] = chain == "vs-fs" and draw(st.booleans())
     return params
 
 
 def plan_of(params: dict):
     f = _family()
-    users = tuple(f.Varying(name, type_, qualifier, array, location, component)
-                  for name, type_, qualifier, array, location, component in params["users"])
+    # A user varying without a name is u<its index>: runs of equal varyings then encode short.
+    users = tuple(f.Varying(name or f"u{n}", type_, qualifier, array, location, component)
+                  for n, (name, type_, qualifier, array, location, component) in enumerate(params["users"]))
     return f.Plan(f.Dialect(params["version"], params["compat"]), params["chain"], tuple(params["builtins"]),
                   tuple(params["controls"]), users, params["face"], params["clip_vertex"], params["separable"],
                   params["reverse"], tuple(params["fs_users"]) if params["fs_users"] is not None else None,
@@ -110,14 +119,15 @@ class VaryingsSpace:
         return _vocab(self._WORDS)
 
     def strategy(self) -> st.SearchStrategy:
-        return _plan().filter(lambda p: _family().components(plan_of(p)) <= MAX_COMPONENTS)
+        return _plan().filter(lambda p: p["limit"] or _family().components(plan_of(p)) <= MAX_COMPONENTS)
 
     def build(self, params: dict) -> Case:
         return _family().make_case(plan_of(params))
 
     def below(self, params: dict) -> st.SearchStrategy:
         chains = [c for c in CHAINS[:CHAINS.index(params["chain"])] if _lowest_version(c) <= params["version"]]
-        users = some_of(params["users"], _below_user, at_least_one=False)
+        named = [[u[0] or f"u{n}"] + list(u[1:]) for n, u in enumerate(params["users"])]
+        users = some_of(named, _below_user, at_least_one=False)
         fs_users = (st.just(None) if params["fs_users"] is None
                     else some_of(params["fs_users"], st.just))
         return fixed_dict(
@@ -173,10 +183,12 @@ def _consistent(params: dict) -> dict:
     if not {"color", "secondary"} & set(params["builtins"]):
         params = params | {"face": "front"}
     if params["fs_users"] is not None:
-        names = {u[0] for u in params["users"]}
+        names = {u[0] or f"u{n}" for n, u in enumerate(params["users"])}
         params = params | {"fs_users": [n for n in params["fs_users"] if n in names]}
-    if params["limit"] is not None and params["limit"][0] != _family().components(plan_of(params)):
-        params = params | {"limit": None}
+    if params["limit"] is not None:
+        total, how = params["limit"]
+        if _family().components(plan_of(params)) != total + (4 if how == "over" else 0):
+            params = params | {"limit": None}
     return params
 
 

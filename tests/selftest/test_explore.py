@@ -187,3 +187,14 @@ def test_compare_with_the_fixed_lists(tmp_path):
     finding = findings.Finding({}, case, base_vertex_bug(case), case, base_vertex_bug(case), "test")
     result = compare.compare([finding], fixed, base_vertex_bug)
     assert result["matches"] == [fixed] and result["missed"] == []
+
+
+def test_id_encoding_round_trip():
+    sp = space.get("varyings")
+    value = [[None, "vec4", "", 0, None, None]] * 33 + [[None, "float", "flat", 2, 3, None]]
+    text = ids.pack(value, sp)
+    assert text.startswith("am33x") and ids.unpack(text, sp) == value        # runs of equal items
+    plain = [-2, 0, True, None, "vec4", [[], [7, 7]]]
+    assert ids.unpack(ids.pack(plain, sp), sp) == plain
+    with pytest.raises(catalog.NoSuchCase):
+        ids.decode("varyings/explore/v1-k0aQz")
