@@ -93,10 +93,16 @@ def split_names(text: str) -> tuple[str, ...]:
     return tuple(name for name in text.split(",") if name)
 
 
+# A case without a result after this long is a hang. The slowest case of every family on every
+# Mesa CI gates took 3.7 s (a cold compile of the largest TCS outputs, 26.2.6 llvmpipe); a hang
+# is caught in 10 s rather than a minute (README, Performance: hangs).
+CASE_TIMEOUT = 10.0
+
+
 @dataclass(frozen=True)
 class RunSettings:
     """How a run starts executor children. `mesa` is a harness.mesa.Build or None (the system's)."""
-    case_timeout: float = 60.0
+    case_timeout: float = CASE_TIMEOUT
     gl_platform: str = "egl"
     vk_without: tuple[str, ...] = ()
     vk_validation: bool = False

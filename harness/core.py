@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from harness import baseline, export, policy, profiling, verdict
@@ -132,7 +132,3 @@ def runner(settings: RunSettings, target: str, children: int | None = None):
         yield group
     finally:
         group.close()
-
-
-def with_timeout(settings: RunSettings, seconds: float) -> RunSettings:
-    return replace(settings, case_timeout=seconds)

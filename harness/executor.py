@@ -233,7 +233,7 @@ class Executor:
             reply = protocol.recv(self._proc.stdout.fileno(), max(0.0, timeout))
         except protocol.ChildTimeout:
             self._kill()
-            return Result(Reply.TIMEOUT, f"no result after {allowed:g} s; child killed",
+            return Result(Reply.TIMEOUT, f"hang: no result after {allowed:g} s (--case-timeout); child killed",
                           duration=time.perf_counter() - start)
         except protocol.ChildGone:
             try:

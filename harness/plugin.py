@@ -43,8 +43,9 @@ def pytest_addoption(parser):
     group.addoption("--mesa", default=None, metavar="PATH",
                     help="the Mesa build every Mesa target (llvmpipe, zink, lavapipe, zink-system) loads: an "
                          "install prefix or a meson build directory; default $HARNESS_MESA, else the system's")
-    group.addoption("--case-timeout", type=float, default=60.0, metavar="SECONDS",
-                    help="a case running longer is 'timeout' and its child is replaced (default 60)")
+    group.addoption("--case-timeout", type=float, default=config_mod.CASE_TIMEOUT, metavar="SECONDS",
+                    help="a case without a result after this long is a hang: 'timeout', its child killed "
+                         f"and replaced (default {config_mod.CASE_TIMEOUT:g})")
     group.addoption("--gl-platform", choices=("egl", "glfw"), default="egl",
                     help="how GL contexts are made: headless EGL (default) or a hidden GLFW window")
     group.addoption("--results-dir", default="results", metavar="DIR",
