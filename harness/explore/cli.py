@@ -6,6 +6,8 @@
       one failure per raw signature, and writes the deduplicated findings to
       D/<family>/findings.json (D: results/explore/<target>-seed<N>). Exit 0: no finding;
       1: findings; 2: bad input or a target that cannot start.
+  explore summary RESULTS...
+      a markdown table of the findings.json files under RESULTS (runs of several Mesas and targets).
   explore keep CASE_ID [--note TEXT]
       keeps an explored case as a fixed case of its family (tests/<family>/kept.json).
   reduce CASE_ID --target T [--mesa PATH] [--vk-without ...] [-o DIR] [--max-runs N]
@@ -45,6 +47,12 @@ def _vk_without(args) -> tuple[str, ...]:
 def explore_main(argv: list[str]) -> int:
     if argv[:1] == ["keep"]:
         return keep_main(argv[1:])
+    if argv[:1] == ["summary"]:
+        paths = [p for arg in argv[1:] for p in (sorted(Path(arg).rglob("findings.json")) if Path(arg).is_dir()
+                                                 else [Path(arg)])]
+        print(findings_mod.summary(paths))
+        print("size: stages/draws/entries/vertices/GLSL lines")
+        return 0
     parser = argparse.ArgumentParser(prog="python -m harness explore")
     parser.add_argument("--family", action="append", choices=space.FAMILIES, required=True)
     parser.add_argument("--seed", type=int, default=0)

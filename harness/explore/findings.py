@@ -26,8 +26,11 @@ SCHEMA = 1
 def case_size(case: Case) -> dict:
     """What reduction makes smaller, counted the same way for every family."""
     draws = case.draws()
+    counts = [dict(e.counts) for e in case.expect]
     return {"stages": len(stages(case)), "programs": 1 + len(case.programs), "draws": len(draws),
             "entries": sum(len(d.entries) for d in draws),
+            "vertices": sum(e.count * max(e.instance_count, 1) for d in draws for e in d.entries),
+            "captured": sum(c.get("xfb_vertices", 0) for c in counts) + sum(len(e.pixels) for e in case.expect),
             "glsl_lines": sum(len(src.splitlines()) for program in (case.shaders,) + case.programs
                               for _, src in program),
             "expected_values": sum(len(e.sequence) + len(e.pixels) + len(e.groups) + len(e.value_sets)
@@ -129,3 +132,36 @@ def write(results: Path, run: dict, findings: list[Finding], command: dict) -> P
 def failure_of(case: Case, outcome: Outcome) -> dict:
     """The raw (unreduced) signature of a failing sample: which samples one reduction serves."""
     return finding_key(case, outcome)
+
+
+def summary(paths: list[Path]) -> str:
+    """A markdown table of findings.json files (one per family, target and Mesa): cases run,
+    statuses, distinct findings; then each finding with its reduced id and the fixed cases that
+    fail the same way (when the run compared with a baseline)."""
+    runs = [(path, json.loads(path.read_text())) for path in paths]
+    lines = ["| Mesa | target | family | cases | statuses | findings | also in fixed list | fixed failures missed |",
+             "|---|---|---|---|---|---|---|---|"]
+    for _, run in runs:
+        found = run["findings"]
+        compared = run.get("fixed_failures") is not None
+        also = sum(1 for f in found if f.get("fixed_also")) if compared else "-"
+        missed = len(run.get("fixed_missed") or []) if compared else "-"
+        fixed = f"{missed} of {len(run['fixed_failures'])}" if compared else "-"
+        statuses = ", ".join(f"{k} {v}" for k, v in sorted(run["statuses"].items()))
+        lines.append(f"| {run.get('mesa') or '?'} | {run['target']} | {run['family']} | {run['cases_run']} | "
+                     f"{statuses} | {len(found)} | {also} | {fixed} |")
+    lines.append("")
+    for path, run in runs:
+        for f in run["findings"]:
+            what = ", ".join(f["signature"].get("quantities") or [f["signature"].get("driver", "")])
+            also = f.get("fixed_also")
+            lines.append(f"- {run.get('mesa') or '?'} {run['target']} {run['family']}: **{f['status']}** "
+                         f"({'+'.join(f['signature']['stages'])}) {what[:160]}; reduced `{f['reduced_id']}` "
+                         f"({f['reduced_by']}); size {_brief(f['size_before'])} -> {_brief(f['size_after'])}; "
+                         f"fixed list: {'not compared' if also is None else (', '.join(also[:3]) + (' ...' if len(also) > 3 else '')) or 'none'}")
+    return "\n".join(lines)
+
+
+def _brief(size: dict) -> str:
+    keys = ("stages", "draws", "entries", "vertices", "glsl_lines")
+    return "/".join(str(size.get(k, "?")) for k in keys)

@@ -164,6 +164,10 @@ def test_short_exploration_end_to_end(tmp_path, capsys):
         for finding in report["findings"]:
             assert ids.find(finding["reduced_id"])
             assert (tmp_path / family / finding["folder"] / "case.json").is_file()
+    capsys.readouterr()
+    assert cli.explore_main(["summary", str(tmp_path)]) == 0
+    table = capsys.readouterr().out
+    assert all(f"| llvmpipe | {family} | 6 |" in table for family in space.FAMILIES)
 
 
 def test_kept_findings_become_fixed_cases(tmp_path):
