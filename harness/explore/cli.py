@@ -56,7 +56,8 @@ def explore_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m harness explore")
     parser.add_argument("--family", action="append", choices=space.FAMILIES, required=True)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--budget", default="200", help="cases (200) or time (60s, 5m) per family")
+    parser.add_argument("--budget", default="200",
+                        help="cases the target judges (200; skips do not count) or time (60s, 5m), per family")
     parser.add_argument("--results-dir", default=None)
     parser.add_argument("--reduce-runs", type=int, default=DEFAULT_REDUCE_RUNS,
                         help="driver runs allowed to reduce each distinct failure")

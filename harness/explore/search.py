@@ -20,6 +20,7 @@ from harness.explore import ids
 from harness.explore.choices import canonical
 from harness.explore.signature import Outcome, same_failure
 from harness.explore.space import Space
+from harness.status import Status
 
 Run = Callable[[Case], Outcome]
 
@@ -33,13 +34,15 @@ def _settings(max_examples: int, phases) -> settings:
 
 @dataclass
 class Budget:
-    """Cases (distinct ones run) and/or seconds; whichever ends first."""
+    """Cases (distinct ones the target judged: skips do not count, so a target without GL 4.6
+    spends its budget on what it runs) and/or seconds; whichever ends first. At most
+    SKIP_FACTOR times the case budget is drawn in all."""
     cases: int | None = None
     seconds: float | None = None
     started: float = field(default_factory=time.monotonic)
 
-    def spent(self, done: int) -> bool:
-        if self.cases is not None and done >= self.cases:
+    def spent(self, done: int, drawn: int = 0) -> bool:
+        if self.cases is not None and (done >= self.cases or drawn >= SKIP_FACTOR * self.cases):
             return True
         return self.seconds is not None and time.monotonic() - self.started >= self.seconds
 
@@ -60,6 +63,9 @@ class Sample:
     params: dict
     case: Case
     outcome: Outcome
+
+
+SKIP_FACTOR = 4
 
 
 class _Stop(Exception):
@@ -89,12 +95,13 @@ def _builder(space: Space) -> Callable[[dict], Case | None]:
 def explore(space: Space, run: Run, seed: int, budget: Budget,
             on_sample: Callable[[Sample], None] | None = None) -> list[Sample]:
     samples: dict[str, Sample] = {}
+    skipped = [0]
 
     @_settings(max_examples=10 ** 6, phases=(Phase.generate,))
     @hypothesis_seed(seed)
     @given(space.strategy())
     def draw(params):
-        if budget.spent(len(samples)):
+        if budget.spent(len(samples) - skipped[0], len(samples)):
             raise _Stop
         case = build(space, params)
         if case is None:
@@ -103,6 +110,7 @@ def explore(space: Space, run: Run, seed: int, budget: Budget,
             return
         sample = Sample(params, case, run(case))
         samples[case.id] = sample
+        skipped[0] += sample.outcome.status is Status.SKIP
         if on_sample:
             on_sample(sample)
 

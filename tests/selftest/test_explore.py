@@ -159,7 +159,8 @@ def test_short_exploration_end_to_end(tmp_path, capsys):
     assert code in (0, 1)
     for family in space.FAMILIES:
         report = json.loads((tmp_path / family / "findings.json").read_text())
-        assert report["cases_run"] == 6 and report["seed"] == 1
+        judged = report["cases_run"] - report["statuses"].get("skip", 0)
+        assert judged == 6 and report["seed"] == 1
         assert (code == 1) or not report["findings"]
         for finding in report["findings"]:
             assert ids.find(finding["reduced_id"])
@@ -167,7 +168,7 @@ def test_short_exploration_end_to_end(tmp_path, capsys):
     capsys.readouterr()
     assert cli.explore_main(["summary", str(tmp_path)]) == 0
     table = capsys.readouterr().out
-    assert all(f"| llvmpipe | {family} | 6 |" in table for family in space.FAMILIES)
+    assert all(f"| llvmpipe | {family} | " in table for family in space.FAMILIES)
 
 
 def test_kept_findings_become_fixed_cases(tmp_path):
