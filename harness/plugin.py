@@ -12,6 +12,7 @@ import os
 import random
 import signal
 import subprocess
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -21,7 +22,8 @@ from harness import __version__, baseline, catalog, config as config_mod, core, 
     shader_cache, terminal
 from harness import targets as targets_mod
 from harness.executor import probe
-from harness.pytest_items import JOURNAL, OUTCOME, POOL, RULES, TARGETS, CaseFile, CaseItem, ExecutorPool, same_target
+from harness.pytest_items import JOURNAL, OUTCOME, POOL, RULES, STARTED, TARGETS, CaseFile, CaseItem, ExecutorPool, \
+    journal_entry, same_target
 from harness.status import Reply, Status
 
 FAMILIES = catalog.FAMILIES
@@ -141,9 +143,11 @@ def _configure(config):
     if worker:                                          # an xdist worker: the controller chose
         config.stash[TARGETS] = config.workerinput["harness_targets"]
         config.stash[RUN] = config.workerinput["harness_run"]
+        config.stash[STARTED] = config.workerinput["harness_started"]
     elif _collects_cases(config):
         config.stash[TARGETS] = _selected_targets(config)
         config.stash[RUN] = journal.new_run()
+        config.stash[STARTED] = time.time()
     else:
         config.stash[TARGETS] = []
         config.stash[RUN] = ""
@@ -333,6 +337,7 @@ def _concurrent_children(config) -> int:
 def pytest_configure_node(node):
     node.workerinput["harness_targets"] = node.config.stash[TARGETS]
     node.workerinput["harness_run"] = node.config.stash[RUN]
+    node.workerinput["harness_started"] = node.config.stash[STARTED]
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -442,7 +447,7 @@ class ResultsWriter:
                                  report="skipped" if report.skipped else "failed", message=message)
         else:
             return
-        self.config.stash[JOURNAL].append(record.to_json())
+        self.config.stash[JOURNAL].append(journal_entry(self.config, record))
 
     def pytest_sessionfinish(self, session):
         """Also on Ctrl-C and SIGTERM: what finished is written, and --resume can run the rest."""

@@ -7,6 +7,8 @@ case ids, and JUnit, results.json and the terminal all show the same string.
 """
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from harness import catalog, core, ids
@@ -17,6 +19,7 @@ from harness import targets as targets_mod
 POOL = pytest.StashKey["ExecutorPool"]()
 RULES = pytest.StashKey[core.Rules]()
 JOURNAL = pytest.StashKey[object]()         # harness.journal.Journal of this process, or None
+STARTED = pytest.StashKey[float]()          # when the run started (epoch s, the controller's clock)
 TARGETS = pytest.StashKey[list]()
 OUTCOME = pytest.StashKey[str]()            # a case item's outcome label (policy.Outcome.label)
 
@@ -61,7 +64,7 @@ class CaseItem(pytest.Item):
         config = self.config
         record = core.run_case(self.case, self.target, config.stash[POOL].get(self.target), config.stash[RULES])
         if config.stash[JOURNAL] is not None:
-            config.stash[JOURNAL].append(record.to_json())
+            config.stash[JOURNAL].append(journal_entry(config, record))
         self.stash[OUTCOME] = record.label
         # Plain strings: xdist sends the properties to the controller as they are.
         self.user_properties += [("status", record.status.value), ("renderer", record.renderer),
@@ -82,6 +85,11 @@ class CaseItem(pytest.Item):
 
     def reportinfo(self):
         return self.path, 0, f"{self.case.id}[{self.target}]"      # skip reports need a line
+
+
+def journal_entry(config, record: core.Record) -> dict:
+    """The record, and when it finished: seconds into the run (start-up, rate)."""
+    return record.to_json() | {"finished": round(time.time() - config.stash[STARTED], 3)}
 
 
 def same_target(item, other) -> bool:

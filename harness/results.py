@@ -65,7 +65,7 @@ def write_junit(path: Path, entries: list[dict], run_properties: dict) -> None:
         for name, value in run_properties.items():
             properties.add_property(Property(name, str(value)))
         case.append(properties)
-        suite.add_testcase(case)
+        suite.append(case)             # add_testcase recounts the suite each time: quadratic
     suite.update_statistics()
     xml = JUnitXml()
     xml.add_testsuite(suite)
