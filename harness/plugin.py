@@ -147,10 +147,11 @@ def _configure(config):
     elif _collects_cases(config):
         config.stash[TARGETS] = _selected_targets(config)
         config.stash[RUN] = journal.new_run()
-        config.stash[STARTED] = time.time()
     else:
         config.stash[TARGETS] = []
         config.stash[RUN] = ""
+    if not worker:
+        config.stash[STARTED] = time.time()
     config.stash[POOL] = ExecutorPool(config.stash[SETTINGS])
     results_dir = Path(config.getoption("results_dir"))
     try:
