@@ -138,6 +138,10 @@ def merge(paths: list[Path], out: Path) -> list[dict]:
     """Shard results into one: results files, one JUnit, and the shards' reproducers and
     observations. A case in two shards with different entries is an error; the same entry in
     several is one (a resumed run's earlier entries, which every shard carries)."""
+    folders = [Path(p).resolve() for p in paths]
+    twice = next((p for i, p in enumerate(folders) if p in folders[:i]), None)
+    if twice is not None:
+        raise ResultsError(f"{twice} is given twice")
     entries, seen = [], {}
     for path in paths:
         for entry in read(path):

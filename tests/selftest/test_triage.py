@@ -95,7 +95,12 @@ def test_shards_run_every_case_exactly_once(tmp_path):
     assert len(junit) >= 1
     assert sum(len(list(suite)) for suite in JUnitXml.fromfile(str(tmp_path / "all" / "junit.xml"))) == len(keys)
     twice = harness_cli("merge", str(tmp_path / "dup"), str(tmp_path / "shard1"), str(tmp_path / "shard1"))
-    assert twice.returncode == 2 and "is in both" in twice.stderr
+    assert twice.returncode == 2 and "given twice" in twice.stderr
+    (tmp_path / "other").mkdir()
+    entry = json.loads((tmp_path / "shard1" / "results.json").read_text())["results"][0]
+    (tmp_path / "other" / "results.json").write_text(json.dumps({"results": [entry | {"status": "fail"}]}))
+    clash = harness_cli("merge", str(tmp_path / "dup"), str(tmp_path / "shard1"), str(tmp_path / "other"))
+    assert clash.returncode == 2 and "is in both" in clash.stderr
 
 
 def test_merge_keeps_each_shards_reproducers_and_observations(tmp_path):
