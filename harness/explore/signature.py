@@ -76,7 +76,9 @@ def _essence(name: str) -> str:
 
 
 def quantities(message: str) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(quantity(line) for line in problem_lines(message)))
+    # "<where>: nor is it <alternative>" only adds to the line before it (a value set the spec
+    # allows in more than one form): no quantity of its own.
+    return tuple(dict.fromkeys(quantity(line) for line in problem_lines(message) if ": nor is it " not in line))
 
 
 def driver_line(message: str) -> str:

@@ -117,6 +117,8 @@ def test_signatures():
                "draw 0 (glDrawArrays), entry 2, vertex 3, instance 0: gl_BaseVertex = 5, expected 0\n"
                "... and 3 more\n[llvmpipe: renderer]")
     assert quantities(message) == ("TES gl_TessLevelOuter", "gl_BaseVertex")
+    assert quantities("draw 0, patch 1, GS: gl_PrimitiveIDIn (GS): 2 of 2 expected values never seen, e.g. (0)\n"
+                      "draw 0: nor is it patch 1, GS, the patch number\n[x]") == ("GS gl_PrimitiveIDIn (GS)",)
     key = reduction_key(Outcome(Status.FAIL, message))
     assert key == ("fail", "TES gl_TessLevelOuter")
     assert same_failure(key, Outcome(Status.FAIL, "draw 3, patch 0, TES: gl_TessLevelOuter = 0, expected 1\n[x]"))
