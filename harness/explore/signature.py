@@ -58,7 +58,12 @@ def quantity(line: str) -> str:
     elif rest.startswith("triangle ") and " in (u, v), expected " in rest:
         name = "winding"
     else:
-        name = _essence(re.split(r" = |: ", rest, maxsplit=1)[0])
+        # The quantity is the part before " = " (a location may hold ": ", as "pixel (2, 0): ", and
+        # " = " inside parentheses); a value set's "<quantity>: n of m expected values never seen"
+        # has no " = ".
+        parts = rest.split(": ")
+        name = next((part.split(" = ")[0] for part in parts if " = " in part), parts[0])
+        name = _essence(name)
     return normalise(" ".join(stages[-1:] + [name]))
 
 

@@ -11,6 +11,8 @@ parameters under "kind":
            colours, gl_TexCoord[]) through a TCS-less TES, as variables, blocks or gl_in[]
   steps    default_levels.make_case: a TCS-less program drawn 1-3 times, each draw changing the
            patch size and/or the default levels (or neither)
+  facing   facing.facing_case: gl_FrontFacing at every pixel for either winding, or the FS's
+           gl_PrimitiveID without a GS (one triangle a patch, so both readings of the spec agree)
   seq      sequences.seq_case: 2-4 programs (TCS-less ones sharing one TES shader object, with a
            TCS, without tessellation) drawn in any order, each draw setting the patch size and/or
            the default levels, programs deleted between draws (never one drawn later)
@@ -38,7 +40,7 @@ FLOATS = (-2.0, -1.0, 0.0, 0.125, 0.25, 0.375, 0.5, 0.75, 1.0, 1.25, 2.0, 2.0156
           3.5, 3.75, 3.984375, 4.0, 4.5, 4.984375, 5.0, 5.5, 6.0, 7.0, 8.0, 9.0, 33.0, 62.125, 63.0, 63.5,
           63.875, 64.0, 70.0, math.inf, math.nan)
 SMALL_LEVELS = tuple(v for v in FLOATS if 0.5 <= v <= 4.0)      # control: counts stay small
-KINDS = ("coords", "control", "types", "steps", "seq")
+KINDS = ("coords", "control", "types", "steps", "seq", "facing")
 PROGRAM_KINDS = ("no-tcs", "tcs", "plain")
 
 
@@ -108,6 +110,23 @@ def _seq(draw) -> dict:
             "programs": programs, "steps": steps}
 
 
+@st.composite
+def _facing(draw) -> dict:
+    return _facing_valid({"kind": "facing", "tcs": draw(st.booleans()), "domain": draw(st.sampled_from(DOMAINS[:2])),
+                          "spacing": draw(st.sampled_from(SPACINGS)), "winding": draw(st.sampled_from(("ccw", "cw"))),
+                          "levels": draw(_levels(SMALL_LEVELS)), "primitive_id": draw(st.booleans())})
+
+
+ONES = [[1.0] * 4, [1.0] * 2]
+
+
+def _facing_valid(params: dict) -> dict:
+    """The FS gl_PrimitiveID check needs one triangle a patch: triangles, every level 1."""
+    if params["primitive_id"]:
+        return params | {"domain": "triangles", "levels": ONES}
+    return params
+
+
 def _seq_valid(params: dict) -> dict:
     """Steps that never draw or delete a deleted program; programs no step draws are dropped
     (and the steps renumbered), so a reduced sequence stays a valid one."""
@@ -145,13 +164,14 @@ class TessSpace:
     family = FAMILY
     _WORDS = ("kind", "tcs", "domain", "spacing", "point_mode", "winding", "levels", "size", "out", "plan",
              "barrier", "gs", "set", "carried", "form", "steps", "", "ccw", "cw") + KINDS + DOMAINS + SPACINGS + (
-              "programs",) + PROGRAM_KINDS
+              "programs",) + PROGRAM_KINDS + ("primitive_id",)
     FLOATS = FLOATS
     SHAPES = (("domain", "kind", "levels", "point_mode", "spacing", "tcs", "winding"),
               ("barrier", "domain", "gs", "kind", "levels", "out", "plan", "point_mode", "size", "spacing", "tcs"),
               ("carried", "domain", "form", "kind", "set", "size"),
               ("domain", "kind", "point_mode", "spacing", "steps"),
-              ("domain", "kind", "programs", "spacing", "steps"))
+              ("domain", "kind", "programs", "spacing", "steps"),
+              ("domain", "kind", "levels", "primitive_id", "spacing", "tcs", "winding"))
 
     @property
     def VOCAB(self):                                   # noqa: N802 (the spaces' shared attribute name)
@@ -159,7 +179,7 @@ class TessSpace:
         return _vocab(self._WORDS)
 
     def strategy(self) -> st.SearchStrategy:
-        return st.one_of(_coords(), _control(), _types(), _steps(), _seq())
+        return st.one_of(_coords(), _control(), _types(), _steps(), _seq(), _facing())
 
     def build(self, params: dict) -> Case:
         kind = params["kind"]
@@ -185,6 +205,11 @@ class TessSpace:
             dl = _module("default_levels")
             steps = tuple(dl.Step(pv, _pair(levels) if levels else None) for pv, levels in params["steps"])
             return dl.make_case(params["domain"], params["spacing"], params["point_mode"], steps)
+        if kind == "facing":
+            if _facing_valid(params) != params or params["domain"] == "isolines":
+                raise ValueError("gl_PrimitiveID in the FS needs triangles with every level 1; no isolines")
+            return _module("facing").facing_case(params["tcs"], params["domain"], params["spacing"], params["winding"],
+                                                 _pair(params["levels"]), primitive_id=params["primitive_id"])
         if kind == "seq":
             seq = _module("sequences")
             if not params["steps"] or _seq_valid(params) != params:
@@ -221,6 +246,10 @@ class TessSpace:
                               carried=some_of(params["carried"], _below_carried),
                               form=st.just(params["form"]), size=toward(smaller_ints(params["size"], simplest=1),
                                                                         params["size"]))
+        if kind == "facing":
+            return fixed_dict(**simple, tcs=toward([False], params["tcs"]), winding=toward(["ccw"], params["winding"]),
+                              levels=_below_levels(params["levels"]), primitive_id=st.just(params["primitive_id"])
+                              ).map(_facing_valid)
         if kind == "seq":
             def step(s):
                 program, size, levels, gone = s
@@ -298,6 +327,14 @@ def _candidates(case: Case):
             yield {"kind": "coords", "tcs": p["tcs"], "domain": p["domain"], "spacing": p["spacing"],
                    "point_mode": p["point_mode"], "winding": p["winding"],
                    "levels": [list(map(float, outer)), list(map(float, inner))]}
+        return
+    if "/front-facing/" in case.id or "/fs-primitive-id/" in case.id:
+        common = _module("common")
+        for outer, inner in (common.LEVELS["integer"], common.LEVELS["fractional"], common.LEVELS["ones"]):
+            yield {"kind": "facing", "tcs": parts[1] == "tcs", "domain": parts[2],
+                   "spacing": common.SPACINGS[[common.spacing_token(x) for x in common.SPACINGS].index(parts[3])],
+                   "winding": parts[4], "levels": [list(map(float, outer)), list(map(float, inner))],
+                   "primitive_id": "/fs-primitive-id/" in case.id}
         return
     if "draw" in p and "out_vertices" in p:
         control = _module("control")

@@ -117,6 +117,9 @@ def test_signatures():
                "draw 0 (glDrawArrays), entry 2, vertex 3, instance 0: gl_BaseVertex = 5, expected 0\n"
                "... and 3 more\n[llvmpipe: renderer]")
     assert quantities(message) == ("TES gl_TessLevelOuter", "gl_BaseVertex")
+    assert quantities("draw 0 (glDrawArrays(GL_PATCHES, 0, 12)): pixel (2, 0): FS gl_PrimitiveID (patch 1) = 0, "
+                      "expected 1\ndraw 0, record 5 (gl_PrimitiveID = 0): gl_TessCoord = (1, 2, 0), expected every "
+                      "component in [0, 1]") == ("FS gl_PrimitiveID (patch #)", "gl_TessCoord")
     assert quantities("draw 0, patch 1, GS: gl_PrimitiveIDIn (GS): 2 of 2 expected values never seen, e.g. (0)\n"
                       "draw 0: nor is it patch 1, GS, the patch number\n[x]") == ("GS gl_PrimitiveIDIn (GS)",)
     key = reduction_key(Outcome(Status.FAIL, message))
