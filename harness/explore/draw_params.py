@@ -77,9 +77,18 @@ def _draw(draw) -> dict:
 
 class DrawParamsSpace:
     family = FAMILY
-    # Strings and floats an id may hold (ids.py); only ever append.
-    VOCAB = ("draws", "index_type", "version", "chain", "only_draw_id", "command", "entries", "restart",
-             "offset", "stride", "draw_count", "vs", "gs", "tes") + INDEX_TYPE_TOKENS + glfacts.COMMANDS
+    # The words an id may hold, by index (ids.py): frozen; append new ones at the end, never
+    # reorder or remove (an explored id names words by their index). test_explore checks coverage.
+    VOCAB = (
+        "draws", "index_type", "version", "chain", "only_draw_id", "command", "entries", "restart", "offset",
+        "stride", "draw_count", "vs", "gs", "tes", "uint", "ushort", "ubyte", "DrawArrays", "DrawArraysInstanced",
+        "DrawArraysInstancedBaseInstance", "DrawElements", "DrawRangeElements", "DrawElementsBaseVertex",
+        "DrawRangeElementsBaseVertex", "DrawElementsInstanced", "DrawElementsInstancedBaseVertex",
+        "DrawElementsInstancedBaseInstance", "DrawElementsInstancedBaseVertexBaseInstance", "MultiDrawArrays",
+        "MultiDrawElements", "MultiDrawElementsBaseVertex", "DrawArraysIndirect", "DrawElementsIndirect",
+        "MultiDrawArraysIndirect", "MultiDrawElementsIndirect", "MultiDrawArraysIndirectCount",
+        "MultiDrawElementsIndirectCount",
+    )
     FLOATS = ()
     SHAPES = (("chain", "draws", "index_type", "only_draw_id", "version"),
               ("command", "draw_count", "entries", "offset", "restart", "stride"))

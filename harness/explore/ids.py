@@ -29,6 +29,11 @@ MARK = "explore"
 VERSION = "v1"
 
 
+class VocabularyError(LookupError):
+    """A word, float or dict shape the space's vocabulary lacks: append it there (never a
+    ValueError, which a search reads as parameters the builder refuses)."""
+
+
 def encode(family: str, params: dict) -> str:
     sp = space.get(family)
     return f"{family}/{MARK}/{VERSION}-" + pack(params, sp)
@@ -44,10 +49,10 @@ def pack(value, sp) -> str:
         for i, known in enumerate(floats):
             if known == value or (math.isnan(known) and math.isnan(value)):
                 return f"r{i}"
-        raise ValueError(f"float {value!r} is not in the space's FLOATS")
+        raise VocabularyError(f"float {value!r} is not in the {sp.family} space's FLOATS")
     if isinstance(value, str):
         if value not in vocab:
-            raise ValueError(f"string {value!r} is not in the space's VOCAB")
+            raise VocabularyError(f"string {value!r} is not in the {sp.family} space's VOCAB")
         return f"s{vocab.index(value)}"
     if isinstance(value, dict):
         keys = tuple(sorted(value))

@@ -22,7 +22,6 @@ builders (two patches a draw), and control's levels stay small, so a case stays 
 """
 from __future__ import annotations
 
-import functools
 import importlib
 import math
 
@@ -162,9 +161,21 @@ def _type_set(params: dict):
 
 class TessSpace:
     family = FAMILY
-    _WORDS = ("kind", "tcs", "domain", "spacing", "point_mode", "winding", "levels", "size", "out", "plan",
-             "barrier", "gs", "set", "carried", "form", "steps", "", "ccw", "cw") + KINDS + DOMAINS + SPACINGS + (
-              "programs",) + PROGRAM_KINDS + ("primitive_id",)
+    # The words an id may hold, by index (ids.py): frozen; append new ones at the end, never
+    # reorder or remove (an explored id names words by their index). test_explore checks coverage.
+    VOCAB = (
+        "kind", "tcs", "domain", "spacing", "point_mode", "winding", "levels", "size", "out", "plan", "barrier",
+        "gs", "set", "carried", "form", "steps", "", "ccw", "cw", "coords", "control", "types", "steps", "seq",
+        "facing", "triangles", "quads", "isolines", "equal_spacing", "fractional_even_spacing",
+        "fractional_odd_spacing", "programs", "no-tcs", "tcs", "plain", "primitive_id", "var", "block", "gl_in",
+        "float", "vec2", "vec3", "vec4", "int", "ivec2", "ivec3", "ivec4", "uint", "uvec2", "uvec3", "uvec4",
+        "mat2", "mat3", "mat4", "mat2x3", "mat2x4", "mat3x2", "mat3x4", "mat4x2", "mat4x3", "double", "dvec2",
+        "dvec3", "dvec4", "dmat2", "dmat3", "dmat4", "dmat2x3", "dmat4x2", "float4-const", "float4-dyn",
+        "vec4x3-dyn", "ivec2x5-dyn", "mat2x2-const", "dvec2x3-dyn", "struct", "struct2", "mix", "pointsize",
+        "clipdistance2", "clipdistance8", "pointsize+clipdistance4+vec4", "frontcolor", "backcolor",
+        "frontsecondarycolor", "texcoord1", "texcoord4", "texcoord7", "fogfragcoord",
+        "frontcolor+texcoord2+fogfragcoord+vec4",
+    )
     FLOATS = FLOATS
     SHAPES = (("domain", "kind", "levels", "point_mode", "spacing", "tcs", "winding"),
               ("barrier", "domain", "gs", "kind", "levels", "out", "plan", "point_mode", "size", "spacing", "tcs"),
@@ -172,11 +183,6 @@ class TessSpace:
               ("domain", "kind", "point_mode", "spacing", "steps"),
               ("domain", "kind", "programs", "spacing", "steps"),
               ("domain", "kind", "levels", "primitive_id", "spacing", "tcs", "winding"))
-
-    @property
-    def VOCAB(self):                                   # noqa: N802 (the spaces' shared attribute name)
-        # The type sets' tokens come from the family (its list only grows), after the fixed words.
-        return _vocab(self._WORDS)
 
     def strategy(self) -> st.SearchStrategy:
         return st.one_of(_coords(), _control(), _types(), _steps(), _seq(), _facing())
@@ -278,11 +284,6 @@ class TessSpace:
             if (rebuilt.shaders, rebuilt.steps, rebuilt.expect) == (case.shaders, case.steps, case.expect):
                 return candidate
         return None
-
-
-@functools.cache
-def _vocab(fixed: tuple[str, ...]) -> tuple[str, ...]:
-    return fixed + ("var", "block", "gl_in") + tuple(t.token for t in _module("vertex_types").TYPE_SETS)
 
 
 def _fix_winding(params: dict) -> dict:

@@ -112,11 +112,21 @@ class VaryingsSpace:
     FLOATS = ()
     SHAPES = (("builtins", "chain", "clip_vertex", "compat", "controls", "face", "fs_users", "limit", "reverse",
                "separable", "tag", "users", "version"),)
-    _WORDS = ("at", "over", "explored") + CHAINS + QUALIFIERS + FACES + tuple(f"u{n}" for n in range(40))
-
-    @property
-    def VOCAB(self):                                   # noqa: N802 (the spaces' shared attribute name)
-        return _vocab(self._WORDS)
+    # The words an id may hold, by index (ids.py): frozen; append new ones at the end, never
+    # reorder or remove (an explored id names words by their index). test_explore checks coverage.
+    VOCAB = (
+        "at", "over", "explored", "vs-fs", "vs-gs-fs", "vs-tes-fs", "vs-tcs-tes-fs", "vs-tcs-tes-gs-fs", "",
+        "flat", "noperspective", "smooth", "centroid", "sample", "front", "back", "two-side-front",
+        "two-side-back", "u0", "u1", "u2", "u3", "u4", "u5", "u6", "u7", "u8", "u9", "u10", "u11", "u12", "u13",
+        "u14", "u15", "u16", "u17", "u18", "u19", "u20", "u21", "u22", "u23", "u24", "u25", "u26", "u27", "u28",
+        "u29", "u30", "u31", "u32", "u33", "u34", "u35", "u36", "u37", "u38", "u39", "S", "a", "arrays", "b", "c",
+        "clipdist", "color", "components", "d", "dmat2", "double", "dvec2", "dvec3", "dvec4", "e", "f", "float",
+        "fog", "int", "ivec2", "ivec3", "ivec4", "locations", "mat2", "mat2x3", "mat2x4", "mat3", "mat3x2",
+        "mat3x4", "mat4", "mat4x2", "mat4x3", "mixed", "pointsize", "qualifier-centroid", "qualifier-flat",
+        "qualifier-noperspective", "qualifier-sample", "qualifier-smooth", "secondary", "struct", "tex0", "tex1",
+        "tex2", "tex3", "tex4", "tex5", "tex6", "tex7", "uint", "uvec2", "uvec3", "uvec4", "vec2", "vec3", "vec4",
+        "vec4-loc0+3+8",
+    )
 
     def strategy(self) -> st.SearchStrategy:
         return _plan().filter(lambda p: p["limit"] or _family().components(plan_of(p)) <= MAX_COMPONENTS)
@@ -158,16 +168,6 @@ class VaryingsSpace:
 def _fixed_plans() -> dict:
     f = _family()
     return {f.case_id_of(plan): plan for plan in f.plans()}
-
-
-@functools.cache
-def _vocab(fixed: tuple[str, ...]) -> tuple[str, ...]:
-    """The family's words (builtins, types, varying names and tags of its plans) after the fixed ones."""
-    f = _family()
-    words = set(f.BUILTINS) | set(f.CONTROLS) | set(f.TYPES) | set(f.STRUCTS)
-    for plan in f.plans():
-        words |= {plan.tag} | {v.name for v in plan.users}
-    return fixed + tuple(sorted(words - set(fixed)))
 
 
 def _below_user(user: list) -> st.SearchStrategy:

@@ -79,6 +79,7 @@ def test_fixed_cases_map_into_the_space(family):
         expressed += 1
         rebuilt = sp.build(params)
         assert rebuilt.shaders == case.shaders and rebuilt.expect == case.expect, case.id
+        assert ids.decode(ids.encode(family, params)) == (family, params)      # its words are in VOCAB
     assert expressed
 
 
