@@ -39,7 +39,9 @@ def load(cases_py: Path, generate: Callable[[], list]) -> list:
     except Exception:               # missing, stale, truncated or from another numpy: regenerate
         pass
     cases = generate()
-    sources = {path: None for path in _loaded_sources() + _family_files(cases_py.parent)}
+    # kept.json may not exist yet: its stamp (None) changes once a finding is kept
+    sources = {path: None for path in _loaded_sources() + _family_files(cases_py.parent)
+               + [str(cases_py.parent / "kept.json")]}
     _store(entry, (VERSION, _stamps(sources), cases))
     return cases
 

@@ -13,27 +13,17 @@ checkout's tests/ folder; each may be a piglit `tests` folder or any folder insi
 """
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
 from pathlib import Path
 from typing import Iterable, Protocol
 
 from harness import case_cache, config
+from harness.families import FAMILIES, ROOT, NoSuchCase, family_module, prefix  # noqa: F401 - the catalog's names
 from harness.case import Case
 from harness.importers import shader_test
 from harness.importers.shader_test import FAMILY as SHADER_TEST
 
-FAMILIES = ("tess", "draw_params", "varyings")
-ROOT = Path(__file__).resolve().parents[1]
 SEARCH_ENV = "HARNESS_SHADER_TESTS"
-
-
-class NoSuchCase(LookupError):
-    """No source has this id: one line for the user, not a harness error."""
-
-    def __str__(self):
-        return str(self.args[0])
 
 
 class Source(Protocol):
@@ -42,27 +32,11 @@ class Source(Protocol):
     def find(self, case_id: str) -> Case: ...
 
 
-def prefix(case_id: str) -> str:
-    """The prefix that names a case id's source (and its family, in reports and JUnit)."""
-    return case_id.split("/", 1)[0]
-
-
-def family_module(path: Path):
-    """Import a family's cases.py once per process (dataclasses need it in sys.modules), as a
-    package whose folder is the family's: `from . import coords` finds a sibling module."""
-    name = f"harness_family_{path.parent.name}"
-    module = sys.modules.get(name)
-    if module is None:
-        spec = importlib.util.spec_from_file_location(name, path, submodule_search_locations=[str(path.parent)])
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return module
-
-
 def generate(path: Path) -> list[Case]:
-    """A family's cases.py's cases (from the case cache when its sources are unchanged)."""
-    return case_cache.load(path, lambda: family_module(path).generate())
+    """A family's cases.py's cases and the findings kept beside them (tests/<family>/kept.json,
+    harness/explore/kept.py), from the case cache when their sources are unchanged."""
+    from harness.explore import kept             # Hypothesis and the spaces, only to generate
+    return case_cache.load(path, lambda: family_module(path).generate() + kept.cases(path.parent.name, path.parents[2]))
 
 
 class FamilySource:
@@ -74,6 +48,9 @@ class FamilySource:
         return generate(self.path)
 
     def find(self, case_id: str) -> Case:
+        from harness.explore import ids         # an explored id rebuilds its case from its parameters
+        if ids.is_explored(case_id):
+            return ids.find(case_id)
         for case in self.cases():
             if case.id == case_id:
                 return case

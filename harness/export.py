@@ -9,6 +9,8 @@ probe, so for those cases the expected values are written beside the draws as co
 """
 from __future__ import annotations
 
+import hashlib
+
 import re
 from pathlib import Path
 
@@ -21,9 +23,17 @@ FORMATS = ("glsl", "shader_test", "vkrunner")
 TOLERANCE = 1e-4
 
 
+STEM_LIMIT = 200          # characters; file names stop at 255 bytes, and suffixes follow
+
+
 def file_stem(case_id: str, target: str = "") -> str:
-    """A case id as a file name: '/' is not allowed there."""
-    return case_id.replace("/", "~") + (f"[{target}]" if target else "")
+    """A case id as a file name: '/' is not allowed there; an id too long for one (an explored
+    id can encode 270 characters of parameters) keeps its head and a hash of the whole (the
+    reproducer's case JSON still holds the id)."""
+    stem = case_id.replace("/", "~")
+    if len(stem) > STEM_LIMIT:
+        stem = f"{stem[:STEM_LIMIT - 13]}-{hashlib.sha1(case_id.encode()).hexdigest()[:12]}"
+    return stem + (f"[{target}]" if target else "")
 
 
 def export(case: Case, fmt: str, out_dir: Path, without: frozenset[str] = frozenset()) -> list[Path]:

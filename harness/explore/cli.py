@@ -168,7 +168,7 @@ def reduce_main(argv: list[str]) -> int:
     _target_options(parser)
     args = parser.parse_args(argv)
     try:
-        case = ids.find(args.case_id)
+        case = catalog.find(args.case_id)
         build = mesa_mod.chosen(args.mesa)
         targets_mod.get(args.target)
     except (catalog.NoSuchCase, targets_mod.UnknownTarget, mesa_mod.MesaError) as exc:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from harness import catalog, glfacts
+from harness import families, glfacts
 from harness.case import Case, Draw, DrawEntry
 from harness.explore.choices import fixed_dict, smaller_ints, some_of, toward
 
@@ -24,7 +24,7 @@ INDEX_TYPE_TOKENS = ("uint", "ushort", "ubyte")
 
 
 def _family():
-    return catalog.family_module(catalog.ROOT / "tests" / FAMILY / "cases.py")
+    return families.family_module(families.ROOT / "tests" / FAMILY / "cases.py")
 
 
 def _canonical_entry(command: str, e: list[int]) -> list[int]:

@@ -11,9 +11,8 @@ list stands for k equal items in a row. A space only appends to
 these, so older ids keep decoding. E.g. `k0at.3z` is {"a": True, "b": 3} where SHAPES[0] is
 ("a", "b").
 
-`find(case_id)` is catalog.find that also knows explored ids. The catalog's own FamilySource
-only searches the fixed lists; until it asks `is_explored`/`build` itself (see the report of
-issue 31), commands that take ids from exploration go through this function.
+`find(case_id)` rebuilds an explored id's case; catalog.find calls it, so export, bisect-run,
+`--case` and the report take explored ids like any other.
 """
 from __future__ import annotations
 
@@ -21,7 +20,7 @@ import math
 import re
 from dataclasses import replace
 
-from harness import catalog
+from harness import families
 from harness.case import Case
 from harness.explore import space
 
@@ -120,14 +119,14 @@ def is_explored(case_id: str) -> bool:
 
 def decode(case_id: str) -> tuple[str, dict]:
     if not is_explored(case_id):
-        raise catalog.NoSuchCase(f"{case_id!r} is not an explored case id (<family>/{MARK}/{VERSION}-...)")
+        raise families.NoSuchCase(f"{case_id!r} is not an explored case id (<family>/{MARK}/{VERSION}-...)")
     family, _, token = case_id.split("/")
     payload = token[len(VERSION) + 1:]
     try:
         sp = space.get(family)
         params = unpack(payload, sp)
     except (ValueError, IndexError, KeyError) as exc:
-        raise catalog.NoSuchCase(f"explored case id {case_id!r} does not decode: {exc}") from None
+        raise families.NoSuchCase(f"explored case id {case_id!r} does not decode: {exc}") from None
     return family, params
 
 
@@ -139,11 +138,10 @@ def build(family: str, params: dict) -> Case:
                    description=f"{case.description} (explored; as the family names it: {case.id})")
 
 
-def find(case_id: str, shader_tests=()) -> Case:
-    if is_explored(case_id):
-        family, params = decode(case_id)
-        try:
-            return build(family, params)
-        except KeyError as exc:
-            raise catalog.NoSuchCase(str(exc)) from None
-    return catalog.find(case_id, shader_tests)
+def find(case_id: str) -> Case:
+    """The case an explored id encodes (catalog.find calls this for explored ids)."""
+    family, params = decode(case_id)
+    try:
+        return build(family, params)
+    except KeyError as exc:
+        raise families.NoSuchCase(str(exc)) from None

@@ -2,33 +2,34 @@
 case from the parameters it encodes, through the family's builder, so its expectations come
 from the spec like every fixed case's), with a note saying what the case found.
 
-`cases(family)` is what a family's generate() appends to its list (one line; see the issue 31
-report), so that a kept finding runs in every conformance run, baselines and all, under its id.
+`cases(family)` is what catalog.generate appends to the family's list, so that a kept finding
+runs in every conformance run, baselines and all, under its id.
 """
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from harness import catalog
+from harness import families
 from harness.case import Case
 from harness.explore import ids
 
 
-def path(family: str, root: Path = catalog.ROOT) -> Path:
+def path(family: str, root: Path = families.ROOT) -> Path:
     return root / "tests" / family / "kept.json"
 
 
-def entries(family: str, root: Path = catalog.ROOT) -> list[dict]:
+def entries(family: str, root: Path = families.ROOT) -> list[dict]:
     file = path(family, root)
     return json.loads(file.read_text()) if file.is_file() else []
 
 
-def cases(family: str, root: Path = catalog.ROOT) -> list[Case]:
+def cases(family: str, root: Path = families.ROOT) -> list[Case]:
+    """What catalog.generate appends to the family's fixed list."""
     return [ids.find(entry["id"]) for entry in entries(family, root)]
 
 
-def add(case_id: str, note: str, root: Path = catalog.ROOT) -> Path:
+def add(case_id: str, note: str, root: Path = families.ROOT) -> Path:
     """Keep an explored case (checked to rebuild); a case kept already is left as it is."""
     family, _ = ids.decode(case_id)
     ids.find(case_id)

@@ -27,7 +27,7 @@ import math
 
 from hypothesis import strategies as st
 
-from harness import catalog
+from harness import families
 from harness.case import Case
 from harness.explore.choices import fixed_dict, smaller_ints, some_of, toward
 
@@ -44,7 +44,7 @@ PROGRAM_KINDS = ("no-tcs", "tcs", "plain")
 
 
 def _module(name: str):
-    catalog.family_module(catalog.ROOT / "tests" / FAMILY / "cases.py")
+    families.family_module(families.ROOT / "tests" / FAMILY / "cases.py")
     return importlib.import_module(f"harness_family_{FAMILY}.{name}")
 
 

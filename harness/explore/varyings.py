@@ -17,7 +17,7 @@ import functools
 
 from hypothesis import strategies as st
 
-from harness import catalog
+from harness import families
 from harness.case import Case
 from harness.explore.choices import fixed_dict, some_of, toward
 
@@ -30,7 +30,7 @@ MAX_COMPONENTS = 60                 # under zink's 64, with gl_ClipVertex's vec4
 
 
 def _family():
-    return catalog.family_module(catalog.ROOT / "tests" / FAMILY / "cases.py")
+    return families.family_module(families.ROOT / "tests" / FAMILY / "cases.py")
 
 
 def _lowest_version(chain: str) -> int:

@@ -5,6 +5,7 @@ to end."""
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
@@ -209,3 +210,25 @@ def test_id_encoding_round_trip():
     assert ids.unpack(ids.pack(plain, sp), sp) == plain
     with pytest.raises(catalog.NoSuchCase):
         ids.decode("varyings/explore/v1-k0aQz")
+
+
+def test_the_catalog_finds_an_explored_id_and_export_names_its_files_within_limits(tmp_path):
+    """export, bisect-run, --case and the report resolve ids through catalog.find."""
+    from harness import export
+    explored = "draw_params/explore/v1-k0as11.ak1as29.n.aa0.1.m3x0z.a1.1.m3x0zz.0.f.0zz.s14.f.450z"
+    case = catalog.find(explored)
+    assert case.id == explored and case.expect
+    written = export.export(case, "glsl", tmp_path)
+    assert written[0].name.startswith(export.file_stem(explored)) and len(export.file_stem("a/" + "b" * 400)) <= 200
+
+
+def test_a_kept_finding_joins_its_family_in_the_catalog(tmp_path, monkeypatch):
+    """catalog.generate appends tests/<family>/kept.json's cases to the family's fixed list."""
+    family = tmp_path / "tests" / "draw_params"
+    family.mkdir(parents=True)
+    monkeypatch.setattr(catalog, "family_module", lambda path: SimpleNamespace(generate=lambda: []))
+    monkeypatch.setenv("HARNESS_CASE_CACHE", "0")
+    explored = "draw_params/explore/v1-k0as11.ak1as29.n.aa0.1.m3x0z.a1.1.m3x0zz.0.f.0zz.s14.f.450z"
+    assert catalog.generate(family / "cases.py") == []
+    kept.add(explored, "a zero-count first entry", root=tmp_path)
+    assert [c.id for c in catalog.generate(family / "cases.py")] == [explored]
