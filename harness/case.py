@@ -52,6 +52,9 @@ class Requirements:
     # the case began (shader_runner's `rlimit`, which caps a whole fresh process; the child
     # here also holds Python and a long-lived context, so the budget is what the case adds).
     address_space: int = 0
+    # > 0: the seconds of CPU the child may spend on this case before it counts as hung, for
+    # cases whose cold compile is long (the run's budget, --case-cpu, otherwise).
+    cpu_seconds: float = 0.0
 
 
 @dataclass(frozen=True)

@@ -93,16 +93,20 @@ def split_names(text: str) -> tuple[str, ...]:
     return tuple(name for name in text.split(",") if name)
 
 
-# A case without a result after this long is a hang. The slowest case of every family on every
-# Mesa CI gates took 3.7 s (a cold compile of the largest TCS outputs, 26.2.6 llvmpipe); a hang
-# is caught in 10 s rather than a minute (README, Performance: hangs).
-CASE_TIMEOUT = 10.0
+# When a case is hung (harness/executor.py; README, Performance: hangs): after CASE_CPU seconds
+# of its child's CPU without a result (cases may declare more: Requirements.cpu_seconds), after
+# STALL seconds without any CPU, or, last, CASE_TIMEOUT seconds of wall time.
+CASE_CPU = 5.0
+STALL = 5.0
+CASE_TIMEOUT = 60.0
 
 
 @dataclass(frozen=True)
 class RunSettings:
     """How a run starts executor children. `mesa` is a harness.mesa.Build or None (the system's)."""
     case_timeout: float = CASE_TIMEOUT
+    case_cpu: float = CASE_CPU
+    stall: float = STALL
     gl_platform: str = "egl"
     vk_without: tuple[str, ...] = ()
     vk_validation: bool = False

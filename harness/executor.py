@@ -1,13 +1,17 @@
 """Per (pytest process, target): a long-lived child that holds the driver's context.
 
 A crash of the child (signal, abort, exit) becomes the verdict `crash` of the case in flight,
-naming the signal and quoting the tail of the child's stderr; a case past its timeout becomes
-`timeout` and its child is killed. Either way the next case gets a fresh child, as it does after
+naming the signal and quoting the tail of the child's stderr; a hung case becomes `timeout` and
+its child is killed. A case is hung when its child has spent the case's CPU budget without a
+result (a spinning driver), or no CPU at all for a few seconds (a deadlock), or, last, when the
+wall clock passes --case-timeout (a wait on a GPU). CPU, not wall time, is the measure: a case's
+CPU does not grow with the machine's load, its wall time does (README, Performance: hangs). Either way the next case gets a fresh child, as it does after
 a case that is the last in its child (Case.last_in_child).
 """
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -26,6 +30,8 @@ from harness.targets import Target
 
 STDERR_TAIL = 2000          # characters of child stderr quoted in a crash message
 START_TIMEOUT = 60.0        # seconds for a child to start and create its context
+POLL = 0.5                  # seconds between looks at a child's CPU while a case runs
+_TICK = os.sysconf("SC_CLK_TCK")
 
 
 def describe_exit(returncode: int) -> str:
@@ -165,7 +171,8 @@ class Executor:
         # A case with an address-space budget runs alone: the child reading the next request
         # would allocate inside that budget. A case that is the last in its child runs alone too.
         last = case.last_in_child()
-        self._transmit(_Sent(case.id, message, alone=last or case.requires.address_space > 0, last=last))
+        self._transmit(_Sent(case.id, message, alone=last or case.requires.address_space > 0, last=last,
+                             cpu_seconds=case.requires.cpu_seconds))
 
     @profiling.timed("executor.run")
     def run(self, case: Case) -> Result:
@@ -200,7 +207,12 @@ class Executor:
         head = self._sent[0]
         # The child starts a request when it has answered the one before.
         start = max(head.at, self._answered_at)
-        result = self._read(start + self.case_timeout - time.perf_counter(), start, self.case_timeout)
+        hung = self._watch(start, head.cpu_seconds or self.settings.case_cpu)
+        if hung:
+            self._kill()
+            result = Result(Reply.TIMEOUT, f"hang: {hung}; child killed", duration=time.perf_counter() - start)
+        else:
+            result = self._read(start + self.case_timeout - time.perf_counter(), start, self.case_timeout)
         self._sent.popleft()
         self._answered_at = time.perf_counter()
         if head.last and result.status not in (Reply.CRASH, Reply.TIMEOUT):
@@ -216,6 +228,39 @@ class Executor:
                     self._answered.setdefault(sent.case_id, Result(
                         Reply.ERROR, f"target {self.target.name} did not restart after a crash"))
         return result
+
+    def _child_cpu(self) -> float | None:
+        """The child's CPU seconds so far, all its threads (None once it is gone)."""
+        try:
+            with open(f"/proc/{self._proc.pid}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / _TICK
+        except (OSError, IndexError, ValueError):
+            return None
+
+    def _watch(self, start: float, budget: float) -> str:
+        """Wait until the head case's reply can be read: '' then (or when the child is gone or
+        the wall timeout is reached: _read says which), else why the case is hung."""
+        fd = self._proc.stdout.fileno()
+        first = last = self._child_cpu()
+        if first is None:
+            return ""
+        progress = time.perf_counter()
+        while True:
+            left = start + self.case_timeout - time.perf_counter()
+            if left <= 0 or select.select([fd], [], [], min(POLL, left))[0]:
+                return ""
+            cpu, now = self._child_cpu(), time.perf_counter()
+            if cpu is None:
+                return ""
+            if cpu - first > budget:
+                return (f"{cpu - first:.1f} s of CPU without a result (the case's budget: {budget:g} s), "
+                        f"{now - start:.1f} s after it started")
+            if cpu - last > 0.01:
+                last, progress = cpu, now
+            elif now - progress > self.settings.stall:
+                return (f"no CPU for {now - progress:.1f} s and no result ({cpu - first:.1f} s of CPU "
+                        f"in {now - start:.1f} s): a deadlock")
 
     def _request(self, message: dict, timeout: float) -> Result:
         """One synchronous request (nothing else in flight), starting the child if needed."""
@@ -233,7 +278,8 @@ class Executor:
             reply = protocol.recv(self._proc.stdout.fileno(), max(0.0, timeout))
         except protocol.ChildTimeout:
             self._kill()
-            return Result(Reply.TIMEOUT, f"hang: no result after {allowed:g} s (--case-timeout); child killed",
+            return Result(Reply.TIMEOUT, f"hang: no result after {allowed:g} s of wall time (--case-timeout); "
+                          "child killed",
                           duration=time.perf_counter() - start)
         except protocol.ChildGone:
             try:
@@ -316,6 +362,7 @@ class _Sent:
     at: float = 0.0                         # when it was written to the child
     alone: bool = False                     # nothing may be queued behind it
     last: bool = False                      # the child is retired once it has answered
+    cpu_seconds: float = 0.0                # the case's own CPU budget (0: the run's)
 
 
 def probe(target: Target, settings: RunSettings | None = None, **overrides) -> Result:

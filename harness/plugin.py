@@ -46,8 +46,11 @@ def pytest_addoption(parser):
                     help="the Mesa build every Mesa target (llvmpipe, zink, lavapipe, zink-system) loads: an "
                          "install prefix or a meson build directory; default $HARNESS_MESA, else the system's")
     group.addoption("--case-timeout", type=float, default=config_mod.CASE_TIMEOUT, metavar="SECONDS",
-                    help="a case without a result after this long is a hang: 'timeout', its child killed "
-                         f"and replaced (default {config_mod.CASE_TIMEOUT:g})")
+                    help="wall time after which a case without a result is a hang: 'timeout', its child "
+                         f"killed and replaced (default {config_mod.CASE_TIMEOUT:g}; the CPU rules come first)")
+    group.addoption("--case-cpu", type=float, default=config_mod.CASE_CPU, metavar="SECONDS",
+                    help="CPU seconds a case's child may spend without a result before the case is a hang "
+                         f"(default {config_mod.CASE_CPU:g}; cases with long cold compiles declare more)")
     group.addoption("--gl-platform", choices=("egl", "glfw"), default="egl",
                     help="how GL contexts are made: headless EGL (default) or a hidden GLFW window")
     group.addoption("--results-dir", default="results", metavar="DIR",
@@ -179,7 +182,8 @@ def _settings(config, worker: bool) -> core.RunSettings:
         build = mesa.chosen(config.getoption("mesa") or knobs.mesa or None)
     except mesa.MesaError as exc:
         raise HarnessUsageError(str(exc)) from None
-    return core.RunSettings(case_timeout=config.getoption("case_timeout"), gl_platform=config.getoption("gl_platform"),
+    return core.RunSettings(case_timeout=config.getoption("case_timeout"), case_cpu=config.getoption("case_cpu"),
+                            gl_platform=config.getoption("gl_platform"),
                             vk_without=config_mod.split_names(config.getoption("vk_without")),
                             vk_validation=config.getoption("vk_validation"), mesa=build,
                             fork=not config.getoption("no_spawner"),

@@ -39,6 +39,9 @@ def inject(fault: str, mark: str = "") -> None:
         os.abort()
     elif fault == "exit":
         os._exit(3)
+    elif fault == "spin":                   # a hang that burns CPU, as a looping driver does
+        while True:
+            pass
     elif fault == "hang":
         if mark:                            # tells a test the hang has begun
             open(mark, "w").close()
@@ -78,7 +81,7 @@ class FaultBackend:
     def run(self, case) -> dict:
         params = dict(case.params)
         fault = params.get("fault", "none")
-        if fault not in ("none", "segv", "abort", "exit", "hang", "garbage"):
+        if fault not in ("none", "segv", "abort", "exit", "hang", "spin", "garbage"):
             raise ValueError(f"unknown fault {fault!r}")
         inject(fault, self.mark)
         return {"steps": [{"counts": {"primitives_generated": params.get("value", 0)}}]}

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import time
 
 import pytest
 from conftest import fault_case
@@ -44,6 +45,38 @@ def test_hang_is_timeout_and_child_replaced(executor):
     assert hung.status == "timeout"
     assert "2 s" in hung.message
     assert verdict(executor, fault_case("none")).status == "pass"
+
+
+@pytest.mark.parametrize("fault, rule, words", [
+    ("spin", {"case_cpu": 1.0}, "s of CPU without a result (the case's budget: 1 s)"),
+    ("hang", {"stall": 1.0}, "a deadlock"),
+    ("spin", {"case_cpu": 30.0, "case_timeout": 1.5}, "1.5 s of wall time"),
+])
+def test_a_hang_is_caught_by_its_cpu_budget_its_stall_or_the_wall_clock(fault, rule, words):
+    """A spinning child is caught once it has spent the case's CPU budget, a sleeping one
+    once it has spent no CPU for the stall time, either long before --case-timeout; the wall
+    clock is the last resort. The next case gets a fresh child."""
+    executor = Executor(FAULT, **({"case_timeout": 30.0} | rule))
+    try:
+        started = time.perf_counter()
+        hung = verdict(executor, fault_case(fault))
+        assert hung.status == "timeout" and "hang: " in hung.message and words in hung.message, hung.message
+        assert time.perf_counter() - started < 6
+        assert verdict(executor, fault_case("none")).status == "pass"
+    finally:
+        executor.close()
+
+
+def test_a_case_may_declare_a_larger_cpu_budget():
+    """Requirements.cpu_seconds (the tess cases with long cold compiles) overrides the run's."""
+    executor = Executor(FAULT, case_timeout=30.0, case_cpu=0.5)
+    case = fault_case("spin")
+    case = dataclasses.replace(case, requires=dataclasses.replace(case.requires, cpu_seconds=1.5))
+    try:
+        hung = verdict(executor, case)
+        assert "the case's budget: 1.5 s" in hung.message, hung.message
+    finally:
+        executor.close()
 
 
 def test_crash_quotes_stderr_without_control_bytes(executor):

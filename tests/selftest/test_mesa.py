@@ -146,11 +146,11 @@ def test_the_three_local_targets_run_the_fetched_mesa(name):
 
 
 # -- a Mesa with its runtime: the loader its processes start under -------------------------
-def fake_closure(root: Path, libc_version: str, loader: bool = True) -> Path:
+def fake_closure(root: Path, libc_version: str, loader: bool = True, version: str = "26.2.6-1") -> Path:
     """A prefix as bin/fetch-mesa leaves it: Mesa's drivers, and glibc apart in libc/."""
     libs = root / mesa.LIBRARY_DIRS[0]
-    for name in ("libgallium-26.2.6-1.so", "dri/swrast_dri.so", "libEGL_mesa.so.0", "libvulkan_lvp.so"):
-        fake_library(libs / name, "26.2.6-1")
+    for name in (f"libgallium-{version}.so", "dri/swrast_dri.so", "libEGL_mesa.so.0", "libvulkan_lvp.so"):
+        fake_library(libs / name, version)
     libc = root / mesa.LIBC / mesa.LIBRARY_DIRS[0]
     libc.mkdir(parents=True)
     (libc / "libc.so.6").write_bytes(f"GNU C Library (Debian GLIBC {libc_version}-1) stable release "
@@ -224,11 +224,15 @@ def test_host_tools_started_from_a_child_of_the_fetched_mesa_still_run():
     assert proc.returncode == 0 and proc.stdout.startswith("Glslang Version"), proc.stderr
 
 
-def test_each_build_has_a_shader_cache_of_its_own(tmp_path):
+def test_each_release_has_a_shader_cache_of_its_own_which_its_folders_share(tmp_path):
+    """Releases must not share a cache (the index sizes differ: SIGBUS); two folders of one
+    release (a new clone) share one, so a fresh clone does not compile everything again."""
     one = mesa.locate(fake_closure(tmp_path / "one", "2.1"), state=tmp_path / "state")
     two = mesa.locate(fake_closure(tmp_path / "two", "2.1"), state=tmp_path / "state")
-    caches = [targets.get(t).environment({}, b)["MESA_SHADER_CACHE_DIR"] for b in (one, two) for t in ("zink", "lavapipe")]
-    assert caches[0] == caches[1] != caches[2] == caches[3]
+    other = mesa.locate(fake_closure(tmp_path / "three", "2.1", version="26.1.6-1"), state=tmp_path / "state")
+    caches = [targets.get(t).environment({}, b)["MESA_SHADER_CACHE_DIR"]
+              for b in (one, two, other) for t in ("zink", "lavapipe")]
+    assert caches[0] == caches[1] == caches[2] == caches[3] != caches[4] == caches[5]
     assert all(c.startswith(str(tmp_path / "state")) for c in caches)
 
 

@@ -16,6 +16,8 @@ sub-family, each rendering its stages from the templates beside it.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from harness.case import Case
 
 from .control import control_cases
@@ -32,10 +34,21 @@ from .vertex_types import type_cases
 
 def generate() -> list[Case]:
     cases = default_level_cases()
-    cases += (coords_cases() + type_cases() + control_cases() + patch_cases() + facing_cases()
-              + many_cases() + large_patch_cases() + sweep_cases() + seq_cases())
+    cases += (coords_cases() + type_cases() + control_cases() + heavy(patch_cases()) + facing_cases()
+              + heavy(many_cases()) + heavy(large_patch_cases()) + heavy(sweep_cases()) + seq_cases())
     # Level sets that differ only in levels a domain does not read give the same case: keep one.
     unique = {}
     for case in cases:
         unique.setdefault(case.id, case)
     return list(unique.values())
+
+
+# Seconds of CPU a case of these sub-families may take in its child before it counts as hung:
+# their cold compiles are long (zink 22.3.6 compiled tess/tcs/triangles/equal/large-out/
+# out32-27xvec4-patch2xvec4 in 20.9 s of CPU with an empty shader cache; README, Performance:
+# hangs), where every other case stays far under the run's budget.
+HEAVY_CPU_SECONDS = 60.0
+
+
+def heavy(cases: list[Case]) -> list[Case]:
+    return [replace(c, requires=replace(c.requires, cpu_seconds=HEAVY_CPU_SECONDS)) for c in cases]
