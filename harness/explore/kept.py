@@ -32,7 +32,7 @@ def cases(family: str, root: Path = families.ROOT) -> list[Case]:
 def add(case_id: str, note: str, root: Path = families.ROOT) -> Path:
     """Keep an explored case (checked to rebuild); a case kept already is left as it is."""
     family, _ = ids.decode(case_id)
-    ids.find(case_id)
+    case_id = ids.find(case_id).id          # the canonical form (an older spelling rebuilds the same case)
     kept = entries(family, root)
     if all(entry["id"] != case_id for entry in kept):
         kept.append({"id": case_id, "note": note})
