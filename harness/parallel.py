@@ -30,6 +30,7 @@ from harness import config, journal, results, shader_cache
 
 OWN_OPTIONS = ("-n", "--numprocesses", "--dist", "--shard", "--shuffle")
 TAIL = 3000             # characters of a failed shard's log shown
+SHOWN = 50              # failures listed by name
 
 
 class ParallelError(ValueError):
@@ -152,7 +153,13 @@ def run(n: int, args: list[str]) -> int:
         if code not in (0, 1):
             tail = (folder / "pytest.log").read_text(errors="replace")[-TAIL:]
             print(f"--- shard {k}/{n} exited {code} ({folder / 'pytest.log'}):\n{tail}", file=sys.stderr)
-    counts = Counter(e["status"].value for e in entries)
+    failed = [e for e in entries if e.get("report") == "failed"]
+    for entry in failed[:SHOWN]:            # what fails the run, as pytest's summary would list it
+        first = (entry.get("message") or "").splitlines()[:1]
+        print(f"FAILED {results.key(entry)}: {first[0] if first else entry['status']}")
+    if len(failed) > SHOWN:
+        print(f"... and {len(failed) - SHOWN} more (results.json)")
+    counts = Counter(e.get("label") or e["status"].value for e in entries)
     print(f"{len(entries)} results from {n} processes in {wall:.1f} s ({len(entries) / max(wall, 1e-9):.1f} "
           f"cases/s): " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) + f"; merged into {out}")
     if 1 in codes:
