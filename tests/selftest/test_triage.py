@@ -78,12 +78,17 @@ def test_compare_cli_exit_status(tmp_path):
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "no such results file" in bad.stderr
 
 
+# The kept explored findings of draw_params (tests/draw_params/kept.json) fail on every Mesa:
+# the tests of how runs are split and merged leave them out, so that the runs pass.
+FIXED = ("-k", "not explore")
+
+
 def test_shards_run_every_case_exactly_once(tmp_path):
-    full = pytest_run("tests/draw_params", "--target", "llvmpipe", "--collect-only", "-q", "-p", "no:xdist")
+    full = pytest_run("tests/draw_params", *FIXED, "--target", "llvmpipe", "--collect-only", "-q", "-p", "no:xdist")
     everything = {line for line in full.stdout.splitlines() if "::" in line}
     assert len(everything) > 300
     for k in (1, 2, 3):
-        proc = pytest_run("tests/draw_params", "--target", "llvmpipe", "--shard", f"{k}/3", "-p", "no:xdist", "-q",
+        proc = pytest_run("tests/draw_params", *FIXED, "--target", "llvmpipe", "--shard", f"{k}/3", "-p", "no:xdist", "-q",
                           "--results-dir", str(tmp_path / f"shard{k}"))
         assert proc.returncode == 0, proc.stdout[-2000:]
     merged = harness_cli("merge", str(tmp_path / "all"), *(str(tmp_path / f"shard{k}") for k in (1, 2, 3)))
@@ -118,9 +123,9 @@ def test_merge_keeps_each_shards_reproducers_and_observations(tmp_path):
 
 
 def test_parallel_runs_every_case_once_and_merges(tmp_path):
-    full = pytest_run("tests/draw_params", "--target", "llvmpipe", "--collect-only", "-q", "-p", "no:xdist")
+    full = pytest_run("tests/draw_params", *FIXED, "--target", "llvmpipe", "--collect-only", "-q", "-p", "no:xdist")
     everything = {line.split("::", 1)[1] for line in full.stdout.splitlines() if "::" in line}
-    proc = harness_cli("parallel", "3", "tests/draw_params", "--target", "llvmpipe",
+    proc = harness_cli("parallel", "3", "tests/draw_params", *FIXED, "--target", "llvmpipe",
                        "--results-dir", str(tmp_path / "all"))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert f"{len(everything)} results from 3 processes" in proc.stdout
