@@ -57,12 +57,6 @@ class Record:
         data["status"] = self.status.value
         return data
 
-    @classmethod
-    def from_json(cls, data: dict) -> "Record":
-        known = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
-        known["status"] = Status.parse(known["status"])
-        return cls(**known)
-
 
 def facts_of(runner) -> dict:
     """The target's renderer, version and Mesa, from its child ({} if it did not start)."""

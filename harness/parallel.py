@@ -26,7 +26,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from harness import config, journal, results, shader_cache
+from harness import config, results, shader_cache
 
 OWN_OPTIONS = ("-n", "--numprocesses", "--dist", "--shard", "--shuffle")
 TAIL = 3000             # characters of a failed shard's log shown
@@ -101,14 +101,13 @@ def _die_with_parent() -> None:
 def _resumed(folder: Path, out: Path) -> Path:
     """What the run in `folder` finished (its results and its processes' journals), in one
     results file every shard reads before its folder is replaced."""
-    done = {}
-    if (folder / "results.json").exists() or folder.suffix in (".json", ".xml"):
-        done = {results.key(e): e for e in results.read(folder)}
-    for entry in journal.read(folder) if folder.is_dir() else []:
-        done[results.key(entry)] = entry
     path = out / "resumed.json"
+    try:
+        entries = results.finished(folder)         # before the shards' folders are replaced
+    except results.ResultsError as exc:
+        raise ParallelError(f"--resume: {exc}") from None
     out.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"results": list(done.values())}))
+    path.write_text(json.dumps({"results": entries}))
     return path
 
 

@@ -231,18 +231,10 @@ def _resumed(config) -> dict:
     folder = config.getoption("resume")
     if not folder:
         return {}
-    folder = Path(folder)
-    recorded = journal.read(folder) if folder.is_dir() else []
     try:
-        earlier = results.read(folder) if not folder.is_dir() or (folder / "results.json").exists() \
-            or (folder / "junit.xml").exists() or not recorded else []
+        return {results.key(e): e for e in results.finished(Path(folder))}
     except results.ResultsError as exc:
         raise HarnessUsageError(f"--resume: {exc}") from None
-    done = {results.key(e): e for e in earlier}
-    for entry in recorded:                      # the journal: what a killed run finished
-        entry["status"] = Status.parse(entry["status"])
-        done[results.key(entry)] = entry
-    return done
 
 
 def _git_describe() -> str:

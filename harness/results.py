@@ -7,7 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
-from harness import baseline, catalog, ids
+from harness import baseline, catalog, ids, journal
 from harness.status import Status
 
 # The JUnit properties of a case, besides those of the run (harness version and git describe).
@@ -90,6 +90,20 @@ def read(path: Path) -> list[dict]:
     except (ValueError, KeyError, TypeError) as exc:
         raise ResultsError(f"{path}: not a results.json ({type(exc).__name__}: {exc})") from None
     return entries
+
+
+def finished(path: Path) -> list[dict]:
+    """What the run in `path` finished: its results file (results.json, else junit.xml, or the
+    file named), and over it every record its processes journaled, which a killed run has only
+    there (harness/journal.py); one entry per case, `status` a Status."""
+    path = Path(path)
+    recorded = journal.read(path) if path.is_dir() else []
+    written = not path.is_dir() or (path / "results.json").exists() or (path / "junit.xml").exists()
+    done = {key(e): e for e in (read(path) if written or not recorded else [])}
+    for entry in recorded:
+        entry["status"] = Status.parse(entry["status"])
+        done[key(entry)] = entry
+    return list(done.values())
 
 
 def fill_mesa(entries: list[dict]) -> None:
