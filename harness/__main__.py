@@ -210,7 +210,7 @@ def _bisect(args) -> int:
 
 def _export(args) -> int:
     written = export.export(catalog.find(args.case_id, args.shader_tests), args.format, Path(args.output),
-                            frozenset(filter(None, args.vk_without.split(","))))
+                            frozenset(config.split_names(args.vk_without)))
     print("\n".join(str(p) for p in written))
     return 0
 

@@ -27,11 +27,6 @@ def cache_home(environment=None) -> Path:
     return Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gl-layer-harness"
 
 
-def xdg_cache(environment=None) -> Path:
-    """$XDG_CACHE_HOME, else ~/.cache (where other programs' caches are looked for)."""
-    return cache_home(environment).parent
-
-
 @dataclass(frozen=True)
 class Knobs:
     """Environment variables the harness honours, read in one place."""

@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-from harness import catalog, mesa as mesa_mod
+from harness import catalog, config, mesa as mesa_mod
 from harness import targets as targets_mod
 from harness.explore import findings as findings_mod
 from harness.explore import compare, ids, kept, search, space
@@ -41,7 +41,7 @@ def _target_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _vk_without(args) -> tuple[str, ...]:
-    return tuple(filter(None, args.vk_without.split(",")))
+    return config.split_names(args.vk_without)
 
 
 def explore_main(argv: list[str]) -> int:
