@@ -8,6 +8,7 @@
   python -m harness merge OUT SHARD...              join sharded results
   python -m harness matrix --mesa PATH... [SELECTION]  verdicts per Mesa release, regressions, fixes
   python -m harness parallel N|auto [PYTEST ARGS]   the run over N pytest processes, merged
+  python -m harness bisect CASE_ID... --tree MESA --good G --bad B [--fixed]   a Mesa commit, bisected
   python -m harness bisect-run CASE_ID... --target T   for `git bisect run` (ids: harness/catalog.py)
   python -m harness export CASE_ID --format F [-o DIR] standalone reproducer
   python -m harness explore --family F --seed N --budget B --target T   seeded exploration, findings
@@ -80,6 +81,9 @@ def main(argv=None) -> int:
     if argv[:1] in (["explore"], ["reduce"]):                    # their own argument parsers
         from harness.explore import cli as explore_cli
         return (explore_cli.explore_main if argv[0] == "explore" else explore_cli.reduce_main)(argv[1:])
+    if argv[:1] == ["bisect"]:                                    # its own argument parser
+        from harness.mesa_bisect import main as bisect_main
+        return bisect_main(argv[1:])
     if argv[:1] == ["parallel"]:                                  # the rest is pytest's
         from harness import parallel
         try:

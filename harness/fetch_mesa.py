@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -49,14 +50,15 @@ class FetchError(Exception):
 class Apt:
     """apt-get and apt-cache on a private state for one suite (and its companions)."""
 
-    def __init__(self, suite: str, state: Path):
-        self.suite, self.state = suite, state / suite
+    def __init__(self, suite: str, state: Path, deb_src: bool = False):
+        self.suite, self.state = suite, state / (suite + ("-src" if deb_src else ""))
         (self.state / "lists" / "partial").mkdir(parents=True, exist_ok=True)
         (self.state / "archives" / "partial").mkdir(parents=True, exist_ok=True)
         (self.state / "status").touch()           # empty: apt resolves the whole closure
         components = "main"
         (self.state / "sources.list").write_text("".join(
-            f"deb [signed-by={KEYRING}] {MIRROR} {s} {components}\n" for s in SUITES[suite]))
+            f"{kind} [signed-by={KEYRING}] {MIRROR} {s} {components}\n" for s in SUITES[suite]
+            for kind in (("deb", "deb-src") if deb_src else ("deb",))))
 
     def options(self) -> list[str]:
         s = self.state
@@ -85,6 +87,11 @@ class Apt:
             if f" {SUITES[self.suite][0]}/" in f" {source}":
                 return version
         raise FetchError(f"{self.suite} holds no {MESA_PACKAGES[0]}")
+
+    def source_versions(self, package: str) -> list[str]:
+        """The versions of a source package this suite (and its companions) hold."""
+        out = self.run("apt-cache", "showsrc", "--only-source", package)
+        return re.findall(r"^Version: (\S+)$", out, re.M)
 
     def download_closure(self, version: str) -> list[Path]:
         """The .deb files of the Mesa packages at VERSION and everything they depend on."""
