@@ -63,6 +63,7 @@ class Build:
     loader: str = ""                # the dynamic loader its processes start under
     libc: str = ""                  # its own C library's version, "" without one (a build tree)
     shader_cache: str = ""          # MESA_SHADER_CACHE_DIR of its processes: a folder of its own
+    egl_without_glvnd: str = ""     # Mesa's own libEGL.so.1 (built without glvnd), which GL targets cannot use
 
     def command(self, argv: list[str], base: dict[str, str]) -> list[str]:
         """ARGV (a program of the host: the harness's Python, shader_runner) started so that its
@@ -92,6 +93,10 @@ class Build:
 
     def lacks(self, gl: bool, vulkan: bool) -> str:
         """'' if this build has what a target needs, else what it lacks."""
+        if gl and self.egl_without_glvnd and not self.egl_vendor:
+            return (f"the Mesa in {self.root} was built without glvnd ({self.egl_without_glvnd}, no libEGL_mesa.so.0): "
+                    f"the GL targets load Mesa as glvnd's EGL vendor; configure it with -Dglvnd=enabled "
+                    f"(-Dglvnd=true before Mesa 24.1), or build it with bin/build-mesa")
         if gl and not (self.egl_vendor and self.dri_dir):
             return f"the Mesa in {self.root} has no EGL and DRI drivers"
         if vulkan and not self.vulkan_icd:
@@ -129,7 +134,7 @@ def locate(path: str | os.PathLike, state: Path | None = None) -> Build:
     dri = [found[name] for name in DRI_NAMES + DRI_LIBRARIES if name in found]
     gallium = sorted(p for name, p in found.items() if name.startswith("libgallium"))
     lvp = found.get("libvulkan_lvp.so")
-    if not ((egl and dri) or lvp):
+    if not ((egl and dri) or lvp or (found.get("libEGL.so.1") and dri)):
         raise MesaError(f"--mesa {path}: holds no Mesa (no libEGL_mesa.so.0 with DRI drivers, "
                         f"and no libvulkan_lvp.so, below it)")
     version = next(filter(None, (read_version(p) for p in gallium + dri + [lvp] if p)), "")
@@ -153,7 +158,8 @@ def locate(path: str | os.PathLike, state: Path | None = None) -> Build:
                   dri_dir=_dri_dir(found, own) if dri else "",
                   egl_vendor=egl_vendor, vulkan_icd=icd,
                   gbm_dir=str(found["dri_gbm.so"].parent) if "dri_gbm.so" in found else "",
-                  loader=loader, libc=libc, shader_cache=str(_shader_cache(state, version)))
+                  loader=loader, libc=libc, shader_cache=str(_shader_cache(state, version)),
+                  egl_without_glvnd=str(found["libEGL.so.1"]) if "libEGL.so.1" in found and not egl else "")
     missing = _unresolved(build, [p for p in (egl, lvp, *gallium) if p])
     if missing:
         raise MesaError(f"--mesa {path}: {missing}")
@@ -261,7 +267,7 @@ def loaded_libraries(maps: str = "/proc/self/maps") -> list[str]:
 
 def _find(root: Path) -> dict[str, Path]:
     """The first file of each name below root, shallowest first (a build directory has copies)."""
-    wanted = {"libEGL_mesa.so.0", "libvulkan_lvp.so", "libgbm.so.1", "libglapi.so.0", "libdrm.so.2",
+    wanted = {"libEGL_mesa.so.0", "libEGL.so.1", "libvulkan_lvp.so", "libgbm.so.1", "libglapi.so.0", "libdrm.so.2",
               "dri_gbm.so", *DRI_NAMES, *DRI_LIBRARIES}
     found: dict[str, Path] = {}
     for folder, dirs, files in sorted(os.walk(root), key=lambda entry: entry[0].count(os.sep)):

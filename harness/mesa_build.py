@@ -35,9 +35,12 @@ DEBIAN_VERSION = re.compile(r"^\d+\.\d+\.\d+(?:-[0-9A-Za-z.+~]+)?$")
 TARGET_DRIVERS = {"llvmpipe": ({"llvmpipe"}, set()), "zink": ({"zink"}, set()), "lavapipe": (set(), {"swrast"})}
 # Debian packages a Mesa 22.x-25.x build of those drivers needs on Debian 12 and 13.
 BUILD_PACKAGES = ("ccache", "ninja-build", "bison", "flex", "pkg-config", "dpkg-dev", "glslang-tools",
-                  "llvm-dev", "libclang-dev", "libdrm-dev", "libelf-dev", "libexpat1-dev", "libzstd-dev",
+                  "libdrm-dev", "libelf-dev", "libexpat1-dev", "libzstd-dev",
                   "zlib1g-dev", "libvulkan-dev", "libglvnd-dev", "libx11-dev", "libxext-dev", "libxrandr-dev",
                   "libxcb-randr0-dev", "libx11-xcb-dev", "libxshmfence-dev", "libwayland-dev", "python3-venv")
+# An LLVM of version N: what llvmpipe compiles against.
+LLVM_PACKAGES = ("llvm-{}-dev", "libclang-{}-dev", "libclang-cpp{}-dev")
+LLVM_CONFIG = "/usr/lib/llvm-{}/bin/llvm-config"
 # Python packages Mesa's generators import, installed beside meson.
 BUILD_PYTHON = ("mako", "pyyaml", "ply", "packaging")
 MESON_FLOOR = "1.1.0"               # what the oldest supported era (22.x) still configures with
@@ -143,13 +146,57 @@ def mesa_tree(path: Path) -> Path:
 
 def install_build_packages(log) -> None:
     """apt-get install what BUILD_PACKAGES lacks (once; later calls find them installed)."""
-    missing = [p for p in BUILD_PACKAGES if subprocess.run(
-        ["dpkg-query", "-W", "-f=${db:Status-Status}", p], capture_output=True, text=True).stdout != "installed"]
+    missing = [p for p in BUILD_PACKAGES if not installed(p)]
     if not missing:
         return
     print(f"build-mesa: installing Debian packages: {' '.join(missing)}", file=sys.stderr)
     for argv in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing]):
         _run(argv, log, "installing the build dependencies", env={**config.environ(), "DEBIAN_FRONTEND": "noninteractive"})
+
+
+def installed(package: str) -> bool:
+    return subprocess.run(["dpkg-query", "-W", "-f=${db:Status-Status}", package], capture_output=True,
+                          text=True).stdout == "installed"
+
+
+def installed_llvms() -> list[int]:
+    return sorted(int(p.parts[3].split("-")[1]) for p in Path("/usr/lib").glob("llvm-*/bin/llvm-config")
+                  if p.parts[3].split("-")[1].isdigit())
+
+
+def choose_llvm(tree: Path, log, install: bool = True) -> tuple[int, str]:
+    """(LLVM version, why): the one Debian's package of this source was built with (its
+    debian/rules' LLVM_VERSION) when this machine has or can install it, else the newest one
+    installed, else the distribution's default (llvm-dev)."""
+    rules = tree / "debian" / "rules"
+    match = re.search(r"^LLVM_VERSION\s*[:?]?=\s*(\d+)", rules.read_text(), re.M) if rules.exists() else None
+    if match:
+        wanted = int(match[1])
+        if wanted in installed_llvms():
+            return wanted, f"LLVM {wanted}, as Debian's package (debian/rules)"
+        if install and _apt_install([p.format(wanted) for p in LLVM_PACKAGES], log):
+            return wanted, f"LLVM {wanted}, as Debian's package (debian/rules)"
+        why = f"Debian's package uses LLVM {wanted}, {'which this machine cannot install' if install else 'not installed'}; "
+    else:
+        why = ""
+    if not installed_llvms() and install:
+        _apt_install(["llvm-dev", "libclang-dev"], log)
+    if not installed_llvms():
+        raise BuildError("no LLVM installed (/usr/lib/llvm-*/bin/llvm-config) and none could be")
+    newest = installed_llvms()[-1]
+    for package in (p.format(newest) for p in LLVM_PACKAGES[1:]):     # llvmpipe's clang parts too
+        if install and not installed(package):
+            _apt_install([package], log)
+    return newest, why + f"LLVM {newest}, the newest installed"
+
+
+def _apt_install(packages: list[str], log) -> bool:
+    env = {**config.environ(), "DEBIAN_FRONTEND": "noninteractive"}
+    log.write(f"\n$ apt-get install {' '.join(packages)}\n")
+    log.flush()
+    proc = subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages],
+                          stdout=log, stderr=subprocess.STDOUT, env=env)
+    return proc.returncode == 0
 
 
 def meson_tools(version: str, log) -> Path:
@@ -221,7 +268,10 @@ def build(tree: Path, build_dir: Path, targets: tuple[str, ...], log_path: Path,
         if install_packages:
             install_build_packages(log)
         options = read_options(tree)
-        args = meson_args(options, targets, optimization)
+        llvm, llvm_why = choose_llvm(tree, log, install=install_packages)
+        native = build_dir / "harness-native.ini"          # meson takes llvm-config from here, not PATH
+        native.write_text(f"[binaries]\nllvm-config = '{LLVM_CONFIG.format(llvm)}'\n")
+        args = [*meson_args(options, targets, optimization), f"--native-file={native}"]
         bin_dir = meson_tools(required_meson(tree), log)
         env = {**config.environ(), "PATH": f"{bin_dir}:{config.environ().get('PATH', '')}"}
         stamp_path = build_dir / STAMP
@@ -238,7 +288,7 @@ def build(tree: Path, build_dir: Path, targets: tuple[str, ...], log_path: Path,
         _run(["ninja", "-C", str(build_dir)], log, "ninja", env=env)
         commit = _git(tree, "rev-parse", "HEAD") if (tree / ".git").exists() else ""
         stamp = {"source": str(tree), "version": (tree / "VERSION").read_text().strip(), "debian": debian,
-                 "commit": commit, "targets": list(targets), "meson_args": args,
+                 "commit": commit, "targets": list(targets), "meson_args": args, "llvm": llvm_why,
                  "options_file": hashlib.sha256(json.dumps(sorted(options)).encode()).hexdigest()[:16],
                  "seconds": round(time.monotonic() - started, 1)}
         stamp_path.write_text(json.dumps(stamp, indent=1) + "\n")

@@ -52,6 +52,33 @@ def test_a_meson_build_directory_is_found(tmp_path):
     assert mesa.locate(build, state=tmp_path / "state") == found             # again: the same
 
 
+def test_the_layout_of_mesa_24_3_and_later_is_found(tmp_path):
+    """Mesa 24.3+'s build tree: the drivers live in libgallium-<version>.so, which libdril_dri.so
+    (the DRI loader stub) links to; the per-driver names are made as links to libdril_dri.so."""
+    build = tmp_path / "build"
+    dril = fake_library(build / "src/gallium/targets/dril/libdril_dri.so", "25.0.7")
+    fake_library(build / "src/gallium/targets/dri/libgallium-25.0.7.so", "25.0.7")
+    fake_library(build / "src/egl/libEGL_mesa.so.0", "25.0.7")
+    found = mesa.locate(build, state=tmp_path / "state")
+    assert found.version == "25.0.7"
+    assert {os.readlink(p) for p in Path(found.dri_dir).iterdir()} == {str(dril)}
+    assert str(build / "src/gallium/targets/dri") in found.library_dirs     # where the stub finds libgallium
+    assert found.lacks(gl=True, vulkan=False) == ""
+
+
+def test_a_build_without_glvnd_says_how_to_configure_it(tmp_path):
+    """meson's default (-Dglvnd=false before 24.1) builds Mesa's own libEGL.so.1, which the GL
+    targets cannot load as glvnd's vendor: the target says so, not 'no EGL and DRI drivers'."""
+    build = tmp_path / "build"
+    fake_library(build / "src/gallium/targets/dri/libgallium_dri.so", "24.0.0")
+    fake_library(build / "src/egl/libEGL.so.1", "24.0.0")
+    fake_library(build / "src/gallium/targets/lavapipe/libvulkan_lvp.so", "24.0.0")
+    found = mesa.locate(build, state=tmp_path / "state")
+    assert "built without glvnd" in found.lacks(gl=True, vulkan=False)
+    assert "-Dglvnd=enabled" in found.lacks(gl=True, vulkan=False)
+    assert found.lacks(gl=False, vulkan=True) == ""              # lavapipe still runs
+
+
 def test_environment_loads_only_the_build(tmp_path):
     prefix = tmp_path / "prefix"
     libs = prefix / "usr/lib/x86_64-linux-gnu"
