@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from harness import __version__, baseline, catalog, config as config_mod, core, journal, mesa, results, \
-    shader_cache, terminal
+    shader_cache, sharding, terminal
 from harness import targets as targets_mod
 from harness.executor import probe
 from harness.pytest_items import JOURNAL, OUTCOME, POOL, RULES, STARTED, TARGETS, CaseFile, CaseItem, ExecutorPool, \
@@ -84,7 +84,8 @@ def pytest_addoption(parser):
                     help="run only this case (repeatable): a case id, or '<case id>[<target>]' for "
                          "one target")
     group.addoption("--shard", default="", metavar="K/N",
-                    help="run only every N-th case starting at the K-th (1-based), for CI sharding")
+                    help="run only every N-th case starting at the K-th (1-based), for CI sharding; "
+                         "default: $CI_NODE_INDEX/$CI_NODE_TOTAL where the CI sets them (GitLab's parallel:)")
     group.addoption("--shader-tests", nargs="+", action="extend", default=[], metavar="DIR_OR_FILE",
                     help="also run these piglit .shader_test files (directories searched) as cases "
                          "(harness/importers); without test paths, only these")
@@ -164,7 +165,10 @@ def _configure(config):
         config.stash[SKIPS] = baseline.load_patterns(config.getoption("skips"))
     except baseline.BaselineError as exc:
         raise HarnessUsageError(str(exc)) from None
-    config.stash[SHARD] = _shard(config.getoption("shard"))
+    try:
+        config.stash[SHARD] = sharding.chosen(config.getoption("shard"), config.stash[SETTINGS].knobs)
+    except sharding.ShardError as exc:
+        raise HarnessUsageError(str(exc)) from None
     config.stash[HARNESS] = {"harness_version": __version__, "harness_git": _git_describe()}
     config.stash[DONE] = _resumed(config)
     config.stash[JOURNAL] = journal.Journal(results_dir, config.stash[RUN]) if config.stash[TARGETS] else None
@@ -203,18 +207,6 @@ def _interrupt_on_sigterm() -> None:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)       # a second SIGTERM kills
         raise KeyboardInterrupt(f"signal {signal.Signals(signum).name}")
     signal.signal(signal.SIGTERM, interrupt)
-
-
-def _shard(text: str) -> tuple[int, int]:
-    if not text:
-        return (1, 1)
-    try:
-        k, n = (int(v) for v in text.split("/"))
-    except ValueError:
-        raise HarnessUsageError(f"--shard {text!r}: expected K/N, e.g. 2/4") from None
-    if not 1 <= k <= n:
-        raise HarnessUsageError(f"--shard {text!r}: K must be between 1 and N")
-    return (k, n)
 
 
 def _check_writable(folder: Path) -> None:
@@ -261,9 +253,9 @@ def pytest_collection_modifyitems(config, items):
     done = config.stash[DONE]
     if done:
         _deselect(config, items, [item for item in items if isinstance(item, CaseItem) and item.name in done])
-    k, n = config.stash[SHARD]
-    if n > 1:
-        _deselect(config, items, [item for i, item in enumerate(items) if i % n != k - 1])
+    shard = config.stash[SHARD]
+    if shard.n > 1:
+        _deselect(config, items, [item for i, item in enumerate(items) if not shard.picks(i)])
     for item in items:
         if isinstance(item, CaseItem):
             where = baseline.first_match(config.stash[SKIPS], item.case.id, item.target)
@@ -402,7 +394,8 @@ def pytest_runtest_makereport(item, call):
 
 def pytest_report_header(config):
     names = config.stash.get(TARGETS, [])
-    lines = [f"harness targets: {', '.join(names)}"] if names else []
+    lines = [f"harness {config.stash[SHARD].describe()}"] if names and config.stash[SHARD].n > 1 else []
+    lines += [f"harness targets: {', '.join(names)}"] if names else []
     build = config.stash[SETTINGS].mesa if SETTINGS in config.stash else None
     if names and build is not None:
         lines.append(f"harness Mesa: {build.version} from {build.root} (--mesa)")
