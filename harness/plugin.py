@@ -34,6 +34,7 @@ HARNESS = pytest.StashKey[dict]()           # harness version and git describe, 
 DONE = pytest.StashKey[dict]()              # --resume: "<id>[<target>]" -> the entry already there
 RUN = pytest.StashKey[str]()                # this run's id: its journal files' prefix
 ORDER = pytest.StashKey[dict]()             # without xdist: each item's place in the run order
+MANIFEST = pytest.StashKey[dict]()          # the expectation files and JUnit options (results.manifest)
 pytest_plugins = ["harness.importers.collect"]          # --shader-tests: piglit files as cases
 
 
@@ -61,7 +62,15 @@ def pytest_addoption(parser):
     group.addoption("--vk-validation", action="store_true",
                     help="Vulkan backend: run under the Khronos validation layer; a validation error fails the case")
     group.addoption("--baseline", action="append", default=[], metavar="FILE",
-                    help="expected failures, 'case-id[target],Fail|Crash|Timeout' lines (repeatable)")
+                    help="expected failures, 'case-id[target],Fail|Crash|Timeout' lines, or a run's results.csv "
+                         "(repeatable; a case listed twice is an error)")
+    group.addoption("--junit-limit", type=int, default=None, metavar="N",
+                    help="write at most N failures to junit.xml, and one testcase saying how many more "
+                         "(every one is in failures.csv and results.csv)")
+    group.addoption("--junit-link", default="", metavar="TEMPLATE",
+                    help="a link added to each JUnit failure: {id}, {target}, {name} (id[target]) and {stem} "
+                         "(the failure's repro/ folder name) are substituted, e.g. "
+                         "'https://ci.example/artifacts/results/repro/{stem}/'")
     group.addoption("--skips", action="append", default=[], metavar="FILE",
                     help="regex lines: matching '<case id>[<target>]' are skipped (repeatable)")
     group.addoption("--flakes", action="append", default=[], metavar="FILE",
@@ -165,6 +174,12 @@ def _configure(config):
         config.stash[SKIPS] = baseline.load_patterns(config.getoption("skips"))
     except baseline.BaselineError as exc:
         raise HarnessUsageError(str(exc)) from None
+    limit = config.getoption("junit_limit")
+    if limit is not None and limit < 0:
+        raise HarnessUsageError(f"--junit-limit {limit}: expected a number of failures, 0 or more")
+    config.stash[MANIFEST] = results.manifest(config.getoption("baseline"), config.getoption("flakes"),
+                                              config.getoption("skips"),
+                                              results.JunitOptions(limit, config.getoption("junit_link")))
     try:
         config.stash[SHARD] = sharding.chosen(config.getoption("shard"), config.stash[SETTINGS].knobs)
     except sharding.ShardError as exc:
@@ -196,7 +211,7 @@ def _settings(config, worker: bool) -> core.RunSettings:
 
 def _clear_results(folder: Path) -> None:
     journal.clear(folder)
-    for name in ("results.json", "results.csv", "failures.csv"):
+    for name in ("results.json", "results.csv", "failures.csv", results.MANIFEST):
         (folder / name).unlink(missing_ok=True)
 
 
@@ -445,7 +460,8 @@ class ResultsWriter:
         fresh = journal.read(self.folder, self.config.stash[RUN])
         keys = {results.key(e) for e in fresh}
         earlier = [e for name, e in self.config.stash[DONE].items() if name not in keys]
-        results.write(self.folder, earlier + fresh, self.folder / "junit.xml", self.config.stash[HARNESS])
+        results.write(self.folder, earlier + fresh, self.folder / "junit.xml", self.config.stash[HARNESS],
+                      self.config.stash[MANIFEST])
 
 
 def pytest_sessionfinish(session, exitstatus):
