@@ -116,6 +116,10 @@ def main(argv=None) -> int:
     cmd = sub.add_parser("merge", help="join shard results into OUT")
     cmd.add_argument("out")
     cmd.add_argument("shards", nargs="+")
+    cmd.add_argument("--junit-limit", type=int, default=None, metavar="N",
+                     help="at most N failures in junit.xml (default: the shards' own --junit-limit)")
+    cmd.add_argument("--junit-link", default=None, metavar="TEMPLATE",
+                     help="a link in each JUnit failure, {id} {target} {name} {stem} substituted (default: the shards')")
     cmd = sub.add_parser("bisect-run", help="exit 0 if the cases pass, 1 if one fails, 125 if untestable")
     cmd.add_argument("case_ids", nargs="+", metavar="CASE_ID")
     cmd.add_argument("--target", required=True)
@@ -201,7 +205,11 @@ def _compare(args) -> int:
 
 
 def _merge(args) -> int:
-    entries = results.merge([Path(p) for p in args.shards], Path(args.out))
+    if args.junit_limit is not None and args.junit_limit < 0:
+        raise results.ResultsError(f"--junit-limit {args.junit_limit}: expected a number of failures, 0 or more")
+    junit = {name: value for name, value in (("limit", args.junit_limit), ("link", args.junit_link))
+             if value is not None}
+    entries = results.merge([Path(p) for p in args.shards], Path(args.out), junit)
     print(f"{len(entries)} results from {len(args.shards)} shards in {args.out}")
     return 0
 

@@ -3,6 +3,10 @@
 A line names a case on every target (`tess/no-tcs/...`) or on one (`tess/no-tcs/...[zink]`).
 Status is Fail, Crash or Timeout. A case whose verdict matches its line is an expected failure;
 one that passes is an unexpected pass, which fails the run so that the baseline gets updated.
+As deqp-runner, a run's results.csv is a baseline as it is: `case-id,Status,duration` lines in
+deqp-runner's spelling, where Pass, Skip, Flake (and the like) expect nothing, ExpectedFail
+expects a failure of any kind, and UnexpectedImprovement(S) expects S. Baselines are strict: a
+case listed twice, in one file or across files, is an error naming both lines.
 
 Skips files hold one regex a line; flakes files one regex and the statuses it forgives (see
 load_flakes), both matched against `case-id[target]`.
@@ -13,6 +17,7 @@ import re
 from pathlib import Path
 
 from harness import ids
+from harness.policy import Expectation
 from harness.status import BASELINE_NAMES, Status
 
 
@@ -34,17 +39,51 @@ def _lines(paths, what: str, trailing_comments: bool):
                 yield path, number, line
 
 
-def load(paths) -> dict[str, Status]:
-    expected = {}
+NOTHING_EXPECTED = ("Pass", "Skip", "Flake", "KnownFlake", "Warn")      # results.csv statuses
+ANY_FAILURE = "ExpectedFail"
+_IMPROVED = re.compile(r"UnexpectedImprovement\((\w+)\)")
+_FORMAT = f"'case-id,{'|'.join(BASELINE_NAMES)}' (or a results.csv line: 'case-id,Status,duration')"
+
+
+def _expectation(name: str, where: str) -> Expectation | None | str:
+    """What a status as written expects: an Expectation, None (nothing), or '' (no such status)."""
+    improved = _IMPROVED.fullmatch(name)
+    name = improved.group(1) if improved else name
+    if name in BASELINE_NAMES:
+        return Expectation.of(Status.from_baseline(name), where)
+    if name == ANY_FAILURE and not improved:
+        return Expectation(frozenset(s for s in Status if s.blames_driver()), name, where)
+    return None if name in NOTHING_EXPECTED else ""
+
+
+def _fields(line: str) -> tuple[str, str]:
+    """(key, status) of 'key,Status' or 'key,Status,duration' (case ids may hold commas)."""
+    head, sep, last = line.rpartition(",")
+    try:
+        float(last)
+        head, sep, last = head.rpartition(",")
+    except ValueError:
+        pass
+    return (head.strip(), last.strip()) if sep else ("", "")
+
+
+def load(paths) -> dict[str, Expectation]:
+    expected, listed = {}, {}
     for path, number, line in _lines(paths, "baseline ", trailing_comments=True):
-        key, sep, name = (part.strip() for part in line.rpartition(","))
-        if not sep or not key or name not in BASELINE_NAMES:
-            raise BaselineError(f"{path}:{number}: expected 'case-id,{'|'.join(BASELINE_NAMES)}', got {line!r}")
-        expected[key] = Status.from_baseline(name)
+        where = f"{path}:{number}"
+        key, name = _fields(line)
+        expectation = _expectation(name, where) if key else ""
+        if expectation == "":
+            raise BaselineError(f"{where}: expected {_FORMAT}, got {line!r}")
+        if key in listed:
+            raise BaselineError(f"{key} is listed twice: {listed[key]} and {where} (a baseline lists a case once)")
+        listed[key] = where
+        if expectation is not None:
+            expected[key] = expectation
     return expected
 
 
-def lookup(expected: dict[str, Status], case_id: str, target: str) -> Status | None:
+def lookup(expected: dict[str, Expectation], case_id: str, target: str) -> Expectation | None:
     return expected.get(ids.key(case_id, target)) or expected.get(case_id)
 
 

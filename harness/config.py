@@ -36,6 +36,8 @@ class Knobs:
     shader_tests: str = ""            # HARNESS_SHADER_TESTS: where piglit .shader_test files are looked for
     profile: str = ""                 # HARNESS_PROFILE: folder for bench/bench.py's timers
     xdist_workers: str = ""           # PYTEST_XDIST_AUTO_NUM_WORKERS: xdist's own -n auto rule
+    ci_node_index: str = ""           # CI_NODE_INDEX (GitLab's parallel:, from 1): this job's shard
+    ci_node_total: str = ""           # CI_NODE_TOTAL: the shards in all (harness/sharding.py)
     # Self-test and triage switches that reach the child through ChildOptions:
     program_cache: bool = True        # HARNESS_GL_PROGRAM_CACHE=0: link in each case's context
     egl_platform: str = ""            # HARNESS_EGL_PLATFORM=device: skip surfaceless (tests the fallback)
@@ -51,6 +53,7 @@ def knobs(environment=None) -> Knobs:
                  case_cache=env.get("HARNESS_CASE_CACHE") != "0",
                  shader_tests=env.get("HARNESS_SHADER_TESTS", ""), profile=env.get("HARNESS_PROFILE", ""),
                  xdist_workers=env.get("PYTEST_XDIST_AUTO_NUM_WORKERS", ""),
+                 ci_node_index=env.get("CI_NODE_INDEX", "").strip(), ci_node_total=env.get("CI_NODE_TOTAL", "").strip(),
                  program_cache=env.get("HARNESS_GL_PROGRAM_CACHE") != "0",
                  egl_platform=env.get("HARNESS_EGL_PLATFORM", ""), vk_fault=env.get("HARNESS_VK_FAULT", ""),
                  faults=env.get("HARNESS_FAULTS", ""), fault_mark=env.get("HARNESS_FAULT_MARK", ""),

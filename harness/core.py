@@ -89,7 +89,7 @@ def run_case(case: Case, target: str, runner, rules: Rules = Rules()) -> Record:
                             flakes=baseline.matching_flakes(rules.flakes, case.id, target))
     return Record(id=case.id, target=target, status=outcome.status, label=outcome.label,
                   report=outcome.report.value, message=outcome.message,
-                  expected=expected.baseline_name if expected is not None else "",
+                  expected=expected.name if expected is not None else "",
                   duration=round(result.duration, 4), renderer=facts.get("renderer", ""),
                   gl_version=facts.get("version", ""), mesa=facts.get("mesa", ""),
                   platform=facts.get("platform", ""), reproducer=reproducer)

@@ -8,7 +8,10 @@ import sys
 from pathlib import Path
 
 FAMILIES = ("tess", "draw_params", "varyings")
-ROOT = Path(__file__).resolve().parents[1]
+CHECKOUT = Path(__file__).resolve().parents[1]
+BUNDLED = Path(__file__).resolve().parent / "bundled"     # an installed wheel's copy of tests/<family>
+# Where tests/<family>/cases.py are: this checkout, else (installed) the wheel's bundled copy.
+ROOT = CHECKOUT if (CHECKOUT / "tests" / FAMILIES[0] / "cases.py").is_file() else BUNDLED
 
 
 class NoSuchCase(LookupError):
@@ -30,6 +33,9 @@ def cases_py(family: str, root: Path = ROOT) -> Path:
 def family_module(path: Path):
     """Import a family's cases.py once per process (dataclasses need it in sys.modules), as a
     package whose folder is the family's: `from . import coords` finds a sibling module."""
+    if not Path(path).is_file():
+        raise NoSuchCase(f"the {path.parent.name} family is missing: no {path} (the families must be in "
+                         f"a checkout's tests/<family>/, or an installed harness's {BUNDLED / 'tests'}/<family>/)")
     name = f"harness_family_{path.parent.name}"
     module = sys.modules.get(name)
     if module is None:

@@ -12,6 +12,10 @@ A killed run keeps what it finished: each process journals its records (harness/
 SIGTERM or Ctrl-C of this command passes the signal on and merges what the processes wrote; if
 this command is SIGKILLed, the processes get SIGTERM from the kernel (PR_SET_PDEATHSIG) and
 write theirs. `--resume DIR` is handed to every process, as what DIR's run finished.
+
+A run that is itself one shard of a CI job (`--shard K/N`, else CI_NODE_INDEX/CI_NODE_TOTAL)
+splits that shard's cases over its processes: process p runs the cases of shard K/N that are
+p-th modulo its process count, one shard of the whole list (sharding.Shard.split).
 """
 from __future__ import annotations
 
@@ -26,9 +30,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from harness import config, results, shader_cache
+from harness import config, results, shader_cache, sharding
 
-OWN_OPTIONS = ("-n", "--numprocesses", "--dist", "--shard", "--shuffle")
+OWN_OPTIONS = ("-n", "--numprocesses", "--dist", "--shuffle")
 TAIL = 3000             # characters of a failed shard's log shown
 SHOWN = 50              # failures listed by name
 
@@ -112,7 +116,14 @@ def _resumed(folder: Path, out: Path) -> Path:
 
 
 def run(n: int, args: list[str]) -> int:
-    rest, out = split_results_dir(args)
+    rest, outer = split_results_dir(args, "--shard", None)
+    try:
+        outer = sharding.chosen(str(outer or ""), config.knobs())
+    except sharding.ShardError as exc:
+        raise ParallelError(str(exc)) from None
+    if outer.n > 1:                                     # the run's first line says which part it runs
+        print(f"harness parallel: {outer.describe()}, over {n} processes", flush=True)
+    rest, out = split_results_dir(rest)
     rest, resume = split_results_dir(rest, "--resume", None)
     if resume is not None:
         rest += ["--resume", str(_resumed(resume, out))]
@@ -127,7 +138,7 @@ def run(n: int, args: list[str]) -> int:
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
         log = open(folder / "pytest.log", "w")
-        cmd = [sys.executable, "-m", "pytest", *rest, "-p", "no:xdist", "-q", "--shard", f"{k}/{n}",
+        cmd = [sys.executable, "-m", "pytest", *rest, "-p", "no:xdist", "-q", "--shard", str(outer.split(sharding.Shard(k, n))),
                "--results-dir", str(folder)]
         procs.append((subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent),
                        log))

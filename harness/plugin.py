@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from harness import __version__, baseline, catalog, config as config_mod, core, journal, mesa, results, \
-    shader_cache, terminal
+    shader_cache, sharding, terminal
 from harness import targets as targets_mod
 from harness.executor import probe
 from harness.pytest_items import JOURNAL, OUTCOME, POOL, RULES, STARTED, TARGETS, CaseFile, CaseItem, ExecutorPool, \
@@ -34,6 +34,7 @@ HARNESS = pytest.StashKey[dict]()           # harness version and git describe, 
 DONE = pytest.StashKey[dict]()              # --resume: "<id>[<target>]" -> the entry already there
 RUN = pytest.StashKey[str]()                # this run's id: its journal files' prefix
 ORDER = pytest.StashKey[dict]()             # without xdist: each item's place in the run order
+MANIFEST = pytest.StashKey[dict]()          # the expectation files and JUnit options (results.manifest)
 pytest_plugins = ["harness.importers.collect"]          # --shader-tests: piglit files as cases
 
 
@@ -61,7 +62,15 @@ def pytest_addoption(parser):
     group.addoption("--vk-validation", action="store_true",
                     help="Vulkan backend: run under the Khronos validation layer; a validation error fails the case")
     group.addoption("--baseline", action="append", default=[], metavar="FILE",
-                    help="expected failures, 'case-id[target],Fail|Crash|Timeout' lines (repeatable)")
+                    help="expected failures, 'case-id[target],Fail|Crash|Timeout' lines, or a run's results.csv "
+                         "(repeatable; a case listed twice is an error)")
+    group.addoption("--junit-limit", type=int, default=None, metavar="N",
+                    help="write at most N failures to junit.xml, and one testcase saying how many more "
+                         "(every one is in failures.csv and results.csv)")
+    group.addoption("--junit-link", default="", metavar="TEMPLATE",
+                    help="a link added to each JUnit failure: {id}, {target}, {name} (id[target]) and {stem} "
+                         "(the failure's repro/ folder name) are substituted, e.g. "
+                         "'https://ci.example/artifacts/results/repro/{stem}/'")
     group.addoption("--skips", action="append", default=[], metavar="FILE",
                     help="regex lines: matching '<case id>[<target>]' are skipped (repeatable)")
     group.addoption("--flakes", action="append", default=[], metavar="FILE",
@@ -84,7 +93,8 @@ def pytest_addoption(parser):
                     help="run only this case (repeatable): a case id, or '<case id>[<target>]' for "
                          "one target")
     group.addoption("--shard", default="", metavar="K/N",
-                    help="run only every N-th case starting at the K-th (1-based), for CI sharding")
+                    help="run only every N-th case starting at the K-th (1-based), for CI sharding; "
+                         "default: $CI_NODE_INDEX/$CI_NODE_TOTAL where the CI sets them (GitLab's parallel:)")
     group.addoption("--shader-tests", nargs="+", action="extend", default=[], metavar="DIR_OR_FILE",
                     help="also run these piglit .shader_test files (directories searched) as cases "
                          "(harness/importers); without test paths, only these")
@@ -164,7 +174,16 @@ def _configure(config):
         config.stash[SKIPS] = baseline.load_patterns(config.getoption("skips"))
     except baseline.BaselineError as exc:
         raise HarnessUsageError(str(exc)) from None
-    config.stash[SHARD] = _shard(config.getoption("shard"))
+    limit = config.getoption("junit_limit")
+    if limit is not None and limit < 0:
+        raise HarnessUsageError(f"--junit-limit {limit}: expected a number of failures, 0 or more")
+    config.stash[MANIFEST] = results.manifest(config.getoption("baseline"), config.getoption("flakes"),
+                                              config.getoption("skips"),
+                                              results.JunitOptions(limit, config.getoption("junit_link")))
+    try:
+        config.stash[SHARD] = sharding.chosen(config.getoption("shard"), config.stash[SETTINGS].knobs)
+    except sharding.ShardError as exc:
+        raise HarnessUsageError(str(exc)) from None
     config.stash[HARNESS] = {"harness_version": __version__, "harness_git": _git_describe()}
     config.stash[DONE] = _resumed(config)
     config.stash[JOURNAL] = journal.Journal(results_dir, config.stash[RUN]) if config.stash[TARGETS] else None
@@ -192,7 +211,7 @@ def _settings(config, worker: bool) -> core.RunSettings:
 
 def _clear_results(folder: Path) -> None:
     journal.clear(folder)
-    for name in ("results.json", "results.csv", "failures.csv"):
+    for name in ("results.json", "results.csv", "failures.csv", results.MANIFEST):
         (folder / name).unlink(missing_ok=True)
 
 
@@ -203,18 +222,6 @@ def _interrupt_on_sigterm() -> None:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)       # a second SIGTERM kills
         raise KeyboardInterrupt(f"signal {signal.Signals(signum).name}")
     signal.signal(signal.SIGTERM, interrupt)
-
-
-def _shard(text: str) -> tuple[int, int]:
-    if not text:
-        return (1, 1)
-    try:
-        k, n = (int(v) for v in text.split("/"))
-    except ValueError:
-        raise HarnessUsageError(f"--shard {text!r}: expected K/N, e.g. 2/4") from None
-    if not 1 <= k <= n:
-        raise HarnessUsageError(f"--shard {text!r}: K must be between 1 and N")
-    return (k, n)
 
 
 def _check_writable(folder: Path) -> None:
@@ -261,9 +268,9 @@ def pytest_collection_modifyitems(config, items):
     done = config.stash[DONE]
     if done:
         _deselect(config, items, [item for item in items if isinstance(item, CaseItem) and item.name in done])
-    k, n = config.stash[SHARD]
-    if n > 1:
-        _deselect(config, items, [item for i, item in enumerate(items) if i % n != k - 1])
+    shard = config.stash[SHARD]
+    if shard.n > 1:
+        _deselect(config, items, [item for i, item in enumerate(items) if not shard.picks(i)])
     for item in items:
         if isinstance(item, CaseItem):
             where = baseline.first_match(config.stash[SKIPS], item.case.id, item.target)
@@ -402,7 +409,8 @@ def pytest_runtest_makereport(item, call):
 
 def pytest_report_header(config):
     names = config.stash.get(TARGETS, [])
-    lines = [f"harness targets: {', '.join(names)}"] if names else []
+    lines = [f"harness {config.stash[SHARD].describe()}"] if names and config.stash[SHARD].n > 1 else []
+    lines += [f"harness targets: {', '.join(names)}"] if names else []
     build = config.stash[SETTINGS].mesa if SETTINGS in config.stash else None
     if names and build is not None:
         lines.append(f"harness Mesa: {build.version} from {build.root} (--mesa)")
@@ -452,7 +460,8 @@ class ResultsWriter:
         fresh = journal.read(self.folder, self.config.stash[RUN])
         keys = {results.key(e) for e in fresh}
         earlier = [e for name, e in self.config.stash[DONE].items() if name not in keys]
-        results.write(self.folder, earlier + fresh, self.folder / "junit.xml", self.config.stash[HARNESS])
+        results.write(self.folder, earlier + fresh, self.folder / "junit.xml", self.config.stash[HARNESS],
+                      self.config.stash[MANIFEST])
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -7,8 +7,10 @@ calls `decide`, and reports the Outcome (harness/plugin.py, CaseItem.runtest).
   status (a case listed for its crashes that fails with a wrong value is a `fail`, the message
   saying which entry did not forgive it). A flake does not fail the run.
 - A verdict the baseline expects (same status) is an expected failure: reported as skipped,
-  the reason saying so. A pass of a case the baseline lists is an unexpected pass: the run fails
-  so that the baseline gets updated. Any other failure fails the run, naming the baseline line.
+  the reason saying so. A pass of a case the baseline lists is an unexpected pass, and a failure
+  less severe than the one listed (fail where it lists Crash) an unexpected improvement, as
+  deqp-runner's UnexpectedImprovement(Pass|Fail): the run fails so that the baseline gets
+  updated. Any other failure fails the run, naming the baseline line.
 """
 from __future__ import annotations
 
@@ -20,6 +22,21 @@ from harness.status import Status, Verdict
 
 EXPECTED_FAIL = "expected fail"             # terminal labels of outcomes that are no status
 UNEXPECTED_PASS = "unexpected pass"
+UNEXPECTED_IMPROVEMENT = "unexpected improvement"
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """A baseline line: the failing statuses it expects, its status as written, and where it is
+    written ('file:line'). `ExpectedFail` (how deqp-runner's results.csv, and so ours, writes an
+    expected failure whatever its status) expects any failure the driver is blamed for."""
+    statuses: frozenset
+    name: str
+    where: str = ""
+
+    @classmethod
+    def of(cls, status: Status, where: str = "") -> "Expectation":
+        return cls(frozenset({status}), status.baseline_name, where)
 
 
 class Report(enum.Enum):
@@ -64,21 +81,28 @@ def with_flakes(verdict: Verdict, reruns: Iterable[Verdict], flakes: Flakes) -> 
     return verdict
 
 
-def decide(verdict: Verdict, expected: Status | None = None, flakes: Flakes = (),
+def decide(verdict: Verdict, expected: Expectation | Status | None = None, flakes: Flakes = (),
            reruns: Iterable[Verdict] = ()) -> Outcome:
-    """`expected`: the status the case's baseline line names, or None; `flakes`: see with_flakes."""
+    """`expected`: the case's baseline line (or the one status it names), or None; `flakes`:
+    see with_flakes."""
+    if isinstance(expected, Status):
+        expected = Expectation.of(expected)
     verdict = with_flakes(verdict, reruns, flakes)
     status, message = verdict.status, verdict.message
     if expected is not None:
-        if status is expected:
-            return Outcome(status, Report.SKIPPED, f"expected {expected.baseline_name} (baseline): "
+        if status in expected.statuses:
+            return Outcome(status, Report.SKIPPED, f"expected {expected.name} (baseline): "
                                                    f"{first_line(message)}", EXPECTED_FAIL)
         if status is Status.PASS:
             return Outcome(status, Report.FAILED, f"unexpected pass: the baseline expects "
-                                                  f"{expected.baseline_name}; update the baseline", UNEXPECTED_PASS)
+                                                  f"{expected.name}; update the baseline", UNEXPECTED_PASS)
+        if status.blames_driver() and all(status < listed for listed in expected.statuses):
+            return Outcome(status, Report.FAILED, f"unexpected improvement: {status}, the baseline expects "
+                                                  f"{expected.name}; update the baseline: {first_line(message)}",
+                           UNEXPECTED_IMPROVEMENT)
     if status is Status.PASS:
         return Outcome(status, Report.PASSED, "", status.value)
     if not status.is_failure():                  # skip, flake
         return Outcome(status, Report.SKIPPED, message, status.value)
-    note = f"\n(the baseline expects {expected.baseline_name})" if expected is not None else ""
+    note = f"\n(the baseline expects {expected.name})" if expected is not None else ""
     return Outcome(status, Report.FAILED, f"{status}: {message}{note}", status.value)

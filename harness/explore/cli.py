@@ -1,10 +1,12 @@
 """`python -m harness explore` and `python -m harness reduce`.
 
-  explore --family F [--family G] --seed N --budget 200|60s|5m --target T [--mesa PATH]
-          [--vk-without T1,T2] [--results-dir D] [--reduce-runs N] [--no-reduce]
+  explore --family F [--family G] --seed N|A-B --budget 200|60s|5m --target T [--mesa PATH]
+          [--vk-without T1,T2] [--results-dir D] [--reduce-runs N] [--no-reduce] [--shard K/N]
       draws cases from each family's space (the same ones for a seed), runs them on T, reduces
       one failure per raw signature, and writes the deduplicated findings to
-      D/<family>/findings.json (D: results/explore/<target>-seed<N>). Exit 0: no finding;
+      D/<family>/findings.json (D: results/explore/<target>-seed<N>; with a range of seeds,
+      each seed's under D/seed<N>). A range is split as a run's cases are: --shard K/N, else
+      CI_NODE_INDEX/CI_NODE_TOTAL, takes every N-th seed from the K-th. Exit 0: no finding;
       1: findings; 2: bad input or a target that cannot start.
   explore summary RESULTS...
       a markdown table of the findings.json files under RESULTS (runs of several Mesas and targets).
@@ -22,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-from harness import catalog, config, mesa as mesa_mod
+from harness import catalog, config, mesa as mesa_mod, sharding
 from harness import targets as targets_mod
 from harness.explore import findings as findings_mod
 from harness.explore import compare, ids, kept, search, space
@@ -55,7 +57,9 @@ def explore_main(argv: list[str]) -> int:
         return 0
     parser = argparse.ArgumentParser(prog="python -m harness explore")
     parser.add_argument("--family", action="append", choices=space.FAMILIES, required=True)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", default="0", help="a seed, or a range A-B of them (both included)")
+    parser.add_argument("--shard", default="", metavar="K/N",
+                        help="run every N-th seed of the range from the K-th (default: $CI_NODE_INDEX/$CI_NODE_TOTAL)")
     parser.add_argument("--budget", default="200",
                         help="cases the target judges (200; skips do not count) or time (60s, 5m), per family")
     parser.add_argument("--results-dir", default=None)
@@ -71,20 +75,45 @@ def explore_main(argv: list[str]) -> int:
         budget = search.Budget.parse(args.budget)
         build = mesa_mod.chosen(args.mesa)
         targets_mod.get(args.target)
+        seeds = parse_seeds(args.seed)
+        shard = sharding.chosen(args.shard, config.knobs())
     except (ValueError, targets_mod.UnknownTarget, mesa_mod.MesaError) as exc:
         print(f"python -m harness explore: {exc}", file=sys.stderr)
         return 2
-    results = Path(args.results_dir or f"results/explore/{args.target}-seed{args.seed}")
+    mine = [seed for i, seed in enumerate(seeds) if shard.picks(i)]
+    if shard.n > 1:                                     # the run's first line says which part it runs
+        print(f"explore: {shard.describe('seeds')}: seeds {', '.join(map(str, mine)) or 'none'} "
+              f"of {args.seed}", flush=True)
     found_any = False
     try:
         with driver(args.target, build, _vk_without(args), args.case_timeout) as run:
-            for family in args.family:
-                found = explore_family(family, run, args, search.Budget(budget.cases, budget.seconds), results / family)
-                found_any = found_any or bool(found)
+            for seed in mine:
+                results = seed_results(args.results_dir, args.target, seed, ranged=len(seeds) > 1)
+                for family in args.family:
+                    found = explore_family(family, run, argparse.Namespace(**{**vars(args), "seed": seed}),
+                                           search.Budget(budget.cases, budget.seconds),
+                                           results / family)
+                    found_any = found_any or bool(found)
     except TargetUnavailable as exc:
         print(f"python -m harness explore: {exc}", file=sys.stderr)
         return 2
     return 1 if found_any else 0
+
+
+def parse_seeds(text: str) -> list[int]:
+    """'7' -> [7]; '0-9' -> [0, ..., 9]."""
+    first, dash, last = text.partition("-")
+    if not first.isdigit() or (dash and not last.isdigit()) or (dash and int(last) < int(first)):
+        raise ValueError(f"--seed {text!r}: expected a seed N or a range A-B with A <= B")
+    return list(range(int(first), int(last if dash else first) + 1))
+
+
+def seed_results(folder: str | None, target: str, seed: int, ranged: bool) -> Path:
+    """Where a seed's findings go: --results-dir (its seed<N>/ for one of a range), else
+    results/explore/<target>-seed<N>."""
+    if folder is None:
+        return Path(f"results/explore/{target}-seed{seed}")
+    return Path(folder) / f"seed{seed}" if ranged else Path(folder)
 
 
 def explore_family(family: str, run, args, budget: search.Budget, results: Path) -> list:

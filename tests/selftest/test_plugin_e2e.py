@@ -1,6 +1,7 @@
 """End to end: pytest runs real cases on llvmpipe and zink and writes JUnit and results.json."""
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -18,9 +19,11 @@ SELECTION = "no-tcs/quads/equal/pv4 or no-tcs/isolines/equal/initial"
 
 
 def pytest_run(*args, cwd=ROOT, env=None):
+    # This checkout's harness, also from a tree elsewhere (an installed one may be another's).
+    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
                           cwd=cwd, capture_output=True, text=True, timeout=300,
-                          env={**os.environ, **(env or {})})
+                          env={**os.environ, "PYTHONPATH": path, **(env or {})})
 
 
 def test_parallel_run_writes_junit_and_results(tmp_path):
@@ -99,15 +102,35 @@ def test_baseline_expected_failure_and_unexpected_pass(tmp_path):
     failures = (tree / "results" / "failures.csv").read_text().splitlines()
     assert sorted(failures[1:]) == [f"{case_id}[llvmpipe],Fail", f"{case_id}[zink],Fail"]
 
-    # failures.csv is a baseline: with it the same run passes, and JUnit shows what was expected.
+    results_csv = (tree / "results" / "results.csv").read_text()
+    assert sorted(line.rsplit(",", 1)[0] for line in results_csv.splitlines()) == \
+        [f"{case_id}[llvmpipe],Fail", f"{case_id}[zink],Fail"]              # deqp-runner's spelling
+
+    # failures.csv is a baseline, and so is results.csv as deqp-runner's is: with either the same
+    # run passes, JUnit shows what was expected, and the manifest names the file that did it.
     (tree / "base.csv").write_text("\n".join(failures) + "\n")
-    proc = pytest_run("tests/tess", "--target", "llvmpipe", "--target", "zink", "--baseline", "base.csv",
+    (tree / "results.csv").write_text(results_csv)
+    for gate in ("base.csv", "results.csv"):
+        proc = pytest_run("tests/tess", "--target", "llvmpipe", "--target", "zink", "--baseline", gate, cwd=tree)
+        assert proc.returncode == 0, proc.stdout[-2000:]
+        assert "2 expected fail" in proc.stdout.splitlines()[-1]          # named as such, not as skips
+        for tc in next(iter(JUnitXml.fromfile(str(tree / "results" / "junit.xml")))):
+            (skipped,) = tc.result
+            assert skipped.message.startswith("expected Fail (baseline): draw 1 (glDrawArrays")
+        manifest = json.loads((tree / "results" / "manifest.json").read_text())
+        assert manifest["baseline"] == [{"path": gate, "sha256": hashlib.sha256((tree / gate).read_bytes()).hexdigest()}]
+        assert manifest["flakes"] == manifest["skips"] == []
+    assert {line.split(",")[-2] for line in (tree / "results" / "results.csv").read_text().splitlines()} == \
+        {"ExpectedFail"}
+
+    # A case listed twice, across baselines as in one, is an error naming both lines.
+    proc = pytest_run("tests/tess", "--target", "llvmpipe", "--baseline", "base.csv", "--baseline", "results.csv",
                       cwd=tree)
-    assert proc.returncode == 0, proc.stdout[-2000:]
-    assert "2 expected fail" in proc.stdout.splitlines()[-1]          # named as such, not as skips
-    for tc in next(iter(JUnitXml.fromfile(str(tree / "results" / "junit.xml")))):
-        (skipped,) = tc.result
-        assert skipped.message.startswith("expected Fail (baseline): draw 1 (glDrawArrays")
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [
+        f"Exit: ERROR: {case_id}[llvmpipe] is listed twice: base.csv:{failures.index(f'{case_id}[llvmpipe],Fail') + 1} "
+        f"and results.csv:{results_csv.splitlines().index(next(l for l in results_csv.splitlines() if '[llvmpipe]' in l)) + 1} "
+        "(a baseline lists a case once)"]
 
     # A case the baseline expects to fail that passes fails the run: the baseline is stale.
     passing = "tess/no-tcs/quads/equal/initial"
@@ -125,8 +148,8 @@ def test_malformed_baseline_is_one_line(tmp_path):
     proc = pytest_run("tests/tess", "--target", "llvmpipe", "--baseline", str(tmp_path / "bad.csv"))
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == [
-        f"Exit: ERROR: {tmp_path / 'bad.csv'}:1: expected 'case-id,Fail|Crash|Timeout', "
-        "got 'tess/no-tcs/quads/equal/initial,Broken'"]
+        f"Exit: ERROR: {tmp_path / 'bad.csv'}:1: expected 'case-id,Fail|Crash|Timeout' (or a results.csv line: "
+        "'case-id,Status,duration'), got 'tess/no-tcs/quads/equal/initial,Broken'"]
 
 
 def test_malformed_case_file_is_a_clear_error(tmp_path):
