@@ -116,6 +116,8 @@ def main(argv=None) -> int:
     cmd.add_argument("case_ids", nargs="+", metavar="CASE_ID")
     cmd.add_argument("--target", required=True)
     cmd.add_argument("--vk-without", default="")
+    cmd.add_argument("--vk-path", choices=("auto", "native", "split"), default="auto",
+                     help="Vulkan targets: how direct multi-draws are issued (default: zink's choice)")
     cmd.add_argument("--flake-retries", type=int, default=1, metavar="N",
                      help="re-run a failing case up to N times; one that then passes is a flake, not bad (default 1)")
     _mesa_option(cmd)
@@ -203,7 +205,8 @@ def _merge(args) -> int:
 
 
 def _bisect(args) -> int:
-    settings = config.RunSettings(mesa=mesa.chosen(args.mesa), vk_without=config.split_names(args.vk_without))
+    settings = config.RunSettings(mesa=mesa.chosen(args.mesa), vk_without=config.split_names(args.vk_without),
+                                  vk_path=args.vk_path)
     return bisect.bisect_run(args.case_ids, targets_mod.get(args.target), settings=settings,
                              shader_tests=args.shader_tests, rules=core.Rules(flake_retries=args.flake_retries))
 
