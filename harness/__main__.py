@@ -10,6 +10,7 @@
   python -m harness parallel N|auto [PYTEST ARGS]   the run over N pytest processes, merged
   python -m harness bisect CASE_ID... --tree MESA --good G --bad B [--fixed]   a Mesa commit, bisected
   python -m harness bisect-run CASE_ID... --target T   for `git bisect run` (ids: harness/catalog.py)
+  python -m harness blame CASE_ID... [--mesa PATH]...   evidence table and the component at fault
   python -m harness export CASE_ID --format F [-o DIR] standalone reproducer
   python -m harness explore --family F --seed N --budget B --target T   seeded exploration, findings
   python -m harness reduce CASE_ID --target T         shrink a failing case (harness/explore/cli.py)
@@ -26,7 +27,7 @@ import traceback
 
 from pathlib import Path
 
-from harness import bisect, catalog, compare, config, core, export, mesa, results
+from harness import bisect, blame, catalog, compare, config, core, export, mesa, results
 from harness import targets as targets_mod
 from harness.executor import probe as probe_target
 from harness.status import Reply
@@ -124,9 +125,20 @@ def main(argv=None) -> int:
     cmd.add_argument("case_ids", nargs="+", metavar="CASE_ID")
     cmd.add_argument("--target", required=True)
     cmd.add_argument("--vk-without", default="")
+    cmd.add_argument("--vk-path", choices=("auto", "native", "split"), default="auto",
+                     help="Vulkan targets: how direct multi-draws are issued (default: zink's choice)")
     cmd.add_argument("--flake-retries", type=int, default=1, metavar="N",
                      help="re-run a failing case up to N times; one that then passes is a flake, not bad (default 1)")
     _mesa_option(cmd)
+    _shader_tests_option(cmd)
+    cmd = sub.add_parser("blame", help="run a failing case on every setup that tells the components apart; "
+                                       "print the evidence and the component (docs/triage.md)")
+    cmd.add_argument("case_ids", nargs="+", metavar="CASE_ID")
+    cmd.add_argument("--mesa", action="append", default=[], metavar="PATH",
+                     help="a Mesa to run it on (repeatable; 'system' is the system's; default: the system's)")
+    cmd.add_argument("--case-timeout", type=float, default=20.0, metavar="SECONDS")
+    cmd.add_argument("--validation-layer-path", default="", metavar="DIR",
+                     help="a folder with a (newer) validation layer's JSON, searched before the system's")
     _shader_tests_option(cmd)
     cmd = sub.add_parser("export", help="write a standalone reproducer of a case")
     cmd.add_argument("case_id")
@@ -215,9 +227,23 @@ def _merge(args) -> int:
 
 
 def _bisect(args) -> int:
-    settings = config.RunSettings(mesa=mesa.chosen(args.mesa), vk_without=config.split_names(args.vk_without))
+    settings = config.RunSettings(mesa=mesa.chosen(args.mesa), vk_without=config.split_names(args.vk_without),
+                                  vk_path=args.vk_path)
     return bisect.bisect_run(args.case_ids, targets_mod.get(args.target), settings=settings,
                              shader_tests=args.shader_tests, rules=core.Rules(flake_retries=args.flake_retries))
+
+
+def _blame(args) -> int:
+    """Exit 0 where every case's component is named, 1 where one is undecided."""
+    cases = [catalog.find(case_id, args.shader_tests) for case_id in args.case_ids]
+    builds = [None if m == "system" else mesa.chosen(m) for m in (args.mesa or ["system"])]
+    undecided = False
+    for case in cases:
+        rows = blame.gather(case, builds, args.case_timeout, args.validation_layer_path)
+        text, verdict = blame.report(case.id, rows)
+        print(text + "\n", flush=True)
+        undecided |= verdict.component == "undecided"
+    return 1 if undecided else 0
 
 
 def _export(args) -> int:
@@ -227,7 +253,8 @@ def _export(args) -> int:
     return 0
 
 
-COMMANDS = {"targets": _targets, "env": _env, "run": _run, "compare": _compare, "merge": _merge, "bisect-run": _bisect, "export": _export}
+COMMANDS = {"targets": _targets, "env": _env, "run": _run, "compare": _compare, "merge": _merge, "bisect-run": _bisect, "blame": _blame,
+            "export": _export}
 
 
 if __name__ == "__main__":

@@ -68,6 +68,7 @@ class ChildOptions:
     gl_platform: str = "egl"
     vk_without: tuple[str, ...] = ()
     vk_validation: bool = False
+    vk_path: str = "auto"             # the Vulkan layer's multi-draw path (backends/vk/paths.py)
     program_cache: bool = True
     egl_platform: str = ""
     vk_fault: str = ""
@@ -108,6 +109,7 @@ class RunSettings:
     gl_platform: str = "egl"
     vk_without: tuple[str, ...] = ()
     vk_validation: bool = False
+    vk_path: str = "auto"             # --vk-path; a target that names its own path keeps it
     mesa: object = None
     fork: bool = True                 # fork children from a spawner (harness/spawner.py)
     children: int = 1                 # executor children per target in this process
@@ -117,6 +119,7 @@ class RunSettings:
         k = self.knobs
         return ChildOptions(target=target.name, backend=target.backend, gl_platform=self.gl_platform,
                             vk_without=self.vk_without, vk_validation=self.vk_validation,
+                            vk_path=target.vk_path or self.vk_path,
                             program_cache=k.program_cache and target.shared_programs, egl_platform=k.egl_platform, vk_fault=k.vk_fault,
                             faults=k.faults, fault_mark=k.fault_mark,
                             fault_shared_context=k.fault_shared_context, profile=k.profile)

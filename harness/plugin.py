@@ -59,6 +59,10 @@ def pytest_addoption(parser):
     group.addoption("--vk-without", default="", metavar="T1,T2",
                     help="Vulkan backend: translations to switch off, to show the cases catch the hazard "
                          "(passthrough-tcs, base-vertex, draw-id, slot-map)")
+    group.addoption("--vk-path", choices=("auto", "native", "split"), default="auto",
+                    help="Vulkan backend: how direct multi-draws are issued: native (VK_EXT_multi_draw, "
+                         "DrawIndex), split (single draws, gl_DrawID pushed) or auto (zink's choice by the "
+                         "device's features; default). The lavapipe-split target is always split")
     group.addoption("--vk-validation", action="store_true",
                     help="Vulkan backend: run under the Khronos validation layer; a validation error fails the case")
     group.addoption("--baseline", action="append", default=[], metavar="FILE",
@@ -204,7 +208,8 @@ def _settings(config, worker: bool) -> core.RunSettings:
     return core.RunSettings(case_timeout=config.getoption("case_timeout"), case_cpu=config.getoption("case_cpu"),
                             gl_platform=config.getoption("gl_platform"),
                             vk_without=config_mod.split_names(config.getoption("vk_without")),
-                            vk_validation=config.getoption("vk_validation"), mesa=build,
+                            vk_validation=config.getoption("vk_validation"), vk_path=config.getoption("vk_path"),
+                            mesa=build,
                             fork=not config.getoption("no_spawner"),
                             children=children_per_process(config, worker), knobs=knobs)
 

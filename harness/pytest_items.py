@@ -12,6 +12,7 @@ import time
 import pytest
 
 from harness import catalog, core, ids
+from harness.backends.vk import paths
 from harness.case import Case, CaseError
 from harness.executor import Executor, ExecutorGroup
 from harness import targets as targets_mod
@@ -41,6 +42,8 @@ def case_items(parent, case: Case):
     """One item per selected target, named `<case id>[<target>]`: every collector of cases
     (families' cases.py, piglit .shader_test files) makes them here."""
     for target in parent.config.stash[TARGETS]:
+        if targets_mod.get(target).path_dependent_only and not paths.depends_on_path(case):
+            continue
         item = CaseItem.from_parent(parent, name=ids.key(case.id, target), case=case, target=target)
         item.add_marker(case.family)
         item.add_marker("conformance")

@@ -32,6 +32,11 @@ class Target:
     shader_cache_slot: bool = False
     # Whether the GL backend may keep a linked program for later cases (gl/runner.py _cacheable).
     shared_programs: bool = True
+    # The Vulkan layer's multi-draw path this target always takes ("" = the run's --vk-path).
+    vk_path: str = ""
+    # Only the cases whose Vulkan calls depend on the path (backends/vk/paths.py): the others
+    # are the same calls as on the target taking the other path, and would only cost CI time.
+    path_dependent_only: bool = False
 
     def wrong_driver(self, facts: dict, build: "mesa_mod.Build | None" = None) -> str:
         """'' if the child's driver is this target's (and, with a --mesa build, from it), else why not."""
@@ -75,6 +80,12 @@ TARGETS = MappingProxyType({t.name: t for t in (
     Target("lavapipe", "vk", (_LAVAPIPE_ONLY,),
            "Mesa lavapipe through the harness's Vulkan backend (a GL-on-Vulkan layer of its own)",
            default=True, renderer=r"llvmpipe", mesa="vk"),
+    # lavapipe with every direct multi-draw split into single draws and gl_DrawID pushed (the
+    # path zink takes without VK_EXT_multi_draw), where `lavapipe` takes zink's own path there.
+    Target("lavapipe-split", "vk", (_LAVAPIPE_ONLY,),
+           "Mesa lavapipe through the harness's Vulkan backend, multi-draws split (--vk-path split); "
+           "only the cases with a direct multi-draw", default=True, renderer=r"llvmpipe", mesa="vk",
+           vk_path="split", path_dependent_only=True),
     Target("system-vk", "vk", (), "the machine's own Vulkan driver through the harness's Vulkan backend",
            shader_cache_slot=True),
     # Mesa's EGL and zink over whatever Vulkan driver the loader finds (bench/gpu/run.sh points

@@ -12,6 +12,11 @@ line (`child process died: killed by SIGSEGV`) and the driver's last stderr line
   most basic thing wrong); for a crash or timeout, the same first line.
 - `finding_key`: status, the stage set of the (reduced) case, the wrong quantities, the driver's
   message: two failures with the same key are one finding.
+
+A compile or link failure (`GS failed to compile:` or `program failed to link:`, then the
+driver's log) has one quantity, `build_failure`: the stage and the first error line of the log,
+normalised (numbers, hex ids and addresses out). The rest of the log (NVIDIA's GL appends its
+whole assembly listing) is not part of the signature: one bad line is one finding.
 """
 from __future__ import annotations
 
@@ -24,6 +29,13 @@ from harness.status import Status
 _STAGE = re.compile(r"\b(VS|TCS|TES|GS|FS)\b")
 _NUMBER = re.compile(r"0x[0-9a-fA-F]+|\d+(\.\d+)?")
 _STATUS_PREFIX = re.compile(r"^(pass|skip|flake|fail|timeout|crash|error): ")
+# `VS failed to compile:`, `GS (translated) failed to compile:`, `program failed to link:`,
+# `program 1 failed to link:` (harness/backends/gl/runner.py, vk/spirv.py, vk/runner.py).
+_BUILD_HEADER = re.compile(r"\b(?:(?P<stage>VS|TCS|TES|GS|FS|CS)(?: \(translated\))? failed to compile"
+                           r"|failed to link)\b")
+# Where a link log names its stage in words (NVIDIA: "assembly compile error for geometry shader").
+_STAGE_WORDS = (("tessellation control", "TCS"), ("tessellation evaluation", "TES"), ("geometry", "GS"),
+                ("fragment", "FS"), ("vertex", "VS"), ("compute", "CS"))
 
 
 @dataclass(frozen=True)
@@ -80,7 +92,38 @@ def _essence(name: str) -> str:
     return name
 
 
+def build_failure(message: str) -> str:
+    """'GS compile error: <first error line>' for a compile or link failure, '' for anything else.
+    The first error line is the log's first line that says "error" (else its first line)."""
+    lines = problem_lines(message)
+    at = next((i for i, line in enumerate(lines) if _BUILD_HEADER.search(line)), None)
+    if at is None:
+        return ""
+    header = _BUILD_HEADER.search(lines[at])
+    kind = "compile" if header.group("stage") else "link"
+    log = []
+    for line in lines[at + 1:]:
+        if line.startswith("--- "):                 # the translated source after a Vulkan compile log
+            break
+        log.append(line.strip())
+    first = next((line for line in log if "error" in line.lower()), log[0] if log else "")
+    stage = header.group("stage")
+    if stage is None:
+        before = " ".join(log[:log.index(first) + 1] if first else []).lower()
+        stage = next((key for words, key in _STAGE_WORDS if words in before), "program")
+    return f"{stage} {kind} error: {normalise_log_line(first)}"
+
+
+def normalise_log_line(line: str) -> str:
+    """A driver's log line without what differs between two runs of the same fault: numbers,
+    hex ids and addresses (`0:12(3)`, `%123`, `R12`, `0x7f3a...`, all `#`)."""
+    return normalise(line)[:160]
+
+
 def quantities(message: str) -> tuple[str, ...]:
+    built = build_failure(message)
+    if built:
+        return (built,)
     # "<where>: nor is it <alternative>" only adds to the line before it (a value set the spec
     # allows in more than one form): no quantity of its own.
     return tuple(dict.fromkeys(quantity(line) for line in problem_lines(message) if ": nor is it " not in line))

@@ -163,8 +163,8 @@ def test_unknown_target_is_one_line_and_nonzero():
     proc = pytest_run("tests/tess", "--target", "nope")
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == [
-        "Exit: ERROR: unknown target 'nope' (known: llvmpipe, zink, system-gl, lavapipe, system-vk, "
-        "zink-system, fault-llvmpipe)"]
+        "Exit: ERROR: unknown target 'nope' (known: llvmpipe, zink, system-gl, lavapipe, lavapipe-split, "
+        "system-vk, zink-system, fault-llvmpipe)"]
 
 
 def test_a_target_running_another_driver_is_refused():

@@ -148,7 +148,9 @@ def lavapipe():
 
     def executor(without: str) -> Executor:
         if without not in cache:
-            cache[without] = Executor(get("lavapipe"), vk_without=without)
+            # draw-id is the split path's emulation: the native path reads DrawIndex (paths.py)
+            cache[without] = Executor(get("lavapipe"), vk_without=without,
+                                      vk_path="split" if without == "draw-id" else "auto")
         return cache[without]
     yield executor
     for ex in cache.values():

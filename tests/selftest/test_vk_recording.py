@@ -20,7 +20,9 @@ class FakeVulkan:
 
     def __init__(self):
         self.calls = []
-        self.ffi = SimpleNamespace(new=lambda _type, data: bytes(data))
+        # push constants as bytes; the multi-draw arrays as the real cffi arrays
+        self.ffi = SimpleNamespace(new=lambda type_, data: bytes(data) if type_ == "char[]" else vulkan.ffi.new(type_, data),
+                                   sizeof=vulkan.ffi.sizeof, NULL=vulkan.ffi.NULL)
 
     def __getattr__(self, name):
         if name.startswith("vkCmd"):
@@ -35,10 +37,13 @@ def fake(monkeypatch):
     return fake
 
 
-def case_run(index_type: str = "UNSIGNED_INT") -> runner._CaseRun:
+def case_run(index_type: str = "UNSIGNED_INT", path: str = "split", fake=None) -> runner._CaseRun:
     run = runner._CaseRun.__new__(runner._CaseRun)            # no device: only what recording reads
     run.case = SimpleNamespace(index_type=index_type)
-    run.b = SimpleNamespace(layout="layout")
+    run.b = SimpleNamespace(layout="layout", path=SimpleNamespace(path=path))
+    if fake is not None:                                       # the extension's commands, as vkGetDeviceProcAddr gives them
+        run.dev = SimpleNamespace(ext={name: fake.__getattr__(name)
+                                       for name in ("vkCmdDrawMultiEXT", "vkCmdDrawMultiIndexedEXT")})
     run.outer, run.inner = (2.0, 3.0, 4.0, 5.0), (6.0, 7.0)
     run._buffer = lambda size, usage, data=b"": SimpleNamespace(handle=f"buffer{len(data)}", size=size)
     return run
@@ -65,6 +70,27 @@ def test_a_multi_draw_is_single_draws_each_with_its_draw_id(fake):
     assert names == ["vkCmdPushConstants", "vkCmdDraw", "vkCmdPushConstants", "vkCmdDraw"]
     assert fake.calls[1][1] == (3, 1, 2, 0) and fake.calls[3][1] == (2, 1, 5, 0)
     assert pushed(fake.calls[0][1]) == (0, 0) and pushed(fake.calls[2][1]) == (0, 2)
+
+
+def test_the_native_path_is_one_multi_draw_with_every_entry(fake):
+    """zink's path where the device has VK_EXT_multi_draw: one vkCmdDrawMultiEXT with every entry,
+    the zero-count one included, one instance from 0, gl_DrawID from DrawIndex (0 pushed)."""
+    record(case_run(path="native", fake=fake),
+           Draw("MultiDrawArrays", "POINTS", (DrawEntry(3, first=2), DrawEntry(0), DrawEntry(2, first=5))))
+    assert [name for name, _ in fake.calls] == ["vkCmdPushConstants", "vkCmdDrawMultiEXT"]
+    count, infos, instances, first_instance, stride = fake.calls[1][1]
+    assert (count, instances, first_instance, stride) == (3, 1, 0, 8)
+    assert [(infos[i].firstVertex, infos[i].vertexCount) for i in range(3)] == [(2, 3), (0, 0), (5, 2)]
+    assert pushed(fake.calls[0][1]) == (0, 0)
+
+
+def test_the_native_path_gives_each_indexed_entry_its_base_vertex(fake):
+    record(case_run(path="native", fake=fake), Draw("MultiDrawElementsBaseVertex", "POINTS",
+                                                     (DrawEntry(0, first=1, base_vertex=4), DrawEntry(2, first=3, base_vertex=-2))))
+    name, (count, infos, instances, first_instance, stride, offsets) = fake.calls[1]
+    assert name == "vkCmdDrawMultiIndexedEXT" and (count, instances, first_instance, stride) == (2, 1, 0, 12)
+    assert [(infos[i].firstIndex, infos[i].indexCount, infos[i].vertexOffset) for i in range(2)] == [(1, 0, 4), (3, 2, -2)]
+    assert offsets == vulkan.ffi.NULL and pushed(fake.calls[0][1]) == (1, 0)
 
 
 def test_an_element_draw_passes_base_vertex_and_base_instance_and_says_indexed(fake):

@@ -12,7 +12,7 @@ from harness.backends import BackendError
 
 WANTED_EXTENSIONS = ("VK_EXT_transform_feedback", "VK_EXT_index_type_uint8",
                      "VK_EXT_primitive_topology_list_restart", "VK_KHR_draw_indirect_count",
-                     "VK_EXT_primitives_generated_query")
+                     "VK_EXT_primitives_generated_query", "VK_EXT_multi_draw")
 
 
 VALIDATION_LAYER = "VK_LAYER_KHRONOS_validation"
@@ -55,6 +55,10 @@ class Device:
         self.ext = {name: vk.vkGetDeviceProcAddr(self.device, name) for name in (
             "vkCmdBindTransformFeedbackBuffersEXT", "vkCmdBeginTransformFeedbackEXT",
             "vkCmdEndTransformFeedbackEXT") if "VK_EXT_transform_feedback" in self.extensions}
+        # The python `vulkan` package wraps the multi-draw commands, reached like every extension's.
+        if "VK_EXT_multi_draw" in self.extensions:
+            self.ext.update({name: vk.vkGetDeviceProcAddr(self.device, name)
+                             for name in ("vkCmdDrawMultiEXT", "vkCmdDrawMultiIndexedEXT")})
 
     def _driver_info(self) -> str:
         """The driver's name and build ('llvmpipe Mesa 25.0.7 (LLVM 15.0.6)'): Vulkan 1.2's
@@ -85,7 +89,7 @@ class Device:
         self.f12 = vk.VkPhysicalDeviceVulkan12Features(sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
                                                        pNext=self.f11)
         chain = self.f12
-        self.xfb = self.uint8 = self.restart = self.generated = None
+        self.xfb = self.uint8 = self.restart = self.generated = self.multi_draw = None
         if "VK_EXT_transform_feedback" in self.extensions:
             self.xfb = chain = vk.VkPhysicalDeviceTransformFeedbackFeaturesEXT(
                 sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT, pNext=chain)
@@ -98,6 +102,9 @@ class Device:
         if "VK_EXT_primitives_generated_query" in self.extensions:
             self.generated = chain = vk.VkPhysicalDevicePrimitivesGeneratedQueryFeaturesEXT(
                 sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVES_GENERATED_QUERY_FEATURES_EXT, pNext=chain)
+        if "VK_EXT_multi_draw" in self.extensions:
+            self.multi_draw = chain = vk.VkPhysicalDeviceMultiDrawFeaturesEXT(
+                sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT, pNext=chain)
         self.features = vk.VkPhysicalDeviceFeatures2(sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, pNext=chain)
         vk.vkGetPhysicalDeviceFeatures2(self.physical, self.features)
         queue = vk.VkDeviceQueueCreateInfo(sType=vk.VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
@@ -117,6 +124,7 @@ class Device:
             "patch_restart": self.restart is not None and self.restart.primitiveTopologyPatchListRestart,
             "primitives_generated": self.generated is not None and self.generated.primitivesGeneratedQuery,
             "draw_indirect_count": self.f12.drawIndirectCount,
+            "multi_draw": self.multi_draw is not None and self.multi_draw.multiDraw,
             "shader_draw_parameters": self.f11.shaderDrawParameters,
             "multi_draw_indirect": core.multiDrawIndirect,
             "tessellation": core.tessellationShader,

@@ -1,7 +1,8 @@
 """Runs a Case through Vulkan with the layer's translations, reading back what the GL runner does.
 
 GL draw calls map to vkCmdDraw*/vkCmdDraw*Indirect(Count) with the same arguments. A GL
-multi-draw with direct arguments is split into single draws, each told its index through the
+multi-draw with direct arguments takes the path zink takes on the device (paths.py): one
+vkCmdDrawMulti*EXT call reading native DrawIndex, or single draws each told its index through the
 layer's push constant (the `draw-id` translation); an indirect multi-draw stays one call and
 gets native DrawIndex. The viewport is flipped (negative height) so that winding and rows match
 GL, and image rows are put back into GL's bottom-up order.
@@ -19,7 +20,7 @@ import numpy as np
 import vulkan as vk
 
 from harness.backends import BackendError, Skip, check_requirements, indirect_commands
-from harness.backends.vk import spirv
+from harness.backends.vk import paths, spirv
 from harness.backends.vk import uniforms as uniform_block
 from harness.backends.vk.device import Device
 from harness.backends.vk.tcs import passthrough_tcs
@@ -60,7 +61,8 @@ GL_EXTENSIONS = ("GL_ARB_shader_draw_parameters", "GL_ARB_base_instance", "GL_AR
 
 
 class VKBackend:
-    def __init__(self, without: frozenset[str] = frozenset(), validation: bool = False, fault: str = ""):
+    def __init__(self, without: frozenset[str] = frozenset(), validation: bool = False, fault: str = "",
+                 path: str = "auto"):
         unknown = set(without) - set(TRANSLATIONS)
         if unknown:
             raise BackendError(f"unknown translation(s) {sorted(unknown)}; known: {', '.join(TRANSLATIONS)}")
@@ -69,6 +71,10 @@ class VKBackend:
         if self.fault and self.fault not in FAULTS:
             raise BackendError(f"unknown HARNESS_VK_FAULT {self.fault!r}; known: {', '.join(FAULTS)}")
         self.dev = Device(validation)
+        try:
+            self.path = paths.choose(path, self.dev.has("multi_draw"), self.dev.has("shader_draw_parameters"))
+        except paths.PathError as exc:
+            raise BackendError(str(exc)) from None
         # (stage, source) -> VkShaderModule and pipeline key -> VkPipeline, least recently used
         # first; trimmed between cases (see _trim), as a driver's compiled code adds up.
         self.modules: OrderedDict[tuple[str, str], object] = OrderedDict()
@@ -96,7 +102,7 @@ class VKBackend:
 
     @classmethod
     def from_options(cls, options) -> "VKBackend":
-        return cls(frozenset(options.vk_without), options.vk_validation, options.vk_fault)
+        return cls(frozenset(options.vk_without), options.vk_validation, options.vk_fault, options.vk_path)
     def _facts(self) -> dict:
         d, lim = self.dev, self.dev.limits
         p = d.properties
@@ -135,7 +141,8 @@ class VKBackend:
         facts = {k: v for k, v in self.facts.items() if k != "extensions"}
         without = ", ".join(sorted(self.without)) or "none"
         return {"renderer": facts["renderer"], "vendor": facts["vendor"], "version": facts["version"],
-                "driver_info": facts["driver_info"], "platform": f"Vulkan, translations switched off: {without}",
+                "driver_info": facts["driver_info"], "vk_path": self.path.path,
+                "platform": f"Vulkan, {self.path.describe()}, translations switched off: {without}",
                 "profiles": {"core": facts, "compat": facts}}
 
     # -- running a case -----------------------------------------------------------------------
@@ -236,7 +243,8 @@ class _CaseRun:
         self.programs = [Program(dict(shaders), backend.without,
                                  captures=tuple((c.varying, c.type) for c in case.readback.captures),
                                  attributes={a.name: a.location for a in case.attributes if a.name},
-                                 separable=case.separable, fixed_function_fs=bool(case.readback.image))
+                                 separable=case.separable, fixed_function_fs=bool(case.readback.image),
+                                 native_draw_id=backend.path.path == "native")
                          for shaders in (case.shaders,) + case.programs]
         self.translated = [translate(program) for program in self.programs]
         for program in self.programs:
@@ -602,6 +610,9 @@ class _CaseRun:
                 rec = lambda cmd: vk.vkCmdDraw(cmd, e.count, n, e.first, bi)  # noqa: E731
             return {"indexed": indexed, "draw_id": draw_id, "record": rec}
 
+        if command in glfacts.MULTI_COMMANDS and command not in glfacts.INDIRECT_COMMANDS \
+                and self.b.path.path == "native":
+            return [self._multi_draw(draw, indexed, takes)]
         if command not in glfacts.INDIRECT_COMMANDS:
             return [direct(e, i if command in glfacts.MULTI_COMMANDS else 0)
                     for i, e in enumerate(draw.entries) if e.count]
@@ -617,6 +628,26 @@ class _CaseRun:
             n = n if command.startswith("Multi") else 1
             rec = lambda cmd: fn(cmd, buf.handle, offset, n, stride) if n else None  # noqa: E731
         return [{"indexed": indexed, "draw_id": 0, "record": rec}]
+
+    def _multi_draw(self, draw: Draw, indexed: bool, takes: frozenset[str]) -> dict:
+        """The native path: one VK_EXT_multi_draw call with every entry as GL got it, zero-count
+        ones included (zink hands the driver the whole list); gl_DrawID is DrawIndex. GL's
+        direct multi-draws draw one instance from instance 0."""
+        n = len(draw.entries)
+        if indexed:
+            infos = vk.ffi.new("VkMultiDrawIndexedInfoEXT[]", max(n, 1))
+            for info, e in zip(infos, draw.entries):
+                info.firstIndex, info.indexCount = e.first, e.count
+                info.vertexOffset = e.base_vertex if "base_vertex" in takes else 0
+            fn, size = self.dev.ext["vkCmdDrawMultiIndexedEXT"], vk.ffi.sizeof("VkMultiDrawIndexedInfoEXT")
+            rec = lambda cmd: fn(cmd, n, infos, 1, 0, size, vk.ffi.NULL)  # noqa: E731  (per-entry offsets)
+        else:
+            infos = vk.ffi.new("VkMultiDrawInfoEXT[]", max(n, 1))
+            for info, e in zip(infos, draw.entries):
+                info.firstVertex, info.vertexCount = e.first, e.count
+            fn, size = self.dev.ext["vkCmdDrawMultiEXT"], vk.ffi.sizeof("VkMultiDrawInfoEXT")
+            rec = lambda cmd: fn(cmd, n, infos, 1, 0, size)  # noqa: E731
+        return {"indexed": indexed, "draw_id": 0, "record": rec}
 
 
 def _render_pass(device, fmt=COLOR_FORMAT, keep: bool = False):

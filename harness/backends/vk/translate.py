@@ -81,6 +81,7 @@ class Program:
     attributes: dict[str, int] = field(default_factory=dict)   # attribute name -> location
     separable: bool = False
     fixed_function_fs: bool = False     # no FS: GL's fixed-function fragment processing (a rendered image)
+    native_draw_id: bool = False        # the native multi-draw path (paths.py): gl_DrawID is DrawIndex alone
     # Locations per interface: interface i joins the i-th stage present to the next one.
     locations: dict[tuple[int, str], int] = field(default_factory=dict)
     legacy: dict[int, tuple[int, tuple[str, ...]]] = field(default_factory=dict)   # i -> (base, names)
@@ -417,7 +418,8 @@ def _replace_identifiers(s: _Stage, replacements: dict[str, str]) -> None:
 def _draw_parameters(program: Program, s: _Stage) -> None:
     base_vertex = "gl_BaseVertex" if "base-vertex" in program.without else \
         "(_layer.indexed != 0 ? gl_BaseVertex : 0)"
-    draw_id = "gl_DrawID" if "draw-id" in program.without else "(_layer.draw_id + gl_DrawID)"
+    draw_id = "gl_DrawID" if "draw-id" in program.without or program.native_draw_id \
+        else "(_layer.draw_id + gl_DrawID)"
     _replace_identifiers(s, {
         "gl_VertexID": "gl_VertexIndex", "gl_InstanceID": "(gl_InstanceIndex - gl_BaseInstance)",
         "gl_BaseVertex": base_vertex, "gl_BaseVertexARB": base_vertex, "gl_DrawID": draw_id,
