@@ -64,6 +64,7 @@ class Build:
     libc: str = ""                  # its own C library's version, "" without one (a build tree)
     shader_cache: str = ""          # MESA_SHADER_CACHE_DIR of its processes: a folder of its own
     egl_without_glvnd: str = ""     # Mesa's own libEGL.so.1 (built without glvnd), which GL targets cannot use
+    gallium: str = ""               # libgallium-<version>.so (24.3+): EGL loads the drivers from it, no DRI file
 
     def command(self, argv: list[str], base: dict[str, str]) -> list[str]:
         """ARGV (a program of the host: the harness's Python, shader_runner) started so that its
@@ -82,8 +83,9 @@ class Build:
         # the other release runs beside it. Each build gets a cache of its own.
         if self.shader_cache:
             env["MESA_SHADER_CACHE_DIR"] = self.shader_cache
-        if gl:
+        if gl and self.dri_dir:
             env["LIBGL_DRIVERS_PATH"] = self.dri_dir
+        if gl:
             env["__EGL_VENDOR_LIBRARY_FILENAMES"] = _join(self.egl_vendor, base.get("__EGL_VENDOR_LIBRARY_FILENAMES", ""))
             if self.gbm_dir:
                 env["GBM_BACKENDS_PATH"] = self.gbm_dir
@@ -97,7 +99,7 @@ class Build:
             return (f"the Mesa in {self.root} was built without glvnd ({self.egl_without_glvnd}, no libEGL_mesa.so.0): "
                     f"the GL targets load Mesa as glvnd's EGL vendor; configure it with -Dglvnd=enabled "
                     f"(-Dglvnd=true before Mesa 24.1), or build it with bin/build-mesa")
-        if gl and not (self.egl_vendor and self.dri_dir):
+        if gl and not (self.egl_vendor and (self.dri_dir or self.gallium)):
             return f"the Mesa in {self.root} has no EGL and DRI drivers"
         if vulkan and not self.vulkan_icd:
             return f"the Mesa in {self.root} has no lavapipe (libvulkan_lvp.so)"
@@ -134,7 +136,7 @@ def locate(path: str | os.PathLike, state: Path | None = None) -> Build:
     dri = [found[name] for name in DRI_NAMES + DRI_LIBRARIES if name in found]
     gallium = sorted(p for name, p in found.items() if name.startswith("libgallium"))
     lvp = found.get("libvulkan_lvp.so")
-    if not ((egl and dri) or lvp or (found.get("libEGL.so.1") and dri)):
+    if not ((egl and (dri or gallium)) or lvp or (found.get("libEGL.so.1") and dri)):
         raise MesaError(f"--mesa {path}: holds no Mesa (no libEGL_mesa.so.0 with DRI drivers, "
                         f"and no libvulkan_lvp.so, below it)")
     version = next(filter(None, (read_version(p) for p in gallium + dri + [lvp] if p)), "")
@@ -159,7 +161,8 @@ def locate(path: str | os.PathLike, state: Path | None = None) -> Build:
                   egl_vendor=egl_vendor, vulkan_icd=icd,
                   gbm_dir=str(found["dri_gbm.so"].parent) if "dri_gbm.so" in found else "",
                   loader=loader, libc=libc, shader_cache=str(_shader_cache(state, version)),
-                  egl_without_glvnd=str(found["libEGL.so.1"]) if "libEGL.so.1" in found and not egl else "")
+                  egl_without_glvnd=str(found["libEGL.so.1"]) if "libEGL.so.1" in found and not egl else "",
+                  gallium=str(gallium[0]) if gallium else "")
     missing = _unresolved(build, [p for p in (egl, lvp, *gallium) if p])
     if missing:
         raise MesaError(f"--mesa {path}: {missing}")

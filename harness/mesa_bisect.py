@@ -33,6 +33,18 @@ GOOD, BAD, SKIP, ABORT = 0, 1, 125, 128
 DRIVERS = {"llvmpipe": ("llvmpipe",), "zink": ("zink", "lavapipe"), "lavapipe": ("lavapipe",)}
 
 
+# What git bisect run calls: a harness that cannot even be imported says nothing of the commit,
+# so it stops the bisection (exit 128) instead of exiting 1, which git would take for "bad".
+STEP = """import sys
+try:
+    from harness.mesa_bisect import main
+except BaseException as exc:
+    print(f"bisect: the harness cannot be imported: {exc!r}")
+    sys.exit(128)
+sys.exit(main(sys.argv[1:]))
+"""
+
+
 class BisectError(Exception):
     """One line for the user."""
 
@@ -168,6 +180,22 @@ def verify(plan: Plan, folder: Path, commit: str, out=print) -> dict:
     return verdicts
 
 
+def bisect_run(plan: Plan, folder: Path, step_command: list[str], out) -> tuple[str, int]:
+    """`git bisect run STEP_COMMAND`, its output echoed as it comes (a bisection takes an hour)
+    and kept in bisect-run.out: (the output, its exit status)."""
+    said = []
+    with open(folder / "bisect-run.out", "a") as log, subprocess.Popen(
+            ["git", "-C", plan.tree, "bisect", "run", *step_command], text=True, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT) as proc:
+        for line in proc.stdout:
+            log.write(line)
+            log.flush()
+            said.append(line)
+            if line.startswith("bisect: "):
+                out(line.rstrip())
+    return "".join(said), proc.returncode
+
+
 def run(plan: Plan, folder: Path, out=print, verify_result: bool = True, step_command: list[str] | None = None) -> int:
     """Bisect to the end (or resume), verify, reset the tree; 0 when a verified commit was found.
     `step_command` is what `git bisect run` calls (default: this module's --step)."""
@@ -176,18 +204,11 @@ def run(plan: Plan, folder: Path, out=print, verify_result: bool = True, step_co
         catalog.find(case_id, plan.shader_tests)             # an unknown id: one line, before any build
     targets_mod.get(plan.target)
     start(plan, folder, out)
-    here = step_command or [sys.executable, "-m", "harness", "bisect", "--step", "--results-dir", str(folder)]
-    with open(folder / "bisect-run.out", "a") as log, subprocess.Popen(
-            ["git", "-C", plan.tree, "bisect", "run", *here], text=True, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT) as proc:
-        said = []
-        for line in proc.stdout:                     # as it comes: a bisection takes an hour
-            log.write(line)
-            log.flush()
-            said.append(line)
-            if line.startswith("bisect: "):
-                out(line.rstrip())
-    output = "".join(said)
+    here = step_command or [sys.executable, "-c", STEP, "--step", "--results-dir", str(folder)]
+    # a bad commit whose parent is the good one needs no step: git bisect start has decided
+    adjacent = git(plan.tree, "rev-list", "--count", f"{plan.good}..{plan.bad}") == "1"
+    output, returncode = (f"{plan.bad} is the first {plan.terms[1]} commit\n", 0) if adjacent else \
+        bisect_run(plan, folder, here, out)
     (folder / "bisect.log").write_text(git(plan.tree, "bisect", "log") + "\n")
     commit = first_commit(plan)
     steps = [json.loads(line) for line in (folder / "steps.jsonl").read_text().splitlines()] \
@@ -195,7 +216,7 @@ def run(plan: Plan, folder: Path, out=print, verify_result: bool = True, step_co
     for s in steps:
         out(f"  {s['commit'][:12]} {s['verdict']:7} build {s['build_seconds']:5.0f} s  {s['subject']}")
     new = plan.terms[1]
-    if proc.returncode != 0 or not commit or f"first {new} commit" not in output:
+    if returncode != 0 or not commit or f"first {new} commit" not in output:
         undecided = [line for line in output.splitlines() if "skip" in line or "could be" in line]
         out(f"bisect: no first {new} commit: {(undecided or output.strip().splitlines() or ['git bisect run failed'])[-1]}"
             f" (log: {folder / 'bisect-run.out'})")

@@ -53,17 +53,20 @@ def test_a_meson_build_directory_is_found(tmp_path):
 
 
 def test_the_layout_of_mesa_24_3_and_later_is_found(tmp_path):
-    """Mesa 24.3+'s build tree: the drivers live in libgallium-<version>.so, which libdril_dri.so
-    (the DRI loader stub) links to; the per-driver names are made as links to libdril_dri.so."""
+    """Mesa 24.3+'s build tree (25.0.7's, as bin/build-mesa leaves it): libEGL_mesa links
+    libgallium-<version>.so, which holds the drivers; there is no DRI file to point
+    LIBGL_DRIVERS_PATH at. Its install prefix adds libdril_dri.so, the stub the DRI names link to."""
     build = tmp_path / "build"
-    dril = fake_library(build / "src/gallium/targets/dril/libdril_dri.so", "25.0.7")
-    fake_library(build / "src/gallium/targets/dri/libgallium-25.0.7.so", "25.0.7")
+    gallium = fake_library(build / "src/gallium/targets/dri/libgallium-25.0.7.so", "25.0.7")
     fake_library(build / "src/egl/libEGL_mesa.so.0", "25.0.7")
     found = mesa.locate(build, state=tmp_path / "state")
-    assert found.version == "25.0.7"
-    assert {os.readlink(p) for p in Path(found.dri_dir).iterdir()} == {str(dril)}
-    assert str(build / "src/gallium/targets/dri") in found.library_dirs     # where the stub finds libgallium
+    assert found.version == "25.0.7" and found.gallium == str(gallium) and found.dri_dir == ""
+    assert str(gallium.parent) in found.library_dirs                # where libEGL_mesa finds it
     assert found.lacks(gl=True, vulkan=False) == ""
+    assert "LIBGL_DRIVERS_PATH" not in targets.get("llvmpipe").environment({}, found)
+    dril = fake_library(build / "src/gallium/targets/dril/libdril_dri.so", "25.0.7")
+    found = mesa.locate(build, state=tmp_path / "state")
+    assert {os.readlink(p) for p in Path(found.dri_dir).iterdir()} == {str(dril)}
 
 
 def test_a_build_without_glvnd_says_how_to_configure_it(tmp_path):

@@ -104,6 +104,17 @@ def test_first_fixed_commit(tmp_path, fake_steps):
     assert {s["verdict"] for s in steps} <= {"broken", "fixed"}
 
 
+def test_adjacent_commits_need_no_step_and_are_verified(tmp_path, fake_steps):
+    """--good the parent of --bad: the candidate a developer read in the history, built and run."""
+    tree, commits = history(tmp_path, ["fail", "fail", "pass"])
+    folder = tmp_path / "results"
+    plan = mesa_bisect.Plan(tree=str(tree), good=commits[1], bad=commits[2], target="llvmpipe", cases=(CASE,),
+                            fixed=True, build_dir=str(tree / "build"))
+    assert mesa_bisect.run(plan, folder, [].append, step_command=fake_steps(folder)) == 0
+    result = json.loads((folder / "result.json").read_text())
+    assert result["first"] == commits[2] and result["steps"] == 0 and result["verify"]["holds"]
+
+
 def test_skips_that_leave_the_answer_open_say_so(tmp_path, fake_steps):
     tree, commits = history(tmp_path, ["pass"] * 4 + ["nobuild"] * 2 + ["fail"] * 3)
     folder = tmp_path / "results"
