@@ -237,9 +237,17 @@ def _blame(args) -> int:
     """Exit 0 where every case's component is named, 1 where one is undecided."""
     cases = [catalog.find(case_id, args.shader_tests) for case_id in args.case_ids]
     builds = [None if m == "system" else mesa.chosen(m) for m in (args.mesa or ["system"])]
+    if args.validation_layer_path and not Path(args.validation_layer_path, "VkLayer_khronos_validation.json").is_file():
+        print(f"python -m harness blame: no VkLayer_khronos_validation.json in {args.validation_layer_path} "
+              "(bin/fetch-validation-layer prints such a folder)", file=sys.stderr)
+        return 2
+    layers, notes = blame.layer_paths(builds, str(Path(args.validation_layer_path).resolve())
+                                      if args.validation_layer_path else "")
+    for note in notes:
+        print(note, flush=True)
     undecided = False
     for case in cases:
-        rows = blame.gather(case, builds, args.case_timeout, args.validation_layer_path)
+        rows = blame.gather(case, builds, args.case_timeout, layers)
         text, verdict = blame.report(case.id, rows)
         print(text + "\n", flush=True)
         undecided |= verdict.component == "undecided"
