@@ -153,7 +153,8 @@ def main(argv=None) -> int:
         args.program = args.program + program
     try:
         return COMMANDS[args.command](args)
-    except (catalog.NoSuchCase, targets_mod.UnknownTarget, results.ResultsError, mesa.MesaError) as exc:
+    except (catalog.NoSuchCase, targets_mod.UnknownTarget, results.ResultsError, mesa.MesaError,
+            export.Unsupported) as exc:
         print(f"python -m harness {args.command}: {exc}", file=sys.stderr)
         return 128 if args.command == "bisect-run" else 2          # 128+: `git bisect run` stops
     except Exception:                                               # a harness bug: say where
