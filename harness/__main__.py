@@ -153,7 +153,8 @@ def main(argv=None) -> int:
         args.program = args.program + program
     try:
         return COMMANDS[args.command](args)
-    except (catalog.NoSuchCase, targets_mod.UnknownTarget, results.ResultsError, mesa.MesaError) as exc:
+    except (catalog.NoSuchCase, targets_mod.UnknownTarget, results.ResultsError, mesa.MesaError,
+            export.Unsupported) as exc:
         print(f"python -m harness {args.command}: {exc}", file=sys.stderr)
         return 128 if args.command == "bisect-run" else 2          # 128+: `git bisect run` stops
     except Exception:                                               # a harness bug: say where
@@ -237,9 +238,17 @@ def _blame(args) -> int:
     """Exit 0 where every case's component is named, 1 where one is undecided."""
     cases = [catalog.find(case_id, args.shader_tests) for case_id in args.case_ids]
     builds = [None if m == "system" else mesa.chosen(m) for m in (args.mesa or ["system"])]
+    if args.validation_layer_path and not Path(args.validation_layer_path, "VkLayer_khronos_validation.json").is_file():
+        print(f"python -m harness blame: no VkLayer_khronos_validation.json in {args.validation_layer_path} "
+              "(bin/fetch-validation-layer prints such a folder)", file=sys.stderr)
+        return 2
+    layers, notes = blame.layer_paths(builds, str(Path(args.validation_layer_path).resolve())
+                                      if args.validation_layer_path else "")
+    for note in notes:
+        print(note, flush=True)
     undecided = False
     for case in cases:
-        rows = blame.gather(case, builds, args.case_timeout, args.validation_layer_path)
+        rows = blame.gather(case, builds, args.case_timeout, layers)
         text, verdict = blame.report(case.id, rows)
         print(text + "\n", flush=True)
         undecided |= verdict.component == "undecided"

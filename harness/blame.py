@@ -119,11 +119,33 @@ def _first_error(log: str) -> str:
     return ""
 
 
-def gather(case: Case, builds: list, case_timeout: float = 20.0, layer_path: str = "") -> list[Row]:
-    """Every setup on every Mesa (None: the system's). A layer row is in zink's path when the
-    layer, asked for zink's choice on the device (auto), takes that path."""
-    rows = []
+def layer_paths(builds: list, layer_path: str) -> tuple[list[str], list[str]]:
+    """Per Mesa, the layer folder its processes search: `layer_path` where that Mesa's process loads
+    the layer in it (the harness's layer on lavapipe starts under it), else '' (the system's layer);
+    and one line for each Mesa where it does not load (a layer built for a newer C library than the
+    process has: sid's layer in a Debian 12 process, VkErrorLayerNotPresent)."""
+    if not layer_path:
+        return [""] * len(builds), []
+    paths, notes = [], []
     for build in builds:
+        target = targets_mod.get("lavapipe")
+        result = probe(replace(target, env=target.env + (("VK_ADD_LAYER_PATH", layer_path),)),
+                       mesa=build, vk_validation=True)
+        loads = result.status is Reply.OK
+        paths.append(layer_path if loads else "")
+        if not loads:
+            why = (result.message or result.status.value).splitlines()[0]
+            notes.append(f"the validation layer in {layer_path} does not load in Mesa "
+                         f"{build.version if build else 'system'}'s processes ({why}): the system's watches there")
+    return paths, notes
+
+
+def gather(case: Case, builds: list, case_timeout: float = 20.0, layers: list[str] | None = None) -> list[Row]:
+    """Every setup on every Mesa (None: the system's), each Mesa's processes searching its folder of
+    `layers` (layer_paths) for the validation layer. A layer row is in zink's path when the layer,
+    asked for zink's choice on the device (auto), takes that path."""
+    rows = []
+    for build, layer_path in zip(builds, layers or [""] * len(builds)):
         zinks = _zinks_path(build)
         for setup in setups(build):
             row = _run(case, setup, build, case_timeout, layer_path)

@@ -16,10 +16,12 @@ from pathlib import Path
 
 import numpy as np
 
+from harness import export_c
+from harness.export_c import Unsupported  # noqa: F401  (the CLI's one-line error)
 from harness.case import (CallList, Case, Clear, DeleteList, Dispatch, Draw, Link, NewList, Read, step_label,
                           step_state)
 from harness.glfacts import STAGE, STAGE_KEYS
-FORMATS = ("glsl", "shader_test", "vkrunner")
+FORMATS = ("glsl", "shader_test", "vkrunner", "c")
 TOLERANCE = 1e-4
 
 
@@ -54,6 +56,10 @@ def export(case: Case, fmt: str, out_dir: Path, without: frozenset[str] = frozen
     if fmt == "vkrunner":
         path = out_dir / f"{stem}.vk_shader_test"
         path.write_text(vkrunner(case, without))
+        return [path]
+    if fmt == "c":
+        path = out_dir / f"{stem}.c"
+        path.write_text(export_c.program(case))
         return [path]
     raise ValueError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
 
