@@ -205,9 +205,11 @@ def run(plan: Plan, folder: Path, out=print, verify_result: bool = True, step_co
     targets_mod.get(plan.target)
     start(plan, folder, out)
     here = step_command or [sys.executable, "-c", STEP, "--step", "--results-dir", str(folder)]
-    # a bad commit whose parent is the good one needs no step: git bisect start has decided
-    adjacent = git(plan.tree, "rev-list", "--count", f"{plan.good}..{plan.bad}") == "1"
-    output, returncode = (f"{plan.bad} is the first {plan.terms[1]} commit\n", 0) if adjacent else \
+    # The verdicts so far may decide it already: a --bad whose parent is --good (a candidate
+    # read in the history), or commits marked by hand (`git bisect good REV`) before resuming.
+    # Else `git bisect next` checks out the next commit to test, as `git bisect run` would.
+    decided = subprocess.run(["git", "-C", plan.tree, "bisect", "next"], capture_output=True, text=True).stdout
+    output, returncode = (decided, 0) if f"is the first {plan.terms[1]} commit" in decided else \
         bisect_run(plan, folder, here, out)
     (folder / "bisect.log").write_text(git(plan.tree, "bisect", "log") + "\n")
     commit = first_commit(plan)
