@@ -14,6 +14,7 @@ import json
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 
 def environ() -> dict[str, str]:
@@ -110,7 +111,7 @@ class RunSettings:
     vk_without: tuple[str, ...] = ()
     vk_validation: bool = False
     vk_path: str = "auto"             # --vk-path; a target that names its own path keeps it
-    mesa: object = None
+    mesa: Any = None                  # a harness.mesa.Build (config sits below mesa: no import)
     fork: bool = True                 # fork children from a spawner (harness/spawner.py)
     children: int = 1                 # executor children per target in this process
     knobs: Knobs = field(default_factory=knobs)
