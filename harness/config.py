@@ -93,7 +93,7 @@ def split_names(text: str) -> tuple[str, ...]:
     return tuple(name for name in text.split(",") if name)
 
 
-# When a case is hung (harness/executor.py; README, Performance: hangs): after CASE_CPU seconds
+# When a case is hung (harness/executor.py; docs/decisions.md#hangs): after CASE_CPU seconds
 # of its child's CPU without a result (cases may declare more: Requirements.cpu_seconds), after
 # STALL seconds without any CPU, or, last, CASE_TIMEOUT seconds of wall time.
 CASE_CPU = 5.0

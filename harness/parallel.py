@@ -80,7 +80,7 @@ def exit_status(codes: list[int]) -> int:
 
 def shards_for(word: str) -> int:
     """N as given, or `auto`: one process per two cores (each with its executor child), and two
-    from 2 cores on (faster than one process with two children: README, Performance)."""
+    from 2 cores on (faster than one process with two children: docs/decisions.md#parallel-auto)."""
     if word == "auto":
         cores = os.cpu_count() or 1
         return max(min(cores, 2), cores // 2)

@@ -335,8 +335,7 @@ def pytest_xdist_auto_num_workers(config):
     """`-n auto` for conformance runs: one worker per two cores, none below four cores. Each
     worker keeps two processes busy (pytest and the target's child, which runs the next case
     while pytest judges this one), and each costs the controller CPU per case: on 2 cores
-    `-n 2` ran slower than `-n 0`, on 16 a sweep peaked at 8 workers (README, Performance:
-    figures behind the design). $PYTEST_XDIST_AUTO_NUM_WORKERS still decides."""
+    `-n 2` ran slower than `-n 0`, on 16 a sweep peaked at 8 workers (docs/decisions.md#xdist-workers). $PYTEST_XDIST_AUTO_NUM_WORKERS still decides."""
     if config_mod.knobs().xdist_workers or not _collects_cases(config):
         return None                     # xdist's own rule (self-tests: one worker per core)
     return auto_workers(os.cpu_count() or 1)
@@ -397,7 +396,7 @@ def pytest_collection(session):
     imports overlap it. Collection makes the objects that live until the run ends: every Case
     and item, some 190,000 objects for the three families. Python's full collections walk
     every tracked object, and with these growing they ran again and again during collection
-    and later, each slower than the last (README, Performance: figures behind the design): no
+    and later, each slower than the last (docs/decisions.md#gc-freeze): no
     collection while collecting, and what it made is frozen out of later ones."""
     config = session.config
     if config.stash.get(TARGETS, None) and not config.pluginmanager.has_plugin("dsession"):
