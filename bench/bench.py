@@ -112,8 +112,9 @@ def piglit(driver: str, batched: bool, warm: bool = True) -> dict | None:
     """One `piglit run` of PIGLIT_TESTS, with what it counted: its rate is only a reference if
     the tests really ran. Without `wflinfo` (Debian's waffle-utils, only a Recommends of piglit)
     piglit reads the GL version as 0.0 and fast-skips every test that names one, starting no
-    process: 1815 of the 1863 results were such skips in 6 s, which is where the README's
-    194-255/s "isolated" figures of 2026-11-23 came from (34.7 and 36.1/s when the tests ran).
+    process: 1815 of the 1863 results were such skips in 6 s, which is where the 194-255/s
+    "isolated" figures of 2026-11-23 (bench/results/2026-11-23-performance.md) came from (34.7
+    and 36.1/s when the tests ran).
     So without wflinfo the bench turns fast skipping off (PIGLIT_NO_FAST_SKIP=1), and it counts
     the tests that started no process."""
     if not shutil.which("piglit"):

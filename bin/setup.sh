@@ -42,7 +42,6 @@ for ((i = 1; i <= $#; i++)); do              # the private Mesa a command asks f
     if [ "$arg" = --mesa ]; then j=$((i + 1)); arg=--mesa=${!j:-}; fi
     case $arg in
         --mesa=*) folder=${arg#--mesa=}; folder=${folder#./}; folder=${folder#"$ROOT"/}
-            SETUP_MESA=$folder                # bin/conformance looks up its baseline
             if [[ $folder == mesa/* && ! -d $ROOT/$folder ]]; then
                 fetched=$("$ROOT/bin/fetch-mesa" "${folder#mesa/}") || return 1
                 [ "$fetched" = "$ROOT/$folder" ] || { echo "setup: --mesa $folder: bin/fetch-mesa put" \

@@ -27,7 +27,7 @@ import traceback
 
 from pathlib import Path
 
-from harness import bisect, blame, catalog, compare, config, core, export, mesa, results
+from harness import baseline, bisect, blame, catalog, compare, config, core, export, gating, mesa, results
 from harness import targets as targets_mod
 from harness.executor import probe as probe_target
 from harness.status import Reply
@@ -129,6 +129,11 @@ def main(argv=None) -> int:
                      help="Vulkan targets: how direct multi-draws are issued (default: zink's choice)")
     cmd.add_argument("--flake-retries", type=int, default=1, metavar="N",
                      help="re-run a failing case up to N times; one that then passes is a flake, not bad (default 1)")
+    cmd.add_argument("--baseline", action="append", default=[], metavar="auto|none|FILE",
+                     help="the baseline that labels a verdict (default auto: the Mesa's own, harness/gating.py); "
+                          "its flakes file forgives a listed flake; good or bad is the verdict's")
+    cmd.add_argument("--flakes", action="append", default=[], metavar="FILE",
+                     help="'REGEX STATUS[,STATUS]' lines: a listed failure is a flake, not bad (repeatable)")
     _mesa_option(cmd)
     _shader_tests_option(cmd)
     cmd = sub.add_parser("blame", help="run a failing case on every setup that tells the components apart; "
@@ -154,7 +159,7 @@ def main(argv=None) -> int:
     try:
         return COMMANDS[args.command](args)
     except (catalog.NoSuchCase, targets_mod.UnknownTarget, results.ResultsError, mesa.MesaError,
-            export.Unsupported) as exc:
+            export.Unsupported, gating.GateError, baseline.BaselineError) as exc:
         print(f"python -m harness {args.command}: {exc}", file=sys.stderr)
         return 128 if args.command == "bisect-run" else 2          # 128+: `git bisect run` stops
     except Exception:                                               # a harness bug: say where
@@ -230,8 +235,12 @@ def _merge(args) -> int:
 def _bisect(args) -> int:
     settings = config.RunSettings(mesa=mesa.chosen(args.mesa), vk_without=config.split_names(args.vk_without),
                                   vk_path=args.vk_path)
+    gate = gating.choose(args.baseline, args.flakes, settings.mesa)
+    print(gate.line, flush=True)                        # the first line: what gates the run
+    rules = core.Rules(baseline=baseline.load(gate.baselines), flakes=tuple(baseline.load_flakes(gate.flakes)),
+                       flake_retries=args.flake_retries)
     return bisect.bisect_run(args.case_ids, targets_mod.get(args.target), settings=settings,
-                             shader_tests=args.shader_tests, rules=core.Rules(flake_retries=args.flake_retries))
+                             shader_tests=args.shader_tests, rules=rules)
 
 
 def _blame(args) -> int:

@@ -68,12 +68,13 @@ def _fields(line: str) -> tuple[str, str]:
 
 
 def load(paths) -> dict[str, Expectation]:
-    expected, listed = {}, {}
+    expected: dict[str, Expectation] = {}
+    listed: dict[str, str] = {}
     for path, number, line in _lines(paths, "baseline ", trailing_comments=True):
         where = f"{path}:{number}"
         key, name = _fields(line)
         expectation = _expectation(name, where) if key else ""
-        if expectation == "":
+        if isinstance(expectation, str):
             raise BaselineError(f"{where}: expected {_FORMAT}, got {line!r}")
         if key in listed:
             raise BaselineError(f"{key} is listed twice: {listed[key]} and {where} (a baseline lists a case once)")

@@ -152,7 +152,7 @@ def exit_now(code: int) -> None:
     """End the process as a normal exit would, less the interpreter's finalization: atexit's
     handlers (the profile's timers) run, the driver's own exit handlers do not. Nothing here
     needs cleaning up, and the executor waits for this exit, which finalization with PyOpenGL,
-    numpy and a driver loaded made slow (README, Performance: figures behind the design)."""
+    numpy and a driver loaded made slow (docs/decisions.md#exit-without-finalization)."""
     try:
         atexit._run_exitfuncs()
         sys.stdout.flush()

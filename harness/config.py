@@ -14,6 +14,7 @@ import json
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 
 def environ() -> dict[str, str]:
@@ -92,7 +93,7 @@ def split_names(text: str) -> tuple[str, ...]:
     return tuple(name for name in text.split(",") if name)
 
 
-# When a case is hung (harness/executor.py; README, Performance: hangs): after CASE_CPU seconds
+# When a case is hung (harness/executor.py; docs/decisions.md#hangs): after CASE_CPU seconds
 # of its child's CPU without a result (cases may declare more: Requirements.cpu_seconds), after
 # STALL seconds without any CPU, or, last, CASE_TIMEOUT seconds of wall time.
 CASE_CPU = 5.0
@@ -110,7 +111,7 @@ class RunSettings:
     vk_without: tuple[str, ...] = ()
     vk_validation: bool = False
     vk_path: str = "auto"             # --vk-path; a target that names its own path keeps it
-    mesa: object = None
+    mesa: Any = None                  # a harness.mesa.Build (config sits below mesa: no import)
     fork: bool = True                 # fork children from a spawner (harness/spawner.py)
     children: int = 1                 # executor children per target in this process
     knobs: Knobs = field(default_factory=knobs)

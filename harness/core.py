@@ -13,6 +13,7 @@ import contextlib
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Iterator, Protocol
 
 from harness import baseline, export, policy, profiling, verdict
 from harness import targets as targets_mod
@@ -21,7 +22,17 @@ from harness.config import RunSettings
 from harness.executor import Executor, ExecutorGroup
 from harness.status import Result, Status
 
-__all__ = ["RunSettings", "Rules", "Record", "run_case", "runner", "where", "facts_of"]
+__all__ = ["RunSettings", "Rules", "Record", "Runner", "run_case", "runner", "where", "facts_of"]
+
+
+class Runner(Protocol):
+    """What runs a target's cases: an Executor (one child) or an ExecutorGroup (several)."""
+
+    def run(self, case: Case) -> Result:
+        ...
+
+    def info(self) -> Result:
+        ...
 
 
 @dataclass(frozen=True)
@@ -58,7 +69,7 @@ class Record:
         return data
 
 
-def facts_of(runner) -> dict:
+def facts_of(runner: Runner) -> dict:
     """The target's renderer, version and Mesa, from its child ({} if it did not start)."""
     return runner.info().observation or {}
 
@@ -71,8 +82,7 @@ def where(target: str, facts: dict) -> str:
     return text
 
 
-def run_case(case: Case, target: str, runner, rules: Rules = Rules()) -> Record:
-    """`runner`: the target's Executor or ExecutorGroup (anything with run(case) and info())."""
+def run_case(case: Case, target: str, runner: Runner, rules: Rules = Rules()) -> Record:
     result = runner.run(case)
     facts = facts_of(runner)
     place = where(target, facts)
@@ -117,7 +127,7 @@ def keep_for_triage(case: Case, target: str, result: Result, folder: Path) -> st
 
 
 @contextlib.contextmanager
-def runner(settings: RunSettings, target: str, children: int | None = None):
+def runner(settings: RunSettings, target: str, children: int | None = None) -> Iterator[ExecutorGroup]:
     """An executor group for one target, closed on exit."""
     spec = targets_mod.get(target)
     size = settings.children if children is None else children

@@ -5,7 +5,7 @@ naming the signal and quoting the tail of the child's stderr; a hung case become
 its child is killed. A case is hung when its child has spent the case's CPU budget without a
 result (a spinning driver), or no CPU at all for a few seconds (a deadlock), or, last, when the
 wall clock passes --case-timeout (a wait on a GPU). CPU, not wall time, is the measure: a case's
-CPU does not grow with the machine's load, its wall time does (README, Performance: hangs). Either way the next case gets a fresh child, as it does after
+CPU does not grow with the machine's load, its wall time does (docs/decisions.md#hangs). Either way the next case gets a fresh child, as it does after
 a case that is the last in its child (Case.last_in_child).
 """
 from __future__ import annotations

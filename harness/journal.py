@@ -14,6 +14,7 @@ import os
 import shutil
 import uuid
 from pathlib import Path
+from typing import IO
 
 FOLDER = "journal"
 
@@ -27,7 +28,7 @@ class Journal:
 
     def __init__(self, results_dir: Path, run: str):
         self.path = Path(results_dir) / FOLDER / f"{run}-{os.getpid()}.jsonl"
-        self._stream = None
+        self._stream: IO[str] | None = None
 
     def append(self, entry: dict) -> None:
         if self._stream is None:

@@ -7,9 +7,12 @@ OUT/matrix-junit.xml.
 
 SELECTION: --case ID (repeatable; an id, or `<id>[<target>]`), --failures-of RESULTS (the
 fail, timeout and crash entries of a run, on their targets), -k EXPR, test paths. Each Mesa is an
-ordinary harness run without baselines (pytest -n auto ... --mesa PATH --results-dir
-OUT/<version>, its output in OUT/<version>/pytest.log), one after the other; `--mesa system` is
-the system's Mesa. A results directory's release is the `mesa` its entries record.
+ordinary harness run (pytest -n auto ... --mesa PATH --results-dir OUT/<version>, its output in
+OUT/<version>/pytest.log), one after the other, gated as any run is: on that Mesa's own baseline
+and flakes file (--baseline auto, harness/gating.py; `-- --baseline none` for none). A baseline
+changes no verdict in the matrix, only how the run reports it; a flakes entry makes its failure a
+flake. `--mesa system` is the system's Mesa. A results directory's release is the `mesa` its
+entries record.
 """
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from harness import catalog, config, ids, matrix, mesa, results
+from harness import catalog, config, gating, ids, matrix, mesa, results
 from harness.importers.shader_test import FAMILY as SHADER_TEST
 from harness.report.html import slug
 
@@ -97,12 +100,20 @@ def run(mesas: list[str], out: Path, chosen: list[str], extra: list[str]) -> lis
             raise MatrixError(f"--mesa {folders[name]} and --mesa {path} are both Mesa {build.version}")
         folders[name] = path
     env = {k: v for k, v in config.environ().items() if k != "HARNESS_MESA"}     # --mesa decides
+    try:
+        rest, words = gating.option_values(extra, "--baseline")
+        flakes = gating.option_values(rest, "--flakes")[1]
+        gates = {name: gating.choose(words, flakes, None if path == SYSTEM else mesa.chosen(path))
+                 for name, path in folders.items()}
+    except gating.GateError as exc:
+        raise MatrixError(str(exc)) from None
     done = []
     for name, path in folders.items():
         folder = out / name
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "results.json").unlink(missing_ok=True)           # no stale verdicts
-        print(f"{PROG}: Mesa {name} ({path}): running, output in {folder / 'pytest.log'}", file=sys.stderr)
+        print(f"{PROG}: Mesa {name} ({path}): {gates[name].line.removeprefix('harness: ')}; running, output in "
+              f"{folder / 'pytest.log'}", file=sys.stderr)
         with open(folder / "pytest.log", "w") as log:
             code = subprocess.run(pytest_command(path, folder, chosen, extra), cwd=catalog.ROOT, env=env,
                                   stdout=log, stderr=subprocess.STDOUT).returncode

@@ -13,6 +13,9 @@ SIGTERM or Ctrl-C of this command passes the signal on and merges what the proce
 this command is SIGKILLed, the processes get SIGTERM from the kernel (PR_SET_PDEATHSIG) and
 write theirs. `--resume DIR` is handed to every process, as what DIR's run finished.
 
+The run is gated once, here (harness/gating.py: `--baseline auto` by default), and its first
+line says on what; every process gets the chosen files as its --baseline and --flakes.
+
 A run that is itself one shard of a CI job (`--shard K/N`, else CI_NODE_INDEX/CI_NODE_TOTAL)
 splits that shard's cases over its processes: process p runs the cases of shard K/N that are
 p-th modulo its process count, one shard of the whole list (sharding.Shard.split).
@@ -30,7 +33,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from harness import config, results, shader_cache, sharding
+from harness import config, gating, mesa, results, shader_cache, sharding
 
 OWN_OPTIONS = ("-n", "--numprocesses", "--dist", "--shuffle")
 TAIL = 3000             # characters of a failed shard's log shown
@@ -77,7 +80,7 @@ def exit_status(codes: list[int]) -> int:
 
 def shards_for(word: str) -> int:
     """N as given, or `auto`: one process per two cores (each with its executor child), and two
-    from 2 cores on (faster than one process with two children: README, Performance)."""
+    from 2 cores on (faster than one process with two children: docs/decisions.md#parallel-auto)."""
     if word == "auto":
         cores = os.cpu_count() or 1
         return max(min(cores, 2), cores // 2)
@@ -115,16 +118,30 @@ def _resumed(folder: Path, out: Path) -> Path:
     return path
 
 
+def gate(args: list[str]) -> tuple[gating.Gate, list[str]]:
+    """The run's gate, and the pytest arguments with it in place of their --baseline and --flakes."""
+    try:
+        rest, words = gating.option_values(args, "--baseline")
+        rest, flakes = gating.option_values(rest, "--flakes")
+        named = gating.option_values(rest, "--mesa")[1]                 # the last one counts, as in pytest
+        chosen = gating.choose(words, flakes, mesa.chosen(named[-1] if named else None))
+    except (gating.GateError, mesa.MesaError) as exc:
+        raise ParallelError(str(exc)) from None
+    return chosen, rest + chosen.options()
+
+
 def run(n: int, args: list[str]) -> int:
     rest, outer = split_results_dir(args, "--shard", None)
     try:
         outer = sharding.chosen(str(outer or ""), config.knobs())
     except sharding.ShardError as exc:
         raise ParallelError(str(exc)) from None
-    if outer.n > 1:                                     # the run's first line says which part it runs
-        print(f"harness parallel: {outer.describe()}, over {n} processes", flush=True)
     rest, out = split_results_dir(rest)
     rest, resume = split_results_dir(rest, "--resume", None)
+    chosen, rest = gate(rest)
+    print(chosen.line, flush=True)                      # the run's first line: what gates it
+    if outer.n > 1:                                     # the second: which part it runs
+        print(f"harness parallel: {outer.describe()}, over {n} processes", flush=True)
     if resume is not None:
         rest += ["--resume", str(_resumed(resume, out))]
     each = children(rest)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import __version__, baseline, catalog, config as config_mod, core, journal, mesa, results, \
+from harness import __version__, baseline, catalog, config as config_mod, core, gating, journal, mesa, results, \
     shader_cache, sharding, terminal
 from harness import targets as targets_mod
 from harness.executor import probe
@@ -35,6 +35,7 @@ DONE = pytest.StashKey[dict]()              # --resume: "<id>[<target>]" -> the 
 RUN = pytest.StashKey[str]()                # this run's id: its journal files' prefix
 ORDER = pytest.StashKey[dict]()             # without xdist: each item's place in the run order
 MANIFEST = pytest.StashKey[dict]()          # the expectation files and JUnit options (results.manifest)
+GATE = pytest.StashKey[gating.Gate]()       # the baseline and flakes files that gate the run
 pytest_plugins = ["harness.importers.collect"]          # --shader-tests: piglit files as cases
 
 
@@ -65,9 +66,11 @@ def pytest_addoption(parser):
                          "device's features; default). The lavapipe-split target is always split")
     group.addoption("--vk-validation", action="store_true",
                     help="Vulkan backend: run under the Khronos validation layer; a validation error fails the case")
-    group.addoption("--baseline", action="append", default=[], metavar="FILE",
+    group.addoption("--baseline", action="append", default=[], metavar="auto|none|FILE",
                     help="expected failures, 'case-id[target],Fail|Crash|Timeout' lines, or a run's results.csv "
-                         "(repeatable; a case listed twice is an error)")
+                         "(repeatable; a case listed twice is an error). Default auto: the Mesa under test's "
+                         "own baselines/mesa-<version>.csv and -flakes.txt, found by its Debian version "
+                         "(harness/gating.py); none: ungated")
     group.addoption("--junit-limit", type=int, default=None, metavar="N",
                     help="write at most N failures to junit.xml, and one testcase saying how many more "
                          "(every one is in failures.csv and results.csv)")
@@ -159,12 +162,16 @@ def _configure(config):
     config.stash[SETTINGS] = _settings(config, worker)
     if worker:                                          # an xdist worker: the controller chose
         config.stash[TARGETS] = config.workerinput["harness_targets"]
+        config.stash[GATE] = gating.Gate(*map(tuple, config.workerinput["harness_gate"][:2]),
+                                         config.workerinput["harness_gate"][2])
         config.stash[RUN] = config.workerinput["harness_run"]
         config.stash[STARTED] = config.workerinput["harness_started"]
     elif _collects_cases(config):
+        config.stash[GATE] = _gate(config, config.getoption("baseline"))
         config.stash[TARGETS] = _selected_targets(config)
         config.stash[RUN] = journal.new_run()
-    else:
+    else:                                               # the self-tests: gated only where asked
+        config.stash[GATE] = _gate(config, config.getoption("baseline") or [gating.NONE])
         config.stash[TARGETS] = []
         config.stash[RUN] = ""
     if not worker:
@@ -172,8 +179,9 @@ def _configure(config):
     config.stash[POOL] = ExecutorPool(config.stash[SETTINGS])
     results_dir = Path(config.getoption("results_dir"))
     try:
-        config.stash[RULES] = core.Rules(baseline=baseline.load(config.getoption("baseline")),
-                                         flakes=tuple(baseline.load_flakes(config.getoption("flakes"))),
+        gate = config.stash[GATE]
+        config.stash[RULES] = core.Rules(baseline=baseline.load(gate.baselines),
+                                         flakes=tuple(baseline.load_flakes(gate.flakes)),
                                          flake_retries=config.getoption("flake_retries"), triage_dir=results_dir)
         config.stash[SKIPS] = baseline.load_patterns(config.getoption("skips"))
     except baseline.BaselineError as exc:
@@ -181,8 +189,7 @@ def _configure(config):
     limit = config.getoption("junit_limit")
     if limit is not None and limit < 0:
         raise HarnessUsageError(f"--junit-limit {limit}: expected a number of failures, 0 or more")
-    config.stash[MANIFEST] = results.manifest(config.getoption("baseline"), config.getoption("flakes"),
-                                              config.getoption("skips"),
+    config.stash[MANIFEST] = results.manifest(gate.baselines, gate.flakes, config.getoption("skips"),
                                               results.JunitOptions(limit, config.getoption("junit_link")))
     try:
         config.stash[SHARD] = sharding.chosen(config.getoption("shard"), config.stash[SETTINGS].knobs)
@@ -197,6 +204,23 @@ def _configure(config):
             _clear_results(results_dir)             # an earlier run's records must not mix with these
         config.pluginmanager.register(ResultsWriter(results_dir, config), "harness-results")
         _interrupt_on_sigterm()
+
+
+def _gate(config, words: list[str]) -> gating.Gate:
+    """The baseline and flakes files that gate this run (harness/gating.py); xdist workers get
+    the controller's."""
+    try:
+        return gating.choose(words, config.getoption("flakes"), config.stash[SETTINGS].mesa)
+    except gating.GateError as exc:
+        raise HarnessUsageError(str(exc)) from None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session):
+    """The run's first line says which baseline gates it, or that none does and why."""
+    config = session.config
+    if config.stash.get(TARGETS, None) and not hasattr(config, "workerinput"):
+        config.get_terminal_writer().line(config.stash[GATE].line)
 
 
 def _settings(config, worker: bool) -> core.RunSettings:
@@ -311,8 +335,7 @@ def pytest_xdist_auto_num_workers(config):
     """`-n auto` for conformance runs: one worker per two cores, none below four cores. Each
     worker keeps two processes busy (pytest and the target's child, which runs the next case
     while pytest judges this one), and each costs the controller CPU per case: on 2 cores
-    `-n 2` ran slower than `-n 0`, on 16 a sweep peaked at 8 workers (README, Performance:
-    figures behind the design). $PYTEST_XDIST_AUTO_NUM_WORKERS still decides."""
+    `-n 2` ran slower than `-n 0`, on 16 a sweep peaked at 8 workers (docs/decisions.md#xdist-workers). $PYTEST_XDIST_AUTO_NUM_WORKERS still decides."""
     if config_mod.knobs().xdist_workers or not _collects_cases(config):
         return None                     # xdist's own rule (self-tests: one worker per core)
     return auto_workers(os.cpu_count() or 1)
@@ -345,6 +368,8 @@ def _concurrent_children(config) -> int:
 @pytest.hookimpl(optionalhook=True)          # an xdist hook; pytest may run without xdist
 def pytest_configure_node(node):
     node.workerinput["harness_targets"] = node.config.stash[TARGETS]
+    gate = node.config.stash[GATE]
+    node.workerinput["harness_gate"] = [list(gate.baselines), list(gate.flakes), gate.line]
     node.workerinput["harness_run"] = node.config.stash[RUN]
     node.workerinput["harness_started"] = node.config.stash[STARTED]
 
@@ -371,7 +396,7 @@ def pytest_collection(session):
     imports overlap it. Collection makes the objects that live until the run ends: every Case
     and item, some 190,000 objects for the three families. Python's full collections walk
     every tracked object, and with these growing they ran again and again during collection
-    and later, each slower than the last (README, Performance: figures behind the design): no
+    and later, each slower than the last (docs/decisions.md#gc-freeze): no
     collection while collecting, and what it made is frozen out of later ones."""
     config = session.config
     if config.stash.get(TARGETS, None) and not config.pluginmanager.has_plugin("dsession"):

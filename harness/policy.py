@@ -36,7 +36,7 @@ class Expectation:
 
     @classmethod
     def of(cls, status: Status, where: str = "") -> "Expectation":
-        return cls(frozenset({status}), status.baseline_name, where)
+        return cls(frozenset({status}), status.baseline_name or status.value, where)
 
 
 class Report(enum.Enum):

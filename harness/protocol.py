@@ -3,7 +3,7 @@
 Replies (child to executor) are UTF-8 JSON: the child runs a driver that may have corrupted its
 heap, and the executor decodes nothing richer than JSON from it. Requests (executor to child)
 are pickles: both ends are this harness on one interpreter, and a request costs a third of
-its JSON as a pickle (README, Performance: figures behind the design).
+its JSON as a pickle (docs/decisions.md#pickle-requests).
 """
 from __future__ import annotations
 

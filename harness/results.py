@@ -194,8 +194,9 @@ def _read_junit(path: Path) -> list[dict]:
             props = {p.name: p.value for p in (case.child(Properties) or [])}
             name = case.name
             case_id, target = props.get("case_id"), props.get("target")
-            if not case_id and ids.split(name):
-                case_id, target = ids.split(name)
+            named = ids.split(name)
+            if not case_id and named:
+                case_id, target = named
             if not case_id:
                 continue
             kinds = {type(r) for r in case.result}
@@ -244,7 +245,8 @@ def merge(paths: list[Path], out: Path, junit: dict | None = None) -> list[dict]
     twice = next((p for i, p in enumerate(folders) if p in folders[:i]), None)
     if twice is not None:
         raise ResultsError(f"{twice} is given twice")
-    entries, seen = [], {}
+    entries: list[dict] = []
+    seen: dict[str, tuple[object, dict]] = {}
     for path in paths:
         for entry in read(path):
             if key(entry) in seen:

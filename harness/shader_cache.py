@@ -2,8 +2,7 @@
 
 NVIDIA's GL driver serves its disk cache (~/.cache/nvidia/GLCache) to one process at a time;
 the other processes compile every program again, with a folder of its own each (warm, or a
-copy of one warm folder) they link as fast as one process alone (README, Performance: figures
-behind the design). The driver does not create that folder: without it, it caches nothing.
+copy of one warm folder) they link as fast as one process alone (docs/decisions.md#shader-cache-per-child). The driver does not create that folder: without it, it caches nothing.
 
 So a child of a target that may load NVIDIA's driver (Target.shader_cache_slot) claims a slot
 before its driver loads: the first folder slots()/K it can lock, held until it exits. Before a

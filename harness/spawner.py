@@ -134,7 +134,7 @@ class Forked:
 # -- the spawner process -------------------------------------------------------------------------
 def preload(options) -> None:
     """Import what harness.child will need for this backend; nothing that opens a driver."""
-    from harness import child               # the child, and with it the case model and the framing
+    from harness import child  # noqa: F401  the child, and with it the case model and the framing
     from harness.backends import registry
     if options.backend in ("gl", "fault-gl"):
         from harness.backends.gl.context import select_platform

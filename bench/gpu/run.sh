@@ -16,7 +16,7 @@
 # any name ending in nauto is one more -n auto run, e.g. "r1-nauto r2-nauto" for repeats; "families"
 # runs each family alone with -n auto, for its own wall time and cases/s).
 #
-# Made for the lent NVIDIA machine (see README, "GPU validation"), which lacks the GL/Vulkan
+# Made for the lent NVIDIA machine (see docs/gpu.md), which lacks the GL/Vulkan
 # loaders, glslang, PyOpenGL and vulkan. What it finds in the working tree is used:
 #   .gl/*.deb    Debian's loaders (libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
 #                 unpacked into / when the machine has none, and glslang-tools into /tmp/glslang;

@@ -1,7 +1,23 @@
 """Backends run a Case on a driver and return the raw observation; they know nothing of pytest.
 
-A backend has `info() -> dict` and `run(case) -> dict`, and raises these to say why not.
+A backend has `info() -> dict` and `run(case) -> dict` (the `Backend` protocol), and raises
+these to say why not.
 """
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+
+class Backend(Protocol):
+    """What the child holds (harness/child.py): made by registry.make from the child's options."""
+
+    def info(self) -> dict[str, Any]:
+        """The context's facts: renderer, version, extensions, limits."""
+        ...
+
+    def run(self, case: Any) -> dict[str, Any]:
+        """The raw observation of one case (harness.case.Case)."""
+        ...
 
 
 class Skip(Exception):

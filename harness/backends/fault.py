@@ -121,7 +121,7 @@ class FaultyGL:
                 GL.glEnable(0xFFFF)                 # not a capability: GL_INVALID_ENUM
             except GL.GLError as exc:
                 from harness.backends import BackendError
-                raise BackendError(f"GL error GL_INVALID_ENUM from glEnable(0xffff) after the case: {exc.err}")
+                raise BackendError(f"GL error GL_INVALID_ENUM from glEnable(0xffff) after the case: {exc.err}") from exc
         return observation
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-from harness.backends import BackendError
+from harness.backends import Backend, BackendError
 
 BACKENDS = {
     "gl": ("harness.backends.gl.runner", "GLBackend"),
@@ -22,7 +22,7 @@ def modules(options) -> list[str]:
         (["OpenGL.EGL", "OpenGL.EGL.EXT.device_enumeration"] if gl and options.gl_platform == "egl" else [])
 
 
-def make(options):
+def make(options) -> Backend:
     """The backend a child with these options runs; BackendError if there is none."""
     if options.backend not in BACKENDS:
         raise BackendError(f"target {options.target}: backend {options.backend!r} is not implemented")

@@ -151,7 +151,7 @@ def summary(paths: list[Path]) -> str:
         lines.append(f"| {run.get('mesa') or '?'} | {run['target']} | {run['family']} | {run['cases_run']} | "
                      f"{statuses} | {len(found)} | {also} | {fixed} |")
     lines.append("")
-    for path, run in runs:
+    for _path, run in runs:
         for f in run["findings"]:
             what = ", ".join(f["signature"].get("quantities") or [f["signature"].get("driver", "")])
             also = f.get("fixed_also")

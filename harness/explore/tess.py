@@ -93,7 +93,7 @@ def _steps(draw) -> dict:
 @st.composite
 def _seq(draw) -> dict:
     programs = []
-    for n in range(draw(st.integers(2, 4))):
+    for _ in range(draw(st.integers(2, 4))):
         kind = draw(st.sampled_from(PROGRAM_KINDS))
         programs.append(["no-tcs", draw(st.integers(0, 2))] if kind == "no-tcs" else
                         ["tcs", draw(st.integers(1, 8)), draw(_levels(SMALL_LEVELS))] if kind == "tcs" else ["plain"])

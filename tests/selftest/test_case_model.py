@@ -36,7 +36,7 @@ def test_every_id_is_a_valid_k_expression(tess_cases, draw_params_cases):
     """`pytest -k '<case id>'` must work for every case: -k rejects e.g. commas and spaces."""
     from _pytest.mark.expression import Expression      # pytest's own -k parser
     for case_id in list(tess_cases) + list(draw_params_cases):
-        assert Expression.compile(case_id).evaluate(lambda name: name == case_id), case_id
+        assert Expression.compile(case_id).evaluate(lambda name, case_id=case_id: name == case_id), case_id
 
 
 def test_ids_stable_across_generations(tess_cases):

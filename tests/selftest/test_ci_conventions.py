@@ -9,7 +9,7 @@ from junitparser import Failure, JUnitXml
 
 from conftest import ROOT
 from harness import baseline, results
-from harness.policy import UNEXPECTED_IMPROVEMENT, Expectation, Report, decide
+from harness.policy import UNEXPECTED_IMPROVEMENT, Report, decide
 from harness.status import Status, Verdict
 
 CASE = "tess/no-tcs/quads/equal/pv4/o2_3_4_5-i6_7"

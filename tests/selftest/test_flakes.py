@@ -3,7 +3,6 @@ forgives (`REGEX STATUS[,STATUS...]  # rate`); a failure with another status is 
 and fails the run; an entry naming none (the old format, which forgave any status) is bad input."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from conftest import ROOT

@@ -6,7 +6,6 @@ of what finished and exits non-zero. Each for a plain pytest run, for `-n 2` and
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys

@@ -184,7 +184,7 @@ def test_each_mesa_is_a_plain_harness_run(tmp_path):
                            "--mesa", str(Path("mesa/26.2.6").resolve()), "--results-dir",
                            str(tmp_path / "26.2.6-1"), "--case-timeout", "10"]
     assert "--mesa" not in matrix_cli.pytest_command("system", tmp_path, [], [])
-    assert not any(a.startswith("--baseline") for a in command)
+    assert not any(a.startswith("--baseline") for a in command)      # gated as a plain run: auto
 
 
 def test_the_system_mesa_through_the_command(tmp_path, capsys):

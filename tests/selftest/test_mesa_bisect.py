@@ -7,12 +7,10 @@ bench/mesa_from_source.sh."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest

@@ -1,5 +1,5 @@
 """harness/shader_cache.py: a cache folder per concurrent child, seeded from slot 0. Pure file
-and lock logic; the driver's use of the folders is measured on the GPU machine (README)."""
+and lock logic; the driver's use of the folders is measured on the GPU machine (docs/decisions.md#shader-cache-per-child)."""
 import os
 import subprocess
 import sys

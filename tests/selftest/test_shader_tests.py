@@ -366,7 +366,7 @@ def test_vulkan_backend_skips_atomic_counters_and_gl_error_checks():
 def test_an_imported_case_exports_back_to_a_script_that_imports_to_the_same_steps():
     """export's shader_test of an imported case, imported again: the same kinds of steps and the
     same checks (labels aside, which name the lines). Textures and `draw rect tex` coordinates
-    are not exported (see the README), so the texture files' draws differ."""
+    are not exported (see docs/piglit.md), so the texture files' draws differ."""
     from harness import export
     files = sorted(FILES.glob("*.shader_test")) + sorted((FILES.parent / "shader_tests_fidelity").glob("*.shader_test"))
     compared = 0

@@ -52,7 +52,7 @@ def mutated(case, observation):
             continue
         records = np.frombuffer(base64.b64decode(draw["xfb"]), dtype)
 
-        def variant(changed):
+        def variant(changed, d=d):
             draws = [dict(x) for x in observation["steps"]]
             draws[d]["xfb"] = encode_records(changed.tobytes())
             return {"steps": draws}

@@ -45,8 +45,7 @@ def generate() -> list[Case]:
 
 # Seconds of CPU a case of these sub-families may take in its child before it counts as hung:
 # their cold compiles are long (zink 22.3.6 compiled tess/tcs/triangles/equal/large-out/
-# out32-27xvec4-patch2xvec4 in 20.9 s of CPU with an empty shader cache; README, Performance:
-# hangs), where every other case stays far under the run's budget.
+# out32-27xvec4-patch2xvec4 in 20.9 s of CPU with an empty shader cache; docs/decisions.md#hangs), where every other case stays far under the run's budget.
 HEAVY_CPU_SECONDS = 60.0
 
 

@@ -74,7 +74,7 @@ def seq_case(domain: str, spacing: str, token: str, programs: list[tuple[str, ..
                                    spec[2] if tcs else levels, patches, tcs)
             if tcs and seen != size:                         # the TCS's output patch, built from the input
                 groups = []
-                for group, (p, v0, _) in zip(exp.groups, patches):
+                for group, (_, v0, _) in zip(exp.groups, patches):
                     vertices = [v0 + (i % size) for i in range(seen)]
                     values = tuple((q, (seen, sum(vertices) + 1000 * seen, vertices[0] + 1000))
                                    if q == COORD_CAPTURES[4].quantity else (q, v) for q, v in group.values)
@@ -100,7 +100,7 @@ def seq_cases() -> list[Case]:
     a, b, c = LEVELS["integer"], LEVELS["fractional"], LEVELS["inner_one"]
     for domain in DOMAINS:
         for spacing in SPACINGS:
-            def add(token, programs, steps):
+            def add(token, programs, steps, domain=domain, spacing=spacing):
                 cases.append(seq_case(domain, spacing, token, programs, steps))
             no_tcs, with_tcs, plain = ("no-tcs", 0), ("tcs", 4, b), ("plain",)
             # TCS-less, then a real TCS with the same TES, then TCS-less again (state unchanged,

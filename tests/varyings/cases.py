@@ -257,7 +257,7 @@ def make_case(plan: Plan) -> Case:
     def image(clipping: bool) -> list[ExpectedPixel]:
         pixels = []
         for row in range(ROWS):
-            for slot, (expr, value, label, source) in enumerate(reads):
+            for slot, (_, value, label, source) in enumerate(reads):
                 index = (row * width + slot // 4) * 4 + slot % 4
                 if clipping and row == 1:
                     pixels.append(ExpectedPixel(index, f"row 1 (clipped by gl_ClipVertex), FS input {label}",

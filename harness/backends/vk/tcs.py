@@ -30,7 +30,7 @@ def passthrough_tcs(vs: str, patch_vertices: int, faithful: bool = True) -> str:
             body.append("gl_out[gl_InvocationID].gl_PointSize = gl_in[gl_InvocationID].gl_PointSize;")
         for k in range(_clip_distances(shader)):
             body.append(f"gl_out[gl_InvocationID].gl_ClipDistance[{k}] = gl_in[gl_InvocationID].gl_ClipDistance[{k}];")
-        for i, (d, x) in enumerate((d, x) for d in shader.variables("out") for x in d.declarators
+        for i, (d, x) in enumerate((decl, x) for decl in shader.variables("out") for x in decl.declarators
                                    if not x.name.startswith("gl_")):
             if d.layout is None or d.layout.has("xfb_offset"):
                 continue

@@ -467,7 +467,7 @@ def _legacy(program: Program, s: _Stage, last: bool) -> None:
         # Without slot-map, a builtin whose naive location a user varying already holds simply
         # is that varying (one slot, two names): what a careless layer's SPIR-V does at run time.
         alias = _naive_aliases(program, stage, "in", shader) if naive else {}
-        for access, builtin, first, end, index in refs:
+        for _access, builtin, first, end, index in refs:
             key = _legacy_key(builtin, index) or "TexCoord0"
             span = (t[first].start, t[end - 1].end)
             if builtin in ("gl_Color", "gl_SecondaryColor"):

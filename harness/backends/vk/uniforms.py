@@ -155,7 +155,7 @@ def _element(name: str) -> tuple[str, int] | None:
 def pack(members: dict[str, Member], values: dict[str, tuple[str, tuple]], projection, planes) -> bytes:
     """The block's bytes: each glUniform* value so far, the projection matrix, the planes."""
     data = bytearray(size(members))
-    for name, (type_, vals) in values.items():
+    for name, (_type, vals) in values.items():
         base, index = _element(name) or (None, 0)
         member = members.get(base)
         if member is None:
