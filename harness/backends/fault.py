@@ -4,7 +4,8 @@
 with `none` it reports `primitives_generated` = the param `value`.
 
 `FaultyGL` (backend "fault-gl", the `fault-llvmpipe` target) runs cases on real llvmpipe and
-injects the fault that $HARNESS_FAULTS names for a case id (JSON: {"case id": "fault"}), so a
+injects the fault that $HARNESS_FAULTS names for a case id (JSON: {"case id": "fault"}; a key
+with `*` is a pattern: {"tess/explore/*": "hang"}), so a
 whole pytest run shows how one bad case is reported while the others keep their verdicts.
 
 Faults: segv, abort, exit (status 3), hang, garbage (control bytes and invalid UTF-8 on stderr,
@@ -19,6 +20,7 @@ state one case leaves reaches the next.
 from __future__ import annotations
 
 import ctypes
+import fnmatch
 import json
 import os
 import sys
@@ -43,8 +45,9 @@ def inject(fault: str, mark: str = "") -> None:
         while True:
             pass
     elif fault == "hang":
-        if mark:                            # tells a test the hang has begun
-            open(mark, "w").close()
+        if mark:                            # tells a test the hang has begun, and which process hangs
+            with open(mark, "w") as file:
+                file.write(str(os.getpid()))
         while True:
             time.sleep(3600)
     elif fault == "kill-worker":             # SIGKILL the pytest-xdist worker that runs this child
@@ -112,7 +115,8 @@ class FaultyGL:
         return info | {"renderer": f"{info['renderer']} + injected faults"}
 
     def run(self, case) -> dict:
-        fault = self.faults.get(case.id, "none")
+        fault = self.faults.get(case.id) or next(
+            (f for pattern, f in self.faults.items() if "*" in pattern and fnmatch.fnmatchcase(case.id, pattern)), "none")
         inject(fault, self.mark)
         observation = self.gl.run(case, inside=dirty if fault == "dirty-state" else None)
         GL = self.gl.gl

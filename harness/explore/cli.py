@@ -1,11 +1,12 @@
 """`python -m harness explore` and `python -m harness reduce`.
 
   explore --family F [--family G] --seed N --budget 200|60s|5m --target T [--mesa PATH]
-          [--vk-without T1,T2] [--results-dir D] [--reduce-runs N] [--no-reduce]
+          [--vk-without T1,T2] [--results-dir D] [--reduce-runs N] [--no-reduce] [--resume]
       draws cases from each family's space (the same ones for a seed), runs them on T, reduces
       one failure per raw signature, and writes the deduplicated findings to
-      D/<family>/findings.json (D: results/explore/<target>-seed<N>). Exit 0: no finding;
-      1: findings; 2: bad input or a target that cannot start.
+      D/<family>/findings.json (D: results/explore/<target>-seed<N>). A time budget bounds the
+      whole command, reduction included (ledger.py: what a killed command keeps, --resume).
+      Exit 0: no finding; 1: findings; 2: bad input or a target that cannot start; 128+N: signal N.
   explore summary RESULTS...
       a markdown table of the findings.json files under RESULTS (runs of several Mesas and targets).
   explore keep CASE_ID [--note TEXT]
@@ -18,6 +19,8 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import signal
 import sys
 import time
 from pathlib import Path
@@ -26,8 +29,10 @@ from harness import catalog, config, mesa as mesa_mod
 from harness import targets as targets_mod
 from harness.explore import findings as findings_mod
 from harness.explore import compare, ids, kept, search, space
+from harness.explore import ledger as ledger_mod
 from harness.explore.driver import TargetUnavailable, driver
 from harness.explore.signature import is_finding, reduction_key
+from harness.status import Status
 
 DEFAULT_REDUCE_RUNS = 150
 
@@ -44,6 +49,20 @@ def _vk_without(args) -> tuple[str, ...]:
     return config.split_names(args.vk_without)
 
 
+REDUCE_SHARE = 0.25         # of a family's time, kept back for reduction once it has a finding
+HANG_REDUCE_RUNS = 10       # runs to reduce a hang: each one that reproduces it costs a case timeout
+WRAP_UP = 0.5               # seconds a time budget keeps for writing findings and closing the child
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM, ended as Ctrl-C ends the command: what was judged and found is written."""
+
+
+def _interrupt(signum, frame):
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)           # a second SIGTERM kills
+    raise Interrupted(signum)
+
+
 def explore_main(argv: list[str]) -> int:
     if argv[:1] == ["keep"]:
         return keep_main(argv[1:])
@@ -57,8 +76,12 @@ def explore_main(argv: list[str]) -> int:
     parser.add_argument("--family", action="append", choices=space.FAMILIES, required=True)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--budget", default="200",
-                        help="cases the target judges (200; skips do not count) or time (60s, 5m), per family")
+                        help="cases the target judges per family (200; skips do not count), or the whole "
+                             "command's time, reduction included (60s, 5m)")
     parser.add_argument("--results-dir", default=None)
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the exploration journaled in the results folder (the same command, "
+                             "killed or interrupted): no case is judged twice")
     parser.add_argument("--reduce-runs", type=int, default=DEFAULT_REDUCE_RUNS,
                         help="driver runs allowed to reduce each distinct failure")
     parser.add_argument("--no-reduce", action="store_true")
@@ -67,75 +90,120 @@ def explore_main(argv: list[str]) -> int:
                              "findings they find too (and which of them exploration missed)")
     _target_options(parser)
     args = parser.parse_args(argv)
+    results = Path(args.results_dir or f"results/explore/{args.target}-seed{args.seed}")
+    command = {"families": args.family, "seed": args.seed, "budget": args.budget, "target": args.target,
+               "mesa": args.mesa, "vk_without": args.vk_without, "reduce_runs": args.reduce_runs,
+               "no_reduce": args.no_reduce, "baseline": args.baseline}
     try:
         budget = search.Budget.parse(args.budget)
         build = mesa_mod.chosen(args.mesa)
         targets_mod.get(args.target)
-    except (ValueError, targets_mod.UnknownTarget, mesa_mod.MesaError) as exc:
+        clock = ledger_mod.Clock(ledger_mod.start(results, command, args.family, args.resume))
+    except (ValueError, OSError, targets_mod.UnknownTarget, mesa_mod.MesaError) as exc:
         print(f"python -m harness explore: {exc}", file=sys.stderr)
         return 2
-    results = Path(args.results_dir or f"results/explore/{args.target}-seed{args.seed}")
+    # Cases start until WRAP_UP before the end: then the findings are written and the child closed.
+    deadline = None if budget.seconds is None else clock.at(budget.seconds) - WRAP_UP
     found_any = False
+    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         with driver(args.target, build, _vk_without(args), args.case_timeout) as run:
-            for family in args.family:
-                found = explore_family(family, run, args, search.Budget(budget.cases, budget.seconds), results / family)
+            for number, family in enumerate(args.family):
+                now = time.monotonic()
+                until = None if deadline is None else now + max(0.0, deadline - now) / (len(args.family) - number)
+                share = search.Budget(budget.cases, None if until is None else until - now, now)
+                found = explore_family(family, run, args, share, results / family, clock, until)
                 found_any = found_any or bool(found)
     except TargetUnavailable as exc:
         print(f"python -m harness explore: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt as exc:
+        signum = exc.args[0] if isinstance(exc, Interrupted) else signal.SIGINT
+        print(f"python -m harness explore: stopped by {signal.Signals(signum).name} after "
+              f"{clock.elapsed():.1f} s; the cases judged and the findings so far are in {results}; "
+              "the same command with --resume continues", file=sys.stderr)
+        return 128 + signum
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    print(f"explore: {clock.elapsed():.1f} s in all" + (f" (budget {args.budget})" if deadline else ""))
     return 1 if found_any else 0
 
 
-def explore_family(family: str, run, args, budget: search.Budget, results: Path) -> list:
+def explore_family(family: str, run, args, budget: search.Budget, results: Path,
+                   clock: "ledger_mod.Clock | None" = None, until: float | None = None) -> list:
+    """Explore one family within `budget`, reduce its failures by `until` (monotonic; None: no
+    time limit) and write its findings; every judged case is journaled in `results` as it lands,
+    and the findings are rewritten as they change, so that a killed command leaves both."""
     sp = space.get(family)
     started = time.monotonic()
+    ledger = ledger_mod.Ledger(results, clock or ledger_mod.Clock(), run)
     print(f"explore {family}: seed {args.seed}, budget {args.budget}, target {args.target}"
-          + (f", --vk-without {args.vk_without}" if args.vk_without else ""), flush=True)
+          + (f", --vk-without {args.vk_without}" if args.vk_without else "")
+          + (f", resuming {len(ledger.known)} judged cases" if ledger.known else ""), flush=True)
+    samples: list = []
+    raw: dict[str, list] = {}                       # raw signature -> the samples failing so
+    reduced: dict[str, findings_mod.Finding] = {}
+    fixed: dict = {}
+    times = {"explore": 0.0}
+    command = {"target": args.target, "mesa": args.mesa, "vk_without": list(_vk_without(args))}
+
+    def write(pending: str, complete: bool):
+        found = []
+        for key, group in raw.items():
+            first = group[0]
+            done = reduced.get(key) or findings_mod.Finding(
+                findings_mod.finding_key(first.case, first.outcome), first.case, first.outcome,
+                first.case, first.outcome, pending)
+            found.append(dataclasses.replace(done, seen=[s.case.id for s in group]))
+        merged = findings_mod.merge(found)
+        for finding, also in zip(merged, fixed.get("matches") or ()):
+            finding.fixed_also = also
+        counts: dict[str, int] = {}
+        for sample in samples:
+            counts[sample.outcome.status.value] = counts.get(sample.outcome.status.value, 0) + 1
+        info = {"family": family, "seed": args.seed, "budget": args.budget, "target": args.target,
+                "mesa": run.facts.get("mesa", ""), "renderer": run.facts.get("renderer", ""),
+                "vk_without": args.vk_without, "cases_run": len(samples), "statuses": counts,
+                "complete": complete, "from_journal": ledger.replayed, "judged_now": ledger.judged,
+                "explore_seconds": round(times["explore"], 1), "seconds": round(time.monotonic() - started, 1),
+                "baseline": args.baseline, "fixed_failures": fixed.get("fixed"), "fixed_missed": fixed.get("missed")}
+        return findings_mod.write(results, info, merged, command), merged, counts
 
     def show(sample):
+        samples.append(sample)
         if is_finding(sample.outcome):
             first = (sample.outcome.message.splitlines() or [""])[0][:160]
             print(f"  {sample.outcome.status}: {sample.case.id}\n    {first}", flush=True)
-
-    samples = search.explore(sp, run, args.seed, budget, on_sample=show)
-    explored_s = time.monotonic() - started
-    counts: dict[str, int] = {}
-    for sample in samples:
-        counts[sample.outcome.status.value] = counts.get(sample.outcome.status.value, 0) + 1
-    raw: dict[str, list] = {}
-    for sample in samples:
-        if is_finding(sample.outcome):
             key = str(findings_mod.failure_of(sample.case, sample.outcome))
             raw.setdefault(key, []).append(sample)
-    found = []
-    for group in raw.values():
-        first = group[0]
-        reduced, how = first, "not reduced (--no-reduce)"
-        if not args.no_reduce:
-            result = search.reduce(sp, first.params, run, reduction_key(first.outcome), max_runs=args.reduce_runs)
-            if result is None:
-                how = "not reduced: no simpler draw reproduced it"
-            else:
-                reduced, how = result, f"hypothesis shrink ({result.runs} runs)"
-        found.append(findings_mod.Finding(
-            findings_mod.finding_key(reduced.case, reduced.outcome), reduced.case, reduced.outcome,
-            first.case, first.outcome, how, [s.case.id for s in group]))
-    merged = findings_mod.merge(found)
-    fixed = {}
-    if args.baseline:
-        fixed = compare.compare(merged, compare.fixed_failures(args.baseline, family, args.target), run)
-        for finding, also in zip(merged, fixed["matches"]):
-            finding.fixed_also = also
-    run_info = {"family": family, "seed": args.seed, "budget": args.budget, "target": args.target,
-                "mesa": run.facts.get("mesa", ""), "renderer": run.facts.get("renderer", ""),
-                "vk_without": args.vk_without, "cases_run": len(samples), "statuses": counts,
-                "explore_seconds": round(explored_s, 1), "seconds": round(time.monotonic() - started, 1),
-                "baseline": args.baseline, "fixed_failures": fixed.get("fixed"), "fixed_missed": fixed.get("missed")}
-    path = findings_mod.write(results, run_info, merged, {"target": args.target, "mesa": args.mesa,
-                                                           "vk_without": list(_vk_without(args))})
-    print(f"explore {family}: {len(samples)} cases in {explored_s:.1f} s ({counts}); "
-          f"{len(raw)} raw failure signatures, {len(merged)} distinct findings -> {path}")
+            if len(raw[key]) == 1:                  # a new failure: findings.json says so at once
+                if budget.seconds is not None and not args.no_reduce:
+                    budget.reserve = REDUCE_SHARE * budget.seconds
+                write(findings_mod.PENDING, complete=False)
+
+    try:
+        search.explore(sp, ledger.judge, args.seed, budget, on_sample=show)
+        times["explore"] = time.monotonic() - started
+        groups = list(raw.items())
+        for number, (key, group) in enumerate(groups):
+            reduced[key] = _reduce(sp, group, ledger, args, until, len(groups) - number)
+            write(findings_mod.PENDING, complete=False)
+        if args.baseline:
+            ledger.deadline = until
+            fixed = compare.compare(findings_mod.merge([dataclasses.replace(f, seen=[]) for f in reduced.values()]),
+                                    compare.fixed_failures(args.baseline, family, args.target),
+                                    lambda case: ledger.judge(case, "baseline"))
+        path, merged, counts = write(findings_mod.PENDING, complete=True)
+    except KeyboardInterrupt:
+        times["explore"] = times["explore"] or time.monotonic() - started
+        write(findings_mod.INTERRUPTED, complete=False)
+        raise
+    finally:
+        ledger.close()
+    explored_s = times["explore"]
+    print(f"explore {family}: {len(samples)} cases in {explored_s:.1f} s ({counts}"
+          + (f"; {ledger.replayed} from the journal" if ledger.replayed else "")
+          + f"); {len(raw)} raw failure signatures, {len(merged)} distinct findings -> {path}")
     for number, finding in enumerate(merged, 1):
         print(f"  {number}. {finding.key}\n     reduced: {finding.reduced.id}\n     {finding.reduced_by}; "
               f"seen {len(finding.seen)}x" + ("" if finding.fixed_also is None else
@@ -144,6 +212,40 @@ def explore_family(family: str, run, args, budget: search.Budget, results: Path)
         print(f"  fixed failures in {', '.join(args.baseline)}: {len(fixed['fixed'])} run, "
               f"{len(fixed['missed'])} failing in a way no finding matches")
     return merged
+
+
+def _reduce(sp, group: list, ledger: "ledger_mod.Ledger", args, until: float | None, left: int):
+    """The finding of one raw signature: its first sample reduced within an equal share of the
+    time left (`left` reductions to go), a hang within HANG_REDUCE_RUNS runs as well."""
+    first = group[0]
+    if args.no_reduce:
+        result, how = None, "not reduced (--no-reduce)"
+    elif until is not None and until <= time.monotonic():
+        result, how = None, "not reduced: the budget was spent before its turn"
+    else:
+        share = None if until is None else (until - time.monotonic()) / left
+        ledger.deadline = None if share is None else time.monotonic() + share
+        refused = ledger.refused
+        runs = min(args.reduce_runs, HANG_REDUCE_RUNS) if first.outcome.status is Status.TIMEOUT else args.reduce_runs
+        result = search.reduce(sp, first.params, lambda case: ledger.judge(case, "reduce"),
+                               reduction_key(first.outcome), max_runs=runs,
+                               stop=None if share is None else lambda: time.monotonic() >= ledger.deadline)
+        ledger.deadline, deadline = None, ledger.deadline
+        cut = ledger.refused > refused or (deadline is not None and time.monotonic() >= deadline)
+        simpler = result is not None and result.case.id != first.case.id
+        if cut and not simpler:
+            how = f"not reduced: its share of the budget ({share:.1f} s) was spent before a simpler case reproduced it"
+        elif cut:
+            how = f"hypothesis shrink ({result.runs} runs), cut short when its share of the budget ({share:.1f} s) was spent"
+        elif result is None:
+            how = "not reduced: no simpler draw reproduced it"
+        elif not simpler and result.runs >= runs:
+            how = f"not reduced: no simpler case reproduced it in {runs} runs (the cap{' for a hang' if runs < args.reduce_runs else ''})"
+        else:
+            how = f"hypothesis shrink ({result.runs} runs)" + ("" if simpler else ": no simpler case fails this way")
+    case, outcome = (result.case, result.outcome) if result else (first.case, first.outcome)
+    return findings_mod.Finding(findings_mod.finding_key(case, outcome), case, outcome,
+                                first.case, first.outcome, how)
 
 
 def keep_main(argv: list[str]) -> int:
