@@ -33,6 +33,11 @@ class Target:
     # Whether the GL backend may keep a linked program for later cases (gl/runner.py _cacheable).
     shared_programs: bool = True
 
+    @property
+    def batches(self) -> bool:
+        """Whether its backend can run cases batched, several in one context (harness/batch.py)."""
+        return self.backend in ("gl", "fault-gl")
+
     def wrong_driver(self, facts: dict, build: "mesa_mod.Build | None" = None) -> str:
         """'' if the child's driver is this target's (and, with a --mesa build, from it), else why not."""
         renderer = facts.get("renderer", "")

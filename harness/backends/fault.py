@@ -101,7 +101,8 @@ class FaultyGL:
         self.faults = json.loads(faults or "{}")
         if shared_context:
             contexts = self.gl._contexts
-            contexts.begin_case, contexts.end_case = contexts.make_current, lambda: None
+            contexts.begin_case = lambda profile, batch=None: contexts.make_current(profile)
+            contexts.end_case = lambda: None
 
     @classmethod
     def from_options(cls, options) -> "FaultyGL":
@@ -114,11 +115,13 @@ class FaultyGL:
         info = self.gl.info()
         return info | {"renderer": f"{info['renderer']} + injected faults"}
 
-    def run(self, case) -> dict:
+    batches = True
+
+    def run(self, case, batch: str | None = None) -> dict:
         fault = self.faults.get(case.id) or next(
             (f for pattern, f in self.faults.items() if "*" in pattern and fnmatch.fnmatchcase(case.id, pattern)), "none")
         inject(fault, self.mark)
-        observation = self.gl.run(case, inside=dirty if fault == "dirty-state" else None)
+        observation = self.gl.run(case, inside=dirty if fault == "dirty-state" else None, batch=batch)
         GL = self.gl.gl
         if fault == "gl-error":
             try:

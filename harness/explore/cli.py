@@ -88,10 +88,15 @@ def explore_main(argv: list[str]) -> int:
     parser.add_argument("--baseline", action="append", default=[], metavar="CSV",
                         help="also run the fixed cases this baseline lists as failing, and say which "
                              "findings they find too (and which of them exploration missed)")
+    parser.add_argument("--batch", type=int, default=config.BATCH, metavar="K",
+                        help=f"explored cases run up to K in one context, failures confirmed alone and "
+                             f"{config.AUDIT * 100:g}%% of passes audited alone (harness/batch.py); 1: a context each "
+                             f"(default {config.BATCH}; reduction always runs alone)")
     _target_options(parser)
     args = parser.parse_args(argv)
     results = Path(args.results_dir or f"results/explore/{args.target}-seed{args.seed}")
     command = {"families": args.family, "seed": args.seed, "budget": args.budget, "target": args.target,
+               "batch": args.batch,
                "mesa": args.mesa, "vk_without": args.vk_without, "reduce_runs": args.reduce_runs,
                "no_reduce": args.no_reduce, "baseline": args.baseline}
     try:
@@ -107,7 +112,7 @@ def explore_main(argv: list[str]) -> int:
     found_any = False
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        with driver(args.target, build, _vk_without(args), args.case_timeout) as run:
+        with driver(args.target, build, _vk_without(args), args.case_timeout, args.batch, args.seed) as run:
             for number, family in enumerate(args.family):
                 now = time.monotonic()
                 until = None if deadline is None else now + max(0.0, deadline - now) / (len(args.family) - number)
@@ -136,7 +141,7 @@ def explore_family(family: str, run, args, budget: search.Budget, results: Path,
     and the findings are rewritten as they change, so that a killed command leaves both."""
     sp = space.get(family)
     started = time.monotonic()
-    ledger = ledger_mod.Ledger(results, clock or ledger_mod.Clock(), run)
+    ledger = ledger_mod.Ledger(results, clock or ledger_mod.Clock(), run, getattr(run, "alone", None))
     print(f"explore {family}: seed {args.seed}, budget {args.budget}, target {args.target}"
           + (f", --vk-without {args.vk_without}" if args.vk_without else "")
           + (f", resuming {len(ledger.known)} judged cases" if ledger.known else ""), flush=True)
@@ -171,6 +176,9 @@ def explore_family(family: str, run, args, budget: search.Budget, results: Path,
 
     def show(sample):
         samples.append(sample)
+        if sample.outcome.status is Status.ORDER_DEPENDENT:         # state leaking between batched cases
+            print(f"  {sample.outcome.status}: {sample.case.id}\n    "
+                  + "\n    ".join(sample.outcome.message.splitlines()[:3]), flush=True)
         if is_finding(sample.outcome):
             first = (sample.outcome.message.splitlines() or [""])[0][:160]
             print(f"  {sample.outcome.status}: {sample.case.id}\n    {first}", flush=True)

@@ -79,8 +79,10 @@ class Ledger:
     journals the verdict. `deadline` (monotonic; None: none): past it, a case not judged yet
     is not run, and gets a skip saying so (never journaled: a resumed command may run it)."""
 
-    def __init__(self, folder: Path, clock: Clock, run: Callable[[Case], Outcome]):
-        self.clock, self._run = clock, run
+    def __init__(self, folder: Path, clock: Clock, run: Callable[[Case], Outcome],
+                 alone: Callable[[Case], Outcome] | None = None):
+        """`run` judges explored cases; `alone` (default: `run`) those of reduction and baselines."""
+        self.clock, self._run, self._alone = clock, run, alone or run
         self.known = {e["id"]: Outcome(Status.parse(e["status"]), e.get("message", ""))
                       for e in journal.read(folder) if e.get("kind") == "case"}
         self.replayed = self.judged = self.refused = 0
@@ -94,7 +96,7 @@ class Ledger:
         if self.deadline is not None and time.monotonic() >= self.deadline:
             self.refused += 1
             return Outcome(Status.SKIP, NOT_RUN)
-        outcome = self._run(case)
+        outcome = (self._run if phase == "explore" else self._alone)(case)
         self.known[case.id] = outcome
         self.judged += 1
         self._journal.append({"kind": "case", "id": case.id, "status": outcome.status.value,
