@@ -103,8 +103,10 @@ def run_case(case: Case, target: str, runner, rules: Rules = Rules()) -> Record:
 
 def confirm(case: Case, result: Result, batched: Verdict, runner, place: str, rules: Rules) -> tuple[Verdict, Result]:
     """A batched verdict checked alone (harness/batch.py): a failure always, a pass where the
-    audit picks it. The same verdict alone stands; a failure that fails alone too is the alone
+    audit picks it, unless it ran first in its batch (alone in a fresh context already). The same verdict alone stands; a failure that fails alone too is the alone
     verdict (and result); any other disagreement is order-dependent."""
+    if not result.batch:                    # first in its batch: it ran alone, in a fresh context
+        return batched, result
     if not (batched.status.is_failure() or (batched.status is Status.PASS
                                             and audited(case.id, rules.audit_seed, rules.audit))):
         return batched, result

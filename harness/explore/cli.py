@@ -190,7 +190,7 @@ def explore_family(family: str, run, args, budget: search.Budget, results: Path,
                 write(findings_mod.PENDING, complete=False)
 
     try:
-        search.explore(sp, ledger.judge, args.seed, budget, on_sample=show)
+        search.explore(sp, ledger.judge, args.seed, budget, on_sample=show, send=ledger.send)
         times["explore"] = time.monotonic() - started
         groups = list(raw.items())
         for number, (key, group) in enumerate(groups):

@@ -45,4 +45,5 @@ def driver(target: str, mesa=None, vk_without: tuple[str, ...] = (), case_timeou
             return Outcome(record.status, record.message)
         run.facts = core.facts_of(runner)
         run.alone = alone
+        run.send = runner.send              # queue a case ahead of `run` (search.explore)
         yield run

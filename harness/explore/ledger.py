@@ -3,7 +3,8 @@
 An exploration's folder holds `command.json` (the seed, target, Mesa, families and budget that
 `--resume` must find again) and, per family, the run journal of harness/journal.py: one line per
 case the target judged (exploring or reducing), flushed as its verdict lands, with the seconds
-the whole command had spent by then. A SIGKILL loses at most the case in flight. `--resume`
+the whole command had spent by then. A SIGKILL loses at most the cases in flight (the one
+judged and the one queued behind it, search.explore). `--resume`
 reads them back: Hypothesis draws the same cases for the seed, every case already judged is
 answered from the journal (none is judged twice), and the budget's clock starts at the seconds
 the killed command had spent.
@@ -83,6 +84,7 @@ class Ledger:
                  alone: Callable[[Case], Outcome] | None = None):
         """`run` judges explored cases; `alone` (default: `run`) those of reduction and baselines."""
         self.clock, self._run, self._alone = clock, run, alone or run
+        self._send = getattr(run, "send", None)
         self.known = {e["id"]: Outcome(Status.parse(e["status"]), e.get("message", ""))
                       for e in journal.read(folder) if e.get("kind") == "case"}
         self.replayed = self.judged = self.refused = 0
@@ -102,6 +104,11 @@ class Ledger:
         self._journal.append({"kind": "case", "id": case.id, "status": outcome.status.value,
                               "message": outcome.message, "phase": phase, "t": round(self.clock.elapsed(), 3)})
         return outcome
+
+    def send(self, case: Case) -> None:
+        """Queue an explored case in the target's child ahead of `judge` (where `run` can)."""
+        if self._send is not None and case.id not in self.known:
+            self._send(case)
 
     def close(self) -> None:
         self._journal.close()

@@ -95,29 +95,43 @@ def _builder(space: Space) -> Callable[[dict], Case | None]:
 
 
 def explore(space: Space, run: Run, seed: int, budget: Budget,
-            on_sample: Callable[[Sample], None] | None = None) -> list[Sample]:
+            on_sample: Callable[[Sample], None] | None = None,
+            send: Callable[[Case], None] | None = None) -> list[Sample]:
+    """`send`, if given, queues a case in the target's child ahead of `run`: each drawn case is
+    sent as soon as it is built and judged while Hypothesis draws the next, so the driver and
+    this process work at once. The budget sees every case before the one drawn, as without it."""
     samples: dict[str, Sample] = {}
     skipped = [0]
+    pending: list[tuple[dict, Case]] = []          # sent, not judged yet (one at most)
+
+    def settle():
+        for params, case in pending:
+            sample = Sample(params, case, run(case))
+            samples[case.id] = sample
+            skipped[0] += sample.outcome.status is Status.SKIP
+            if on_sample:
+                on_sample(sample)
+        pending.clear()
 
     @_settings(max_examples=10 ** 6, phases=(Phase.generate,))
     @hypothesis_seed(seed)
     @given(space.strategy())
     def draw(params):
-        if budget.spent(len(samples) - skipped[0], len(samples)):
-            raise _Stop
         case = build(space, params)
+        fresh = case is not None and case.id not in samples and all(case.id != c.id for _, c in pending)
+        if fresh and send is not None:
+            send(case)
+        settle()
+        if budget.spent(len(samples) - skipped[0], len(samples)):
+            raise _Stop                     # the case just sent is never judged
         if case is None:
             reject()
-        if case.id in samples:
-            return
-        sample = Sample(params, case, run(case))
-        samples[case.id] = sample
-        skipped[0] += sample.outcome.status is Status.SKIP
-        if on_sample:
-            on_sample(sample)
+        if fresh:
+            pending.append((params, case))
 
     try:
         draw()
+        settle()
     except _Stop:
         pass
     return list(samples.values())

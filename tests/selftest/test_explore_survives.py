@@ -70,11 +70,14 @@ def test_a_killed_exploration_keeps_its_cases_and_findings_and_resumes_to_the_sa
     if how is signal.SIGKILL:
         os.kill(int(mark.read_text()), signal.SIGKILL)      # the hanging child outlives a SIGKILLed parent
     assert proc.returncode == (-9 if how is signal.SIGKILL else 128 + signal.SIGTERM), out + err
+    # every case before the hang, in order, but the one judged as the hang began (the child ran
+    # it, the next one queued behind it): a kill loses at most the cases in flight
     judged = [e["id"] for e in journal.read(tmp_path / "tess")]
-    assert judged == ids[:20]                                # every case before the hang, in order
+    assert judged in (ids[:19], ids[:20])
     kept = report(tmp_path)
     # SIGTERM writes it as it stops; a SIGKILL leaves the last one written, at the last new failure
-    assert not kept["complete"] and (kept["cases_run"] == 20 if how is signal.SIGTERM else kept["cases_run"] <= 20)
+    assert not kept["complete"] and (kept["cases_run"] == len(judged) if how is signal.SIGTERM
+                                     else kept["cases_run"] <= len(judged))
     assert kept["findings"] and all(f["unreduced"] for f in kept["findings"])
     assert {f["reduced_by"] for f in kept["findings"]} == {
         findings.PENDING if how is signal.SIGKILL else findings.INTERRUPTED}
