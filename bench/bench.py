@@ -3,7 +3,7 @@
 
     .venv/bin/python bench/bench.py [--drivers llvmpipe,zink] [--families tess,draw_params]
                                     [--no-piglit] [--memory-targets llvmpipe,zink,lavapipe] [--cold]
-                                    [--parallel N|auto] [--before REV [--repeat N]]
+                                    [--parallel N|auto] [--batch K] [--before REV [--repeat N]]
 
 For each driver it first runs both tools once untimed, so that every timed row finds the
 driver's shader disk cache warm (Mesa's, NVIDIA's), as repeated CI runs do; `--cold` skips that.
@@ -11,7 +11,8 @@ The harness's warm-up runs with `-n 0`: its one child fills NVIDIA's cache slot 
 later run seeds the slots of its other children (harness/shader_cache.py).
 Then it times, in one go: piglit on its tessellation and draw-parameters tests (isolated and
 batched, if Debian's piglit is installed), then this harness's families with `-n auto` and with
-`-n 0` (one pytest process and one executor child: the serial baseline), with no pytest plugin
+`-n 0` (one pytest process and one executor child: the serial baseline), then `-n auto --batch 64`
+(cases batched, harness/batch.py; its verdicts compared case for case), with no pytest plugin
 but those the harness declares (PYTEST_DISABLE_PLUGIN_AUTOLOAD=1), as in the README's .venv.
 It prints cases/s, what each piglit row counted (results by status, tests, processes started,
 tests fast-skipped without a process, isolation, concurrency, wflinfo, cache state; see
@@ -170,9 +171,10 @@ def piglit_counted(r: dict) -> str:
 
 
 def ours(drivers: str, families: list[str], workers: str, keep: Path | None = None, profile: bool = False,
-         tree: Path = ROOT) -> dict:
-    """One harness run; `workers` is pytest's -n, or "parallel:N" for `python -m harness parallel N`."""
-    label = f"{drivers.replace(',', '-')}-n{workers.replace(':', '')}"
+         tree: Path = ROOT, batch: int = 0) -> dict:
+    """One harness run; `workers` is pytest's -n, or "parallel:N" for `python -m harness parallel N`;
+    `batch` > 1: batched, --batch K (harness/batch.py)."""
+    label = f"{drivers.replace(',', '-')}-n{workers.replace(':', '')}" + (f"-batch{batch}" if batch > 1 else "")
     out_dir = keep / label if keep else Path(tempfile.mkdtemp(prefix=f"harness-{label}-"))
     # Only the plugins the harness declares, as in the README's .venv: the GPU machine's Python
     # also loads hypothesis's, whose terminal summary imports hypothesis, 1.3-2.1 s at the end of
@@ -186,6 +188,8 @@ def ours(drivers: str, families: list[str], workers: str, keep: Path | None = No
     cmd += [a for d in drivers.split(",") for a in ("--target", d)] + [f"tests/{f}" for f in families]
     if not parallel:      # -n 0 is the serial baseline: one pytest process and one executor child
         cmd += ["-p", "xdist.plugin", "-n", workers] if workers != "0" else ["-p", "no:xdist", "--children", "1"]
+    if batch > 1:
+        cmd += ["--batch", str(batch)]
     if profile:                      # timers in every process of the run (harness/profiling.py)
         env["HARNESS_PROFILE"] = tempfile.mkdtemp(prefix=f"profile-{label}-")
         cmd += ["-p", "harness.profiling"]
@@ -205,6 +209,7 @@ def ours(drivers: str, families: list[str], workers: str, keep: Path | None = No
     return {"wall": wall, "cases": len(entries), "peak": peak, "in_driver": in_driver, "rc": proc.returncode,
             "cpu": cpu, "profile": lines,
             "statuses": statuses, "tail": proc.stdout[-2000:],
+            "verdicts": {(e["id"], e["target"]): e["status"] for e in entries},
             "first": finished[0] if finished else 0.0, "last": finished[-1] if finished else 0.0}
 
 
@@ -289,6 +294,8 @@ def main() -> int:
     parser.add_argument("--before", metavar="REV", default=None,
                         help="only compare this tree's rate with commit REV's, or a folder's (see above)")
     parser.add_argument("--repeat", type=int, default=2, help="runs of each tree with --before")
+    parser.add_argument("--batch", type=int, default=64, metavar="K",
+                        help="also time a batched -n auto row (--batch K; 0: none), and compare its verdicts")
     parser.add_argument("--parallel", metavar="N", default=None,
                         help="also time `python -m harness parallel N` (N or auto), unprofiled")
     args = parser.parse_args()
@@ -319,6 +326,8 @@ def main() -> int:
             continue
         rows["harness -n auto"] = ours(driver, families, "auto", args.results, not args.no_profile)
         rows["harness -n 0"] = ours(driver, families, "0", args.results, not args.no_profile)
+        if args.batch > 1:
+            rows["batched -n auto"] = ours(driver, families, "auto", args.results, batch=args.batch)
         if args.parallel:
             rows[f"parallel {args.parallel}"] = ours(driver, families, f"parallel:{args.parallel}", args.results)
         for name, r in rows.items():
@@ -346,6 +355,19 @@ def main() -> int:
                 print(f"ratio harness -n auto / {name}: {rate / (rows[name]['cases'] / rows[name]['wall']):.2f}x")
         serial = rows["harness -n 0"]
         print(f"scaling -n auto / -n 0: {serial['wall'] / auto['wall']:.2f}x")
+        batched = rows.get("batched -n auto")
+        if batched and batched["cases"]:
+            for name in ("harness -n auto", "piglit batched"):
+                if name in rows and rows[name]["cases"]:
+                    print(f"ratio batched -n auto (--batch {args.batch}) / {name}: "
+                          f"{batched['cases'] / batched['wall'] / (rows[name]['cases'] / rows[name]['wall']):.2f}x")
+            alone, together = auto["verdicts"], batched["verdicts"]
+            order = sorted(k for k, v in together.items() if v == "order-dependent")
+            differ = sorted(k for k in alone.keys() & together.keys() if alone[k] != together[k] and k not in order)
+            print(f"batched vs a context per case: {len(alone.keys() & together.keys()) - len(differ) - len(order)} "
+                  f"verdicts agree, {len(order)} order-dependent, {len(differ)} differ"
+                  + "".join(f"\n  {k[0]}[{k[1]}]: {alone[k]} alone, {together[k]} batched" for k in differ[:20])
+                  + "".join(f"\n  order-dependent: {k[0]}[{k[1]}]" for k in order[:20]))
         if args.parallel and rows[f"parallel {args.parallel}"]["cases"]:
             par = rows[f"parallel {args.parallel}"]
             print(f"scaling parallel {args.parallel} / -n 0: {serial['wall'] / par['wall']:.2f}x; "

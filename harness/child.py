@@ -65,9 +65,10 @@ def handle(backend, request: dict) -> dict:
         if op == "run":
             case = request["case"]
             budget = case.requires.address_space
+            batched = {"batch": request["batch"]} if request.get("batch") else {}   # only to a backend that batches
             try:
                 with address_space_budget(budget), profiling.section("backend.run"):
-                    observation = backend.run(case)
+                    observation = backend.run(case, **batched)
             except (BackendError, Skip):
                 raise
             except Exception as exc:        # under a budget: an allocation that failed (a context, an array)

@@ -93,6 +93,11 @@ def split_names(text: str) -> tuple[str, ...]:
     return tuple(name for name in text.split(",") if name)
 
 
+# Batched execution (harness/batch.py): cases per context, and the share of batched passes
+# re-run alone to audit the batches (the seed picks which).
+BATCH = 64
+AUDIT = 0.05
+
 # When a case is hung (harness/executor.py; docs/decisions.md#hangs): after CASE_CPU seconds
 # of its child's CPU without a result (cases may declare more: Requirements.cpu_seconds), after
 # STALL seconds without any CPU, or, last, CASE_TIMEOUT seconds of wall time.
@@ -114,6 +119,7 @@ class RunSettings:
     mesa: Any = None                  # a harness.mesa.Build (config sits below mesa: no import)
     fork: bool = True                 # fork children from a spawner (harness/spawner.py)
     children: int = 1                 # executor children per target in this process
+    batch: int = 0                    # >1: up to this many cases in one context (harness/batch.py); else one each
     knobs: Knobs = field(default_factory=knobs)
 
     def child_options(self, target) -> ChildOptions:

@@ -11,27 +11,32 @@ from __future__ import annotations
 
 import contextlib
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Iterator, Protocol
 
 from harness import baseline, export, policy, profiling, verdict
 from harness import targets as targets_mod
 from harness.case import Case
-from harness.config import RunSettings
+from harness.batch import Batched, audited, describe
+from harness.config import AUDIT, RunSettings
 from harness.executor import Executor, ExecutorGroup
-from harness.status import Result, Status
+from harness.status import Result, Status, Verdict
 
-__all__ = ["RunSettings", "Rules", "Record", "Runner", "run_case", "runner", "where", "facts_of"]
+__all__ = ["RunSettings", "Rules", "Record", "Runner", "run_case", "runner", "where", "facts_of", "confirm", "make_runner"]
 
 
 class Runner(Protocol):
-    """What runs a target's cases: an Executor (one child) or an ExecutorGroup (several)."""
+    """What runs a target's cases: an Executor (one child), an ExecutorGroup (several), or a
+    Batched group (harness/batch.py)."""
 
     def run(self, case: Case) -> Result:
         ...
 
     def info(self) -> Result:
+        ...
+
+    def close(self) -> None:
         ...
 
 
@@ -44,6 +49,8 @@ class Rules:
     flakes: tuple = ()
     flake_retries: int = 0
     triage_dir: Path | None = None
+    audit: float = AUDIT                 # batched passes re-run alone (harness/batch.py), by `audit_seed`
+    audit_seed: int = 0
 
 
 @dataclass(frozen=True)
@@ -88,13 +95,17 @@ def run_case(case: Case, target: str, runner: Runner, rules: Rules = Rules()) ->
     place = where(target, facts)
     with profiling.section("judge"):
         first = verdict.judge(case, result, place)
+    if result.batch is not None:
+        first, result = confirm(case, result, first, runner, place, rules)
+    # a batched case's re-runs run alone (harness/batch.py), in a context of their own
+    alone = runner.run_alone if isinstance(runner, Batched) and result.batch is not None else runner.run
     reproducer = ""
     if first.status.is_failure() and rules.triage_dir is not None:
         with profiling.section("triage files"):
             reproducer = keep_for_triage(case, target, result, rules.triage_dir)
     expected = baseline.lookup(rules.baseline, case.id, target)
     # Re-runs happen only as the policy asks for them (a failure, up to its first pass).
-    reruns = (verdict.judge(case, runner.run(case), place) for _ in range(rules.flake_retries))
+    reruns = (verdict.judge(case, alone(case), place) for _ in range(rules.flake_retries))
     outcome = policy.decide(first, expected, reruns=reruns,
                             flakes=baseline.matching_flakes(rules.flakes, case.id, target))
     return Record(id=case.id, target=target, status=outcome.status, label=outcome.label,
@@ -103,6 +114,27 @@ def run_case(case: Case, target: str, runner: Runner, rules: Rules = Rules()) ->
                   duration=round(result.duration, 4), renderer=facts.get("renderer", ""),
                   gl_version=facts.get("version", ""), mesa=facts.get("mesa", ""),
                   platform=facts.get("platform", ""), reproducer=reproducer)
+
+
+def confirm(case: Case, result: Result, batched: Verdict, runner, place: str, rules: Rules) -> tuple[Verdict, Result]:
+    """A batched verdict checked alone (harness/batch.py): a failure always, a pass where the
+    audit picks it, unless it ran first in its batch (alone in a fresh context already). The same verdict alone stands; a failure that fails alone too is the alone
+    verdict (and result); any other disagreement is order-dependent."""
+    if not result.batch:                    # first in its batch: it ran alone, in a fresh context
+        return batched, result
+    if not (batched.status.is_failure() or (batched.status is Status.PASS
+                                            and audited(case.id, rules.audit_seed, rules.audit))):
+        return batched, result
+    again = runner.run_alone(case)
+    with profiling.section("judge"):
+        alone = verdict.judge(case, again, place)
+    if alone.status is batched.status or (alone.status.is_failure() and batched.status.is_failure()):
+        return alone, again
+    why = "confirmed alone" if batched.status.is_failure() else "audited alone"
+    return Verdict(Status.ORDER_DEPENDENT,
+                   f"order-dependent: {batched.status} batched ({describe(result.batch)}), {alone.status} {why}\n"
+                   f"  batched: {policy.first_line(batched.message) or 'pass'}\n"
+                   f"  alone: {policy.first_line(alone.message) or 'pass'}"), again
 
 
 def crash_record(case_id: str, target: str, message: str) -> Record:
@@ -126,12 +158,21 @@ def keep_for_triage(case: Case, target: str, result: Result, folder: Path) -> st
     return str(written[0].resolve())
 
 
-@contextlib.contextmanager
-def runner(settings: RunSettings, target: str, children: int | None = None) -> Iterator[ExecutorGroup]:
-    """An executor group for one target, closed on exit."""
+def make_runner(settings: RunSettings, target: str, children: int | None = None) -> Runner:
+    """An executor group for one target (`children`: its size; default settings.children),
+    batched (harness/batch.py) where the settings ask for batches and the target can."""
     spec = targets_mod.get(target)
     size = settings.children if children is None else children
     group = ExecutorGroup(lambda: Executor(spec, settings=settings), size)
+    if settings.batch > 1 and spec.batches:
+        return Batched(group, lambda: Executor(spec, settings=replace(settings, batch=0)))
+    return group
+
+
+@contextlib.contextmanager
+def runner(settings: RunSettings, target: str, children: int | None = None) -> Iterator[Runner]:
+    """An executor group for one target, closed on exit."""
+    group = make_runner(settings, target, children)
     try:
         yield group
     finally:

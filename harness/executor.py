@@ -67,6 +67,10 @@ class Executor:
         self._answered_at = 0.0
         self._fork = self.settings.fork             # children forked from a spawner (spawner.py)
         self._spawner: Spawner | None = None
+        # Batched (harness/batch.py): up to `batch` cases in one context of the child; a new
+        # child starts a new batch. `_batch`: the ids sent into the child's batch so far.
+        self.batch = self.settings.batch if target.batches and self.settings.batch > 1 else 0
+        self._batch: list[str] = []
 
     # -- child lifecycle -------------------------------------------------------------------
     def _child_args(self) -> tuple[list[str], list[str], dict[str, str]]:
@@ -84,6 +88,7 @@ class Executor:
 
     @profiling.timed("executor.start")
     def _start(self) -> None:
+        self._batch = []
         self._stderr = tempfile.TemporaryFile()
         if self._fork:
             self.prepare()
@@ -172,7 +177,7 @@ class Executor:
         # would allocate inside that budget. A case that is the last in its child runs alone too.
         last = case.last_in_child()
         self._transmit(_Sent(case.id, message, alone=last or case.requires.address_space > 0, last=last,
-                             cpu_seconds=case.requires.cpu_seconds))
+                             cpu_seconds=case.requires.cpu_seconds, batched=bool(self.batch)))
 
     @profiling.timed("executor.run")
     def run(self, case: Case) -> Result:
@@ -194,6 +199,12 @@ class Executor:
             self._answered[head.case_id] = result
 
     def _transmit(self, sent: "_Sent") -> None:
+        if sent.batched:                    # where it joins the child's batch, or begins a new one
+            if len(self._batch) >= self.batch:
+                self._batch = []
+            sent.before = tuple(self._batch)
+            sent.message["batch"] = "keep" if self._batch else "new"
+            self._batch.append(sent.case_id)
         sent.at = time.perf_counter()
         self._sent.append(sent)
         try:
@@ -214,6 +225,8 @@ class Executor:
         else:
             result = self._read(start + self.case_timeout - time.perf_counter(), start, self.case_timeout)
         self._sent.popleft()
+        if head.batched:
+            result.batch = head.before
         self._answered_at = time.perf_counter()
         if head.last and result.status not in (Reply.CRASH, Reply.TIMEOUT):
             self._retire()                  # nothing is queued behind it; the next case starts a child
@@ -363,6 +376,8 @@ class _Sent:
     alone: bool = False                     # nothing may be queued behind it
     last: bool = False                      # the child is retired once it has answered
     cpu_seconds: float = 0.0                # the case's own CPU budget (0: the run's)
+    batched: bool = False                   # runs in the child's batch context
+    before: tuple[str, ...] = ()            # batched: the cases the child ran before it in that context
 
 
 def probe(target: Target, settings: RunSettings | None = None, **overrides) -> Result:

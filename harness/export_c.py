@@ -136,7 +136,7 @@ def _main(case: Case) -> str:
             "        if (!(progs[p] = link_program(programs[p]))) return 2;",
             "    GLuint vao, buffer;", "    glGenVertexArrays(1, &vao); glBindVertexArray(vao);"]
     for i, a in enumerate(case.attributes):
-        body.append(f"    glGenBuffers(1, &buffer); glBindBuffer(GL_ARRAY_BUFFER, buffer);")
+        body.append("    glGenBuffers(1, &buffer); glBindBuffer(GL_ARRAY_BUFFER, buffer);")
         body.append(f"    glBufferData(GL_ARRAY_BUFFER, sizeof(attribute{i}), attribute{i}, GL_STATIC_DRAW);")
         if a.type in ("int", "uint"):
             gltype = "GL_INT" if a.type == "int" else "GL_UNSIGNED_INT"

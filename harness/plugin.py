@@ -91,6 +91,10 @@ def pytest_addoption(parser):
     group.addoption("--no-spawner", action="store_true",
                     help="start each executor child as a new Python process instead of forking it from "
                          "a spawner that has imported the child's modules once (harness/spawner.py)")
+    group.addoption("--batch", type=int, default=0, metavar="K",
+                    help="run up to K cases one after another in one context (GL targets), each failure "
+                         "confirmed alone and a seeded share of passes audited alone; a disagreement is "
+                         "order-dependent (harness/batch.py). Default: a context per case")
     group.addoption("--shuffle", type=int, default=None, metavar="SEED",
                     help="run the cases in a random order drawn from SEED (state-leak hunting)")
     group.addoption("--resume", default=None, metavar="DIR",
@@ -182,7 +186,8 @@ def _configure(config):
         gate = config.stash[GATE]
         config.stash[RULES] = core.Rules(baseline=baseline.load(gate.baselines),
                                          flakes=tuple(baseline.load_flakes(gate.flakes)),
-                                         flake_retries=config.getoption("flake_retries"), triage_dir=results_dir)
+                                         flake_retries=config.getoption("flake_retries"), triage_dir=results_dir,
+                                         audit_seed=config.getoption("shuffle") or 0)
         config.stash[SKIPS] = baseline.load_patterns(config.getoption("skips"))
     except baseline.BaselineError as exc:
         raise HarnessUsageError(str(exc)) from None
@@ -235,7 +240,8 @@ def _settings(config, worker: bool) -> core.RunSettings:
                             vk_validation=config.getoption("vk_validation"), vk_path=config.getoption("vk_path"),
                             mesa=build,
                             fork=not config.getoption("no_spawner"),
-                            children=children_per_process(config, worker), knobs=knobs)
+                            children=children_per_process(config, worker), batch=config.getoption("batch"),
+                            knobs=knobs)
 
 
 def _clear_results(folder: Path) -> None:

@@ -11,11 +11,11 @@ import time
 
 import pytest
 
+from harness import targets as targets_mod
 from harness import catalog, core, ids
 from harness.backends.vk import paths
 from harness.case import Case, CaseError
-from harness.executor import Executor, ExecutorGroup
-from harness import targets as targets_mod
+from harness.executor import ExecutorGroup
 
 POOL = pytest.StashKey["ExecutorPool"]()
 RULES = pytest.StashKey[core.Rules]()
@@ -110,8 +110,7 @@ class ExecutorPool:
 
     def get(self, name: str) -> ExecutorGroup:
         if name not in self._executors:
-            target = targets_mod.get(name)
-            self._executors[name] = ExecutorGroup(lambda: Executor(target, self._settings), self.children)
+            self._executors[name] = core.make_runner(self._settings, name, self.children)
         return self._executors[name]
 
     def queue(self, item: CaseItem, following, ahead: list) -> None:

@@ -107,7 +107,7 @@ def write_junit(path: Path, entries: list[dict], run_properties: dict,
                         time=float(entry.get("duration", 0)))
         status = str(entry["status"])
         report = entry.get("report") or ("passed" if status == "pass" else "skipped"
-                                         if status in ("skip", "flake") else "failed")
+                                         if status in ("skip", "flake", "order-dependent") else "failed")
         message = entry.get("message", "")
         if report == "failed":
             failure = Failure(message.splitlines()[0] if message else status, status)

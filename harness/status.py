@@ -4,12 +4,15 @@ case (Status), and how a verdict changed between two runs (Change).
 Status is ordered by severity, best first, the way piglit's framework/status.py orders its
 statuses (a regression is a rise in severity to a failure):
 
-    pass < skip < flake < fail < timeout < crash < error
+    pass < skip < flake < order-dependent < fail < timeout < crash < error
 
 - skip says nothing about the driver; it sits above pass only so "worst first" lists show it
   before passes. A change to or from skip is never a fix: fail -> skip is a new skip, and
   skip -> fail is a regression (the case did not fail before).
 - flake failed and then passed on a re-run (or is listed as flaky): worth seeing, not a failure.
+- order-dependent failed (or passed) only after other cases in one context, batched
+  (harness/batch.py), and gave the other verdict alone: state one case left reached another.
+  Like a flake, it is worth seeing and never the case's own failure.
 - fail < timeout < crash: a wrong value still let the case finish; a hang or a dead child did not.
 - error is the harness's fault (no verdict on the driver at all), like piglit's "incomplete": it
   fails the run and is the worst, so that a change to it is never shown as an improvement.
@@ -28,6 +31,7 @@ class Status(enum.StrEnum):
     PASS = "pass"
     SKIP = "skip"
     FLAKE = "flake"
+    ORDER_DEPENDENT = "order-dependent"
     FAIL = "fail"
     TIMEOUT = "timeout"
     CRASH = "crash"
@@ -137,7 +141,7 @@ class Change(enum.Enum):
             return cls.FIX
         if old is Status.SKIP:
             return cls.UNSKIPPED
-        return cls.NEW_FLAKE if (old, new) == (Status.PASS, Status.FLAKE) else cls.UNCHANGED
+        return cls.NEW_FLAKE if old is Status.PASS and new in (Status.FLAKE, Status.ORDER_DEPENDENT) else cls.UNCHANGED
 
 
 @dataclass
@@ -148,6 +152,7 @@ class Result:
     message: str = ""
     observation: dict | None = None
     duration: float = 0.0
+    batch: tuple[str, ...] | None = None    # batched: the cases run before it in its context; None: alone
 
     def __post_init__(self):
         self.status = Reply.parse(self.status)          # a plain name becomes its Reply

@@ -38,6 +38,11 @@ class Target:
     # are the same calls as on the target taking the other path, and would only cost CI time.
     path_dependent_only: bool = False
 
+    @property
+    def batches(self) -> bool:
+        """Whether its backend can run cases batched, several in one context (harness/batch.py)."""
+        return self.backend in ("gl", "fault-gl")
+
     def wrong_driver(self, facts: dict, build: "mesa_mod.Build | None" = None) -> str:
         """'' if the child's driver is this target's (and, with a --mesa build, from it), else why not."""
         renderer = facts.get("renderer", "")

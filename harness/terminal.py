@@ -19,7 +19,8 @@ OUTCOME_ATTRIBUTE = "harness_outcome"      # on a case's call report: its policy
 NAMES = {Status.CRASH.value: ("C", "CRASH"), Status.TIMEOUT.value: ("T", "TIMEOUT"),
          Status.ERROR.value: ("E", "HARNESS ERROR"), policy.UNEXPECTED_PASS: ("U", "UNEXPECTED PASS"),
          policy.UNEXPECTED_IMPROVEMENT: ("I", "UNEXPECTED IMPROVEMENT"),
-         Status.FLAKE.value: ("f", "FLAKE"), policy.EXPECTED_FAIL: ("x", "EXPECTED FAIL")}
+         Status.FLAKE.value: ("f", "FLAKE"), Status.ORDER_DEPENDENT.value: ("o", "ORDER-DEPENDENT"),
+         policy.EXPECTED_FAIL: ("x", "EXPECTED FAIL")}
 
 
 def worker_crash(report) -> tuple[str, str] | None:

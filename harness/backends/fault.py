@@ -4,7 +4,8 @@
 with `none` it reports `primitives_generated` = the param `value`.
 
 `FaultyGL` (backend "fault-gl", the `fault-llvmpipe` target) runs cases on real llvmpipe and
-injects the fault that $HARNESS_FAULTS names for a case id (JSON: {"case id": "fault"}), so a
+injects the fault that $HARNESS_FAULTS names for a case id (JSON: {"case id": "fault"}; a key
+with `*` is a pattern: {"tess/explore/*": "hang"}), so a
 whole pytest run shows how one bad case is reported while the others keep their verdicts.
 
 Faults: segv, abort, exit (status 3), hang, garbage (control bytes and invalid UTF-8 on stderr,
@@ -19,6 +20,7 @@ state one case leaves reaches the next.
 from __future__ import annotations
 
 import ctypes
+import fnmatch
 import json
 import os
 import sys
@@ -43,8 +45,9 @@ def inject(fault: str, mark: str = "") -> None:
         while True:
             pass
     elif fault == "hang":
-        if mark:                            # tells a test the hang has begun
-            open(mark, "w").close()
+        if mark:                            # tells a test the hang has begun, and which process hangs
+            with open(mark, "w") as file:
+                file.write(str(os.getpid()))
         while True:
             time.sleep(3600)
     elif fault == "kill-worker":             # SIGKILL the pytest-xdist worker that runs this child
@@ -98,7 +101,8 @@ class FaultyGL:
         self.faults = json.loads(faults or "{}")
         if shared_context:
             contexts = self.gl._contexts
-            contexts.begin_case, contexts.end_case = contexts.make_current, lambda: None
+            contexts.begin_case = lambda profile, batch=None: contexts.make_current(profile)
+            contexts.end_case = lambda: None
 
     @classmethod
     def from_options(cls, options) -> "FaultyGL":
@@ -111,10 +115,13 @@ class FaultyGL:
         info = self.gl.info()
         return info | {"renderer": f"{info['renderer']} + injected faults"}
 
-    def run(self, case) -> dict:
-        fault = self.faults.get(case.id, "none")
+    batches = True
+
+    def run(self, case, batch: str | None = None) -> dict:
+        fault = self.faults.get(case.id) or next(
+            (f for pattern, f in self.faults.items() if "*" in pattern and fnmatch.fnmatchcase(case.id, pattern)), "none")
         inject(fault, self.mark)
-        observation = self.gl.run(case, inside=dirty if fault == "dirty-state" else None)
+        observation = self.gl.run(case, inside=dirty if fault == "dirty-state" else None, batch=batch)
         GL = self.gl.gl
         if fault == "gl-error":
             try:

@@ -9,7 +9,8 @@ deduplicated findings (issue 31).
                   back to parameters, so that fixed cases can be reduced too)
   ids.py          explored case ids (`<family>/explore/v1-<params>`), re-runnable by id
   signature.py    how a verdict fails: the signature reduction keeps, the key findings group by
-  driver.py       a case on a real target through the run core: (status, message)
+  driver.py       a case on a real target through the run core: (status, message), batched
+  ledger.py       the judged cases journaled as they land, --resume, the budget's clock
   search.py       Hypothesis engines: seeded exploration, and shrinking below a failing case
   findings.py     findings.json and a folder per finding with its reduced reproducer
   kept.py         findings kept as fixed cases (tests/<family>/kept.json)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 
 from harness import core
+from harness.batch import Batched
 from harness import targets as targets_mod
 from harness.case import Case
 from harness.explore.signature import Outcome
@@ -17,13 +18,16 @@ class TargetUnavailable(RuntimeError):
 
 
 @contextlib.contextmanager
-def driver(target: str, mesa=None, vk_without: tuple[str, ...] = (), case_timeout: float = 20.0):
-    """A callable case -> Outcome for one target, its executor child alive for the block."""
+def driver(target: str, mesa=None, vk_without: tuple[str, ...] = (), case_timeout: float = 20.0,
+           batch: int = 0, seed: int = 0):
+    """A callable case -> Outcome for one target, its executor child alive for the block.
+    `batch` > 1: cases run batched (harness/batch.py; failures confirmed alone, passes audited
+    by `seed`); `run.alone` runs a case in a context of its own all the same (reduction)."""
     spec = targets_mod.get(target)
     if spec.unavailable:
         raise TargetUnavailable(f"target {target}: {spec.unavailable}")
-    settings = core.RunSettings(case_timeout=case_timeout, mesa=mesa, vk_without=tuple(vk_without))
-    rules = core.Rules()
+    settings = core.RunSettings(case_timeout=case_timeout, mesa=mesa, vk_without=tuple(vk_without), batch=batch)
+    rules = core.Rules(audit_seed=seed)
     with core.runner(settings, target) as runner:
         started = runner.info()
         if started.status is not Reply.OK:
@@ -35,5 +39,11 @@ def driver(target: str, mesa=None, vk_without: tuple[str, ...] = (), case_timeou
         def run(case: Case) -> Outcome:
             record = core.run_case(case, target, runner, rules)
             return Outcome(record.status, record.message)
+
+        def alone(case: Case) -> Outcome:
+            record = core.run_case(case, target, runner.alone if isinstance(runner, Batched) else runner, rules)
+            return Outcome(record.status, record.message)
         run.facts = core.facts_of(runner)
+        run.alone = alone
+        run.send = runner.send              # queue a case ahead of `run` (search.explore)
         yield run

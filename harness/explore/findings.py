@@ -12,6 +12,7 @@ import hashlib
 import json
 import re
 import shlex
+import shutil
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -21,6 +22,9 @@ from harness.case import Case
 from harness.explore.signature import Outcome, finding_key, problem_lines, stages
 
 SCHEMA = 1
+# reduced_by of a finding not reduced (yet): findings.json is rewritten as an exploration goes
+PENDING = "not reduced yet: the exploration is still running"
+INTERRUPTED = "not reduced: the exploration was interrupted (--resume reduces it)"
 
 
 def case_size(case: Case) -> dict:
@@ -48,6 +52,10 @@ class Finding:
     seen: list[str] = field(default_factory=list)   # ids of the explored cases that failed this way
     fixed_also: list[str] | None = None     # failing fixed cases that fail this way (compare.py); None: not compared
 
+    @property
+    def unreduced(self) -> bool:
+        return self.reduced_by.startswith("not reduced")
+
     def slug(self, number: int) -> str:
         what = (self.key.get("quantities") or [self.key.get("driver", "")])[0]
         words = re.sub(r"[^A-Za-z0-9]+", "-", what).strip("-")[:40] or "x"
@@ -57,7 +65,7 @@ class Finding:
         return {"signature": self.key, "reduced_id": self.reduced.id, "original_id": self.original.id,
                 "status": self.reduced_outcome.status.value,
                 "message": "\n".join(problem_lines(self.reduced_outcome.message)[:4]),
-                "reduced_by": self.reduced_by, "size_before": case_size(self.original),
+                "reduced_by": self.reduced_by, "unreduced": self.unreduced, "size_before": case_size(self.original),
                 "size_after": case_size(self.reduced), "seen": len(self.seen), "examples": self.seen[:5],
                 "fixed_also": self.fixed_also, "folder": folder}
 
@@ -98,6 +106,10 @@ def write(results: Path, run: dict, findings: list[Finding], command: dict) -> P
     """findings.json and one folder per finding; returns findings.json's path.
     `command`: target, mesa, vk_without (as the CLI took them), for the re-run lines."""
     results.mkdir(parents=True, exist_ok=True)
+    names = {finding.slug(number) for number, finding in enumerate(findings, 1)}
+    for old in results.glob("[0-9][0-9][0-9]-*"):      # an earlier write's folders, renumbered since
+        if old.is_dir() and old.name not in names:
+            shutil.rmtree(old)
     entries = []
     options = f"--target {command['target']}"
     options += f" --mesa {shlex.quote(command['mesa'])}" if command.get("mesa") else ""
@@ -125,7 +137,9 @@ def write(results: Path, run: dict, findings: list[Finding], command: dict) -> P
         ]) + "\n")
         entries.append(entry)
     path = results / "findings.json"
-    path.write_text(json.dumps({"schema": SCHEMA, **run, "findings": entries}, indent=1))
+    part = path.with_suffix(".json.part")              # a kill mid-write leaves the last whole one
+    part.write_text(json.dumps({"schema": SCHEMA, **run, "findings": entries}, indent=1))
+    part.replace(path)
     return path
 
 
@@ -139,8 +153,8 @@ def summary(paths: list[Path]) -> str:
     statuses, distinct findings; then each finding with its reduced id and the fixed cases that
     fail the same way (when the run compared with a baseline)."""
     runs = [(path, json.loads(path.read_text())) for path in paths]
-    lines = ["| Mesa | target | family | cases | statuses | findings | also in fixed list | fixed failures missed |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = ["| Mesa | target | family | cases | statuses | findings | unreduced | also in fixed list | fixed failures missed |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for _, run in runs:
         found = run["findings"]
         compared = run.get("fixed_failures") is not None
@@ -148,14 +162,17 @@ def summary(paths: list[Path]) -> str:
         missed = len(run.get("fixed_missed") or []) if compared else "-"
         fixed = f"{missed} of {len(run['fixed_failures'])}" if compared else "-"
         statuses = ", ".join(f"{k} {v}" for k, v in sorted(run["statuses"].items()))
-        lines.append(f"| {run.get('mesa') or '?'} | {run['target']} | {run['family']} | {run['cases_run']} | "
-                     f"{statuses} | {len(found)} | {also} | {fixed} |")
+        unreduced = sum(1 for f in found if f.get("unreduced"))
+        lines.append(f"| {run.get('mesa') or '?'} | {run['target']} | {run['family']}"
+                     f"{'' if run.get('complete', True) else ' (unfinished)'} | {run['cases_run']} | "
+                     f"{statuses} | {len(found)} | {unreduced} | {also} | {fixed} |")
     lines.append("")
     for _path, run in runs:
         for f in run["findings"]:
             what = ", ".join(f["signature"].get("quantities") or [f["signature"].get("driver", "")])
             also = f.get("fixed_also")
             lines.append(f"- {run.get('mesa') or '?'} {run['target']} {run['family']}: **{f['status']}** "
+                         + ("**UNREDUCED** " if f.get("unreduced") else "") +
                          f"({'+'.join(f['signature']['stages'])}) {what[:160]}; reduced `{f['reduced_id']}` "
                          f"({f['reduced_by']}); size {_brief(f['size_before'])} -> {_brief(f['size_after'])}; "
                          f"fixed list: {'not compared' if also is None else (', '.join(also[:3]) + (' ...' if len(also) > 3 else '')) or 'none'}")

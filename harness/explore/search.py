@@ -10,7 +10,7 @@ where a driver is flaky, and a case drawn twice runs once.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, reject, seed as hypothesis_seed, settings
@@ -36,15 +36,17 @@ def _settings(max_examples: int, phases) -> settings:
 class Budget:
     """Cases (distinct ones the target judged: skips do not count, so a target without GL 4.6
     spends its budget on what it runs) and/or seconds; whichever ends first. At most
-    SKIP_FACTOR times the case budget is drawn in all."""
+    SKIP_FACTOR times the case budget is drawn in all. `reserve`: seconds at the end of a time
+    budget kept for what follows the exploration (reducing its findings)."""
     cases: int | None = None
     seconds: float | None = None
     started: float = field(default_factory=time.monotonic)
+    reserve: float = 0.0
 
     def spent(self, done: int, drawn: int = 0) -> bool:
         if self.cases is not None and (done >= self.cases or drawn >= SKIP_FACTOR * self.cases):
             return True
-        return self.seconds is not None and time.monotonic() - self.started >= self.seconds
+        return self.seconds is not None and time.monotonic() - self.started >= self.seconds - self.reserve
 
     @classmethod
     def parse(cls, text: str) -> "Budget":
@@ -93,29 +95,43 @@ def _builder(space: Space) -> Callable[[dict], Case | None]:
 
 
 def explore(space: Space, run: Run, seed: int, budget: Budget,
-            on_sample: Callable[[Sample], None] | None = None) -> list[Sample]:
+            on_sample: Callable[[Sample], None] | None = None,
+            send: Callable[[Case], None] | None = None) -> list[Sample]:
+    """`send`, if given, queues a case in the target's child ahead of `run`: each drawn case is
+    sent as soon as it is built and judged while Hypothesis draws the next, so the driver and
+    this process work at once. The budget sees every case before the one drawn, as without it."""
     samples: dict[str, Sample] = {}
     skipped = [0]
+    pending: list[tuple[dict, Case]] = []          # sent, not judged yet (one at most)
+
+    def settle():
+        for params, case in pending:
+            sample = Sample(params, case, run(case))
+            samples[case.id] = sample
+            skipped[0] += sample.outcome.status is Status.SKIP
+            if on_sample:
+                on_sample(sample)
+        pending.clear()
 
     @_settings(max_examples=10 ** 6, phases=(Phase.generate,))
     @hypothesis_seed(seed)
     @given(space.strategy())
     def draw(params):
-        if budget.spent(len(samples) - skipped[0], len(samples)):
-            raise _Stop
         case = build(space, params)
+        fresh = case is not None and case.id not in samples and all(case.id != c.id for _, c in pending)
+        if fresh and send is not None:
+            send(case)
+        settle()
+        if budget.spent(len(samples) - skipped[0], len(samples)):
+            raise _Stop                     # the case just sent is never judged
         if case is None:
             reject()
-        if case.id in samples:
-            return
-        sample = Sample(params, case, run(case))
-        samples[case.id] = sample
-        skipped[0] += sample.outcome.status is Status.SKIP
-        if on_sample:
-            on_sample(sample)
+        if fresh:
+            pending.append((params, case))
 
     try:
         draw()
+        settle()
     except _Stop:
         pass
     return list(samples.values())
@@ -135,19 +151,28 @@ class Reduction:
     runs: int                        # distinct cases run while reducing
 
 
+class _OutOfTime(BaseException):
+    """Not an Exception: Hypothesis lets it through at once, neither a failure nor shrunk."""
+
+
 def reduce(space: Space, params: dict, run: Run, key: tuple, max_runs: int = 300,
-           tries: int = 200, seed: int = 0) -> Reduction | None:
+           tries: int = 200, seed: int = 0, stop: Callable[[], bool] | None = None) -> Reduction | None:
     """The simplest parameters below `params` whose case fails the way `key` (signature.
     reduction_key) says, as Hypothesis's shrinker finds them; None if no draw reproduced it
     (the caller keeps the original). `tries`: random draws to find a first reproduction;
-    `max_runs`: driver runs in all, after which every new case counts as not reproducing."""
+    `max_runs`: driver runs in all, after which every new case counts as not reproducing;
+    `stop()` true: end now, with the simplest reproduction so far (the shrinker only tries
+    candidates simpler than its current one), or None."""
     verdicts: dict[str, Outcome] = {}
     make = _builder(space)
+    best: list[Reduction] = []
 
     @_settings(max_examples=tries, phases=(Phase.generate, Phase.shrink))
     @hypothesis_seed(seed)
     @given(space.below(params))
     def attempt(candidate):
+        if stop is not None and stop():
+            raise _OutOfTime
         case = make(candidate)
         if case is None:
             reject()
@@ -157,10 +182,13 @@ def reduce(space: Space, params: dict, run: Run, key: tuple, max_runs: int = 300
                 return
             outcome = verdicts[case.id] = run(case)
         if same_failure(key, outcome):
+            best[:] = [Reduction(candidate, case, outcome, len(verdicts))]
             raise _Reproduced(candidate, case, outcome)
 
     try:
         attempt()
     except _Reproduced as found:
         return Reduction(found.params, found.case, found.outcome, len(verdicts))
+    except _OutOfTime:
+        return replace(best[0], runs=len(verdicts)) if best else None
     return None

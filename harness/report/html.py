@@ -23,7 +23,7 @@ from harness.status import Status
 
 STATUSES = tuple(s.value for s in Status)                   # columns, best first
 # Shown with message, GLSL and images: failures, and flakes (they failed once).
-FAILED = tuple(s.value for s in Status if s.is_failure() or s is Status.FLAKE)
+FAILED = tuple(s.value for s in Status if s.is_failure() or s in (Status.FLAKE, Status.ORDER_DEPENDENT))
 DEFAULT_OUT = Path("results") / "report"
 PROG = "python -m harness report"
 

@@ -6,8 +6,8 @@ import pytest
 
 from harness.status import BASELINE_NAMES, Change, Reply, Status
 
-P, S, K, F, T, C, E = (Status.PASS, Status.SKIP, Status.FLAKE, Status.FAIL, Status.TIMEOUT,
-                       Status.CRASH, Status.ERROR)
+P, S, K, O, F, T, C, E = (Status.PASS, Status.SKIP, Status.FLAKE, Status.ORDER_DEPENDENT, Status.FAIL,
+                          Status.TIMEOUT, Status.CRASH, Status.ERROR)
 R, I, X, SF, NS, US, NF, U = (Change.REGRESSION, Change.IMPROVEMENT, Change.FIX, Change.STILL_FAILING,
                               Change.NEW_SKIP, Change.UNSKIPPED, Change.NEW_FLAKE, Change.UNCHANGED)
 
@@ -15,16 +15,17 @@ R, I, X, SF, NS, US, NF, U = (Change.REGRESSION, Change.IMPROVEMENT, Change.FIX,
 # old status, a column the new one): a rise to a failure is a regression, a skip is never a
 # fix nor a failure, a failure that falls to a lesser failure is an improvement.
 TRANSITIONS = {
-    #        pass  skip  flake fail  timeout crash error
-    P:      (U,    NS,   NF,   R,    R,      R,    R),
-    S:      (US,   U,    US,   R,    R,      R,    R),
-    K:      (U,    NS,   U,    R,    R,      R,    R),
-    F:      (X,    NS,   X,    SF,   R,      R,    R),
-    T:      (X,    NS,   X,    I,    SF,     R,    R),
-    C:      (X,    NS,   X,    I,    I,      SF,   R),
-    E:      (X,    NS,   X,    I,    I,      I,    SF),
+    #        pass  skip  flake order fail  timeout crash error
+    P:      (U,    NS,   NF,   NF,   R,    R,      R,    R),
+    S:      (US,   U,    US,   US,   R,    R,      R,    R),
+    K:      (U,    NS,   U,    U,    R,    R,      R,    R),
+    O:      (U,    NS,   U,    U,    R,    R,      R,    R),
+    F:      (X,    NS,   X,    X,    SF,   R,      R,    R),
+    T:      (X,    NS,   X,    X,    I,    SF,     R,    R),
+    C:      (X,    NS,   X,    X,    I,    I,      SF,   R),
+    E:      (X,    NS,   X,    X,    I,    I,      I,    SF),
 }
-ORDER = (P, S, K, F, T, C, E)
+ORDER = (P, S, K, O, F, T, C, E)
 
 
 @pytest.mark.parametrize("old", ORDER)
@@ -41,7 +42,7 @@ def test_the_transitions_the_issue_names():
 
 
 def test_order_worst_last():
-    assert sorted([E, P, C, F, S, T, K]) == [P, S, K, F, T, C, E]
+    assert sorted([E, P, C, F, O, S, T, K]) == [P, S, K, O, F, T, C, E]
     assert max(F, C, T) is C and min(F, P) is P
     assert [s.severity for s in ORDER] == sorted(s.severity for s in ORDER)
 

@@ -5,7 +5,8 @@ a context of its own made for it and destroyed after it (`begin_case`, `end_case
 context shares objects with the long-lived one (EGL's share_context, GLFW's share window), so
 linked programs kept across cases survive; everything else a context holds (bindings,
 enables, clip planes, pixel store, current attributes, the driver's own per-context state,
-whatever nobody listed) starts at GL's initial values in every case, by construction.
+whatever nobody listed) starts at GL's initial values in every case, by construction. Batched
+cases (harness/batch.py) share one such context, kept from case to case until a batch ends.
 
 PyOpenGL picks its function loader from PYOPENGL_PLATFORM when it is first imported, so
 `select_platform` must run before anything imports OpenGL.GL.
@@ -44,7 +45,8 @@ class EGLContexts:
             raise ContextError("eglBindAPI(EGL_OPENGL_API) failed")
         self._contexts = {}
         self._attrs = {}                    # profile -> the attribute list that made its context
-        self._case = None                   # (profile, context) of the case running now
+        self._case = None                   # (profile, context, kept) of the case running now
+        self._kept = {}                     # profile -> the context of the batch going on (batched cases)
 
     def _open_display(self, device_only: bool):
         EGL = self._egl
@@ -97,25 +99,37 @@ class EGLContexts:
             self._contexts[profile], self._attrs[profile] = ctx, attrs
         self._current(profile, self._contexts[profile])
 
-    def begin_case(self, profile: str) -> None:
-        """A new context for one case, sharing objects with `profile`'s long-lived one, made current."""
+    def begin_case(self, profile: str, batch: str | None = None) -> None:
+        """A new context for one case, sharing objects with `profile`'s long-lived one, made
+        current. `batch` "keep": the context of the batch going on (made on first use), kept
+        after the case; "new": every kept context destroyed first, then the same."""
         self.end_case()
         self.make_current(profile)
-        ctx = self._create(self._attrs[profile], self._contexts[profile])
-        if not ctx:
-            raise ContextError(f"eglCreateContext({profile}, shared) failed: EGL error "
-                               f"{hex(self._egl.eglGetError())}")
-        self._case = (profile, ctx)
+        if batch == "new":
+            for ctx in self._kept.values():
+                self._egl.eglDestroyContext(self._display, ctx)
+            self._kept.clear()
+        ctx = self._kept.get(profile) if batch else None
+        if ctx is None:
+            ctx = self._create(self._attrs[profile], self._contexts[profile])
+            if not ctx:
+                raise ContextError(f"eglCreateContext({profile}, shared) failed: EGL error "
+                                   f"{hex(self._egl.eglGetError())}")
+            if batch:
+                self._kept[profile] = ctx
+        self._case = (profile, ctx, bool(batch))
         self._current(profile, ctx)
 
     def end_case(self) -> None:
-        """Destroy the case's context; its profile's long-lived context is current afterwards."""
+        """Destroy the case's context (unless a batch keeps it); its profile's long-lived
+        context is current afterwards."""
         if self._case is None:
             return
-        profile, ctx = self._case
+        profile, ctx, kept = self._case
         self._case = None
         self.make_current(profile)
-        self._egl.eglDestroyContext(self._display, ctx)
+        if not kept:
+            self._egl.eglDestroyContext(self._display, ctx)
 
     def _create(self, attrs, share):
         EGL = self._egl
@@ -141,7 +155,8 @@ class GLFWContexts:
             raise ContextError(f"glfw.init() failed: {glfw.get_error()}")
         self.platform = f"GLFW {glfw.get_version_string().decode()}"
         self._windows = {}
-        self._case = None                   # (profile, window) of the case running now
+        self._case = None                   # (profile, window, kept) of the case running now
+        self._kept = {}                     # profile -> the window of the batch going on
 
     def make_current(self, profile: str) -> None:
         glfw = self._glfw
@@ -149,19 +164,30 @@ class GLFWContexts:
             self._windows[profile] = self._window(profile, None)
         glfw.make_context_current(self._windows[profile])
 
-    def begin_case(self, profile: str) -> None:
+    def begin_case(self, profile: str, batch: str | None = None) -> None:
+        """As EGLContexts.begin_case, with windows."""
         self.end_case()
         self.make_current(profile)
-        self._case = (profile, self._window(profile, self._windows[profile]))
-        self._glfw.make_context_current(self._case[1])
+        if batch == "new":
+            for window in self._kept.values():
+                self._glfw.destroy_window(window)
+            self._kept.clear()
+        window = self._kept.get(profile) if batch else None
+        if window is None:
+            window = self._window(profile, self._windows[profile])
+            if batch:
+                self._kept[profile] = window
+        self._case = (profile, window, bool(batch))
+        self._glfw.make_context_current(window)
 
     def end_case(self) -> None:
         if self._case is None:
             return
-        profile, window = self._case
+        profile, window, kept = self._case
         self._case = None
         self.make_current(profile)
-        self._glfw.destroy_window(window)
+        if not kept:
+            self._glfw.destroy_window(window)
 
     def _window(self, profile: str, share):
         glfw = self._glfw

@@ -104,14 +104,17 @@ class GLBackend:
                 "platform": self._contexts.platform, "profiles": profiles}
 
     # -- running a case ------------------------------------------------------------------
-    def run(self, case: Case, inside=None) -> dict:
+    batches = True                          # runs batched cases (harness/batch.py): `batch`
+
+    def run(self, case: Case, inside=None, batch: str | None = None) -> dict:
         """`inside(GL)`, if given, is called in the case's context after its draws (the fault
-        target uses it to leave state behind)."""
+        target uses it to leave state behind). `batch` ("new", "keep"): run in the context of
+        a batch (context.py), restoring what the case changed there afterwards."""
         facts = self._use(case.requires.profile)
         check_requirements(case, facts, lambda name: int(self.gl.glGetIntegerv(getattr(self.gl, name))))
         GL = self.gl
         with section("case context"):
-            self._contexts.begin_case(case.requires.profile)
+            self._contexts.begin_case(case.requires.profile, batch)
         made = Objects(GL)
         try:
             with section("framebuffer"):
@@ -146,8 +149,32 @@ class GLBackend:
                                f"{_args(exc)}") from None
         finally:
             made.delete()                   # shared objects outlive the context: delete them first
+            if batch:
+                self._restore(case)
             with section("case context"):
                 self._contexts.end_case()
+
+    def _restore(self, case: Case) -> None:
+        """Back to GL's initial values, in a batch's context, what the runner sets for a case and
+        leaves set (a context per case drops it): bindings, the program, rasterizer discard,
+        patch parameters, clip plane equations. What a case's own state leaves otherwise, the
+        batch's audit and confirmations catch (harness/batch.py)."""
+        GL = self.gl
+        quietly(GL.glUseProgram, 0)
+        quietly(GL.glBindProgramPipeline, 0)
+        quietly(GL.glBindVertexArray, 0)
+        quietly(GL.glBindFramebuffer, GL.GL_FRAMEBUFFER, 0)
+        quietly(GL.glDisable, GL.GL_RASTERIZER_DISCARD)
+        quietly(GL.glDisable, GL.GL_PRIMITIVE_RESTART)
+        quietly(GL.glActiveTexture, GL.GL_TEXTURE0)
+        states = [step_state(step) for step in case.steps if step_state(step) is not None]
+        if any(s.patch_vertices is not None or s.default_outer is not None or s.default_inner is not None
+               for s in states):
+            quietly(GL.glPatchParameteri, GL.GL_PATCH_VERTICES, 3)
+            quietly(GL.glPatchParameterfv, GL.GL_PATCH_DEFAULT_OUTER_LEVEL, (ctypes.c_float * 4)(1, 1, 1, 1))
+            quietly(GL.glPatchParameterfv, GL.GL_PATCH_DEFAULT_INNER_LEVEL, (ctypes.c_float * 2)(1, 1))
+        for i in range(max((len(s.clip_planes) for s in states), default=0)):
+            quietly(GL.glClipPlane, GL.GL_CLIP_PLANE0 + i, (ctypes.c_double * 4)(0, 0, 0, 0))
 
     def _cached_program(self, case: Case) -> list[int]:
         """Linked programs are kept across cases, keyed by everything that goes into linking:

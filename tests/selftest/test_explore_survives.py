@@ -1,0 +1,126 @@
+"""An exploration survives a kill and keeps its budget (issue 40, item 4), on llvmpipe of the
+pinned Mesa (fault-llvmpipe: llvmpipe with a hang planted on one explored case, so the command
+is killed at a known point), where seed 5 of tess finds gl_PrimitiveID failures."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from harness import journal
+from harness.explore import findings, search, space
+from harness.explore.signature import Outcome
+from harness.status import Status
+
+from conftest import PINNED_MESA, ROOT
+
+SEED, CASES = 5, 40
+
+
+def drawn() -> list[str]:
+    """The ids seed 5 draws, in order: the same whatever the driver answers."""
+    sp = space.get("tess")
+    return [s.case.id for s in search.explore(sp, lambda case: Outcome(Status.PASS), SEED, search.Budget(cases=CASES))]
+
+
+def explore(results, *extra, faults=None, mark=None, case_timeout=20, budget=str(CASES)):
+    argv = [sys.executable, "-m", "harness", "explore", "--family", "tess", "--seed", str(SEED), "--budget", budget,
+            "--target", "fault-llvmpipe", "--results-dir", str(results), "--reduce-runs", "10",
+            "--case-timeout", str(case_timeout), *extra]
+    if (PINNED_MESA / ".fetched").exists():
+        argv += ["--mesa", str(PINNED_MESA)]
+    env = {**os.environ, "HARNESS_FAULTS": json.dumps(faults or {}), "HARNESS_FAULT_MARK": str(mark or "")}
+    return subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def report(results) -> dict:
+    return json.loads((results / "tess" / "findings.json").read_text())
+
+
+def outcome_of(found: dict) -> list:
+    return [(f["signature"], f["reduced_id"], f["original_id"], f["seen"], f["reduced_by"]) for f in found["findings"]]
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory):
+    results = tmp_path_factory.mktemp("whole")
+    out, err = explore(results).communicate(timeout=300)
+    found = report(results)
+    assert found["complete"] and found["findings"], out + err
+    return found
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
+def test_a_killed_exploration_keeps_its_cases_and_findings_and_resumes_to_the_same(tmp_path, uninterrupted, how):
+    ids = drawn()
+    hang = ids[20]                  # the 21st case hangs: 20 judged before it, failures among them
+    mark = tmp_path / "hanging"
+    proc = explore(tmp_path, faults={hang: "hang"}, mark=mark)
+    deadline = time.monotonic() + 120
+    while not (mark.exists() and mark.read_text()) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert mark.exists() and proc.poll() is None, proc.communicate()
+    proc.send_signal(how)
+    out, err = proc.communicate(timeout=60)
+    if how is signal.SIGKILL:
+        os.kill(int(mark.read_text()), signal.SIGKILL)      # the hanging child outlives a SIGKILLed parent
+    assert proc.returncode == (-9 if how is signal.SIGKILL else 128 + signal.SIGTERM), out + err
+    # every case before the hang, in order, but the one judged as the hang began (the child ran
+    # it, the next one queued behind it): a kill loses at most the cases in flight
+    judged = [e["id"] for e in journal.read(tmp_path / "tess")]
+    assert judged in (ids[:19], ids[:20])
+    kept = report(tmp_path)
+    # SIGTERM writes it as it stops; a SIGKILL leaves the last one written, at the last new failure
+    assert not kept["complete"] and (kept["cases_run"] == len(judged) if how is signal.SIGTERM
+                                     else kept["cases_run"] <= len(judged))
+    assert kept["findings"] and all(f["unreduced"] for f in kept["findings"])
+    assert {f["reduced_by"] for f in kept["findings"]} == {
+        findings.PENDING if how is signal.SIGKILL else findings.INTERRUPTED}
+    if how is signal.SIGTERM:
+        assert "--resume continues" in err
+    table = findings.summary([tmp_path / "tess" / "findings.json"])
+    assert "| tess (unfinished) |" in table and table.count("**UNREDUCED**") == len(kept["findings"])
+
+    out, err = explore(tmp_path, "--resume").communicate(timeout=300)
+    resumed = report(tmp_path)
+    assert resumed["complete"] and resumed["from_journal"] >= 20, out + err
+    assert outcome_of(resumed) == outcome_of(uninterrupted)
+    entries = journal.read(tmp_path / "tess")
+    assert len({e["id"] for e in entries}) == len(entries)   # no case judged twice
+    assert resumed["statuses"] == uninterrupted["statuses"]
+
+
+def test_resume_refuses_another_command(tmp_path):
+    out, err = explore(tmp_path, "--resume").communicate(timeout=60)
+    assert "no exploration to resume" in err and len(err.strip().splitlines()) == 1
+    (tmp_path / "command.json").write_text(json.dumps({"seed": 4}))
+    proc = explore(tmp_path, "--resume")
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2 and "resume with the same command" in err, err
+
+
+def test_a_time_budget_bounds_the_whole_command(tmp_path):
+    """Every explored case hangs (fault-llvmpipe, a pattern), so exploring and reducing each cost
+    a case timeout a run: the command (its clock starts with its process) still ends within the
+    budget plus one case timeout (and Python's exit, which it cannot see), and the finding its
+    share of the budget left unreduced says so in findings.json and in the summary."""
+    budget, case_timeout, python_exit = 6.0, 2.0, 0.5
+    started = time.monotonic()
+    proc = explore(tmp_path, faults={"tess/explore/*": "hang"}, budget=f"{budget:g}s", case_timeout=case_timeout)
+    out, err = proc.communicate(timeout=120)
+    took = time.monotonic() - started
+    assert proc.returncode == 1, out + err
+    print(f"{took:.2f} s for a budget of {budget:g} s")
+    assert took <= budget + case_timeout + python_exit, (took, out)
+    found = report(tmp_path)
+    assert found["complete"] and set(found["statuses"]) == {"timeout"}, found
+    # each reduction was cut short by its share of the budget, or never had one; which of them
+    # reproduced the hang in a simpler case first depends on the machine's speed
+    assert found["findings"] and all("budget" in f["reduced_by"] for f in found["findings"]), found
+    table = findings.summary([tmp_path / "tess" / "findings.json"])
+    assert table.count("**UNREDUCED**") == sum(f["unreduced"] for f in found["findings"])
