@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,6 +96,10 @@ def choose(words: Sequence[str], flakes: Sequence[str], build: MesaBuild | None,
     if AUTO in words:
         version, source = package_version(build, system)
         base = folder / f"mesa-{version}.csv"
+        update = stable_update(version, folder) if version and not base.is_file() else ""
+        if update:                  # another stable update of the same Debian release: say so
+            source += f"; no baseline for {version} itself, so its stable update {update}'s"
+            version, base = update, folder / f"mesa-{update}.csv"
         if version and base.is_file():
             files.append(_shown(base))
             flaky = folder / f"mesa-{version}-flakes.txt"
@@ -109,6 +114,20 @@ def choose(words: Sequence[str], flakes: Sequence[str], build: MesaBuild | None,
             said = said or f"ungated: the Mesa under test has no Debian version: {source} (--baseline {AUTO})"
     every = tuple(dict.fromkeys([*flakes, *extra_flakes]))
     return Gate(tuple(files), every, f"harness: {said}")
+
+
+def stable_update(version: str, folder: Path = BASELINES) -> str:
+    """The newest baselined version that is another stable update of VERSION's Debian release
+    (22.3.6-1+deb12u2 for 22.3.6-1+deb12u1: the same upstream release and Debian revision,
+    another +debNuM), '' if none. An image whose Mesa lags one point release behind its
+    registry gates on the baseline of the update rather than running ungated."""
+    match = re.fullmatch(r"(.+\+deb\d+u)(\d+)", version)
+    if not match:
+        return ""
+    updates = [(int(p.name[len(f"mesa-{match[1]}"):-len(".csv")]), p.name[len("mesa-"):-len(".csv")])
+               for p in folder.glob(f"mesa-{match[1]}*.csv")
+               if p.name[len(f"mesa-{match[1]}"):-len(".csv")].isdigit()]
+    return max(updates)[1] if updates else ""
 
 
 def option_values(args: Sequence[str], option: str) -> tuple[list[str], list[str]]:

@@ -57,6 +57,19 @@ def test_a_fetched_folder_and_a_debian_build_name_their_version(tmp_path):
     assert gate.baselines == () and f"no {tmp_path}/mesa-8.0.0-1.csv" in gate.line
 
 
+def test_a_mesa_one_stable_update_behind_gates_on_the_updates_baseline(tmp_path):
+    """A machine image with 22.3.6-1+deb12u1 while the project baselines deb12u2: the same
+    upstream release and Debian revision, another point release; the first line says so.
+    Another Debian release of the same upstream version (a backport) is not taken."""
+    for version in ("22.3.6-1+deb12u2", "22.3.6-1+deb12u3", "25.0.7-2+deb13u1"):
+        (tmp_path / f"mesa-{version}.csv").write_text("")
+    gate = gating.choose([], [], None, tmp_path, system=lambda: "22.3.6-1+deb12u1")
+    assert gate.baselines == (str(tmp_path / "mesa-22.3.6-1+deb12u3.csv"),)
+    assert "no baseline for 22.3.6-1+deb12u1 itself, so its stable update 22.3.6-1+deb12u3's" in gate.line
+    assert gating.stable_update("25.0.7-2~bpo12+1", tmp_path) == ""
+    assert gating.stable_update("22.3.6-1+deb11u1", tmp_path) == ""
+
+
 def test_none_runs_ungated_and_files_gate_alone(tmp_path):
     gate = gating.choose(["none"], ["f.txt"], None, tmp_path, system=lambda: "1.2.3-1")
     assert gate == gating.Gate((), ("f.txt",), "harness: ungated (--baseline none)")
