@@ -43,6 +43,16 @@ def describe_exit(returncode: int) -> str:
     return f"exit status {returncode}"
 
 
+def death_status(returncode: int | None, stderr_tail: str) -> Reply:
+    """Whose fault a child's death is: a Python traceback and an exit status (no signal) is the
+    harness's own child failing (an import error while the checkout is being edited, a bug):
+    `error`, which says nothing of the driver and which bisection skips; anything else (a
+    signal, a driver's exit, a child that would not exit) is the driver's `crash`."""
+    if returncode is not None and returncode > 0 and "Traceback (most recent call last)" in stderr_tail:
+        return Reply.ERROR
+    return Reply.CRASH
+
+
 def printable(text: str) -> str:
     """Drop control bytes (NUL and friends) that would break JUnit XML or a terminal."""
     return "".join(c if c.isprintable() or c in "\n\t" else "\ufffd" for c in text)
@@ -302,10 +312,12 @@ class Executor:
             how = "did not exit" if code is None else describe_exit(code)
             tail = self._stderr_tail()
             self._kill()
-            message = f"child process died: {how}"
+            status = death_status(code, tail)
+            message = f"child process died: {how}" if status is Reply.CRASH else \
+                f"the harness's child failed (a Python exception, not the driver): {how}"
             if tail:
                 message += "\n--- stderr tail ---\n" + tail
-            return Result(Reply.CRASH, message, duration=time.perf_counter() - start)
+            return Result(status, message, duration=time.perf_counter() - start)
         return Result(Reply.parse(reply.get("status")), printable(reply.get("message", "")),
                       reply.get("observation") or reply.get("info"),
                       reply.get("duration", time.perf_counter() - start))

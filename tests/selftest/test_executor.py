@@ -7,7 +7,8 @@ import time
 import pytest
 from conftest import fault_case
 
-from harness.executor import Executor, ExecutorGroup
+from harness.executor import Executor, ExecutorGroup, death_status
+from harness.status import Reply
 from harness.targets import Target
 from harness.verdict import judge
 
@@ -101,6 +102,17 @@ def test_unknown_backend_is_an_error_not_a_crash_loop():
         ex.close()
     assert result.status == "error"
     assert "did not start" in result.message and "nosuch" in result.message
+
+
+def test_a_child_dying_of_a_python_exception_is_the_harnesss_error_not_a_driver_crash():
+    """Seen when a checkout was edited under a running suite: the respawned child failed to
+    import, exit status 1 with a traceback, and six zink cases were called crashes. A signal, or
+    a driver's own exit, stays a crash."""
+    traceback = 'Traceback (most recent call last):\n  File "harness/child.py", line 21\nSyntaxError: x'
+    assert death_status(1, traceback) is Reply.ERROR
+    assert death_status(-11, traceback) is Reply.CRASH           # SIGSEGV while printing one
+    assert death_status(1, "zink: device lost") is Reply.CRASH
+    assert death_status(None, traceback) is Reply.CRASH           # would not exit
 
 
 def named(fault, name, **params):
