@@ -31,8 +31,10 @@ from harness import config, fetch_mesa
 ROOT = Path(__file__).resolve().parents[1]
 STAMP = "harness-build.json"
 DEBIAN_VERSION = re.compile(r"^\d+\.\d+\.\d+(?:-[0-9A-Za-z.+~]+)?$")
-# The targets and the drivers each needs: (gallium drivers, vulkan drivers).
-TARGET_DRIVERS = {"llvmpipe": ({"llvmpipe"}, set()), "zink": ({"zink"}, set()), "lavapipe": (set(), {"swrast"})}
+# The targets and the drivers each needs: (gallium drivers, vulkan drivers). lavapipe is built on
+# llvmpipe's gallium driver (meson: "swrast vulkan requires gallium swrast").
+TARGET_DRIVERS = {"llvmpipe": ({"llvmpipe"}, set()), "zink": ({"zink"}, set()),
+                  "lavapipe": ({"llvmpipe"}, {"swrast"})}
 # Debian packages a Mesa 22.x-25.x build of those drivers needs on Debian 12 and 13.
 BUILD_PACKAGES = ("ccache", "ninja-build", "bison", "flex", "pkg-config", "dpkg-dev", "glslang-tools",
                   "libdrm-dev", "libelf-dev", "libexpat1-dev", "libzstd-dev",
@@ -99,7 +101,7 @@ def meson_args(options: dict[str, Option], targets: tuple[str, ...], optimizatio
         "gallium-d3d10umd": False, "microsoft-clc": False, "intel-clc": "disabled", "video-codecs": [],
         "vulkan-layers": [], "tools": [], "android-libbacktrace": False, "perfetto": False,
     }
-    args = ["-Dbuildtype=plain", f"-Doptimization={optimization}", "-Ddebug=false", "-Db_ndebug=true"]
+    args = [f"-Doptimization={optimization}", "-Ddebug=false", "-Db_ndebug=true"]
     for name, value in wanted.items():
         option = options.get(name)
         if option is None:
@@ -269,7 +271,10 @@ def build(tree: Path, build_dir: Path, targets: tuple[str, ...], log_path: Path,
             install_build_packages(log)
         options = read_options(tree)
         llvm, llvm_why = choose_llvm(tree, log, install=install_packages)
-        native = build_dir / "harness-native.ini"          # meson takes llvm-config from here, not PATH
+        # meson takes llvm-config from this file, not PATH; outside the build directory, which
+        # `meson setup --wipe` empties
+        native = config.cache_home() / "mesa-build-tools" / f"llvm-{llvm}.ini"
+        native.parent.mkdir(parents=True, exist_ok=True)
         native.write_text(f"[binaries]\nllvm-config = '{LLVM_CONFIG.format(llvm)}'\n")
         args = [*meson_args(options, targets, optimization), f"--native-file={native}"]
         bin_dir = meson_tools(required_meson(tree), log)

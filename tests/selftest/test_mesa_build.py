@@ -69,8 +69,9 @@ def test_mesa_25_spells_llvmpipe_and_glvnd_a_feature_and_leaves_out_what_it_lack
 
 def test_only_the_drivers_the_targets_need():
     assert args_of(MESA_25, ("llvmpipe",))["vulkan-drivers"] == ""
-    assert args_of(MESA_25, ("lavapipe",))["gallium-drivers"] == ""
-    assert args_of(MESA_22, ("zink", "lavapipe"))["gallium-drivers"] == "zink"
+    assert args_of(MESA_25, ("lavapipe",))["gallium-drivers"] == "llvmpipe"     # lavapipe is built on it
+    assert args_of(MESA_22, ("lavapipe",))["gallium-drivers"] == "swrast"
+    assert args_of(MESA_22, ("zink", "lavapipe"))["gallium-drivers"] == "swrast,zink"
 
 
 def test_the_options_file_of_either_name_is_read(tmp_path):
