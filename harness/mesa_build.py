@@ -45,7 +45,8 @@ LLVM_PACKAGES = ("llvm-{}-dev", "libclang-{}-dev", "libclang-cpp{}-dev")
 LLVM_CONFIG = "/usr/lib/llvm-{}/bin/llvm-config"
 # Python packages Mesa's generators import, installed beside meson.
 BUILD_PYTHON = ("mako", "pyyaml", "ply", "packaging")
-MESON_FLOOR = "1.1.0"               # what the oldest supported era (22.x) still configures with
+MESON_FLOOR = "1.1.0"
+DEBIAN = "debian"                   # -O debian: Debian's own compiler flags (dpkg-buildflags)               # what the oldest supported era (22.x) still configures with
 
 
 class BuildError(Exception):
@@ -101,7 +102,9 @@ def meson_args(options: dict[str, Option], targets: tuple[str, ...], optimizatio
         "gallium-d3d10umd": False, "microsoft-clc": False, "intel-clc": "disabled", "video-codecs": [],
         "vulkan-layers": [], "tools": [], "android-libbacktrace": False, "perfetto": False,
     }
-    args = [f"-Doptimization={optimization}", "-Ddebug=false", "-Db_ndebug=true"]
+    # "debian": the compiler flags come from dpkg-buildflags (debian_flags), as in Debian's build
+    args = ["-Dbuildtype=plain", "-Db_ndebug=true"] if optimization == DEBIAN else \
+        [f"-Doptimization={optimization}", "-Ddebug=false", "-Db_ndebug=true"]
     for name, value in wanted.items():
         option = options.get(name)
         if option is None:
@@ -240,8 +243,11 @@ def debian_source(version: str, dest_root: Path, log) -> Path:
     trees = [d for d in dest.iterdir() if d.is_dir() and (d / "VERSION").exists()]
     if len(trees) != 1:
         raise BuildError(f"apt-get source mesa={version} left no single source tree in {dest}")
-    # as debian/rules does before configuring: the drivers then report the package's version
-    (trees[0] / "VERSION").write_text(fetch_mesa.folder_name(version) + "\n")
+    # as debian/rules does before configuring, where it does (trixie's, not bookworm's): the
+    # drivers then report the package's version
+    rules = trees[0] / "debian" / "rules"
+    if rules.exists() and re.search(r"dpkg-parsechangelog.*> VERSION", rules.read_text()):
+        (trees[0] / "VERSION").write_text(fetch_mesa.folder_name(version) + "\n")
     done.write_text(trees[0].name)
     return trees[0]
 
@@ -278,7 +284,8 @@ def build(tree: Path, build_dir: Path, targets: tuple[str, ...], log_path: Path,
         native.write_text(f"[binaries]\nllvm-config = '{LLVM_CONFIG.format(llvm)}'\n")
         args = [*meson_args(options, targets, optimization), f"--native-file={native}"]
         bin_dir = meson_tools(required_meson(tree), log)
-        env = {**config.environ(), "PATH": f"{bin_dir}:{config.environ().get('PATH', '')}"}
+        env = {**config.environ(), "PATH": f"{bin_dir}:{config.environ().get('PATH', '')}",
+               **(debian_flags(tree) if optimization == DEBIAN else {})}
         stamp_path = build_dir / STAMP
         old = json.loads(stamp_path.read_text()) if stamp_path.exists() else {}
         started = time.monotonic()
@@ -294,10 +301,23 @@ def build(tree: Path, build_dir: Path, targets: tuple[str, ...], log_path: Path,
         commit = _git(tree, "rev-parse", "HEAD") if (tree / ".git").exists() else ""
         stamp = {"source": str(tree), "version": (tree / "VERSION").read_text().strip(), "debian": debian,
                  "commit": commit, "targets": list(targets), "meson_args": args, "llvm": llvm_why,
+                 "flags": debian_flags(tree) if optimization == DEBIAN else {},
                  "options_file": hashlib.sha256(json.dumps(sorted(options)).encode()).hexdigest()[:16],
                  "seconds": round(time.monotonic() - started, 1)}
         stamp_path.write_text(json.dumps(stamp, indent=1) + "\n")
         return stamp
+
+
+def debian_flags(tree: Path) -> dict[str, str]:
+    """CFLAGS, CXXFLAGS, CPPFLAGS and LDFLAGS as Debian's build of this source sets them
+    (dpkg-buildflags with debian/rules' DEB_BUILD_MAINT_OPTIONS, where it says; -O2 -g, the
+    stack protector, format checks), for meson to read at configure time."""
+    rules = tree / "debian" / "rules"
+    match = re.search(r"^export DEB_BUILD_MAINT_OPTIONS\s*=\s*(.+)$", rules.read_text(), re.M) if rules.exists() else None
+    env = {**config.environ(), **({"DEB_BUILD_MAINT_OPTIONS": match[1].strip()} if match else {}),
+           "DEB_CFLAGS_MAINT_APPEND": "-Wall", "DEB_CXXFLAGS_MAINT_APPEND": "-Wall"}
+    return {name: subprocess.run(["dpkg-buildflags", "--get", name], capture_output=True, text=True, env=env,
+                                 cwd=tree).stdout.strip() for name in ("CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS")}
 
 
 def _run(argv: list[str], log, what: str, **kwargs) -> None:
@@ -317,8 +337,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="where Debian source packages are unpacked (default: mesa-src/)")
     parser.add_argument("--targets", default="llvmpipe,zink,lavapipe",
                         help="the targets to build drivers for (default: llvmpipe,zink,lavapipe)")
-    parser.add_argument("-O", "--optimization", default="1", choices=["0", "1", "2", "3", "s"],
-                        help="meson's optimization level (default 1: a short bisection step)")
+    parser.add_argument("-O", "--optimization", default="1", choices=["0", "1", "2", "3", "s", DEBIAN],
+                        help="meson's optimization level (default 1: a short bisection step), or 'debian': "
+                             "Debian's compiler flags (dpkg-buildflags: -O2 -g, hardening), as its package")
     args = parser.parse_args(argv)
     targets = tuple(t for t in args.targets.split(",") if t)
     unknown = [t for t in targets if t not in TARGET_DRIVERS]
