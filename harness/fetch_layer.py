@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from harness.fetch_mesa import ROOT, SUITES, Apt, FetchError
+from harness.fetch_mesa import ROOT, SUITES, Apt, FetchError, publish
 
 PACKAGE = "vulkan-validationlayers"
 JSON = "usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"
@@ -47,17 +46,15 @@ def fetch(suite: str, dest_dir: Path) -> Path:
     dest = dest_dir / version
     if (dest / ".fetched").exists():
         return dest
-    partial = dest.with_name(dest.name + ".partial")
-    shutil.rmtree(partial, ignore_errors=True)
-    (partial / "root").mkdir(parents=True)
-    subprocess.run(["dpkg", "-x", str(debs[-1]), str(partial / "root")], check=True)
-    package_json = json.loads((partial / "root" / JSON).read_text())
-    library = (dest / "root" / LIBRARY).resolve()
-    (partial / Path(JSON).name).write_text(json.dumps(layer_json(package_json, library), indent=2) + "\n")
-    (partial / ".fetched").write_text(f"{version} {suite}\n")
-    shutil.rmtree(dest, ignore_errors=True)
-    partial.rename(dest)
-    return dest
+
+    def fill(partial: Path) -> None:
+        (partial / "root").mkdir()
+        subprocess.run(["dpkg", "-x", str(debs[-1]), str(partial / "root")], check=True)
+        package_json = json.loads((partial / "root" / JSON).read_text())
+        library = (dest / "root" / LIBRARY).resolve()
+        (partial / Path(JSON).name).write_text(json.dumps(layer_json(package_json, library), indent=2) + "\n")
+
+    return publish(dest, fill, f"{version} {suite}")
 
 
 def main(argv: list[str] | None = None) -> int:

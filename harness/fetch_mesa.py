@@ -147,12 +147,23 @@ def fetch(which: str, mesa_dir: Path) -> Path:
         return dest
     print(f"fetch-mesa: Mesa {version} from {MIRROR} {apt.suite}, with its runtime", file=sys.stderr)
     debs = apt.download_closure(version)
+
+    def fill(partial: Path) -> None:
+        unpack(debs, partial)
+        (partial / ".packages").write_text("".join(f"{d.name}\n" for d in debs))
+
+    return publish(dest, fill, f"{version} {apt.suite}")
+
+
+def publish(dest: Path, fill, stamp: str) -> Path:
+    """Make DEST whole or not at all: `fill` a fresh DEST.partial, stamp it `.fetched` ('<version>
+    <suite>': what it is and where it came from, so a later call finds it without the
+    registry), then put it in DEST's place."""
     partial = dest.with_name(dest.name + ".partial")
     shutil.rmtree(partial, ignore_errors=True)
-    unpack(debs, partial)
-    # what it is and where it came from: a later call for the version finds it without the registry
-    (partial / ".packages").write_text("".join(f"{d.name}\n" for d in debs))
-    (partial / ".fetched").write_text(f"{version} {apt.suite}\n")
+    partial.mkdir(parents=True)
+    fill(partial)
+    (partial / ".fetched").write_text(stamp + "\n")
     shutil.rmtree(dest, ignore_errors=True)
     partial.rename(dest)
     return dest

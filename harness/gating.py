@@ -124,9 +124,9 @@ def stable_update(version: str, folder: Path = BASELINES) -> str:
     match = re.fullmatch(r"(.+\+deb\d+u)(\d+)", version)
     if not match:
         return ""
-    updates = [(int(p.name[len(f"mesa-{match[1]}"):-len(".csv")]), p.name[len("mesa-"):-len(".csv")])
-               for p in folder.glob(f"mesa-{match[1]}*.csv")
-               if p.name[len(f"mesa-{match[1]}"):-len(".csv")].isdigit()]
+    prefix = f"mesa-{match[1]}"
+    updates = [(int(p.stem[len(prefix):]), p.stem[len("mesa-"):]) for p in folder.glob(f"{prefix}*.csv")
+               if p.stem[len(prefix):].isdigit()]
     return max(updates)[1] if updates else ""
 
 

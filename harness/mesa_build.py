@@ -16,7 +16,6 @@ configure or a build failure is one line on stderr, with the log's path, and exi
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import re
 import shutil
@@ -155,8 +154,9 @@ def install_build_packages(log) -> None:
     if not missing:
         return
     print(f"build-mesa: installing Debian packages: {' '.join(missing)}", file=sys.stderr)
-    for argv in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing]):
-        _run(argv, log, "installing the build dependencies", env={**config.environ(), "DEBIAN_FRONTEND": "noninteractive"})
+    _run(["apt-get", "update", "-qq"], log, "apt-get update")
+    if not _apt_install(missing, log):
+        raise BuildError(f"installing the build dependencies failed; log: {log.name}")
 
 
 def installed(package: str) -> bool:
@@ -177,18 +177,17 @@ def choose_llvm(tree: Path, log, install: bool = True) -> tuple[int, str]:
     match = re.search(r"^LLVM_VERSION\s*[:?]?=\s*(\d+)", rules.read_text(), re.M) if rules.exists() else None
     if match:
         wanted = int(match[1])
-        if wanted in installed_llvms():
-            return wanted, f"LLVM {wanted}, as Debian's package (debian/rules)"
-        if install and _apt_install([p.format(wanted) for p in LLVM_PACKAGES], log):
+        if wanted in installed_llvms() or (install and _apt_install([p.format(wanted) for p in LLVM_PACKAGES], log)):
             return wanted, f"LLVM {wanted}, as Debian's package (debian/rules)"
         why = f"Debian's package uses LLVM {wanted}, {'which this machine cannot install' if install else 'not installed'}; "
     else:
         why = ""
     if not installed_llvms() and install:
         _apt_install(["llvm-dev", "libclang-dev"], log)
-    if not installed_llvms():
+    have = installed_llvms()
+    if not have:
         raise BuildError("no LLVM installed (/usr/lib/llvm-*/bin/llvm-config) and none could be")
-    newest = installed_llvms()[-1]
+    newest = have[-1]
     for package in (p.format(newest) for p in LLVM_PACKAGES[1:]):     # llvmpipe's clang parts too
         if install and not installed(package):
             _apt_install([package], log)
@@ -269,8 +268,8 @@ def _git(tree: Path, *args: str) -> str:
 
 def build(tree: Path, build_dir: Path, targets: tuple[str, ...], log_path: Path, debian: str = "",
           optimization: str = "1", install_packages: bool = True) -> dict:
-    """Configure (when the options changed or the tree's options file did) and build; returns the
-    stamp written into the build directory."""
+    """Configure (when the meson arguments changed, or the build directory has none yet) and build;
+    returns the stamp written into the build directory."""
     build_dir.mkdir(parents=True, exist_ok=True)
     with open(log_path, "a") as log:
         if install_packages:
@@ -284,8 +283,8 @@ def build(tree: Path, build_dir: Path, targets: tuple[str, ...], log_path: Path,
         native.write_text(f"[binaries]\nllvm-config = '{LLVM_CONFIG.format(llvm)}'\n")
         args = [*meson_args(options, targets, optimization), f"--native-file={native}"]
         bin_dir = meson_tools(required_meson(tree), log)
-        env = {**config.environ(), "PATH": f"{bin_dir}:{config.environ().get('PATH', '')}",
-               **(debian_flags(tree) if optimization == DEBIAN else {})}
+        flags = debian_flags(tree) if optimization == DEBIAN else {}
+        env = {**config.environ(), "PATH": f"{bin_dir}:{config.environ().get('PATH', '')}", **flags}
         stamp_path = build_dir / STAMP
         old = json.loads(stamp_path.read_text()) if stamp_path.exists() else {}
         started = time.monotonic()
@@ -301,8 +300,7 @@ def build(tree: Path, build_dir: Path, targets: tuple[str, ...], log_path: Path,
         commit = _git(tree, "rev-parse", "HEAD") if (tree / ".git").exists() else ""
         stamp = {"source": str(tree), "version": (tree / "VERSION").read_text().strip(), "debian": debian,
                  "commit": commit, "targets": list(targets), "meson_args": args, "llvm": llvm_why,
-                 "flags": debian_flags(tree) if optimization == DEBIAN else {},
-                 "options_file": hashlib.sha256(json.dumps(sorted(options)).encode()).hexdigest()[:16],
+                 "flags": flags,
                  "seconds": round(time.monotonic() - started, 1)}
         stamp_path.write_text(json.dumps(stamp, indent=1) + "\n")
         return stamp
@@ -347,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"build-mesa: --targets {args.targets}: choose from {', '.join(TARGET_DRIVERS)}", file=sys.stderr)
         return 2
     path = Path(args.source).expanduser()
-    log_dir = Path(args.build_dir).expanduser() if args.build_dir else None
+    asked_build_dir = Path(args.build_dir).expanduser() if args.build_dir else None
     try:
         debian = ""
         if not path.exists() and DEBIAN_VERSION.match(args.source):
@@ -360,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
             raise BuildError(f"{args.source}: no such directory, and not a Debian version of Mesa (like 25.0.7-2+deb13u1)")
         else:
             tree = mesa_tree(path)
-        build_dir = (log_dir or tree / "build-harness").resolve()
+        build_dir = (asked_build_dir or tree / "build-harness").resolve()
         build_dir.mkdir(parents=True, exist_ok=True)
         log_path = build_dir / "harness-build.log"
         if args.commit:
