@@ -8,18 +8,18 @@
 For each driver it first runs both tools once untimed, so that every timed row finds the
 driver's shader disk cache warm (Mesa's, NVIDIA's), as repeated CI runs do; `--cold` skips that.
 The harness's warm-up runs with `-n 0`: its one child fills NVIDIA's cache slot 0, from which a
-later run seeds the slots of its other children (harness/shader_cache.py).
+later run seeds the slots of its other children (harness/executor/shader_cache.py).
 Then it times, in one go: piglit on its tessellation and draw-parameters tests (isolated and
 batched, if Debian's piglit is installed), then this harness's families with `-n auto` and with
 `-n 0` (one pytest process and one executor child: the serial baseline), then `-n auto --batch 64`
-(cases batched, harness/batch.py; its verdicts compared case for case), with no pytest plugin
+(cases batched, harness/executor/batch.py; its verdicts compared case for case), with no pytest plugin
 but those the harness declares (PYTEST_DISABLE_PLUGIN_AUTOLOAD=1), as in the README's .venv.
 It prints cases/s, what each piglit row counted (results by status, tests, processes started,
 tests fast-skipped without a process, isolation, concurrency, wflinfo, cache state; see
 `piglit`), the ratios, the share of wall time spent outside the driver (the executor
 children time each case; the rest is harness and pytest), the floor (unique programs x compile
 time + cases x draw time, over the cores, with both times probed here), and the peak resident
-memory of the whole process tree. Each harness row is profiled (harness/profiling.py,
+memory of the whole process tree. Each harness row is profiled (harness/base/profiling.py,
 bench/wall_profile.py; `--no-profile` leaves the timers out): where its wall time and CPU went,
 per process, measured with timers in every process of the run. `--parallel N` adds a row for
 `python -m harness parallel N` (N pytest processes, each every N-th case, merged) and its
@@ -51,10 +51,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from harness import catalog  # noqa: E402
-from harness.executor import Executor  # noqa: E402
-from harness.plugin import auto_children, auto_workers  # noqa: E402
-from harness.targets import get  # noqa: E402
+from harness.sources import catalog  # noqa: E402
+from harness.executor.executor import Executor  # noqa: E402
+from harness.pytest_adapter.plugin import auto_children, auto_workers  # noqa: E402
+from harness.executor.targets import get  # noqa: E402
 import wall_profile  # noqa: E402
 
 PIGLIT_TESTS = ("arb_tessellation_shader", "arb_shader_draw_parameters")
@@ -173,7 +173,7 @@ def piglit_counted(r: dict) -> str:
 def ours(drivers: str, families: list[str], workers: str, keep: Path | None = None, profile: bool = False,
          tree: Path = ROOT, batch: int = 0) -> dict:
     """One harness run; `workers` is pytest's -n, or "parallel:N" for `python -m harness parallel N`;
-    `batch` > 1: batched, --batch K (harness/batch.py)."""
+    `batch` > 1: batched, --batch K (harness/executor/batch.py)."""
     label = f"{drivers.replace(',', '-')}-n{workers.replace(':', '')}" + (f"-batch{batch}" if batch > 1 else "")
     out_dir = keep / label if keep else Path(tempfile.mkdtemp(prefix=f"harness-{label}-"))
     # Only the plugins the harness declares, as in the README's .venv: the GPU machine's Python
@@ -190,9 +190,9 @@ def ours(drivers: str, families: list[str], workers: str, keep: Path | None = No
         cmd += ["-p", "xdist.plugin", "-n", workers] if workers != "0" else ["-p", "no:xdist", "--children", "1"]
     if batch > 1:
         cmd += ["--batch", str(batch)]
-    if profile:                      # timers in every process of the run (harness/profiling.py)
+    if profile:                      # timers in every process of the run (harness/base/profiling.py)
         env["HARNESS_PROFILE"] = tempfile.mkdtemp(prefix=f"profile-{label}-")
-        cmd += ["-p", "harness.profiling"]
+        cmd += ["-p", "harness.base.profiling"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     wall, peak, proc = timed(cmd, env, cwd=tree)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -11,8 +11,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from harness import catalog, targets  # noqa: E402
-from harness.executor import Executor  # noqa: E402
+from harness.sources import catalog
+from harness.executor import targets  # noqa: E402
+from harness.executor.executor import Executor  # noqa: E402
 
 
 def main() -> None:

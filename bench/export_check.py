@@ -19,10 +19,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from harness import catalog, export  # noqa: E402
-from harness.executor import Executor  # noqa: E402
-from harness.targets import get  # noqa: E402
-from harness.verdict import judge  # noqa: E402
+from harness.sources import catalog
+from harness.run import export  # noqa: E402
+from harness.executor.executor import Executor  # noqa: E402
+from harness.executor.targets import get  # noqa: E402
+from harness.oracle.verdict import judge  # noqa: E402
 
 SHADER_RUNNER = "/usr/lib/x86_64-linux-gnu/piglit/bin/shader_runner"
 

@@ -1,4 +1,4 @@
-"""Judging time, and identical verdicts, of harness/verdict.py against an earlier revision of it.
+"""Judging time, and identical verdicts, of harness/oracle/verdict.py against an earlier revision of it.
 
 Inputs: (case id, Result) pairs that bench/collect_observations.py saved from a run of the
 families. Both versions judge the same pairs in this one process, interleaved case by case
@@ -27,15 +27,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from harness import catalog, expected_tables, verdict  # noqa: E402
-from harness.status import Result  # noqa: E402
-from harness.observation import decode_records, encode_records  # noqa: E402
+from harness.sources import catalog
+from harness.oracle import expected_tables, verdict  # noqa: E402
+from harness.model.status import Result  # noqa: E402
+from harness.model.observation import decode_records, encode_records  # noqa: E402
 
 WHERE = "llvmpipe: bench"
 
 
 def load_revision(rev: str) -> types.ModuleType:
-    """harness/verdict.py as of `rev`, with the observation decoding of that revision."""
+    """harness/oracle/verdict.py as of `rev`, with the observation decoding of that revision."""
     modules = {}
     for name in ("observation", "verdict"):
         source = subprocess.run(["git", "show", f"{rev}:harness/{name}.py"], cwd=ROOT, check=True,
@@ -138,7 +139,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("observations")
     parser.add_argument("--rev", default="7ba380a",
-                        help="the revision of harness/verdict.py to compare with (default: the last "
+                        help="the revision of harness/oracle/verdict.py to compare with (default: the last "
                              "one before the expectation tables)")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--check", action="store_true", help="also compare verdicts of mutated observations")

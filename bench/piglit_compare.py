@@ -43,8 +43,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from harness.importers import shader_test  # noqa: E402
-from harness.targets import get  # noqa: E402
+from harness.sources import shader_test  # noqa: E402
+from harness.executor.targets import get  # noqa: E402
 
 PIGLIT = Path("/usr/lib/x86_64-linux-gnu/piglit")
 LEGACY = re.compile(r"\bgl_(FrontColor|TexCoord|FogFragCoord|ClipVertex)\b")
@@ -108,7 +108,7 @@ def first_line(message: str) -> str:
 
 def harness_run(files: list[Path], targets: list[str], out: Path, workers: str, order: str) -> dict:
     """pytest --shader-tests on the targets in one order; {(case id, target): entry of results.json}."""
-    command = [sys.executable, "-m", "pytest", "-p", "harness.plugin", "-p", "no:cacheprovider", "-q",
+    command = [sys.executable, "-m", "pytest", "-p", "harness.pytest_adapter.plugin", "-p", "no:cacheprovider", "-q",
                "-n", workers, "--results-dir", str(out)] + [f"--target={t}" for t in targets]
     env = dict(os.environ)
     if order == "reversed":

@@ -18,9 +18,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from harness import catalog, mesa, targets  # noqa: E402
-from harness.executor import Executor  # noqa: E402
-from harness.verdict import judge  # noqa: E402
+from harness.sources import catalog
+from harness.mesa import runtime as mesa
+from harness.executor import targets  # noqa: E402
+from harness.executor.executor import Executor  # noqa: E402
+from harness.oracle.verdict import judge  # noqa: E402
 
 # The triage folder's selection: TCS-less programs, the kind that crashed or read zeros.
 PREFIXES = ("tess/no-tcs/quads/equal/types/var/", "tess/no-tcs/triangles/equal/ccw/coords/")

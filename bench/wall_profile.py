@@ -1,6 +1,6 @@
-"""Where a harness run's wall time goes, from the timers harness/profiling.py writes.
+"""Where a harness run's wall time goes, from the timers harness/base/profiling.py writes.
 
-bench/bench.py runs pytest with `HARNESS_PROFILE=DIR -p harness.profiling`; every process of the
+bench/bench.py runs pytest with `HARNESS_PROFILE=DIR -p harness.base.profiling`; every process of the
 run (pytest or xdist's controller, xdist workers, executor children and their spawners) writes
 its timers to DIR, and `report` turns them into a table: a timeline from the controller's clock,
 and the CPU of every process split by what it was doing, in seconds, ms per case and share of

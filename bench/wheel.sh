@@ -30,15 +30,15 @@ python3 -m venv "$work/v"
 "$work/v/bin/pip" install -q "$wheel"
 cd "$work"
 tool="$work/v/bin/gl-layer-harness"
-echo "families from: $("$work/v/bin/python" -c 'from harness import families; print(families.ROOT)')"
+echo "families from: $("$work/v/bin/python" -c 'from harness.model import families; print(families.ROOT)')"
 "$tool" targets llvmpipe zink lavapipe | grep -E '^[a-z]|renderer|NOT AVAILABLE'
 "$tool" bisect-run draw_params/DrawArraysInstanced/f5c4i1/glsl450/tes --target llvmpipe
 "$tool" bisect-run tess/no-tcs/quads/equal/pv4/o2_3_4_5-i6_7 --target lavapipe
 kept=$("$work/v/bin/python" -c 'from harness.explore import kept; print(kept.entries("draw_params")[0]["id"])')
 # A kept finding fails on a Mesa with the defect it records (exit 1) and passes on one without: either shows it ran.
 "$tool" bisect-run "$kept" --target llvmpipe || [ $? -eq 1 ]
-bundled=$("$work/v/bin/python" -c 'from harness import families; print(families.ROOT)')
-"$work/v/bin/python" -m pytest -p harness.plugin -p no:cacheprovider -q "$bundled/tests/draw_params" \
+bundled=$("$work/v/bin/python" -c 'from harness.model import families; print(families.ROOT)')
+"$work/v/bin/python" -m pytest -p harness.pytest_adapter.plugin -p no:cacheprovider -q "$bundled/tests/draw_params" \
     --rootdir "$bundled" --case draw_params/DrawArraysInstanced/f5c4i1/glsl450/tes --target llvmpipe \
     --results-dir "$work/results" | tail -1
 echo "bench/wheel.sh: the installed tool ran from $work in $((SECONDS - start)) s"

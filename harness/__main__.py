@@ -9,11 +9,11 @@
   python -m harness matrix --mesa PATH... [SELECTION]  verdicts per Mesa release, regressions, fixes
   python -m harness parallel N|auto [PYTEST ARGS]   the run over N pytest processes, merged
   python -m harness bisect CASE_ID... --tree MESA --good G --bad B [--fixed]   a Mesa commit, bisected
-  python -m harness bisect-run CASE_ID... --target T   for `git bisect run` (ids: harness/catalog.py)
+  python -m harness bisect-run CASE_ID... --target T   for `git bisect run` (ids: harness/sources/catalog.py)
   python -m harness blame CASE_ID... [--mesa PATH]...   evidence table and the component at fault
   python -m harness export CASE_ID --format F [-o DIR] standalone reproducer
   python -m harness explore --family F --seed N --budget B --target T   seeded exploration, findings
-  python -m harness reduce CASE_ID --target T         shrink a failing case (harness/explore/cli.py)
+  python -m harness reduce CASE_ID --target T         shrink a failing case (harness/cli/explore.py)
 """
 from __future__ import annotations
 
@@ -27,10 +27,15 @@ import traceback
 
 from pathlib import Path
 
-from harness import baseline, bisect, blame, catalog, compare, config, core, export, gating, mesa, results
-from harness import targets as targets_mod
-from harness.executor import probe as probe_target
-from harness.status import Reply
+from harness.run import baseline, core, export, gating
+from harness.triage import bisect_run as bisect, blame
+from harness.sources import catalog
+from harness.results import compare, files as results
+from harness.base import config
+from harness.mesa import runtime as mesa
+from harness.executor import targets as targets_mod
+from harness.executor.executor import probe as probe_target
+from harness.model.status import Reply
 
 SHOWN_LIMITS = ("GL_MAX_VARYING_COMPONENTS", "GL_MAX_VERTEX_OUTPUT_COMPONENTS",
                 "GL_MAX_TESS_EVALUATION_INPUT_COMPONENTS", "GL_MAX_FRAGMENT_INPUT_COMPONENTS",
@@ -77,16 +82,16 @@ def main(argv=None) -> int:
         from harness.report.html import main as report_main       # its own argument parser
         return report_main(argv[1:])
     if argv[:1] == ["matrix"]:
-        from harness.matrix_cli import main as matrix_main        # its own argument parser
+        from harness.cli.matrix import main as matrix_main        # its own argument parser
         return matrix_main(argv[1:])
     if argv[:1] in (["explore"], ["reduce"]):                    # their own argument parsers
-        from harness.explore import cli as explore_cli
+        from harness.cli import explore as explore_cli
         return (explore_cli.explore_main if argv[0] == "explore" else explore_cli.reduce_main)(argv[1:])
     if argv[:1] == ["bisect"]:                                    # its own argument parser
-        from harness.mesa_bisect import main as bisect_main
+        from harness.triage.mesa_bisect import main as bisect_main
         return bisect_main(argv[1:])
     if argv[:1] == ["parallel"]:                                  # the rest is pytest's
-        from harness import parallel
+        from harness.cli import parallel
         try:
             return parallel.run(parallel.shards_for(argv[1] if len(argv) > 1 else ""), argv[2:])
         except parallel.ParallelError as exc:
@@ -130,7 +135,7 @@ def main(argv=None) -> int:
     cmd.add_argument("--flake-retries", type=int, default=1, metavar="N",
                      help="re-run a failing case up to N times; one that then passes is a flake, not bad (default 1)")
     cmd.add_argument("--baseline", action="append", default=[], metavar="auto|none|FILE",
-                     help="the baseline that labels a verdict (default auto: the Mesa's own, harness/gating.py); "
+                     help="the baseline that labels a verdict (default auto: the Mesa's own, harness/run/gating.py); "
                           "its flakes file forgives a listed flake; good or bad is the verdict's")
     cmd.add_argument("--flakes", action="append", default=[], metavar="FILE",
                      help="'REGEX STATUS[,STATUS]' lines: a listed failure is a flake, not bad (repeatable)")

@@ -88,10 +88,10 @@ mesa_prefix() {
 # Mesa from .mesa/*.deb as bin/fetch-mesa's whole runtime closure (its mesa/.apt/SUITE/archives:
 # the Mesa, LLVM, libstdc++, glibc...), for a Mesa built for a newer C library than the machine's
 # (sid's 26.2.6 needs glibc 2.43; the machine's Ubuntu 24.04 has 2.39). Unpacked with the project's
-# own unpack (harness/fetch_mesa.py: glibc's packages into libc/) into /tmp/mesa-VERSION, less
+# own unpack (harness/mesa/fetch.py: glibc's packages into libc/) into /tmp/mesa-VERSION, less
 # mesa-vulkan-drivers (zink-system takes the machine's Vulkan driver) and libc-gconv-modules-extra,
 # if present. --mesa on that folder starts the target's processes under its own loader
-# (harness/mesa.py), so none of it goes on LD_LIBRARY_PATH and nothing is linked beside the
+# (harness/mesa/runtime.py), so none of it goes on LD_LIBRARY_PATH and nothing is linked beside the
 # machine's libraries. Prints the folder on stdout, what it unpacked on stderr.
 mesa_closure() {
     local version prefix
@@ -101,7 +101,7 @@ mesa_closure() {
     python3 - "$prefix" .mesa/*.deb <<'PY' || return 1
 import subprocess, sys
 from pathlib import Path
-from harness.fetch_mesa import unpack
+from harness.mesa.fetch import unpack
 LEFT_OUT = {"mesa-vulkan-drivers", "libc-gconv-modules-extra"}
 debs, left = [], []
 for deb in map(Path, sys.argv[2:]):

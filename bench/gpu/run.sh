@@ -29,7 +29,7 @@
 #                   mkdir .mesa && cp -l mesa/.apt/sid/archives/*.deb .mesa/ &&
 #                     rm .mesa/mesa-vulkan-drivers_* .mesa/libc-gconv-modules-extra_*
 #                 unpacked by env.sh's mesa_closure into /tmp/mesa-VERSION and run through --mesa,
-#                 whose processes start under the closure's own loader (harness/mesa.py); or
+#                 whose processes start under the closure's own loader (harness/mesa/runtime.py); or
 #                 (only libraries the machine lacks are used) bookworm-backports' Mesa 25.0.7
 #                 (bin/fetch-mesa's debs less mesa-vulkan-drivers, plus the Debian 12 libraries it links:
 #                   cd .mesa && apt-get download libllvm15 libz3-4 libxml2 libicu72 libsensors5 \

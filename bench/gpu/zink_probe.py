@@ -19,7 +19,8 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from harness import mesa, targets  # noqa: E402
+from harness.mesa import runtime as mesa
+from harness.executor import targets  # noqa: E402
 
 STEPS = {   # what a step loads before vkCreateInstance; the second field: with zink's environment
     "nothing, plain environment": ("", False),

@@ -9,14 +9,14 @@ from typing import Any, Protocol
 
 
 class Backend(Protocol):
-    """What the child holds (harness/child.py): made by registry.make from the child's options."""
+    """What the child holds (harness/executor/child.py): made by registry.make from the child's options."""
 
     def info(self) -> dict[str, Any]:
         """The context's facts: renderer, version, extensions, limits."""
         ...
 
     def run(self, case: Any) -> dict[str, Any]:
-        """The raw observation of one case (harness.case.Case)."""
+        """The raw observation of one case (harness.model.case.Case)."""
         ...
 
 

@@ -60,10 +60,10 @@ def inject(fault: str, mark: str = "") -> None:
 
 def _executor_process() -> int:
     """The process whose executor runs this child: the parent, or the parent of the spawner
-    this child was forked from (harness/spawner.py)."""
+    this child was forked from (harness/executor/spawner.py)."""
     parent = os.getppid()
     with open(f"/proc/{parent}/cmdline", "rb") as cmdline:
-        if b"harness.spawner" not in cmdline.read():
+        if b"harness.executor.spawner" not in cmdline.read():
             return parent
     with open(f"/proc/{parent}/stat") as stat:
         return int(stat.read().rsplit(")", 1)[1].split()[1])

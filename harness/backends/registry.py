@@ -1,5 +1,5 @@
 """The one registry of backends: a target's backend name -> (module, class). Each class is made
-from the child's options (harness.config.ChildOptions) by its `from_options`."""
+from the child's options (harness.base.config.ChildOptions) by its `from_options`."""
 from __future__ import annotations
 
 import importlib

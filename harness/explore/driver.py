@@ -1,16 +1,16 @@
-"""Cases on a real target, through the run core (harness/core.py): the one way the harness runs
+"""Cases on a real target, through the run core (harness/run/core.py): the one way the harness runs
 and judges a case, here with no baseline, no flake re-runs and no triage files, so that a
 verdict is the driver's answer against the family's spec oracle and nothing else."""
 from __future__ import annotations
 
 import contextlib
 
-from harness import core
-from harness.batch import Batched
-from harness import targets as targets_mod
-from harness.case import Case
+from harness.run import core
+from harness.executor.batch import Batched
+from harness.executor import targets as targets_mod
+from harness.model.case import Case
 from harness.explore.signature import Outcome
-from harness.status import Reply
+from harness.model.status import Reply
 
 
 class TargetUnavailable(RuntimeError):
@@ -21,7 +21,7 @@ class TargetUnavailable(RuntimeError):
 def driver(target: str, mesa=None, vk_without: tuple[str, ...] = (), case_timeout: float = 20.0,
            batch: int = 0, seed: int = 0):
     """A callable case -> Outcome for one target, its executor child alive for the block.
-    `batch` > 1: cases run batched (harness/batch.py; failures confirmed alone, passes audited
+    `batch` > 1: cases run batched (harness/executor/batch.py; failures confirmed alone, passes audited
     by `seed`); `run.alone` runs a case in a context of its own all the same (reduction)."""
     spec = targets_mod.get(target)
     if spec.unavailable:

@@ -16,9 +16,9 @@ import shutil
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from harness import export
-from harness.catalog import prefix as catalog_prefix
-from harness.case import Case
+from harness.run import export
+from harness.sources.catalog import prefix as catalog_prefix
+from harness.model.case import Case
 from harness.explore.signature import Outcome, finding_key, problem_lines, stages
 
 SCHEMA = 1

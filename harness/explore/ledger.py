@@ -1,7 +1,7 @@
 """What an exploration judged, journaled as it lands, and the clock its budget runs on.
 
 An exploration's folder holds `command.json` (the seed, target, Mesa, families and budget that
-`--resume` must find again) and, per family, the run journal of harness/journal.py: one line per
+`--resume` must find again) and, per family, the run journal of harness/run/journal.py: one line per
 case the target judged (exploring or reducing), flushed as its verdict lands, with the seconds
 the whole command had spent by then. A SIGKILL loses at most the cases in flight (the one
 judged and the one queued behind it, search.explore). `--resume`
@@ -17,10 +17,10 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from harness import journal
-from harness.case import Case
+from harness.run import journal
+from harness.model.case import Case
 from harness.explore.signature import Outcome
-from harness.status import Status
+from harness.model.status import Status
 
 COMMAND = "command.json"
 

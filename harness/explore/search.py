@@ -15,12 +15,12 @@ from typing import Callable
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, reject, seed as hypothesis_seed, settings
 
-from harness.case import Case
-from harness.explore import ids
-from harness.explore.choices import canonical
+from harness.model.case import Case
+from harness.sources.explored import id_codec as ids
+from harness.sources.explored.choices import canonical
 from harness.explore.signature import Outcome, same_failure
-from harness.explore.space import Space
-from harness.status import Status
+from harness.sources.explored.space import Space
+from harness.model.status import Status
 
 Run = Callable[[Case], Outcome]
 

@@ -1,6 +1,6 @@
 """How a case fails, read from its verdict: what reduction must keep and what findings group by.
 
-A failing verdict's message has one line per wrong quantity (harness/verdict.py):
+A failing verdict's message has one line per wrong quantity (harness/oracle/verdict.py):
 `<where>: <quantity> = <value>, expected <value>` (or `<quantity>: n of m expected values never
 seen`, a count, a stray record...), then `[<target: renderer>]`. The quantity, with the stage the
 location names (TES, GS, FS...), is what went wrong; numbers are normalised away so that
@@ -23,8 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from harness.case import Case
-from harness.status import Status
+from harness.model.case import Case
+from harness.model.status import Status
 
 _STAGE = re.compile(r"\b(VS|TCS|TES|GS|FS)\b")
 _NUMBER = re.compile(r"0x[0-9a-fA-F]+|\d+(\.\d+)?")

@@ -12,7 +12,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from harness.config import cache_home
+from harness.base.config import cache_home
 from harness.glsl.tokens import Token, directive_words, tokenize
 
 STAGES = {"vs": "vert", "tcs": "tesc", "tes": "tese", "gs": "geom", "fs": "frag", "cs": "comp"}

@@ -7,7 +7,7 @@ then instances, then vertices (GL 4.6 section 10.4 defines every command "as if"
 DrawArraysOneInstance / DrawElementsOneInstance were called in that order).
 
 Mode is always POINTS, so each transferred vertex is one invocation. The commands and the
-arguments each takes are harness/glfacts.py's; a sub-draw's arguments are a case.DrawEntry.
+arguments each takes are harness/model/glfacts.py's; a sub-draw's arguments are a case.DrawEntry.
 Pure functions, no state.
 """
 from __future__ import annotations
@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from harness.case import DrawEntry
-from harness.glfacts import (ARRAYS_COMMANDS, COMMANDS, COUNT_COMMANDS, ELEMENTS_COMMANDS,  # noqa: F401
+from harness.model.case import DrawEntry
+from harness.model.glfacts import (ARRAYS_COMMANDS, COMMANDS, COUNT_COMMANDS, ELEMENTS_COMMANDS,  # noqa: F401
                              INDIRECT_COMMANDS, MULTI_COMMANDS, takes)
 
 

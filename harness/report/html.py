@@ -15,11 +15,13 @@ from urllib.parse import quote
 
 import jinja2
 
-from harness import catalog, export, matrix, results
-from harness.case import Case, CaseError, step_label
-from harness.observation import steps_of
+from harness.sources import catalog
+from harness.run import export
+from harness.results import release_matrix as matrix, files as results
+from harness.model.case import Case, CaseError, step_label
+from harness.model.observation import steps_of
 from harness.report import images
-from harness.status import Status
+from harness.model.status import Status
 
 STATUSES = tuple(s.value for s in Status)                   # columns, best first
 # Shown with message, GLSL and images: failures, and flakes (they failed once).
@@ -262,7 +264,7 @@ def context(rows: list[Row], out_dir: Path, inputs: list[Path], notes: list[str]
 
 
 def release_matrix(rows: list[Row]) -> dict | None:
-    """The release matrix (harness/matrix.py) of runs on two Mesa releases or more: the cases
+    """The release matrix (harness/results/release_matrix.py) of runs on two Mesa releases or more: the cases
     on a target that changed or failed on some release, changed first, each cell that starts a
     change marked with its kind; None for fewer releases."""
     table = matrix.build([{"id": r.id, "target": r.target, "mesa": r.mesa, "status": Status(r.status)}

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from harness.case import Expectation
+from harness.model.case import Expectation
 
 MAX_SCALE = 16             # each pixel at most a 16 x 16 block
 MAX_SIDE = 1024            # ... and a PNG no wider or taller than this where the image allows

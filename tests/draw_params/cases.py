@@ -10,10 +10,10 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
-from harness.case import (Attribute, Capture, Case, Draw, DrawEntry, DrawState, Expectation,
+from harness.model.case import (Attribute, Capture, Case, Draw, DrawEntry, DrawState, Expectation,
                           ExpectedRecord, Readback, Requirements)
-from harness import glfacts
-from harness.templates import render
+from harness.model import glfacts
+from harness.glsl.templates import render
 from harness.oracle import draw_params as oracle
 
 HERE = Path(__file__).parent

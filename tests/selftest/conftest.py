@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import catalog
-from harness.case import Case, Draw, DrawEntry, Expectation, Readback, Requirements
+from harness.sources import catalog
+from harness.model.case import Case, Draw, DrawEntry, Expectation, Readback, Requirements
 
 ROOT = Path(__file__).resolve().parents[2]
 # The Mesa the planted-failure tests run on: bookworm's 22.3.6 as bin/fetch-mesa fetched it, the
@@ -47,9 +47,9 @@ def varyings_cases():
 @pytest.fixture(scope="module", params=["llvmpipe", "zink"])
 def executor(request):
     """An executor on each real GL target, shared by a test module's cases."""
-    from harness import mesa
-    from harness.executor import Executor
-    from harness.targets import get
+    from harness.mesa import runtime as mesa
+    from harness.executor.executor import Executor
+    from harness.executor.targets import get
     pinned = mesa.locate(PINNED_MESA) if (PINNED_MESA / ".fetched").exists() else None
     ex = Executor(get(request.param), case_timeout=60, fork=True, mesa=pinned)     # as the plugin's children
     if ex.info().status != "ok":

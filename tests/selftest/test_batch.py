@@ -1,4 +1,4 @@
-"""Batched execution (harness/batch.py, issue 40): up to K cases in one context, every failure
+"""Batched execution (harness/executor/batch.py, issue 40): up to K cases in one context, every failure
 confirmed alone, a seeded audit of the passes. On real llvmpipe with planted faults
 (fault-llvmpipe): a crash and a hang inside a batch cost no other case its verdict, a planted
 state leak comes out as order-dependent (never as a wrong verdict), a batched failure is
@@ -11,10 +11,12 @@ import json
 
 import pytest
 
-from harness import catalog, core, mesa
-from harness.batch import audited, describe
-from harness.config import Knobs
-from harness.status import Reply, Result, Status, Verdict
+from harness.sources import catalog
+from harness.run import core
+from harness.mesa import runtime as mesa
+from harness.executor.batch import audited, describe
+from harness.base.config import Knobs
+from harness.model.status import Reply, Result, Status, Verdict
 
 from conftest import PINNED_MESA
 

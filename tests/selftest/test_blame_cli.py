@@ -27,7 +27,7 @@ def test_a_validation_layer_folder_without_the_layer_is_one_line_and_exit_2(tmp_
 
 
 def test_the_fetched_layer_json_names_its_library_by_absolute_path(tmp_path):
-    from harness.fetch_layer import layer_json
+    from harness.mesa.fetch_layer import layer_json
     package = {"file_format_version": "1.2.0",
                "layer": {"name": "VK_LAYER_KHRONOS_validation", "library_path": "libVkLayer_khronos_validation.so"}}
     library = tmp_path / "root" / "libVkLayer_khronos_validation.so"

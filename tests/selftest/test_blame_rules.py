@@ -1,4 +1,4 @@
-"""The blame rules (harness/blame_rules.py, docs/triage.md) over evidence tables: each verdict,
+"""The blame rules (harness/triage/blame_rules.py, docs/triage.md) over evidence tables: each verdict,
 and "undecided" where the evidence conflicts or cannot tell. The first tables are the evidence
 `python -m harness blame` recorded for the kept multi-draw cases on 2026-11-25 (first lines
 shortened); the others are small tables made for one rule each."""
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.blame_rules import VERDICTS, Row, judge, judge_mesa
+from harness.triage.blame_rules import VERDICTS, Row, judge, judge_mesa
 
 ZERO = "draw 0 (glMultiDrawElements): xfb_vertices = 0, expected 1"
 DRAW_ID = "draw 0 (glMultiDrawElements), entry 1, vertex 0, instance 0: gl_DrawID = 0, expected 1"

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from harness import case_cache
+from harness.sources import case_cache
 
 GENERATOR = ("from pathlib import Path\nVALUE = {value}\n\ndef generate():\n"
              "    return [('case', VALUE, (Path(__file__).parent / 'stage.glsl').read_text())]\n")
@@ -88,7 +88,7 @@ def test_a_changed_template_regenerates(family):
 
 def test_a_family_entry_covers_its_modules_and_templates(tmp_path, monkeypatch):
     """The tess family is a package of sub-family modules and templates: each one is a source."""
-    from harness import catalog
+    from harness.sources import catalog
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.delenv("HARNESS_CASE_CACHE", raising=False)
     cases_py = catalog.ROOT / "tests" / "tess" / "cases.py"

@@ -7,7 +7,7 @@ import json
 import pytest
 from conftest import family
 
-from harness.case import ID_RE, Case, CaseError
+from harness.model.case import ID_RE, Case, CaseError
 
 tess = family("tess")
 
@@ -95,7 +95,7 @@ def test_case_is_frozen(tess_cases):
 
 
 def test_json_carries_its_schema_and_leaves_defaults_out(tess_cases):
-    from harness.case import SCHEMA
+    from harness.model.case import SCHEMA
     case = tess_cases["tess/no-tcs/quads/equal/pv4/o2_3_4_5-i6_7"]
     data = json.loads(case.to_json())
     assert data["schema"] == SCHEMA == 3

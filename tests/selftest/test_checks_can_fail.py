@@ -6,10 +6,10 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from harness.config import Knobs
-from harness.executor import Executor, probe
-from harness.targets import get
-from harness.verdict import judge
+from harness.base.config import Knobs
+from harness.executor.executor import Executor, probe
+from harness.executor.targets import get
+from harness.oracle.verdict import judge
 
 DIRTIER = "selftest/checks/dirty"
 # a case of each profile that reads state a dirtier leaves: GL's initial patch size and levels

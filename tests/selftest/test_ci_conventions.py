@@ -8,9 +8,10 @@ import pytest
 from junitparser import Failure, JUnitXml
 
 from conftest import ROOT
-from harness import baseline, results
-from harness.policy import UNEXPECTED_IMPROVEMENT, Report, decide
-from harness.status import Status, Verdict
+from harness.run import baseline
+from harness.results import files as results
+from harness.run.policy import UNEXPECTED_IMPROVEMENT, Report, decide
+from harness.model.status import Status, Verdict
 
 CASE = "tess/no-tcs/quads/equal/pv4/o2_3_4_5-i6_7"
 WITH_COMMAS = "tess/no-tcs/x/levels-2,3,4,5_6,7"         # ids may hold commas

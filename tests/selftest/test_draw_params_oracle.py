@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.case import DrawEntry
+from harness.model.case import DrawEntry
 from harness.oracle.draw_params import (
     ARRAYS_COMMANDS, COMMANDS, ELEMENTS_COMMANDS, INDIRECT_COMMANDS, MULTI_COMMANDS,
     Invocation, invocations, takes,

@@ -10,7 +10,7 @@ import dataclasses
 
 import pytest
 
-from harness.verdict import judge
+from harness.oracle.verdict import judge
 
 ARRAYS = "draw_params/DrawArrays/f5c4/glsl450/vs"
 MULTI = "draw_params/MultiDrawArrays/f2c3+f0c0+f5c2/glsl450/vs"

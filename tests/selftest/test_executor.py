@@ -7,10 +7,10 @@ import time
 import pytest
 from conftest import fault_case
 
-from harness.executor import Executor, ExecutorGroup, death_status
-from harness.status import Reply
-from harness.targets import Target
-from harness.verdict import judge
+from harness.executor.executor import Executor, ExecutorGroup, death_status
+from harness.model.status import Reply
+from harness.executor.targets import Target
+from harness.oracle.verdict import judge
 
 FAULT = Target("fault", "fault", (), "test-only fault injector")
 
@@ -108,7 +108,7 @@ def test_a_child_dying_of_a_python_exception_is_the_harnesss_error_not_a_driver_
     """Seen when a checkout was edited under a running suite: the respawned child failed to
     import, exit status 1 with a traceback, and six zink cases were called crashes. A signal, or
     a driver's own exit, stays a crash."""
-    traceback = 'Traceback (most recent call last):\n  File "harness/child.py", line 21\nSyntaxError: x'
+    traceback = 'Traceback (most recent call last):\n  File "harness/executor/child.py", line 21\nSyntaxError: x'
     assert death_status(1, traceback) is Reply.ERROR
     assert death_status(-11, traceback) is Reply.CRASH           # SIGSEGV while printing one
     assert death_status(1, "zink: device lost") is Reply.CRASH
@@ -199,8 +199,8 @@ def test_a_group_spreads_queued_cases_over_its_children_and_each_keeps_its_verdi
 def test_the_pool_closes_executors_of_targets_left_without_cases():
     """The first target's spawner starts before collection; if -k, --shard or --resume leaves
     that target no case, pytest_collection_finish closes it (pytest_items.ExecutorPool.keep_only)."""
-    from harness.config import RunSettings
-    from harness.pytest_items import ExecutorPool
+    from harness.base.config import RunSettings
+    from harness.pytest_adapter.items import ExecutorPool
 
     class Group:
         closed = False

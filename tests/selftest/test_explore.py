@@ -10,10 +10,14 @@ from types import SimpleNamespace
 import pytest
 from hypothesis import given, settings
 
-from harness import catalog, mesa
-from harness.explore import cli, compare, findings, ids, kept, search, space
+from harness.sources import catalog
+from harness.mesa import runtime as mesa
+from harness.explore import findings, search
+from harness.cli import explore as cli
+from harness.explore import coverage as compare
+from harness.sources.explored import id_codec as ids, kept, space
 from harness.explore.signature import Outcome, finding_key, quantities, reduction_key, same_failure
-from harness.status import Status
+from harness.model.status import Status
 
 from conftest import PINNED_MESA
 
@@ -214,7 +218,7 @@ def test_id_encoding_round_trip():
 
 def test_the_catalog_finds_an_explored_id_and_export_names_its_files_within_limits(tmp_path):
     """export, bisect-run, --case and the report resolve ids through catalog.find."""
-    from harness import export
+    from harness.run import export
     explored = "draw_params/explore/v1-k0as11.ak1as29.n.aa0.1.m3x0z.a1.1.m3x0zz.0.f.0zz.s14.f.450z"
     case = catalog.find(explored)
     assert case.id == explored and case.expect

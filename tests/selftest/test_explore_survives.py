@@ -12,10 +12,11 @@ import time
 
 import pytest
 
-from harness import journal
-from harness.explore import findings, search, space
+from harness.run import journal
+from harness.explore import findings, search
+from harness.sources.explored import space
 from harness.explore.signature import Outcome
-from harness.status import Status
+from harness.model.status import Status
 
 from conftest import PINNED_MESA, ROOT
 

@@ -1,4 +1,4 @@
-"""`harness export --format c`: the standalone C reproducer (harness/export_c.py), compiled with
+"""`harness export --format c`: the standalone C reproducer (harness/run/export_c.py), compiled with
 the system's cc against EGL alone and run as a target's child is started (`harness run`), on
 bookworm's 22.3.6 llvmpipe (the fetched one, else the system's: Debian 12's is the same release).
 It fails on the kept first-count-zero case there (triage/mesa-22.3.6/multidraw-first-count-zero),
@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from conftest import PINNED_MESA, ROOT
-from harness import catalog, export_c
+from harness.sources import catalog
+from harness.run import export_c
 
 FIRST_COUNT_ZERO = "draw_params/explore/v1-k0as11.ak1as29.n.aa0.1.m3x0z.a1.1.m3x0zz.0.f.0zz.s14.f.450z"
 ZERO_IN_THE_MIDDLE = "draw_params/MultiDrawElements/uint/f2c3+f0c0+f5c2/glsl450/vs"

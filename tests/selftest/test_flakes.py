@@ -8,10 +8,11 @@ import pytest
 from conftest import ROOT
 from test_reliability import pick, run, tree_with
 
-from harness import baseline, results
-from harness.policy import Report, decide
-from harness.status import Status
-from harness.status import Verdict
+from harness.run import baseline
+from harness.results import files as results
+from harness.run.policy import Report, decide
+from harness.model.status import Status
+from harness.model.status import Verdict
 
 WRONG = Verdict(Status.FAIL, "draw 0: gl_DrawID = 0, expected 2\n[zink: ...]")
 CRASH = Verdict(Status.CRASH, "child process died: SIGSEGV\n--- stderr tail ---\n...")

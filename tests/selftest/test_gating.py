@@ -1,4 +1,4 @@
-"""Gating in the core (harness/gating.py): `--baseline auto`, the default of every front end, gates
+"""Gating in the core (harness/run/gating.py): `--baseline auto`, the default of every front end, gates
 a run on the Mesa under test's own baseline; plain `pytest -n 2` passes on the known defects of
 Mesa 22.3.6 and fails on a planted regression; `--baseline none` runs ungated."""
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import PINNED_MESA, ROOT
-from harness import gating
+from harness.run import gating
 
 KNOWN = "22.3.6-1+deb12u2"          # baselines/mesa-22.3.6-1+deb12u2.csv
 FAILING = "tess/no-tcs/isolines/equal/types/block/struct/pv32"      # listed there on llvmpipe and zink
@@ -23,7 +23,7 @@ PLANTED = "tess/no-tcs/triangles/equal/pv4/o2_3_4-i6/then/o2.5_1.25_3.75-i3.5"
 
 @dataclass(frozen=True)
 class Folder:
-    """A --mesa folder as the gate sees it (harness.mesa.Build's root)."""
+    """A --mesa folder as the gate sees it (harness.mesa.runtime.Build's root)."""
     root: Path
 
 
@@ -139,7 +139,7 @@ def test_plain_pytest_fails_on_a_planted_regression(tmp_path):
     (tmp_path / "tests" / "tess").mkdir(parents=True)
     (tmp_path / "tests" / "tess" / "cases.py").write_text(PLANTED_FAMILY.format(
         tess=str(ROOT / "tests" / "tess"), planted=PLANTED, failing=FAILING, passing=PASSING))
-    (tmp_path / "conftest.py").write_text('pytest_plugins = ["harness.plugin"]\n')
+    (tmp_path / "conftest.py").write_text('pytest_plugins = ["harness.pytest_adapter.plugin"]\n')
     proc = _pytest("-n", "2", "tests/tess", "--target", "llvmpipe", *mesa, cwd=tmp_path)
     assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert proc.stdout.splitlines()[0].startswith(f"harness: gated on {ROOT}/baselines/mesa-{KNOWN}.csv")

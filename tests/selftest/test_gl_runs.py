@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 
 
-from harness.verdict import judge
+from harness.oracle.verdict import judge
 
 INITIAL = "tess/no-tcs/quads/equal/initial"
 CHANGED = "tess/no-tcs/quads/equal/pv4/o2_3_4_5-i6_7/then/o2.5_1.25_3.75_4.5-i3.5_2.25"

@@ -12,8 +12,8 @@ import pytest
 from harness.backends.vk import spirv
 from harness.backends.vk.tcs import passthrough_tcs
 from harness.backends.vk.translate import Program, translate
-from harness.importers import shader_test as st
-from harness.verdict import judge
+from harness.sources import shader_test as st
+from harness.oracle.verdict import judge
 
 CORPUS = sorted((Path(__file__).parent / "glsl_corpus").glob("*.shader_test"))
 NAMES = [p.stem for p in CORPUS]
@@ -44,8 +44,8 @@ def test_translates_and_compiles(path, tmp_path, monkeypatch):
 
 @pytest.fixture(scope="module", params=["lavapipe", "llvmpipe"])
 def target_executor(request):
-    from harness.executor import Executor
-    from harness.targets import get
+    from harness.executor.executor import Executor
+    from harness.executor.targets import get
     ex = Executor(get(request.param), case_timeout=60)
     if ex.info().status != "ok":
         pytest.fail(f"{request.param} did not start: {ex.info().message}")

@@ -10,7 +10,7 @@ import tomllib
 import pytest
 
 from conftest import ROOT
-from harness import families
+from harness.model import families
 
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 SETUPTOOLS = PROJECT["tool"]["setuptools"]

@@ -1,5 +1,5 @@
 """A run that dies keeps what it finished: each case's record is journaled as its verdict lands
-(harness/journal.py). SIGKILL of the controller, then `--resume`, gives the verdicts of an
+(harness/run/journal.py). SIGKILL of the controller, then `--resume`, gives the verdicts of an
 uninterrupted run; SIGTERM (what a CI job's timeout sends first) writes valid JUnit and results
 of what finished and exits non-zero. Each for a plain pytest run, for `-n 2` and for
 `harness parallel 2`, on llvmpipe's draw_params cases."""

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from harness.config import Knobs
-from harness.executor import Executor
-from harness.importers import shader_test
-from harness.targets import get
-from harness.verdict import judge
+from harness.base.config import Knobs
+from harness.executor.executor import Executor
+from harness.sources import shader_test
+from harness.executor.targets import get
+from harness.oracle.verdict import judge
 
 HERE = Path(__file__).resolve().parent
 DIRTY = "selftest/isolation/dirty"

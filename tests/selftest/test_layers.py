@@ -1,5 +1,5 @@
 """The harness's layers stay layers: no import cycle among its modules, and the process
-environment is read in one configuration module (harness/config.py) and in the child's entry
+environment is read in one configuration module (harness/base/config.py) and in the child's entry
 point only. Imports inside functions count, and so do modules named by a string (`__import__`,
 importlib, a registry of backends, pytest_plugins): they tie the modules as much as any import."""
 from __future__ import annotations
@@ -15,8 +15,8 @@ PACKAGE = Path(__file__).resolve().parents[2] / "harness"
 # PYOPENGL_PLATFORM before PyOpenGL loads) configure this process and are not reads.
 READ = re.compile(r"os\.environ(\.get\(|\[(?!.*\]\s*=[^=])|\.items\(|\.keys\(|\.copy\(|\b(?!\.setdefault|\[))"
                   r"|in os\.environ|os\.getenv\(")
-ENVIRONMENT_READERS = {"harness/config.py", "harness/child.py",
-                       "harness/fetch_mesa.py"}     # stdlib-only: a standalone downloader
+ENVIRONMENT_READERS = {"harness/base/config.py", "harness/executor/child.py",
+                       "harness/mesa/fetch.py"}     # stdlib-only: a standalone downloader
 
 
 def module_name(path: Path) -> str:
@@ -84,8 +84,8 @@ def cycle(edges: dict[str, set[str]]) -> list[str]:
 
 def test_a_module_named_by_a_string_is_an_edge(tmp_path):
     path = tmp_path / "x.py"
-    path.write_text('def f():\n    __import__("harness.profiling").profiling.child()\n')
-    assert imports(path, {"harness.profiling", "harness.plugin"}) == {"harness.profiling"}
+    path.write_text('def f():\n    __import__("harness.base.profiling").profiling.child()\n')
+    assert imports(path, {"harness.base.profiling", "harness.pytest_adapter.plugin"}) == {"harness.base.profiling"}
 
 
 def test_the_cycle_finder_finds_a_cycle():
@@ -111,4 +111,4 @@ def test_the_environment_is_read_in_the_configuration_module_only():
     readers = {str(p.relative_to(PACKAGE.parent)) + f":{n}"
                for p in PACKAGE.rglob("*.py") for n, line in enumerate(p.read_text().splitlines(), 1)
                if READ.search(line.split("#")[0]) and str(p.relative_to(PACKAGE.parent)) not in ENVIRONMENT_READERS}
-    assert not readers, f"os.environ read outside harness/config.py: {sorted(readers)}"
+    assert not readers, f"os.environ read outside harness/base/config.py: {sorted(readers)}"

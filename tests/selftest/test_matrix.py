@@ -1,4 +1,4 @@
-"""The release matrix (harness/matrix.py, `python -m harness matrix`): Debian's version order,
+"""The release matrix (harness/results/release_matrix.py, `python -m harness matrix`): Debian's version order,
 the first-bad / first-fixed rule, and the matrix of recorded runs of five Mesa releases (small
 results.json files written here, given in no order) with its text, matrix.json and JUnit; one
 real run of the system's Mesa through the command."""
@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 from junitparser import Failure, JUnitXml, Properties, Skipped
 
-from harness import debversion, matrix, matrix_cli
-from harness.status import Status
+from harness.base import debversion
+from harness.results import release_matrix as matrix
+from harness.cli import matrix as matrix_cli
+from harness.model.status import Status
 
 # Debian's packaged Mesas, oldest first (../shared/DESIGN.md)
 RELEASES = ["22.3.6", "25.0.7-2~bpo12+1", "25.0.7-2+deb13u1", "26.1.6-1~bpo13+1", "26.2.6-1"]

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from harness import mesa, targets
-from harness.executor import probe
+from harness.mesa import runtime as mesa
+from harness.executor import targets
+from harness.executor.executor import probe
 from harness.report import html as report
 from conftest import family
 from test_report import chromium_dom, parse
@@ -272,7 +273,7 @@ def test_a_child_of_the_fetched_mesa_maps_no_shader_cache_but_its_own():
     to the size it knows, smaller than the one 26.2.6 maps: a 26.2.6 child sharing it dies of
     SIGBUS when a 22.3.6 process runs beside it (triage/mesa-26.2.6/shader-cache-index-across-
     releases). A child of a --mesa build maps only the index in that build's own folder."""
-    from harness.executor import Executor
+    from harness.executor.executor import Executor
     build = mesa.locate(FETCHED)
     case = family("tess").generate()[0]
     executor = Executor(targets.get("llvmpipe"), mesa=build, case_timeout=60)

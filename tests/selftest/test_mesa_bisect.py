@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import mesa_bisect
+from harness.triage import mesa_bisect
 
 ROOT = Path(__file__).resolve().parents[2]
 CASE = "tess/tcs/quads/equal/in1-out1"           # any real id: the driver checks ids before building
@@ -24,7 +24,7 @@ CODES = {"pass": (0, 0.0, 0.0), "fail": (1, 0.0, 0.0), "nobuild": (125, 0.0, 0.0
 FAKE_STEP = textwrap.dedent("""
     import os, signal, sys
     from pathlib import Path
-    from harness import mesa_bisect
+    from harness.triage import mesa_bisect
 
     def run_at(plan, folder, out):
         stop = Path(plan.tree).parent / "kill-after"
@@ -131,7 +131,7 @@ def test_a_killed_bisection_resumes_where_it_stopped(tmp_path, fake_steps, lose_
     driver = textwrap.dedent(f"""
         import json, sys
         from pathlib import Path
-        from harness import mesa_bisect
+        from harness.triage import mesa_bisect
         plan = mesa_bisect.Plan(**{{**json.loads(sys.argv[1]), "cases": tuple(json.loads(sys.argv[1])["cases"]),
                                     "shader_tests": ()}})
         sys.exit(mesa_bisect.run(plan, Path(sys.argv[2]), verify_result=False,

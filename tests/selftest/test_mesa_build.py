@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import mesa_build
+from harness.mesa import build as mesa_build
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -91,12 +91,12 @@ def test_meson_version_is_the_trees_own_never_below_the_floor(tmp_path):
 def test_a_folder_that_is_not_mesa_is_one_line_and_exit_1(tmp_path):
     (tmp_path / "meson.build").write_text("project('notmesa')\n")
     (tmp_path / "VERSION").write_text("1.0\n")
-    proc = subprocess.run([sys.executable, "-m", "harness.mesa_build", str(tmp_path)], capture_output=True,
+    proc = subprocess.run([sys.executable, "-m", "harness.mesa.build", str(tmp_path)], capture_output=True,
                           text=True, cwd=ROOT)
     assert proc.returncode == 1
     assert proc.stderr.strip().splitlines() == [f"build-mesa: {tmp_path}: not a Mesa source tree (no VERSION and "
                                                 "meson.build of project 'mesa')"]
-    proc = subprocess.run([sys.executable, "-m", "harness.mesa_build", "no-such-thing"], capture_output=True,
+    proc = subprocess.run([sys.executable, "-m", "harness.mesa.build", "no-such-thing"], capture_output=True,
                           text=True, cwd=ROOT)
     assert proc.returncode == 1 and len(proc.stderr.strip().splitlines()) == 1
     assert "not a Debian version of Mesa" in proc.stderr

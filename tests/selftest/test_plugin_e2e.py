@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from harness import targets
+from harness.executor import targets
 from conftest import ROOT
 from junitparser import Failure, JUnitXml, Properties
 
@@ -73,7 +73,7 @@ def family_tree(tmp_path, source: str):
     """A project tree with one family, tests/tess/cases.py, holding `source`."""
     (tmp_path / "tests" / "tess").mkdir(parents=True)
     (tmp_path / "tests" / "tess" / "cases.py").write_text(source)
-    (tmp_path / "conftest.py").write_text('pytest_plugins = ["harness.plugin"]\n')
+    (tmp_path / "conftest.py").write_text('pytest_plugins = ["harness.pytest_adapter.plugin"]\n')
     (tmp_path / "pytest.ini").write_text("[pytest]\njunit_logging = system-out\njunit_log_passing_tests = false\n")
     return tmp_path
 

@@ -1,10 +1,10 @@
-"""Self-tests of the run policy (harness/policy.py), without pytest items or drivers: verdict,
+"""Self-tests of the run policy (harness/run/policy.py), without pytest items or drivers: verdict,
 baseline line, flakes-file entry and re-runs in, outcome and message out."""
 from __future__ import annotations
 
-from harness.policy import EXPECTED_FAIL, UNEXPECTED_PASS, Outcome, Report, decide
-from harness.status import Status
-from harness.status import Verdict
+from harness.run.policy import EXPECTED_FAIL, UNEXPECTED_PASS, Outcome, Report, decide
+from harness.model.status import Status
+from harness.model.status import Verdict
 
 WRONG = Verdict(Status.FAIL, "draw 0: gl_DrawID = 0, expected 2\n[zink: ...]")
 CRASH = Verdict(Status.CRASH, "child process died: SIGSEGV\n--- stderr tail ---\n...")

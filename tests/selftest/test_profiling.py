@@ -1,11 +1,11 @@
-"""bench/bench.py's timers (harness/profiling.py) in a child with two threads: the request
+"""bench/bench.py's timers (harness/base/profiling.py) in a child with two threads: the request
 thread times unpickling while the main thread times the backend, and both may write the file."""
 from __future__ import annotations
 
 import json
 import threading
 
-from harness import profiling
+from harness.base import profiling
 
 
 def test_two_threads_adding_and_writing_lose_nothing_and_raise_nothing(tmp_path):

@@ -1,4 +1,4 @@
-"""The executor's framing (harness/protocol.py): requests go to the child as pickles, replies come
+"""The executor's framing (harness/executor/protocol.py): requests go to the child as pickles, replies come
 back as JSON, and a reply is never unpickled."""
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import pickle
 
 import pytest
 
-from harness import catalog, protocol
+from harness.sources import catalog
+from harness.executor import protocol
 
 
 def _pipe_round_trip(write, read, message):

@@ -13,12 +13,13 @@ import pytest
 from conftest import ROOT
 from junitparser import JUnitXml
 
-from harness import catalog, results
+from harness.sources import catalog
+from harness.results import files as results
 
 SUBSET = '''
 import sys
 sys.path.insert(0, {root!r})
-from harness import catalog
+from harness.sources import catalog
 
 def generate():
     return [c for c in catalog.cases("draw_params") if c.id in {ids!r}]
@@ -33,7 +34,7 @@ def pick(n: int) -> list[str]:
 def tree_with(tmp_path, ids):
     (tmp_path / "tests" / "tess").mkdir(parents=True)
     (tmp_path / "tests" / "tess" / "cases.py").write_text(SUBSET.format(root=str(ROOT), ids=sorted(ids)))
-    (tmp_path / "conftest.py").write_text('pytest_plugins = ["harness.plugin"]\n')
+    (tmp_path / "conftest.py").write_text('pytest_plugins = ["harness.pytest_adapter.plugin"]\n')
     return tmp_path
 
 

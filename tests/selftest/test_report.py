@@ -19,7 +19,7 @@ from conftest import family
 from test_matrix import ALWAYS_BAD, ALWAYS_GOOD, FIXED, REGRESSED, RELEASES, write_runs
 from harness.report import html as report
 from harness.report import images
-from harness.verdict import check
+from harness.oracle.verdict import check
 
 PASS_BOTH = "tess/no-tcs/quads/equal/pv4/o2_3_4_5-i6_7"
 DISAGREE = "draw_params/MultiDrawArrays/f0c3i1bv0bi0+f3c3i1bv0bi0/glsl460/vs"

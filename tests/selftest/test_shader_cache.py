@@ -1,4 +1,4 @@
-"""harness/shader_cache.py: a cache folder per concurrent child, seeded from slot 0. Pure file
+"""harness/executor/shader_cache.py: a cache folder per concurrent child, seeded from slot 0. Pure file
 and lock logic; the driver's use of the folders is measured on the GPU machine (docs/decisions.md#shader-cache-per-child)."""
 import os
 import subprocess
@@ -6,7 +6,8 @@ import sys
 
 import pytest
 
-from harness import parallel, shader_cache, targets
+from harness.cli import parallel
+from harness.executor import shader_cache, targets
 
 
 @pytest.fixture
@@ -34,7 +35,7 @@ def test_claims_the_first_free_slot_and_holds_it(environ):
 
 
 def test_a_slot_is_free_again_when_its_process_ends(environ):
-    code = "import os, sys; from harness import shader_cache; e = {'XDG_CACHE_HOME': sys.argv[1]}; " \
+    code = "import os, sys; from harness.executor import shader_cache; e = {'XDG_CACHE_HOME': sys.argv[1]}; " \
            "shader_cache.claim(e); print(e[shader_cache.VARIABLE])"
     for _ in range(2):
         out = subprocess.run([sys.executable, "-c", code, environ["XDG_CACHE_HOME"]],

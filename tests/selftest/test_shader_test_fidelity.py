@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.importers import shader_test as st
-from harness.verdict import judge
+from harness.sources import shader_test as st
+from harness.oracle.verdict import judge
 
 FILES = Path(__file__).parent / "shader_tests_fidelity"
 # file -> (text to replace, replacement) that must turn its pass into a fail

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.case import ID_RE, Case, Read, step_state
-from harness.importers import shader_test as st
-from harness.verdict import check, judge
+from harness.model.case import ID_RE, Case, Read, step_state
+from harness.sources import shader_test as st
+from harness.oracle.verdict import check, judge
 
 FILES = Path(__file__).parent / "shader_tests"
 ROOT = Path(__file__).resolve().parents[2]
@@ -278,7 +278,7 @@ def test_type_enum_table_matches_the_gl_headers():
     os.environ.setdefault("PYOPENGL_PLATFORM", "egl")
     from OpenGL import GL
     from OpenGL.GL.NV import gpu_shader5
-    from harness.glfacts import GL_TYPE_ENUMS
+    from harness.model.glfacts import GL_TYPE_ENUMS
     for name, value in GL_TYPE_ENUMS.items():
         assert (getattr(GL, name, None) or getattr(gpu_shader5, name.replace("_ARB", "_NV"))) == value, name
 
@@ -316,8 +316,8 @@ def test_gl_targets(executor):
 
 
 def test_vulkan_backend_on_lavapipe():
-    from harness.executor import Executor
-    from harness.targets import get
+    from harness.executor.executor import Executor
+    from harness.executor.targets import get
     ex = Executor(get("lavapipe"), case_timeout=60)
     try:
         if ex.info().status != "ok":
@@ -329,7 +329,7 @@ def test_vulkan_backend_on_lavapipe():
 
 def test_pytest_option_end_to_end(tmp_path):
     """--shader-tests collects the files as cases named `<id>[<target>]` and records verdicts."""
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "harness.plugin", "-q", "-n", "0",
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "harness.pytest_adapter.plugin", "-q", "-n", "0",
                            "--target", "llvmpipe", "--results-dir", str(tmp_path), "--shader-tests", str(FILES)],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     results = {e["id"]: e for e in json.loads((tmp_path / "results.json").read_text())["results"]}
@@ -347,8 +347,8 @@ def test_rlimit_is_the_cases_address_space_budget():
 
 
 def test_vulkan_backend_skips_atomic_counters_and_gl_error_checks():
-    from harness.executor import Executor
-    from harness.targets import get
+    from harness.executor.executor import Executor
+    from harness.executor.targets import get
     head = "[require]\nGLSL >= 4.20\n[vertex shader passthrough]\n[fragment shader]\nout vec4 c;\n" \
            "void main() { c = vec4(1.0); }\n[test]\n"
     counters = st.to_case(head + "atomic counters 1\ndraw rect -1 -1 2 2\nprobe atomic counter 0 == 0\n",
@@ -367,7 +367,7 @@ def test_an_imported_case_exports_back_to_a_script_that_imports_to_the_same_step
     """export's shader_test of an imported case, imported again: the same kinds of steps and the
     same checks (labels aside, which name the lines). Textures and `draw rect tex` coordinates
     are not exported (see docs/piglit.md), so the texture files' draws differ."""
-    from harness import export
+    from harness.run import export
     files = sorted(FILES.glob("*.shader_test")) + sorted((FILES.parent / "shader_tests_fidelity").glob("*.shader_test"))
     compared = 0
     for path in files:

@@ -12,8 +12,9 @@ import sys
 import pytest
 
 from conftest import ROOT
-from harness import config, sharding
-from harness.explore import cli as explore_cli
+from harness.base import config
+from harness.run import sharding
+from harness.cli import explore as explore_cli
 
 SELECTION = ["tests/draw_params", "-k", "DrawArraysInstanced", "--target", "llvmpipe"]
 CI_CLEAN = {k: v for k, v in os.environ.items() if k not in ("CI_NODE_INDEX", "CI_NODE_TOTAL")}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from conftest import family
 
 from harness.explore.signature import Outcome, build_failure, finding_key, quantities, reduction_key, same_failure
-from harness.status import Status
+from harness.model.status import Status
 
 
 def nvidia_link_log(offset: int, registers: int) -> str:

@@ -1,4 +1,4 @@
-"""Children forked from a spawner (harness/spawner.py) start as a new process would: one thread
+"""Children forked from a spawner (harness/executor/spawner.py) start as a new process would: one thread
 and no driver state in the spawner at the fork, the same facts and libraries in the child."""
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import time
 import pytest
 from conftest import fault_case
 
-from harness.executor import Executor
-from harness.status import Reply
-from harness.targets import Target, get
-from harness.verdict import judge
+from harness.executor.executor import Executor
+from harness.model.status import Reply
+from harness.executor.targets import Target, get
+from harness.oracle.verdict import judge
 
 FAULT = Target("fault", "fault", (), "test-only fault injector")
 

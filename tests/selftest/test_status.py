@@ -1,10 +1,10 @@
-"""Self-tests of the status vocabulary (harness/status.py): the order, the baseline names, and
+"""Self-tests of the status vocabulary (harness/model/status.py): the order, the baseline names, and
 every old -> new transition compare and the report rely on."""
 from __future__ import annotations
 
 import pytest
 
-from harness.status import BASELINE_NAMES, Change, Reply, Status
+from harness.model.status import BASELINE_NAMES, Change, Reply, Status
 
 P, S, K, O, F, T, C, E = (Status.PASS, Status.SKIP, Status.FLAKE, Status.ORDER_DEPENDENT, Status.FAIL,
                           Status.TIMEOUT, Status.CRASH, Status.ERROR)

@@ -10,11 +10,11 @@ import math
 import numpy as np
 import pytest
 
-from harness.case import (Capture, Case, CaseError, Draw, DrawEntry, Expectation, Readback, RecordGroup,
+from harness.model.case import (Capture, Case, CaseError, Draw, DrawEntry, Expectation, Readback, RecordGroup,
                           Requirements, TessCoordCheck, ValueSet)
-from harness.status import Result
-from harness.observation import encode_records, record_dtype
-from harness.verdict import _nearest, judge
+from harness.model.status import Result
+from harness.model.observation import encode_records, record_dtype
+from harness.oracle.verdict import _nearest, judge
 
 CAPTURES = (Capture("x_patch", "int", "gl_PrimitiveID"), Capture("x_coord", "vec3", "gl_TessCoord"))
 QUAD = ((0.0, 0.0, 0.0), (0.5, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (1.0, 1.0, 0.0))

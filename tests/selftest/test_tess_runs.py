@@ -11,7 +11,7 @@ import dataclasses
 import re
 
 
-from harness.verdict import judge
+from harness.oracle.verdict import judge
 
 
 def verdict(executor, case):

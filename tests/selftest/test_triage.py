@@ -12,10 +12,12 @@ from conftest import ROOT
 from junitparser import JUnitXml, Properties
 from test_plugin_e2e import HAZARD_FAMILY, family_tree, pytest_run
 
-from harness import catalog, export, results
-from harness.case import DrawEntry
-from harness.compare import compare, format_report, grouped
-from harness.status import Change
+from harness.sources import catalog
+from harness.run import export
+from harness.results import files as results
+from harness.model.case import DrawEntry
+from harness.results.compare import compare, format_report, grouped
+from harness.model.status import Change
 
 HAZARD_ID = "tess/no-tcs/triangles/equal/pv4/o2_3_4-i6/then/o2.5_1.25_3.75-i3.5"
 
@@ -148,7 +150,7 @@ def test_parallel_bad_input_is_one_line(args, words):
 
 
 def test_parallel_exit_status_is_the_worst_shards():
-    from harness.parallel import exit_status
+    from harness.cli.parallel import exit_status
     assert exit_status([0, 0]) == 0 and exit_status([0, 5]) == 0 and exit_status([5, 5]) == 5
     assert exit_status([0, 1, 5]) == 1 and exit_status([1, 2]) == 2 and exit_status([1, 4, 3]) == 4
     assert exit_status([0, -9]) == 3                     # a process killed by a signal

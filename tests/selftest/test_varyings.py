@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from conftest import family
 
-from harness.status import Result
-from harness.verdict import judge
+from harness.model.status import Result
+from harness.oracle.verdict import judge
 
 V = family("varyings")
 SIMPLE = "varyings/vs-fs/glsl130compat/builtins-color+tex2+fog/users-3xvec4-12c"

@@ -6,9 +6,9 @@ import dataclasses
 import numpy as np
 import pytest
 
-from harness.status import Result
-from harness.observation import decode_records, encode_records, record_dtype
-from harness.verdict import judge
+from harness.model.status import Result
+from harness.model.observation import decode_records, encode_records, record_dtype
+from harness.oracle.verdict import judge
 
 WHERE = "llvmpipe: llvmpipe (LLVM 15.0.6, 256 bits), 4.5 (Core Profile) Mesa 22.3.6"
 CASE_ID = "tess/no-tcs/triangles/equal/pv4/o2_3_4-i6/then/o2.5_1.25_3.75-i3.5"
@@ -125,8 +125,8 @@ def test_backend_failure_is_fail(case):
 def test_value_set_alternative_accepts_the_other_allowed_result_only():
     """gl_PrimitiveIDIn after tessellation: the tessellator's primitives counted (Mesa) or the
     patch number for all of them (NVIDIA) both pass; anything else fails naming both."""
-    from harness.case import ValueSet
-    from harness.verdict import _check_value_set
+    from harness.model.case import ValueSet
+    from harness.oracle.verdict import _check_value_set
     import numpy as np
     counted = ValueSet("id", ((0.0,), (1.0,), (2.0,)), "patch 0", each=1,
                        alternatives=(ValueSet("id", ((0.0,),), "the patch number", each=3),))

@@ -11,8 +11,8 @@ import base64
 import numpy as np
 import pytest
 
-from harness import expected_tables, verdict
-from harness.observation import encode_records, record_dtype
+from harness.oracle import expected_tables, verdict
+from harness.model.observation import encode_records, record_dtype
 
 SAMPLE = {"tess": 25, "draw_params": 12}      # every n-th case of a family (10-30 s in all)
 

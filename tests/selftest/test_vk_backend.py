@@ -14,10 +14,10 @@ from harness.backends.vk.tcs import passthrough_tcs
 from harness.glsl import types
 from harness.glsl.model import parse
 from harness.backends.vk.translate import STAGE_ORDER, Program, _size, interface, translate
-from harness.config import Knobs
-from harness.executor import Executor
-from harness.targets import get
-from harness.verdict import judge
+from harness.base.config import Knobs
+from harness.executor.executor import Executor
+from harness.executor.targets import get
+from harness.oracle.verdict import judge
 
 VARYINGS = family("varyings")
 

@@ -6,10 +6,10 @@ import pytest
 from conftest import family
 
 from harness.backends.vk import paths
-from harness.executor import Executor
-from harness.status import Reply
-from harness.targets import get
-from harness.verdict import judge
+from harness.executor.executor import Executor
+from harness.model.status import Reply
+from harness.executor.targets import get
+from harness.oracle.verdict import judge
 
 MULTI = "draw_params/MultiDrawArrays/f2c3+f0c0+f5c2/glsl450/vs"
 

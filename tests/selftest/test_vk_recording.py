@@ -11,7 +11,7 @@ import vulkan
 
 from harness.backends.vk import runner
 from harness.backends.vk.translate import CLIP_PLANES
-from harness.case import Draw, DrawEntry
+from harness.model.case import Draw, DrawEntry
 
 
 class FakeVulkan:

@@ -11,14 +11,14 @@ What each TES invocation saw goes to transform feedback (or an RGBA32F image for
 expected values come from the case parameters and the reference tessellator
 (harness/oracle/tessellator.py), never from a driver.
 
-The family is a package (harness/catalog.py loads this file as its __init__): one module per
+The family is a package (harness/sources/catalog.py loads this file as its __init__): one module per
 sub-family, each rendering its stages from the templates beside it.
 """
 from __future__ import annotations
 
 from dataclasses import replace
 
-from harness.case import Case
+from harness.model.case import Case
 
 from .control import control_cases
 from .coords import coords_cases

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from harness.templates import render
+from harness.glsl.templates import render
 from harness.oracle.tessellator import primitives_generated, used_levels
 
 HERE = Path(__file__).parent

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from harness.case import (Capture, Case, Draw, DrawEntry, DrawState, Expectation, Readback, RecordGroup,
+from harness.model.case import (Capture, Case, Draw, DrawEntry, DrawState, Expectation, Readback, RecordGroup,
                           Requirements, ValueSet)
 
 from .common import (DOMAINS, FAMILY, LEVELS, SPACINGS, SPEC_MAX_LEVEL, glsl_float, needs_max_level, per_patch,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from harness.case import (Capture, Case, Draw, DrawEntry, DrawState, Expectation, Readback, RecordGroup,
+from harness.model.case import (Capture, Case, Draw, DrawEntry, DrawState, Expectation, Readback, RecordGroup,
                           Requirements, TessCoordCheck, ValueSet)
 from harness.oracle.tessellator import tess_coords, used_levels
 

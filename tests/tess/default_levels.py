@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harness.case import (Attribute, Capture, Case, Draw, DrawEntry, DrawState, Expectation, Readback,
+from harness.model.case import (Attribute, Capture, Case, Draw, DrawEntry, DrawState, Expectation, Readback,
                           RecordGroup, Requirements)
 from harness.oracle.tessellator import primitives_generated, used_levels
 

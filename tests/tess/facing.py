@@ -2,7 +2,7 @@
 Ids: tess/<tcs|no-tcs>/<domain>/<spacing>/<winding>/<front-facing|fs-primitive-id>/<levels>."""
 from __future__ import annotations
 
-from harness.case import Case, Draw, DrawEntry, DrawState, Expectation, ExpectedPixel, Readback, Requirements
+from harness.model.case import Case, Draw, DrawEntry, DrawState, Expectation, ExpectedPixel, Readback, Requirements
 
 from .common import FAMILY, LEVELS, SPACINGS, WINDINGS, level_token, per_patch, shader, spacing_token
 from .coords import coords_tcs, coords_vs

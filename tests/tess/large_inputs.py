@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from harness.case import Capture, Case, Draw, DrawEntry, DrawState, Expectation, Readback, RecordGroup, Requirements
+from harness.model.case import Capture, Case, Draw, DrawEntry, DrawState, Expectation, Readback, RecordGroup, Requirements
 
 from .common import DOMAINS, FAMILY, XFB_PRIMITIVE, per_patch, shader, vertices_per_primitive
 from .values import formula

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from harness.case import Case, Draw, DrawEntry, DrawState, Readback, Requirements
+from harness.model.case import Case, Draw, DrawEntry, DrawState, Readback, Requirements
 
 from .common import DOMAINS, FAMILY, XFB_PRIMITIVE, per_patch, vertices_per_primitive
 from .coords import COORD_CAPTURES, coords_tcs, coords_tese, coords_vs, tess_expectation

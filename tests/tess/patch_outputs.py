@@ -6,7 +6,7 @@ import math
 from fractions import Fraction
 from functools import lru_cache
 
-from harness.case import Capture, Case, Draw, DrawEntry, DrawState, Expectation, Readback, RecordGroup, Requirements
+from harness.model.case import Capture, Case, Draw, DrawEntry, DrawState, Expectation, Readback, RecordGroup, Requirements
 
 from .common import DOMAINS, FAMILY, XFB_PRIMITIVE, glsl_float, per_patch, shader, vertices_per_primitive
 from .control import CONTROL_LEVELS

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from harness.case import Case, Draw, DrawEntry, DrawState, Readback, Requirements
+from harness.model.case import Case, Draw, DrawEntry, DrawState, Readback, Requirements
 
 from .common import (DOMAINS, FAMILY, INITIAL, INITIAL_PATCH_VERTICES, LEVELS, SPACINGS, SPEC_MAX_LEVEL,
                      needs_max_level, spacing_token)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from harness.templates import macros
+from harness.glsl.templates import macros
 from harness.oracle.glsl_expr import compile_expression
 
 from .common import HERE

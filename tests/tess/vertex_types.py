@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from harness.case import (Capture, Case, Draw, DrawEntry, DrawState, Expectation, Readback, RecordGroup,
+from harness.model.case import (Capture, Case, Draw, DrawEntry, DrawState, Expectation, Readback, RecordGroup,
                           Requirements)
 
 from .common import DOMAINS, FAMILY, PATCHES_PER_DRAW, XFB_PRIMITIVE, per_patch, shader, vertices_per_primitive

@@ -18,9 +18,9 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.case import (Attribute, Case, Draw, DrawEntry, DrawState, Expectation, ExpectedPixel,
+from harness.model.case import (Attribute, Case, Draw, DrawEntry, DrawState, Expectation, ExpectedPixel,
                           Readback, Requirements)
-from harness.templates import render
+from harness.glsl.templates import render
 
 HERE = Path(__file__).parent
 FAMILY = "varyings"

@@ -6,7 +6,7 @@ context shares objects with the long-lived one (EGL's share_context, GLFW's shar
 linked programs kept across cases survive; everything else a context holds (bindings,
 enables, clip planes, pixel store, current attributes, the driver's own per-context state,
 whatever nobody listed) starts at GL's initial values in every case, by construction. Batched
-cases (harness/batch.py) share one such context, kept from case to case until a batch ends.
+cases (harness/executor/batch.py) share one such context, kept from case to case until a batch ends.
 
 PyOpenGL picks its function loader from PYOPENGL_PLATFORM when it is first imported, so
 `select_platform` must run before anything imports OpenGL.GL.

@@ -10,8 +10,8 @@ import ctypes
 import struct
 
 from harness.backends import BackendError, indirect_commands
-from harness.case import Case, Draw
-from harness.glfacts import INDEX_TYPES
+from harness.model.case import Case, Draw
+from harness.model.glfacts import INDEX_TYPES
 
 PARAMETER_OFFSET = 4          # bytes into the parameter buffer where the draw count sits
 

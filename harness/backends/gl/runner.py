@@ -21,10 +21,10 @@ from harness.backends.gl.objects import Objects, quietly
 from harness.backends.gl.uniforms import active_program, block_property, set_uniform
 from harness.glsl.model import ParseError, parse
 from harness.glsl.preprocess import PreprocessError, preprocess
-from harness.case import CallList, Case, Clear, DeleteList, Dispatch, Draw, Link, NewList, Read, step_draw, step_state
-from harness.glfacts import INDEX_TYPES, STAGE
-from harness.observation import encode_records, record_dtype
-from harness.profiling import section
+from harness.model.case import CallList, Case, Clear, DeleteList, Dispatch, Draw, Link, NewList, Read, step_draw, step_state
+from harness.model.glfacts import INDEX_TYPES, STAGE
+from harness.model.observation import encode_records, record_dtype
+from harness.base.profiling import section
 
 LIMITS = (
     "GL_MAX_VARYING_COMPONENTS", "GL_MAX_VERTEX_OUTPUT_COMPONENTS",
@@ -104,7 +104,7 @@ class GLBackend:
                 "platform": self._contexts.platform, "profiles": profiles}
 
     # -- running a case ------------------------------------------------------------------
-    batches = True                          # runs batched cases (harness/batch.py): `batch`
+    batches = True                          # runs batched cases (harness/executor/batch.py): `batch`
 
     def run(self, case: Case, inside=None, batch: str | None = None) -> dict:
         """`inside(GL)`, if given, is called in the case's context after its draws (the fault
@@ -158,7 +158,7 @@ class GLBackend:
         """Back to GL's initial values, in a batch's context, what the runner sets for a case and
         leaves set (a context per case drops it): bindings, the program, rasterizer discard,
         patch parameters, clip plane equations. What a case's own state leaves otherwise, the
-        batch's audit and confirmations catch (harness/batch.py)."""
+        batch's audit and confirmations catch (harness/executor/batch.py)."""
         GL = self.gl
         quietly(GL.glUseProgram, 0)
         quietly(GL.glBindProgramPipeline, 0)
@@ -549,7 +549,7 @@ class GLBackend:
             GL.glMatrixMode(GL.GL_MODELVIEW)
 
     def _texture(self, texture, made: "Objects") -> None:
-        """A texture as shader_runner makes it (see harness.case.Texture), bound to its unit."""
+        """A texture as shader_runner makes it (see harness.model.case.Texture), bound to its unit."""
         GL = self.gl
         w, h, d = texture.width, texture.height, texture.depth
         z, y, x = np.meshgrid(np.arange(d), np.arange(h), np.arange(w), indexing="ij")

@@ -11,7 +11,7 @@ import numpy as np
 
 from harness.backends import BackendError
 from harness.glsl import types
-from harness.glfacts import STAGE
+from harness.model.glfacts import STAGE
 
 
 def block_property(GL, program: int, block: int, pname) -> int:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harness import glfacts
+from harness.model import glfacts
 
 PATHS = ("native", "split")
 CHOICES = ("auto",) + PATHS

@@ -25,11 +25,11 @@ from harness.backends.vk import uniforms as uniform_block
 from harness.backends.vk.device import Device
 from harness.backends.vk.tcs import passthrough_tcs
 from harness.backends.vk.translate import CLIP_PLANES, TRANSLATIONS, Program, locations_used, translate
-from harness import glfacts
-from harness.case import (CallList, Case, Clear, DeleteList, Dispatch, Draw, Link, NewList, Read, SetState,
+from harness.model import glfacts
+from harness.model.case import (CallList, Case, Clear, DeleteList, Dispatch, Draw, Link, NewList, Read, SetState,
                            step_state)
-from harness.glfacts import INDEX_TYPES
-from harness.observation import encode_records, record_dtype
+from harness.model.glfacts import INDEX_TYPES
+from harness.model.observation import encode_records, record_dtype
 
 STAGE_BITS = {stage.key: getattr(vk, stage.vulkan_bit) for stage in glfacts.STAGES}
 TOPOLOGY = {"POINTS": vk.VK_PRIMITIVE_TOPOLOGY_POINT_LIST, "LINES": vk.VK_PRIMITIVE_TOPOLOGY_LINE_LIST,

@@ -7,8 +7,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from harness.config import cache_home
-from harness.glfacts import STAGE
+from harness.base.config import cache_home
+from harness.model.glfacts import STAGE
 
 
 class CompileError(Exception):

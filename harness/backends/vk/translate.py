@@ -30,7 +30,7 @@ from harness.glsl.model import Declaration, Editor, ParseError, Shader, parse
 from harness.glsl.preprocess import PreprocessError, preprocess
 from harness.glsl.tokens import directive_words, tokenize
 from harness.backends.vk import uniforms as uniform_block
-from harness.glfacts import STAGE_KEYS
+from harness.model.glfacts import STAGE_KEYS
 
 TRANSLATIONS = ("passthrough-tcs", "base-vertex", "draw-id", "slot-map")
 CLIP_PLANES = 4

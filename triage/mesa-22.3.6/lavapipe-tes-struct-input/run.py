@@ -5,11 +5,11 @@ import argparse
 import dataclasses
 from pathlib import Path
 
-from harness import mesa
-from harness.case import Case
-from harness.executor import Executor
-from harness.targets import get
-from harness.verdict import judge
+from harness.mesa import runtime as mesa
+from harness.model.case import Case
+from harness.executor.executor import Executor
+from harness.executor.targets import get
+from harness.oracle.verdict import judge
 
 HERE = Path(__file__).parent / "harness"
 p = argparse.ArgumentParser()

@@ -14,9 +14,11 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-from harness import catalog, mesa, targets  # noqa: E402
-from harness.executor import Executor  # noqa: E402
-from harness.verdict import judge  # noqa: E402
+from harness.sources import catalog
+from harness.mesa import runtime as mesa
+from harness.executor import targets  # noqa: E402
+from harness.executor.executor import Executor  # noqa: E402
+from harness.oracle.verdict import judge  # noqa: E402
 
 cache = tempfile.mkdtemp(prefix="shared-mesa-cache-")
 index = Path(cache) / "mesa_shader_cache" / "index"

@@ -1,0 +1,132 @@
+"""The run's configuration, read once: the only module of the harness that reads the process
+environment (besides the child's entry point, harness/executor/child.py, which is handed its own).
+
+- `RunSettings`: how executor children are started for a run (timeouts, platform, Mesa, the
+  Vulkan layer's switches); a frozen value the pytest plugin, the CLI and the run core share.
+- `ChildOptions`: everything a child needs to know, as one typed value passed on its command
+  line, not as environment variables read in several modules.
+- `cache_home()`: the one rule for where the harness keeps caches.
+- `Knobs`: the few environment variables a user or a self-test sets to change behaviour.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+def environ() -> dict[str, str]:
+    """A copy of this process's environment, the base every child's environment is built on."""
+    return dict(os.environ)
+
+
+def cache_home(environment=None) -> Path:
+    """$XDG_CACHE_HOME/gl-layer-harness, else ~/.cache/gl-layer-harness."""
+    env = os.environ if environment is None else environment
+    return Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gl-layer-harness"
+
+
+@dataclass(frozen=True)
+class Knobs:
+    """Environment variables the harness honours, read in one place."""
+    targets: str = ""                 # HARNESS_TARGETS: default --target list
+    mesa: str = ""                    # HARNESS_MESA: default --mesa
+    case_cache: bool = True           # HARNESS_CASE_CACHE=0: generate every family afresh
+    shader_tests: str = ""            # HARNESS_SHADER_TESTS: where piglit .shader_test files are looked for
+    profile: str = ""                 # HARNESS_PROFILE: folder for bench/bench.py's timers
+    xdist_workers: str = ""           # PYTEST_XDIST_AUTO_NUM_WORKERS: xdist's own -n auto rule
+    ci_node_index: str = ""           # CI_NODE_INDEX (GitLab's parallel:, from 1): this job's shard
+    ci_node_total: str = ""           # CI_NODE_TOTAL: the shards in all (harness/run/sharding.py)
+    # Self-test and triage switches that reach the child through ChildOptions:
+    program_cache: bool = True        # HARNESS_GL_PROGRAM_CACHE=0: link in each case's context
+    egl_platform: str = ""            # HARNESS_EGL_PLATFORM=device: skip surfaceless (tests the fallback)
+    vk_fault: str = ""                # HARNESS_VK_FAULT: a fault planted in the Vulkan layer
+    faults: str = ""                  # HARNESS_FAULTS: the fault backend's planted faults (JSON)
+    fault_mark: str = ""              # HARNESS_FAULT_MARK: a file the fault backend touches as it hangs
+    fault_shared_context: bool = False  # HARNESS_FAULT_SHARED_CONTEXT=1
+
+
+def knobs(environment=None) -> Knobs:
+    env = os.environ if environment is None else environment
+    return Knobs(targets=env.get("HARNESS_TARGETS", ""), mesa=env.get("HARNESS_MESA", ""),
+                 case_cache=env.get("HARNESS_CASE_CACHE") != "0",
+                 shader_tests=env.get("HARNESS_SHADER_TESTS", ""), profile=env.get("HARNESS_PROFILE", ""),
+                 xdist_workers=env.get("PYTEST_XDIST_AUTO_NUM_WORKERS", ""),
+                 ci_node_index=env.get("CI_NODE_INDEX", "").strip(), ci_node_total=env.get("CI_NODE_TOTAL", "").strip(),
+                 program_cache=env.get("HARNESS_GL_PROGRAM_CACHE") != "0",
+                 egl_platform=env.get("HARNESS_EGL_PLATFORM", ""), vk_fault=env.get("HARNESS_VK_FAULT", ""),
+                 faults=env.get("HARNESS_FAULTS", ""), fault_mark=env.get("HARNESS_FAULT_MARK", ""),
+                 fault_shared_context=env.get("HARNESS_FAULT_SHARED_CONTEXT") == "1")
+
+
+@dataclass(frozen=True)
+class ChildOptions:
+    """What an executor's child is told on its command line (one JSON argument)."""
+    target: str
+    backend: str
+    gl_platform: str = "egl"
+    vk_without: tuple[str, ...] = ()
+    vk_validation: bool = False
+    vk_path: str = "auto"             # the Vulkan layer's multi-draw path (backends/vk/paths.py)
+    program_cache: bool = True
+    egl_platform: str = ""
+    vk_fault: str = ""
+    faults: str = ""
+    fault_mark: str = ""
+    fault_shared_context: bool = False
+    profile: str = ""
+
+    def to_arg(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_arg(cls, text: str) -> "ChildOptions":
+        data = json.loads(text)
+        data["vk_without"] = tuple(data.get("vk_without", ()))
+        return cls(**data)
+
+
+def split_names(text: str) -> tuple[str, ...]:
+    """'a,b' -> ('a', 'b'); '' -> ()."""
+    return tuple(name for name in text.split(",") if name)
+
+
+# Batched execution (harness/executor/batch.py): cases per context, and the share of batched passes
+# re-run alone to audit the batches (the seed picks which).
+BATCH = 64
+AUDIT = 0.05
+
+# When a case is hung (harness/executor/executor.py; docs/decisions.md#hangs): after CASE_CPU seconds
+# of its child's CPU without a result (cases may declare more: Requirements.cpu_seconds), after
+# STALL seconds without any CPU, or, last, CASE_TIMEOUT seconds of wall time.
+CASE_CPU = 5.0
+STALL = 5.0
+CASE_TIMEOUT = 60.0
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """How a run starts executor children. `mesa` is a harness.mesa.runtime.Build or None (the system's)."""
+    case_timeout: float = CASE_TIMEOUT
+    case_cpu: float = CASE_CPU
+    stall: float = STALL
+    gl_platform: str = "egl"
+    vk_without: tuple[str, ...] = ()
+    vk_validation: bool = False
+    vk_path: str = "auto"             # --vk-path; a target that names its own path keeps it
+    mesa: Any = None                  # a harness.mesa.runtime.Build (config sits below mesa: no import)
+    fork: bool = True                 # fork children from a spawner (harness/executor/spawner.py)
+    children: int = 1                 # executor children per target in this process
+    batch: int = 0                    # >1: up to this many cases in one context (harness/executor/batch.py); else one each
+    knobs: Knobs = field(default_factory=knobs)
+
+    def child_options(self, target) -> ChildOptions:
+        k = self.knobs
+        return ChildOptions(target=target.name, backend=target.backend, gl_platform=self.gl_platform,
+                            vk_without=self.vk_without, vk_validation=self.vk_validation,
+                            vk_path=target.vk_path or self.vk_path,
+                            program_cache=k.program_cache and target.shared_programs, egl_platform=k.egl_platform, vk_fault=k.vk_fault,
+                            faults=k.faults, fault_mark=k.fault_mark,
+                            fault_shared_context=k.fault_shared_context, profile=k.profile)

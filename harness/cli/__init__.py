@@ -1,0 +1,1 @@
+"""`python -m harness` commands, one module per command."""

@@ -1,0 +1,359 @@
+"""`python -m harness explore` and `python -m harness reduce`.
+
+  explore --family F [--family G] --seed N|A-B --budget 200|60s|5m --target T [--mesa PATH]
+          [--vk-without T1,T2] [--results-dir D] [--reduce-runs N] [--no-reduce] [--resume] [--shard K/N]
+      draws cases from each family's space (the same ones for a seed), runs them on T, reduces
+      one failure per raw signature, and writes the deduplicated findings to
+      D/<family>/findings.json (D: results/explore/<target>-seed<N>; with a range of seeds,
+      each seed's under D/seed<N>). A range is split as a run's cases are: --shard K/N, else
+      CI_NODE_INDEX/CI_NODE_TOTAL, takes every N-th seed from the K-th. A time budget bounds the
+      whole command, reduction included (ledger.py: what a killed command keeps, --resume).
+      Exit 0: no finding; 1: findings; 2: bad input or a target that cannot start; 128+N: signal N.
+  explore summary RESULTS...
+      a markdown table of the findings.json files under RESULTS (runs of several Mesas and targets).
+  explore keep CASE_ID [--note TEXT]
+      keeps an explored case as a fixed case of its family (tests/<family>/kept.json).
+  reduce CASE_ID --target T [--mesa PATH] [--vk-without ...] [-o DIR] [--max-runs N]
+      shrinks a failing case (fixed-list or explored) to the simplest case of its family's space
+      that fails the same way; prints its id and writes its reproducers to DIR.
+      Exit 0: reduced (or already minimal); 1: the case does not fail on T; 2: bad input.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import signal
+import sys
+import time
+from pathlib import Path
+
+from harness.sources import catalog
+from harness.base import config
+from harness.mesa import runtime as mesa_mod
+from harness.run import sharding
+from harness.executor import targets as targets_mod
+from harness.explore import findings as findings_mod
+from harness.explore import search
+from harness.explore import coverage as compare
+from harness.sources.explored import id_codec as ids, kept, space
+from harness.explore import ledger as ledger_mod
+from harness.explore.driver import TargetUnavailable, driver
+from harness.explore.signature import is_finding, reduction_key
+from harness.model.status import Status
+
+DEFAULT_REDUCE_RUNS = 150
+
+
+def _target_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--target", required=True)
+    parser.add_argument("--mesa", default=None, metavar="PATH", help="the Mesa the Mesa targets load")
+    parser.add_argument("--vk-without", default="", metavar="T1,T2",
+                        help="the Vulkan layer's translations to leave out (lavapipe, system-vk)")
+    parser.add_argument("--case-timeout", type=float, default=20.0)
+
+
+def _vk_without(args) -> tuple[str, ...]:
+    return config.split_names(args.vk_without)
+
+
+REDUCE_SHARE = 0.25         # of a family's time, kept back for reduction once it has a finding
+HANG_REDUCE_RUNS = 10       # runs to reduce a hang: each one that reproduces it costs a case timeout
+WRAP_UP = 0.5               # seconds a time budget keeps for writing findings and closing the child
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM, ended as Ctrl-C ends the command: what was judged and found is written."""
+
+
+def _interrupt(signum, frame):
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)           # a second SIGTERM kills
+    raise Interrupted(signum)
+
+
+def explore_main(argv: list[str]) -> int:
+    if argv[:1] == ["keep"]:
+        return keep_main(argv[1:])
+    if argv[:1] == ["summary"]:
+        paths = [p for arg in argv[1:] for p in (sorted(Path(arg).rglob("findings.json")) if Path(arg).is_dir()
+                                                 else [Path(arg)])]
+        print(findings_mod.summary(paths))
+        print("size: stages/draws/entries/vertices/GLSL lines")
+        return 0
+    parser = argparse.ArgumentParser(prog="python -m harness explore")
+    parser.add_argument("--family", action="append", choices=space.FAMILIES, required=True)
+    parser.add_argument("--seed", default="0", help="a seed, or a range A-B of them (both included)")
+    parser.add_argument("--shard", default="", metavar="K/N",
+                        help="run every N-th seed of the range from the K-th (default: $CI_NODE_INDEX/$CI_NODE_TOTAL)")
+    parser.add_argument("--budget", default="200",
+                        help="cases the target judges per family (200; skips do not count), or the whole "
+                             "command's time, reduction included (60s, 5m)")
+    parser.add_argument("--results-dir", default=None)
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the exploration journaled in the results folder (the same command, "
+                             "killed or interrupted): no case is judged twice")
+    parser.add_argument("--reduce-runs", type=int, default=DEFAULT_REDUCE_RUNS,
+                        help="driver runs allowed to reduce each distinct failure")
+    parser.add_argument("--no-reduce", action="store_true")
+    parser.add_argument("--baseline", action="append", default=[], metavar="CSV",
+                        help="also run the fixed cases this baseline lists as failing, and say which "
+                             "findings they find too (and which of them exploration missed)")
+    parser.add_argument("--batch", type=int, default=config.BATCH, metavar="K",
+                        help=f"explored cases run up to K in one context, failures confirmed alone and "
+                             f"{config.AUDIT * 100:g}%% of passes audited alone (harness/executor/batch.py); 1: a context each "
+                             f"(default {config.BATCH}; reduction always runs alone)")
+    _target_options(parser)
+    args = parser.parse_args(argv)
+    command = {"families": args.family, "seed": args.seed, "budget": args.budget, "target": args.target,
+               "batch": args.batch,
+               "mesa": args.mesa, "vk_without": args.vk_without, "reduce_runs": args.reduce_runs,
+               "no_reduce": args.no_reduce, "baseline": args.baseline}
+    try:
+        budget = search.Budget.parse(args.budget)
+        build = mesa_mod.chosen(args.mesa)
+        targets_mod.get(args.target)
+        seeds = parse_seeds(args.seed)
+        shard = sharding.chosen(args.shard, config.knobs())
+        mine = [seed for i, seed in enumerate(seeds) if shard.picks(i)]
+        folders = {seed: seed_results(args.results_dir, args.target, seed, ranged=len(seeds) > 1) for seed in mine}
+        # each seed's folder journals its own cases; the command's clock counts what every
+        # earlier command of this one spent (the same in each folder it wrote)
+        spent = max([ledger_mod.start(folders[seed], {**command, "seed": seed}, args.family, args.resume)
+                     for seed in mine] or [0.0])
+        clock = ledger_mod.Clock(spent)
+    except (ValueError, OSError, targets_mod.UnknownTarget, mesa_mod.MesaError) as exc:
+        print(f"python -m harness explore: {exc}", file=sys.stderr)
+        return 2
+    if shard.n > 1:                                     # the run's first line says which part it runs
+        print(f"explore: {shard.describe('seeds')}: seeds {', '.join(map(str, mine)) or 'none'} "
+              f"of {args.seed}", flush=True)
+    results = folders[mine[0]] if len(mine) == 1 else Path(args.results_dir or f"results/explore/{args.target}")
+    # Cases start until WRAP_UP before the end: then the findings are written and the child closed.
+    deadline = None if budget.seconds is None else clock.at(budget.seconds) - WRAP_UP
+    found_any = False
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        with driver(args.target, build, _vk_without(args), args.case_timeout, args.batch,
+                    mine[0] if mine else 0) as run:
+            parts = [(seed, family) for seed in mine for family in args.family]
+            for number, (seed, family) in enumerate(parts):
+                now = time.monotonic()          # what is left, shared by the parts still to run
+                until = None if deadline is None else now + max(0.0, deadline - now) / (len(parts) - number)
+                share = search.Budget(budget.cases, None if until is None else until - now, now)
+                found = explore_family(family, run, argparse.Namespace(**{**vars(args), "seed": seed}), share,
+                                       folders[seed] / family, clock, until)
+                found_any = found_any or bool(found)
+    except TargetUnavailable as exc:
+        print(f"python -m harness explore: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt as exc:
+        signum = exc.args[0] if isinstance(exc, Interrupted) else signal.SIGINT
+        print(f"python -m harness explore: stopped by {signal.Signals(signum).name} after "
+              f"{clock.elapsed():.1f} s; the cases judged and the findings so far are in {results}; "
+              "the same command with --resume continues", file=sys.stderr)
+        return 128 + signum
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    print(f"explore: {clock.elapsed():.1f} s in all" + (f" (budget {args.budget})" if deadline else ""))
+    return 1 if found_any else 0
+
+
+def parse_seeds(text: str) -> list[int]:
+    """'7' -> [7]; '0-9' -> [0, ..., 9]."""
+    first, dash, last = text.partition("-")
+    if not first.isdigit() or (dash and not last.isdigit()) or (dash and int(last) < int(first)):
+        raise ValueError(f"--seed {text!r}: expected a seed N or a range A-B with A <= B")
+    return list(range(int(first), int(last if dash else first) + 1))
+
+
+def seed_results(folder: str | None, target: str, seed: int, ranged: bool) -> Path:
+    """Where a seed's findings go: --results-dir (its seed<N>/ for one of a range), else
+    results/explore/<target>-seed<N>."""
+    if folder is None:
+        return Path(f"results/explore/{target}-seed{seed}")
+    return Path(folder) / f"seed{seed}" if ranged else Path(folder)
+
+
+def explore_family(family: str, run, args, budget: search.Budget, results: Path,
+                   clock: "ledger_mod.Clock | None" = None, until: float | None = None) -> list:
+    """Explore one family within `budget`, reduce its failures by `until` (monotonic; None: no
+    time limit) and write its findings; every judged case is journaled in `results` as it lands,
+    and the findings are rewritten as they change, so that a killed command leaves both."""
+    sp = space.get(family)
+    started = time.monotonic()
+    ledger = ledger_mod.Ledger(results, clock or ledger_mod.Clock(), run, getattr(run, "alone", None))
+    print(f"explore {family}: seed {args.seed}, budget {args.budget}, target {args.target}"
+          + (f", --vk-without {args.vk_without}" if args.vk_without else "")
+          + (f", resuming {len(ledger.known)} judged cases" if ledger.known else ""), flush=True)
+    samples: list = []
+    raw: dict[str, list] = {}                       # raw signature -> the samples failing so
+    reduced: dict[str, findings_mod.Finding] = {}
+    fixed: dict = {}
+    times = {"explore": 0.0}
+    command = {"target": args.target, "mesa": args.mesa, "vk_without": list(_vk_without(args))}
+
+    def write(pending: str, complete: bool):
+        found = []
+        for key, group in raw.items():
+            first = group[0]
+            done = reduced.get(key) or findings_mod.Finding(
+                findings_mod.finding_key(first.case, first.outcome), first.case, first.outcome,
+                first.case, first.outcome, pending)
+            found.append(dataclasses.replace(done, seen=[s.case.id for s in group]))
+        merged = findings_mod.merge(found)
+        for finding, also in zip(merged, fixed.get("matches") or ()):
+            finding.fixed_also = also
+        counts: dict[str, int] = {}
+        for sample in samples:
+            counts[sample.outcome.status.value] = counts.get(sample.outcome.status.value, 0) + 1
+        info = {"family": family, "seed": args.seed, "budget": args.budget, "target": args.target,
+                "mesa": run.facts.get("mesa", ""), "renderer": run.facts.get("renderer", ""),
+                "vk_without": args.vk_without, "cases_run": len(samples), "statuses": counts,
+                "complete": complete, "from_journal": ledger.replayed, "judged_now": ledger.judged,
+                "explore_seconds": round(times["explore"], 1), "seconds": round(time.monotonic() - started, 1),
+                "baseline": args.baseline, "fixed_failures": fixed.get("fixed"), "fixed_missed": fixed.get("missed")}
+        return findings_mod.write(results, info, merged, command), merged, counts
+
+    def show(sample):
+        samples.append(sample)
+        if sample.outcome.status is Status.ORDER_DEPENDENT:         # state leaking between batched cases
+            print(f"  {sample.outcome.status}: {sample.case.id}\n    "
+                  + "\n    ".join(sample.outcome.message.splitlines()[:3]), flush=True)
+        if is_finding(sample.outcome):
+            first = (sample.outcome.message.splitlines() or [""])[0][:160]
+            print(f"  {sample.outcome.status}: {sample.case.id}\n    {first}", flush=True)
+            key = str(findings_mod.failure_of(sample.case, sample.outcome))
+            raw.setdefault(key, []).append(sample)
+            if len(raw[key]) == 1:                  # a new failure: findings.json says so at once
+                if budget.seconds is not None and not args.no_reduce:
+                    budget.reserve = REDUCE_SHARE * budget.seconds
+                write(findings_mod.PENDING, complete=False)
+
+    try:
+        search.explore(sp, ledger.judge, args.seed, budget, on_sample=show, send=ledger.send)
+        times["explore"] = time.monotonic() - started
+        groups = list(raw.items())
+        for number, (key, group) in enumerate(groups):
+            reduced[key] = _reduce(sp, group, ledger, args, until, len(groups) - number)
+            write(findings_mod.PENDING, complete=False)
+        if args.baseline:
+            ledger.deadline = until
+            fixed = compare.compare(findings_mod.merge([dataclasses.replace(f, seen=[]) for f in reduced.values()]),
+                                    compare.fixed_failures(args.baseline, family, args.target),
+                                    lambda case: ledger.judge(case, "baseline"))
+        path, merged, counts = write(findings_mod.PENDING, complete=True)
+    except KeyboardInterrupt:
+        times["explore"] = times["explore"] or time.monotonic() - started
+        write(findings_mod.INTERRUPTED, complete=False)
+        raise
+    finally:
+        ledger.close()
+    explored_s = times["explore"]
+    print(f"explore {family}: {len(samples)} cases in {explored_s:.1f} s ({counts}"
+          + (f"; {ledger.replayed} from the journal" if ledger.replayed else "")
+          + f"); {len(raw)} raw failure signatures, {len(merged)} distinct findings -> {path}")
+    for number, finding in enumerate(merged, 1):
+        print(f"  {number}. {finding.key}\n     reduced: {finding.reduced.id}\n     {finding.reduced_by}; "
+              f"seen {len(finding.seen)}x" + ("" if finding.fixed_also is None else
+                                               f"; fixed cases failing so: {len(finding.fixed_also)}"))
+    if fixed:
+        print(f"  fixed failures in {', '.join(args.baseline)}: {len(fixed['fixed'])} run, "
+              f"{len(fixed['missed'])} failing in a way no finding matches")
+    return merged
+
+
+def _reduce(sp, group: list, ledger: "ledger_mod.Ledger", args, until: float | None, left: int):
+    """The finding of one raw signature: its first sample reduced within an equal share of the
+    time left (`left` reductions to go), a hang within HANG_REDUCE_RUNS runs as well."""
+    first = group[0]
+    if args.no_reduce:
+        result, how = None, "not reduced (--no-reduce)"
+    elif until is not None and until <= time.monotonic():
+        result, how = None, "not reduced: the budget was spent before its turn"
+    else:
+        share = None if until is None else (until - time.monotonic()) / left
+        ledger.deadline = None if share is None else time.monotonic() + share
+        refused = ledger.refused
+        runs = min(args.reduce_runs, HANG_REDUCE_RUNS) if first.outcome.status is Status.TIMEOUT else args.reduce_runs
+        result = search.reduce(sp, first.params, lambda case: ledger.judge(case, "reduce"),
+                               reduction_key(first.outcome), max_runs=runs,
+                               stop=None if share is None else lambda: time.monotonic() >= ledger.deadline)
+        ledger.deadline, deadline = None, ledger.deadline
+        cut = ledger.refused > refused or (deadline is not None and time.monotonic() >= deadline)
+        simpler = result is not None and result.case.id != first.case.id
+        if cut and not simpler:
+            how = f"not reduced: its share of the budget ({share:.1f} s) was spent before a simpler case reproduced it"
+        elif cut:
+            how = f"hypothesis shrink ({result.runs} runs), cut short when its share of the budget ({share:.1f} s) was spent"
+        elif result is None:
+            how = "not reduced: no simpler draw reproduced it"
+        elif not simpler and result.runs >= runs:
+            how = f"not reduced: no simpler case reproduced it in {runs} runs (the cap{' for a hang' if runs < args.reduce_runs else ''})"
+        else:
+            how = f"hypothesis shrink ({result.runs} runs)" + ("" if simpler else ": no simpler case fails this way")
+    case, outcome = (result.case, result.outcome) if result else (first.case, first.outcome)
+    return findings_mod.Finding(findings_mod.finding_key(case, outcome), case, outcome,
+                                first.case, first.outcome, how)
+
+
+def keep_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m harness explore keep")
+    parser.add_argument("case_id")
+    parser.add_argument("--note", default="kept from exploration")
+    args = parser.parse_args(argv)
+    try:
+        file = kept.add(args.case_id, args.note)
+    except (catalog.NoSuchCase, KeyError) as exc:
+        print(f"python -m harness explore keep: {exc}", file=sys.stderr)
+        return 2
+    print(f"{args.case_id} kept in {file}")
+    return 0
+
+
+def reduce_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m harness reduce")
+    parser.add_argument("case_id")
+    parser.add_argument("-o", "--output", default=None, help="where the reduced case's reproducers go")
+    parser.add_argument("--max-runs", type=int, default=300)
+    _target_options(parser)
+    args = parser.parse_args(argv)
+    try:
+        case = catalog.find(args.case_id)
+        build = mesa_mod.chosen(args.mesa)
+        targets_mod.get(args.target)
+    except (catalog.NoSuchCase, targets_mod.UnknownTarget, mesa_mod.MesaError) as exc:
+        print(f"python -m harness reduce: {exc}", file=sys.stderr)
+        return 2
+    family = catalog.prefix(case.id)
+    params = ids.decode(case.id)[1] if ids.is_explored(case.id) else (
+        space.get(family).from_case(case) if family in space.FAMILIES else None)
+    if params is None:
+        print(f"python -m harness reduce: {case.id}: the {family} exploration space cannot express this case",
+              file=sys.stderr)
+        return 2
+    output = Path(args.output or f"results/reduce/{args.target}")
+    try:
+        with driver(args.target, build, _vk_without(args), args.case_timeout) as run:
+            outcome = run(case)
+            print(f"{case.id}[{args.target}]: {outcome.status}")
+            if not is_finding(outcome):
+                print("nothing to reduce: the case does not fail here")
+                return 1
+            key = reduction_key(outcome)
+            print(f"  reducing while it fails as {key}")
+            result = search.reduce(space.get(family), params, run, key, max_runs=args.max_runs)
+    except TargetUnavailable as exc:
+        print(f"python -m harness reduce: {exc}", file=sys.stderr)
+        return 2
+    reduced = result.case if result else ids.build(family, params)
+    how = f"hypothesis shrink ({result.runs} runs)" if result else "not reduced: no simpler draw reproduced it"
+    finding = findings_mod.Finding(findings_mod.finding_key(reduced, result.outcome if result else outcome),
+                                   reduced, result.outcome if result else outcome, case, outcome, how, [case.id])
+    path = findings_mod.write(output / findings_mod.export.file_stem(case.id)[:80],
+                              {"reduced_from": case.id, "target": args.target}, [finding],
+                              {"target": args.target, "mesa": args.mesa, "vk_without": list(_vk_without(args))})
+    before, after = findings_mod.case_size(case), findings_mod.case_size(reduced)
+    print(f"  {how}\n  size before: {before}\n  size after:  {after}")
+    print(f"  {reduced.description}")
+    print("  " + "\n  ".join(finding.reduced_outcome.message.splitlines()[:3]))
+    print(f"reduced: {reduced.id}\nreproducers: {path.parent}")
+    return 0

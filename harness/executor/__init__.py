@@ -1,0 +1,1 @@
+"""Targets and their child processes: spawning, framing, crash/timeout verdicts, batches."""

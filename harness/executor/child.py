@@ -1,0 +1,169 @@
+"""The executor's child process: holds one backend (and its context) and runs cases sent to it.
+
+Started as `python -m harness.executor.child OPTIONS` (harness.base.config.ChildOptions as JSON) with the
+target's environment, or forked from a spawner that has imported this module (spawner.py).
+Requests (pickles, see protocol.py) arrive on stdin; replies (JSON) go out on the original
+stdout. Anything else written to stdout (drivers do print) is redirected to stderr so it cannot
+corrupt the framing.
+"""
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import queue
+import resource
+import sys
+import threading
+import time
+import traceback
+
+from harness.mesa import runtime as mesa
+from harness.base import profiling
+from harness.executor import protocol, shader_cache, targets
+from harness.backends import registry
+from harness.backends import BackendError, Skip
+from harness.base.config import ChildOptions
+from harness.model.status import Reply
+
+
+def with_mesa(info: dict) -> dict:
+    """The facts plus which Mesa answered: the version the driver reports and the Mesa
+    libraries this process really mapped (--mesa checks both against the chosen build)."""
+    return info | {"mesa": mesa.reported_version(info.get("version", ""), info.get("driver_info", "")),
+                   "mesa_libraries": mesa.loaded_libraries()}
+
+
+def serve(backend, inp: int, out: int) -> None:
+    # The parent may queue the next case while this one's reply is being written: requests are
+    # read on their own thread, so neither side can block the other on a full pipe.
+    requests: queue.SimpleQueue = queue.SimpleQueue()
+    threading.Thread(target=_read_requests, args=(inp, requests), daemon=True).start()
+    while (request := requests.get()) is not None:
+        protocol.send(out, handle(backend, request))
+
+
+def _read_requests(inp: int, requests: queue.SimpleQueue) -> None:
+    try:
+        while True:
+            requests.put(protocol.recv_request(inp))
+    except protocol.ChildGone:
+        pass
+    except Exception:                       # a garbled request: say so, then stop serving
+        traceback.print_exc(file=sys.stderr)
+    requests.put(None)
+
+
+def handle(backend, request: dict) -> dict:
+    op = request.get("op")
+    start = time.perf_counter()
+    try:
+        if op == "info":
+            try:
+                with profiling.section("backend.info"):
+                    return {"status": Reply.OK, "info": with_mesa(backend.info())}
+            except Exception as exc:
+                return {"status": Reply.ERROR, "message": f"{exc}"}
+        if op == "run":
+            case = request["case"]
+            budget = case.requires.address_space
+            batched = {"batch": request["batch"]} if request.get("batch") else {}   # only to a backend that batches
+            try:
+                with address_space_budget(budget), profiling.section("backend.run"):
+                    observation = backend.run(case, **batched)
+            except (BackendError, Skip):
+                raise
+            except Exception as exc:        # under a budget: an allocation that failed (a context, an array)
+                if not budget:
+                    raise
+                return {"status": Reply.FAIL, "message": f"{type(exc).__name__}: {exc} (the case's address-space "
+                        f"budget, rlimit {budget} bytes beyond what the child had mapped, was in force)",
+                        "duration": time.perf_counter() - start}
+            return {"status": Reply.OK, "observation": observation,
+                    "duration": time.perf_counter() - start}
+        return {"status": Reply.ERROR, "message": f"unknown request {op!r}"}
+    except Skip as exc:
+        return {"status": Reply.SKIP, "message": str(exc)}
+    except BackendError as exc:
+        return {"status": Reply.FAIL, "message": str(exc), "duration": time.perf_counter() - start}
+    except Exception as exc:  # a harness bug: report it on this case, keep serving
+        tb = traceback.format_exc(limit=4)
+        print(tb, file=sys.stderr, flush=True)
+        return {"status": Reply.ERROR, "message": f"{type(exc).__name__}: {exc}"}
+
+
+@contextlib.contextmanager
+def address_space_budget(extra: int):
+    """RLIMIT_AS while one case runs: what this process maps now plus `extra` bytes (none if
+    0). The soft limit goes back afterwards: a process may raise it again up to the hard one."""
+    if extra <= 0:
+        yield
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = mapped_bytes() + extra
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+def mapped_bytes() -> int:
+    """This process's address space now (VmSize)."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError("no VmSize in /proc/self/status")
+
+
+def main(argv=None) -> None:
+    """Also run in a fork of harness.executor.spawner, which has imported this module already."""
+    argv = sys.argv[1:] if argv is None else argv
+    options = ChildOptions.from_arg(argv[0])
+    target = targets.TARGETS.get(options.target)
+    if target is not None and target.shader_cache_slot:
+        shader_cache.claim(os.environ)  # before the driver loads; the slot is held until this process exits
+    out = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    try:
+        backend = registry.make(options)
+    except Exception as exc:  # no driver, no display, no backend: say so on every request
+        backend = Unusable(f"{type(exc).__name__}: {exc}")
+    if options.profile:       # timers for bench/bench.py; a driver may crash the child: write every second
+        profiling.start("child", options.profile, every=1.0).mark("backend ready")
+    serve(backend, 0, out)
+
+
+class Unusable:
+    """Stands in for a backend that could not start, so the parent gets one clear line."""
+
+    def __init__(self, why: str):
+        self.why = why
+
+    def info(self):
+        raise BackendError(self.why)
+
+    def run(self, case):
+        raise BackendError(self.why)
+
+
+def exit_now(code: int) -> None:
+    """End the process as a normal exit would, less the interpreter's finalization: atexit's
+    handlers (the profile's timers) run, the driver's own exit handlers do not. Nothing here
+    needs cleaning up, and the executor waits for this exit, which finalization with PyOpenGL,
+    numpy and a driver loaded made slow (docs/decisions.md#exit-without-finalization)."""
+    try:
+        atexit._run_exitfuncs()
+        sys.stdout.flush()
+        sys.stderr.flush()
+    finally:
+        os._exit(code)
+
+
+if __name__ == "__main__":
+    main()
+    exit_now(0)

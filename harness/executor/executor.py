@@ -1,0 +1,410 @@
+"""Per (pytest process, target): a long-lived child that holds the driver's context.
+
+A crash of the child (signal, abort, exit) becomes the verdict `crash` of the case in flight,
+naming the signal and quoting the tail of the child's stderr; a hung case becomes `timeout` and
+its child is killed. A case is hung when its child has spent the case's CPU budget without a
+result (a spinning driver), or no CPU at all for a few seconds (a deadlock), or, last, when the
+wall clock passes --case-timeout (a wait on a GPU). CPU, not wall time, is the measure: a case's
+CPU does not grow with the machine's load, its wall time does (docs/decisions.md#hangs). Either way the next case gets a fresh child, as it does after
+a case that is the last in its child (Case.last_in_child).
+"""
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import deque
+from dataclasses import dataclass, replace
+from typing import Callable
+
+from harness.base import config, profiling
+from harness.executor import protocol
+from harness.model.case import Case
+from harness.base.config import RunSettings
+from harness.executor.spawner import Forked, Spawner, SpawnerGone
+from harness.model.status import Reply, Result
+from harness.executor.targets import Target
+
+STDERR_TAIL = 2000          # characters of child stderr quoted in a crash message
+START_TIMEOUT = 60.0        # seconds for a child to start and create its context
+POLL = 0.5                  # seconds between looks at a child's CPU while a case runs
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def describe_exit(returncode: int) -> str:
+    if returncode < 0:
+        try:
+            return signal.Signals(-returncode).name
+        except ValueError:
+            return f"signal {-returncode}"
+    return f"exit status {returncode}"
+
+
+def death_status(returncode: int | None, stderr_tail: str) -> Reply:
+    """Whose fault a child's death is: a Python traceback and an exit status (no signal) is the
+    harness's own child failing (an import error while the checkout is being edited, a bug):
+    `error`, which says nothing of the driver and which bisection skips; anything else (a
+    signal, a driver's exit, a child that would not exit) is the driver's `crash`."""
+    if returncode is not None and returncode > 0 and "Traceback (most recent call last)" in stderr_tail:
+        return Reply.ERROR
+    return Reply.CRASH
+
+
+def printable(text: str) -> str:
+    """Drop control bytes (NUL and friends) that would break JUnit XML or a terminal."""
+    return "".join(c if c.isprintable() or c in "\n\t" else "\ufffd" for c in text)
+
+
+class Executor:
+    def __init__(self, target: Target, settings: RunSettings | None = None, **overrides):
+        """`settings` (harness.base.config.RunSettings; default: its defaults, without a spawner),
+        with `overrides` of its fields (case_timeout=20, mesa=build, knobs=..., ...)."""
+        settings = settings or RunSettings(fork=False)
+        if isinstance(overrides.get("vk_without"), str):
+            overrides["vk_without"] = config.split_names(overrides["vk_without"])
+        self.settings = replace(settings, **overrides)
+        self.target = target
+        self.mesa = self.settings.mesa
+        self.case_timeout = self.settings.case_timeout
+        self._proc: "subprocess.Popen | Forked | None" = None
+        self._stderr = None
+        self._info: dict | None = None
+        self._sent: deque[_Sent] = deque()          # requests the child has not answered yet
+        self._answered: dict[str, Result] = {}      # replies to `send`s that `run` has not taken
+        self._answered_at = 0.0
+        self._fork = self.settings.fork             # children forked from a spawner (spawner.py)
+        self._spawner: Spawner | None = None
+        # Batched (harness/executor/batch.py): up to `batch` cases in one context of the child; a new
+        # child starts a new batch. `_batch`: the ids sent into the child's batch so far.
+        self.batch = self.settings.batch if target.batches and self.settings.batch > 1 else 0
+        self._batch: list[str] = []
+
+    # -- child lifecycle -------------------------------------------------------------------
+    def _child_args(self) -> tuple[list[str], list[str], dict[str, str]]:
+        """What starts a child's Python (a --mesa build's loader, or nothing), its arguments, its environment."""
+        base = config.environ()
+        return (self.target.command([], base, self.mesa), [self.settings.child_options(self.target).to_arg()],
+                self.target.environment(base, self.mesa))
+
+    def prepare(self) -> None:
+        """Start the spawner now, without waiting for it: it imports while the caller goes on
+        (collecting), and the first child forks at once. Nothing happens without a spawner."""
+        if self._fork and self._spawner is None:
+            self._spawner = Spawner(*self._child_args())
+            self._spawner.start()
+
+    @profiling.timed("executor.start")
+    def _start(self) -> None:
+        self._batch = []
+        self._stderr = tempfile.TemporaryFile()
+        if self._fork:
+            self.prepare()
+            try:
+                self._proc = self._spawner.fork(self._stderr.fileno())
+                return
+            except SpawnerGone:             # start this child directly; the next fork starts a new spawner
+                self._spawner.close()
+                self._spawner = None
+        launcher, args, env = self._child_args()
+        self._proc = subprocess.Popen(
+            [*launcher, sys.executable, "-m", "harness.executor.child", *args],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, env=env,
+            start_new_session=True)       # a hang cannot take the caller's signals with it
+
+    def _kill(self) -> None:
+        if self._proc is not None:
+            if self._proc.poll() is None:
+                self._proc.kill()
+            self._proc.wait()
+            for stream in (self._proc.stdin, self._proc.stdout):
+                stream.close()
+        if self._stderr is not None:
+            self._stderr.close()
+        self._proc = self._stderr = None
+
+    @profiling.timed("executor.close")
+    def close(self) -> None:
+        if self._sent:
+            self._kill()                  # nobody wants the answers still coming
+        self._sent.clear()
+        self._answered.clear()
+        self._retire()
+        if self._spawner is not None:
+            self._spawner.close()
+            self._spawner = None
+
+    def _retire(self) -> None:
+        """End the child (nothing may be in flight); answers not yet taken stay."""
+        if self._proc is not None and self._proc.poll() is None:
+            self._proc.stdin.close()      # the child's loop ends on EOF
+            try:
+                self._proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+        self._kill()
+
+    def _stderr_tail(self) -> str:
+        if self._stderr is None:
+            return ""
+        self._stderr.seek(0, os.SEEK_END)
+        size = self._stderr.tell()
+        self._stderr.seek(max(0, size - STDERR_TAIL * 4))
+        return printable(self._stderr.read().decode("utf-8", "replace"))[-STDERR_TAIL:].strip()
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc is not None else None
+
+    def holds(self, case_id: str) -> bool:
+        """Whether a run of this case is queued here or answered and not yet taken."""
+        return case_id in self._answered or any(sent.case_id == case_id for sent in self._sent)
+
+    @property
+    def pending(self) -> int:
+        """Cases queued here whose results `run` has not taken."""
+        return len(self._sent) + len(self._answered)
+
+    # -- requests ----------------------------------------------------------------------------
+    # Requests are pipelined: `send` queues a case in the child while this process still
+    # judges the one before, and the child answers in order. Each case keeps its own reset
+    # GL state in the child, so the overlap changes no result, only who waits.
+    @profiling.timed("executor.send")
+    def send(self, case: Case) -> None:
+        """Queue a case in the child ahead of `run` (a no-op if it is already queued)."""
+        if self.holds(case.id):
+            return
+        if self._sent and self._sent[-1].alone:
+            return                          # `run` queues it once the budgeted case is answered
+        if self.info().status is not Reply.OK:      # the child's facts first: they answer before any case
+            return                          # `run` reports why
+        # The child draws and reads back; the expectations (up to 300 KB of exact coordinates
+        # in a case) stay here, where the verdict is made.
+        message = {"op": "run", "case": replace(case, expect=(), description="")}
+        # A case with an address-space budget runs alone: the child reading the next request
+        # would allocate inside that budget. A case that is the last in its child runs alone too.
+        last = case.last_in_child()
+        self._transmit(_Sent(case.id, message, alone=last or case.requires.address_space > 0, last=last,
+                             cpu_seconds=case.requires.cpu_seconds, batched=bool(self.batch)))
+
+    @profiling.timed("executor.run")
+    def run(self, case: Case) -> Result:
+        """The result of the earliest queued run of this case id, queueing one if none is."""
+        if case.id in self._answered:
+            return self._answered.pop(case.id)
+        started = self.info()
+        if started.status is not Reply.OK:
+            return Result(started.status if started.status in (Reply.CRASH, Reply.TIMEOUT) else Reply.ERROR,
+                          f"target {self.target.name} did not start: {started.message}")
+        while True:
+            self.send(case)                 # a no-op once queued
+            if case.id in self._answered:   # answered while the child was restarted
+                return self._answered.pop(case.id)
+            head = self._sent[0]
+            result = self._receive()
+            if head.case_id == case.id:
+                return result
+            self._answered[head.case_id] = result
+
+    def _transmit(self, sent: "_Sent") -> None:
+        if sent.batched:                    # where it joins the child's batch, or begins a new one
+            if len(self._batch) >= self.batch:
+                self._batch = []
+            sent.before = tuple(self._batch)
+            sent.message["batch"] = "keep" if self._batch else "new"
+            self._batch.append(sent.case_id)
+        sent.at = time.perf_counter()
+        self._sent.append(sent)
+        try:
+            protocol.send_request(self._proc.stdin.fileno(), sent.message)
+        except BrokenPipeError:
+            pass                            # the child died: the reply read says how
+
+    def _receive(self) -> Result:
+        """The head request's reply. A crash or timeout is the head case's verdict; the requests
+        queued behind it go to a fresh child."""
+        head = self._sent[0]
+        # The child starts a request when it has answered the one before.
+        start = max(head.at, self._answered_at)
+        hung = self._watch(start, head.cpu_seconds or self.settings.case_cpu)
+        if hung:
+            self._kill()
+            result = Result(Reply.TIMEOUT, f"hang: {hung}; child killed", duration=time.perf_counter() - start)
+        else:
+            result = self._read(start + self.case_timeout - time.perf_counter(), start, self.case_timeout)
+        self._sent.popleft()
+        if head.batched:
+            result.batch = head.before
+        self._answered_at = time.perf_counter()
+        if head.last and result.status not in (Reply.CRASH, Reply.TIMEOUT):
+            self._retire()                  # nothing is queued behind it; the next case starts a child
+        if result.status in (Reply.CRASH, Reply.TIMEOUT):
+            waiting = list(self._sent)
+            self._sent.clear()
+            if waiting and self.info().status is Reply.OK:
+                for sent in waiting:
+                    self._transmit(sent)
+            else:
+                for sent in waiting:        # no child to run them: they say why on `run`
+                    self._answered.setdefault(sent.case_id, Result(
+                        Reply.ERROR, f"target {self.target.name} did not restart after a crash"))
+        return result
+
+    def _child_cpu(self) -> float | None:
+        """The child's CPU seconds so far, all its threads (None once it is gone)."""
+        try:
+            with open(f"/proc/{self._proc.pid}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / _TICK
+        except (OSError, IndexError, ValueError):
+            return None
+
+    def _watch(self, start: float, budget: float) -> str:
+        """Wait until the head case's reply can be read: '' then (or when the child is gone or
+        the wall timeout is reached: _read says which), else why the case is hung."""
+        fd = self._proc.stdout.fileno()
+        first = last = self._child_cpu()
+        if first is None:
+            return ""
+        progress = time.perf_counter()
+        while True:
+            left = start + self.case_timeout - time.perf_counter()
+            if left <= 0 or select.select([fd], [], [], min(POLL, left))[0]:
+                return ""
+            cpu, now = self._child_cpu(), time.perf_counter()
+            if cpu is None:
+                return ""
+            if cpu - first > budget:
+                return (f"{cpu - first:.1f} s of CPU without a result (the case's budget: {budget:g} s), "
+                        f"{now - start:.1f} s after it started")
+            if cpu - last > 0.01:
+                last, progress = cpu, now
+            elif now - progress > self.settings.stall:
+                return (f"no CPU for {now - progress:.1f} s and no result ({cpu - first:.1f} s of CPU "
+                        f"in {now - start:.1f} s): a deadlock")
+
+    def _request(self, message: dict, timeout: float) -> Result:
+        """One synchronous request (nothing else in flight), starting the child if needed."""
+        if self._proc is None:
+            self._start()
+        start = time.perf_counter()
+        try:
+            protocol.send_request(self._proc.stdin.fileno(), message)
+        except BrokenPipeError:
+            pass
+        return self._read(timeout, start, timeout)
+
+    def _read(self, timeout: float, start: float, allowed: float) -> Result:
+        try:
+            reply = protocol.recv(self._proc.stdout.fileno(), max(0.0, timeout))
+        except protocol.ChildTimeout:
+            self._kill()
+            return Result(Reply.TIMEOUT, f"hang: no result after {allowed:g} s of wall time (--case-timeout); "
+                          "child killed",
+                          duration=time.perf_counter() - start)
+        except protocol.ChildGone:
+            try:
+                code = self._proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                code = None
+            how = "did not exit" if code is None else describe_exit(code)
+            tail = self._stderr_tail()
+            self._kill()
+            status = death_status(code, tail)
+            message = f"child process died: {how}" if status is Reply.CRASH else \
+                f"the harness's child failed (a Python exception, not the driver): {how}"
+            if tail:
+                message += "\n--- stderr tail ---\n" + tail
+            return Result(status, message, duration=time.perf_counter() - start)
+        return Result(Reply.parse(reply.get("status")), printable(reply.get("message", "")),
+                      reply.get("observation") or reply.get("info"),
+                      reply.get("duration", time.perf_counter() - start))
+
+    @profiling.timed("executor.info")
+    def info(self) -> Result:
+        """The target's renderer, version and limits, from a live context."""
+        if self._proc is None or self._info is None:
+            # A fresh child creates its context here, so start-up does not count against a case.
+            result = self._request({"op": "info"}, START_TIMEOUT)
+            if result.status is not Reply.OK:
+                return result
+            self._info = result.observation
+        return Result(Reply.OK, observation=self._info)
+
+
+class ExecutorGroup:
+    """Up to `size` children of one target, each an Executor with its own queue: a case queued
+    ahead goes to the child with the fewest cases pending (a child is started when every one
+    has work), and `run` takes its result from that child. One pytest process can so keep
+    several cores busy; each case still runs in a context of its own, so which child runs it
+    changes nothing in its result."""
+
+    def __init__(self, make: Callable[[], Executor], size: int = 1):
+        self._make, self._size = make, max(1, size)
+        self._members: list[Executor] = []
+        self._where: dict[str, Executor] = {}       # case id -> the child it is queued in
+
+    def send(self, case: Case) -> None:
+        if case.id in self._where:
+            return
+        member = self._pick()
+        member.send(case)
+        if member.holds(case.id):                   # not queued behind a case that runs alone
+            self._where[case.id] = member
+
+    def run(self, case: Case) -> Result:
+        member = self._where.pop(case.id, None) or self._pick()
+        return member.run(case)
+
+    def info(self) -> Result:
+        return self._first().info()
+
+    def prepare(self) -> None:
+        self._first().prepare()
+
+    def close(self) -> None:
+        for member in self._members:
+            member.close()
+        self._members.clear()
+        self._where.clear()
+
+    def _first(self) -> Executor:
+        return self._members[0] if self._members else self._pick()
+
+    def _pick(self) -> Executor:
+        if len(self._members) < self._size and all(m.pending for m in self._members):
+            self._members.append(self._make())
+            return self._members[-1]
+        return min(self._members, key=lambda m: m.pending)
+
+
+@dataclass
+class _Sent:
+    case_id: str
+    message: dict
+    at: float = 0.0                         # when it was written to the child
+    alone: bool = False                     # nothing may be queued behind it
+    last: bool = False                      # the child is retired once it has answered
+    cpu_seconds: float = 0.0                # the case's own CPU budget (0: the run's)
+    batched: bool = False                   # runs in the child's batch context
+    before: tuple[str, ...] = ()            # batched: the cases the child ran before it in that context
+
+
+def probe(target: Target, settings: RunSettings | None = None, **overrides) -> Result:
+    """Start a child for the target once: its facts (renderer, version, limits) or why not.
+    `overrides`: fields of `settings` (see Executor)."""
+    settings = replace(settings or RunSettings(fork=False), **overrides)
+    mesa = settings.mesa
+    lacking = mesa is not None and target.mesa and mesa.lacks("gl" in target.mesa, "vk" in target.mesa)
+    if lacking:
+        return Result(Reply.ERROR, lacking)
+    executor = Executor(target, settings, fork=False)
+    try:
+        result = executor.info()
+    finally:
+        executor.close()
+    wrong = result.status is Reply.OK and target.wrong_driver(result.observation, mesa)
+    return Result(Reply.ERROR, wrong) if wrong else result

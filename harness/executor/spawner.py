@@ -1,0 +1,230 @@
+"""Executor children forked from a process that has already imported what a child needs.
+
+Starting `python -m harness.executor.child` costs most of a second of CPU, nearly all of it imports
+(PyOpenGL's GL namespace, numpy, the harness); the driver's contexts are a tenth of it. A run
+starts a child per crash, per timeout and per case that is the last in its child
+(Case.last_in_child), and pays that every time. So an Executor may keep a spawner: a process
+started once with the target's environment, which imports the child's modules and forks a
+child on request. Nothing in the spawner touches a driver (no EGL display, no Vulkan
+instance) or starts a thread, so each fork begins with no driver state and one thread, as a
+fresh process does; it then runs harness.executor.child's main as `python -m harness.executor.child` would.
+
+The executor hands the child's stdin, stdout and stderr to the spawner over a Unix socket
+(SCM_RIGHTS). The spawner is the child's parent, so it reaps it and reports how it ended
+(`Forked.wait`), which the executor turns into a verdict as it does for a child of its own.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import traceback
+
+MESSAGE = 4096
+
+
+class SpawnerGone(Exception):
+    """The spawner process ended, or its socket failed."""
+
+
+class Spawner:
+    """The parent's handle on one spawner process (started by `fork`'s first call)."""
+
+    def __init__(self, launcher: list[str], child_args: list[str], env: dict[str, str]):
+        self._launcher, self._args, self._env = launcher, child_args, env
+        self._proc: subprocess.Popen | None = None
+        self._sock: socket.socket | None = None
+
+    def start(self) -> None:
+        """Start the spawner process, if it is not running; `fork` waits for its imports."""
+        if self._proc is None:
+            self._start()
+
+    def fork(self, stderr: int) -> "Forked":
+        """A new child running harness.executor.child, its stderr going to the file descriptor given."""
+        self.start()
+        stdin_r, stdin_w = os.pipe()
+        stdout_r, stdout_w = os.pipe()
+        try:
+            pid = self._ask({"op": "fork"}, [stdin_r, stdout_w, stderr])["pid"]
+        except BaseException:
+            for fd in (stdin_w, stdout_r):
+                os.close(fd)
+            raise
+        finally:
+            os.close(stdin_r)
+            os.close(stdout_w)
+        return Forked(self, pid, os.fdopen(stdin_w, "wb", buffering=0), os.fdopen(stdout_r, "rb", buffering=0))
+
+    def wait(self, pid: int, timeout: float | None) -> int | None:
+        """The child's exit code (negative: the signal), or None if it has not ended in time."""
+        return self._ask({"op": "wait", "pid": pid, "timeout": timeout})["code"]
+
+    def close(self) -> None:
+        if self._sock is not None:
+            self._sock.close()              # the spawner's loop ends on EOF
+        if self._proc is not None:
+            try:
+                self._proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+                self._proc.wait()
+        self._proc = self._sock = None
+
+    def _start(self) -> None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        with theirs:
+            self._proc = subprocess.Popen(
+                [*self._launcher, sys.executable, "-m", "harness.executor.spawner", str(theirs.fileno()), *self._args],
+                stdin=subprocess.DEVNULL, env=self._env, pass_fds=(theirs.fileno(),),
+                start_new_session=True)     # as a child started directly: no terminal signals
+        self._sock = ours
+
+    def _ask(self, request: dict, fds: list[int] = ()) -> dict:
+        try:
+            socket.send_fds(self._sock, [json.dumps(request).encode()], list(fds))
+            reply = self._sock.recv(MESSAGE)
+        except OSError as exc:
+            raise SpawnerGone(f"spawner: {exc}") from None
+        if not reply:
+            raise SpawnerGone("the spawner exited")
+        return json.loads(reply)
+
+
+class Forked:
+    """A forked child, with what the executor uses of subprocess.Popen."""
+
+    def __init__(self, spawner: Spawner, pid: int, stdin, stdout):
+        self._spawner, self.pid, self.stdin, self.stdout = spawner, pid, stdin, stdout
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        return self._reap(0.0)
+
+    def wait(self, timeout: float | None = None) -> int:
+        code = self._reap(timeout)
+        if code is None:
+            raise subprocess.TimeoutExpired(f"pid {self.pid}", timeout)
+        return code
+
+    def kill(self) -> None:
+        if self.returncode is None:
+            os.kill(self.pid, signal.SIGKILL)   # not reaped yet, so the pid is still this child's
+
+    def _reap(self, timeout: float | None) -> int | None:
+        if self.returncode is None:
+            try:
+                self.returncode = self._spawner.wait(self.pid, timeout)
+            except SpawnerGone:             # nobody can reap it now, nor say how it ended
+                if timeout is not None:
+                    return None
+                try:
+                    os.kill(self.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                self.returncode = -signal.SIGKILL
+        return self.returncode
+
+
+# -- the spawner process -------------------------------------------------------------------------
+def preload(options) -> None:
+    """Import what harness.executor.child will need for this backend; nothing that opens a driver."""
+    from harness.executor import child  # noqa: F401  the child, and with it the case model and the framing
+    from harness.backends import registry
+    if options.backend in ("gl", "fault-gl"):
+        from harness.backends.gl.context import select_platform
+        select_platform(options.gl_platform)        # PyOpenGL picks its loader on first import
+    for name in registry.modules(options):
+        try:
+            importlib.import_module(name)
+        except Exception:                   # the child imports it again and says why
+            pass
+
+
+def serve(sock: socket.socket, child_args: list[str]) -> None:
+    while True:
+        try:
+            message, fds, _, _ = socket.recv_fds(sock, MESSAGE, 3)
+        except OSError:
+            return
+        if not message:
+            return                          # the executor is gone
+        request = json.loads(message)
+        if request["op"] == "fork":
+            sys.stdout.flush()
+            sys.stderr.flush()
+            pid = os.fork()
+            if pid == 0:
+                _child(sock, fds, child_args)
+            for fd in fds:
+                os.close(fd)
+            reply = {"pid": pid}
+        else:
+            reply = {"code": _wait(request["pid"], request["timeout"])}
+        sock.send(json.dumps(reply).encode())
+
+
+def _wait(pid: int, timeout: float | None) -> int | None:
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while True:
+        try:
+            done, status = os.waitpid(pid, 0 if deadline is None else os.WNOHANG)
+        except ChildProcessError:
+            return None
+        if done:
+            return os.waitstatus_to_exitcode(status)
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(0.002)
+
+
+def _child(sock: socket.socket, fds: list[int], child_args: list[str]) -> None:
+    """In the fork: become `python -m harness.executor.child ARGS` on the descriptors given; never returns."""
+    from harness.executor import child
+    from harness.base import profiling
+    code = 1
+    try:
+        os.setsid()
+        sock.close()
+        for target, fd in zip((0, 1, 2), fds):
+            os.dup2(fd, target)
+        for fd in fds:
+            if fd > 2:
+                os.close(fd)
+        profiling.forget()                  # the spawner's timers are not the child's
+        child.main(child_args)
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except BaseException:
+        traceback.print_exc()
+    finally:
+        child.exit_now(code)
+
+
+def main(argv: list[str] | None = None) -> None:
+    from harness.executor import child
+    from harness.base import profiling
+    from harness.base.config import ChildOptions
+    argv = sys.argv[1:] if argv is None else argv
+    sock = socket.socket(fileno=int(argv[0]))
+    options = ChildOptions.from_arg(argv[1])
+    # A spawner writes its timers itself when it ends: an atexit handler would be inherited by
+    # every child it forks.
+    timers = profiling.start("spawner", options.profile, at_exit=False) if options.profile else None
+    preload(options)
+    if timers:
+        timers.mark("preloaded")
+    serve(sock, argv[1:])
+    if timers:
+        timers.write()
+    child.exit_now(0)      # the executor waits for this exit: skip the slow finalization
+
+
+if __name__ == "__main__":
+    main()

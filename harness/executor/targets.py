@@ -1,0 +1,130 @@
+"""Targets: a name, the backend that runs cases on it, and the environment its driver needs.
+
+Environment variables must be set before a driver loads, which is why each target's cases
+run in a child process started with that environment (see executor.py).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from harness.mesa import runtime as mesa_mod
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    backend: str                              # "gl", "vk", or "fault" (self-tests only)
+    env: tuple[tuple[str, str], ...]          # set in the child before the driver loads
+    description: str
+    default: bool = False                     # part of the local default set
+    unavailable: str = ""                     # non-empty: why this target cannot run at all
+    # A regex the renderer string must match: an environment that loads another driver (an
+    # EGL vendor file naming NVIDIA's, an ICD list without lavapipe) makes the target unavailable
+    # rather than run another driver's results under this name.
+    renderer: str = ""
+    # What of Mesa it loads, and so takes from a --mesa build: "gl" (EGL, DRI drivers),
+    # "gl+vk" (also lavapipe: zink on lavapipe), "vk" (lavapipe only), "" (nothing of Mesa's).
+    mesa: str = ""
+    # Its driver may be NVIDIA's, whose shader cache serves one process at a time: each child
+    # claims a cache folder of its own (harness/executor/shader_cache.py).
+    shader_cache_slot: bool = False
+    # Whether the GL backend may keep a linked program for later cases (gl/runner.py _cacheable).
+    shared_programs: bool = True
+    # The Vulkan layer's multi-draw path this target always takes ("" = the run's --vk-path).
+    vk_path: str = ""
+    # Only the cases whose Vulkan calls depend on the path (backends/vk/paths.py): the others
+    # are the same calls as on the target taking the other path, and would only cost CI time.
+    path_dependent_only: bool = False
+
+    @property
+    def batches(self) -> bool:
+        """Whether its backend can run cases batched, several in one context (harness/executor/batch.py)."""
+        return self.backend in ("gl", "fault-gl")
+
+    def wrong_driver(self, facts: dict, build: "mesa_mod.Build | None" = None) -> str:
+        """'' if the child's driver is this target's (and, with a --mesa build, from it), else why not."""
+        renderer = facts.get("renderer", "")
+        if self.renderer and not re.search(self.renderer, renderer):
+            return (f"the renderer is {renderer!r}, not this target's driver (expected /{self.renderer}/); "
+                    f"check the environment (__EGL_VENDOR_LIBRARY_FILENAMES, VK_DRIVER_FILES)")
+        if build is not None and self.mesa:
+            return build.check_loaded(facts)
+        return ""
+
+    def environment(self, base: dict[str, str], build: "mesa_mod.Build | None" = None) -> dict[str, str]:
+        env = dict(base)
+        env.update(self.env)
+        if build is not None and self.mesa:
+            env.update(build.environment(base, gl="gl" in self.mesa, vulkan="vk" in self.mesa))
+        return env
+
+    def command(self, argv: list[str], base: dict[str, str], build: "mesa_mod.Build | None" = None) -> list[str]:
+        """ARGV as a process of this target starts it: through the build's loader with a --mesa build."""
+        return build.command(argv, base) if build is not None and self.mesa else argv
+
+
+# The Vulkan loader picks lavapipe among the ICDs it finds, by its manifest's name (lvp_icd.json,
+# lvp_icd.x86_64.json: each distribution names it its own way); a --mesa build's own ICD file is
+# lvp_icd.json too (harness/mesa/runtime.py).
+_LAVAPIPE_ONLY = ("VK_LOADER_DRIVERS_SELECT", "*lvp_icd*")
+_MESA_SW = (("LIBGL_ALWAYS_SOFTWARE", "1"), ("EGL_PLATFORM", "surfaceless"))
+
+TARGETS = MappingProxyType({t.name: t for t in (
+    Target("llvmpipe", "gl", _MESA_SW + (("GALLIUM_DRIVER", "llvmpipe"),),
+           "Mesa llvmpipe (software GL)", default=True, renderer=r"^llvmpipe", mesa="gl"),
+    # zink refuses lavapipe's CPU device unless software rendering is forced. No program is
+    # shared between the cases' contexts on zink: zink 25.0.7 crashes or reads zeros drawing a
+    # program linked in another, since destroyed, context (triage/mesa-25.0.7/
+    # zink-program-from-destroyed-context); linking per case is also faster there.
+    Target("zink", "gl", _MESA_SW + (("GALLIUM_DRIVER", "zink"),),
+           "Mesa zink on lavapipe (GL on Vulkan)", default=True, renderer=r"^zink.*llvmpipe", mesa="gl+vk",
+           shared_programs=False),
+    Target("system-gl", "gl", (), "the machine's own GL driver through EGL", shader_cache_slot=True),
+    Target("lavapipe", "vk", (_LAVAPIPE_ONLY,),
+           "Mesa lavapipe through the harness's Vulkan backend (a GL-on-Vulkan layer of its own)",
+           default=True, renderer=r"llvmpipe", mesa="vk"),
+    # lavapipe with every direct multi-draw split into single draws and gl_DrawID pushed (the
+    # path zink takes without VK_EXT_multi_draw), where `lavapipe` takes zink's own path there.
+    Target("lavapipe-split", "vk", (_LAVAPIPE_ONLY,),
+           "Mesa lavapipe through the harness's Vulkan backend, multi-draws split (--vk-path split); "
+           "only the cases with a direct multi-draw", default=True, renderer=r"llvmpipe", mesa="vk",
+           vk_path="split", path_dependent_only=True),
+    Target("system-vk", "vk", (), "the machine's own Vulkan driver through the harness's Vulkan backend",
+           shader_cache_slot=True),
+    # Mesa's EGL and zink over whatever Vulkan driver the loader finds (bench/gpu/run.sh points
+    # the EGL vendor and driver paths at a Mesa unpacked beside NVIDIA's driver). Not forced to
+    # software: zink then takes only a CPU device. Without a DRM node EGL loads zink_dri.so.
+    Target("zink-system", "gl", (("EGL_PLATFORM", "surfaceless"), ("MESA_LOADER_DRIVER_OVERRIDE", "zink")),
+           "Mesa zink on the machine's own Vulkan driver", renderer=r"^zink", mesa="gl", shader_cache_slot=True,
+           shared_programs=False),
+    # For the harness's own reliability tests: llvmpipe with the faults $HARNESS_FAULTS names.
+    Target("fault-llvmpipe", "fault-gl", _MESA_SW + (("GALLIUM_DRIVER", "llvmpipe"),),
+           "test only: llvmpipe with injected crashes, hangs, GL errors and dirty state",
+           renderer=r"^llvmpipe", mesa="gl"),
+)})
+
+
+class UnknownTarget(KeyError):
+    def __str__(self):
+        return f"unknown target {self.args[0]!r} (known: {', '.join(TARGETS)})"
+
+
+def get(name: str) -> Target:
+    try:
+        return TARGETS[name]
+    except KeyError:
+        raise UnknownTarget(name) from None
+
+
+def default_names() -> list[str]:
+    return [t.name for t in TARGETS.values() if t.default]
+
+
+def parse_list(text: str) -> list[str]:
+    """'llvmpipe, zink' -> ['llvmpipe', 'zink']; each name must be known."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    for n in names:
+        get(n)
+    return names

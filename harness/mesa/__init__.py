@@ -1,0 +1,1 @@
+"""A Mesa under test: a --mesa tree's runtime, Debian packages fetched by version, builds from source."""

@@ -1,0 +1,165 @@
+"""The one vocabulary of outcomes: what the executor's child answered (Reply), the verdict on a
+case (Status), and how a verdict changed between two runs (Change).
+
+Status is ordered by severity, best first, the way piglit's framework/status.py orders its
+statuses (a regression is a rise in severity to a failure):
+
+    pass < skip < flake < order-dependent < fail < timeout < crash < error
+
+- skip says nothing about the driver; it sits above pass only so "worst first" lists show it
+  before passes. A change to or from skip is never a fix: fail -> skip is a new skip, and
+  skip -> fail is a regression (the case did not fail before).
+- flake failed and then passed on a re-run (or is listed as flaky): worth seeing, not a failure.
+- order-dependent failed (or passed) only after other cases in one context, batched
+  (harness/executor/batch.py), and gave the other verdict alone: state one case left reached another.
+  Like a flake, it is worth seeing and never the case's own failure.
+- fail < timeout < crash: a wrong value still let the case finish; a hang or a dead child did not.
+- error is the harness's fault (no verdict on the driver at all), like piglit's "incomplete": it
+  fails the run and is the worst, so that a change to it is never shown as an improvement.
+  `python -m harness bisect-run` counts it as untestable (exit 125), not as a bad commit: a
+  harness fault says nothing about whether the driver commit is good.
+
+Statuses are str enums: they are written to JSON, CSV and JUnit as their plain names.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Status(enum.StrEnum):
+    PASS = "pass"
+    SKIP = "skip"
+    FLAKE = "flake"
+    ORDER_DEPENDENT = "order-dependent"
+    FAIL = "fail"
+    TIMEOUT = "timeout"
+    CRASH = "crash"
+    ERROR = "error"
+
+    @classmethod
+    def parse(cls, text: str) -> "Status":
+        """The status of a name in a results file; ValueError names the bad one."""
+        try:
+            return cls(text)
+        except ValueError:
+            raise ValueError(f"unknown status {text!r} (one of {', '.join(cls)})") from None
+
+    @classmethod
+    def from_baseline(cls, name: str) -> "Status":
+        """The status a baseline line names (`Fail`, `Crash`, `Timeout`); ValueError otherwise."""
+        for status in cls:
+            if status.baseline_name == name:
+                return status
+        raise ValueError(f"unknown baseline status {name!r} (one of {', '.join(BASELINE_NAMES)})")
+
+    @property
+    def severity(self) -> int:
+        return _ORDER.index(self)
+
+    def is_failure(self) -> bool:
+        """Fails the run (unless a baseline expects it); such a verdict is re-run for flakes."""
+        return self in (Status.FAIL, Status.TIMEOUT, Status.CRASH, Status.ERROR)
+
+    def blames_driver(self) -> bool:
+        """A failure the driver is answerable for: what a baseline may list and bisect calls bad."""
+        return self.baseline_name is not None
+
+    @property
+    def baseline_name(self) -> str | None:
+        """The name Mesa CI's baseline files use for this status; None: a baseline cannot list it."""
+        return _BASELINE.get(self)
+
+    # Ordered by severity, not by name (str's own comparison would order them alphabetically).
+    def __lt__(self, other):
+        return self.severity < other.severity if isinstance(other, Status) else NotImplemented
+
+    def __le__(self, other):
+        return self.severity <= other.severity if isinstance(other, Status) else NotImplemented
+
+    def __gt__(self, other):
+        return self.severity > other.severity if isinstance(other, Status) else NotImplemented
+
+    def __ge__(self, other):
+        return self.severity >= other.severity if isinstance(other, Status) else NotImplemented
+
+    def __hash__(self):
+        return str.__hash__(self)
+
+
+_ORDER = tuple(Status)                      # the declaration order above is the severity order
+_BASELINE = {Status.FAIL: "Fail", Status.CRASH: "Crash", Status.TIMEOUT: "Timeout"}
+BASELINE_NAMES = tuple(_BASELINE.values())
+# deqp-runner's spelling of each status in results.csv (a harness error is its InternalError: Fail).
+DEQP_NAMES = {Status.PASS: "Pass", Status.SKIP: "Skip", Status.FLAKE: "Flake", **_BASELINE, Status.ERROR: "Fail"}
+
+
+class Reply(enum.StrEnum):
+    """What the executor got for one request, before any verdict: `ok` carries an observation
+    to judge; the others are verdicts already (see `status`)."""
+    OK = "ok"
+    SKIP = "skip"
+    FAIL = "fail"
+    ERROR = "error"
+    CRASH = "crash"
+    TIMEOUT = "timeout"
+
+    @classmethod
+    def parse(cls, text) -> "Reply":
+        """A child's reply status; anything unknown is the harness's error."""
+        try:
+            return cls(text)
+        except ValueError:
+            return cls.ERROR
+
+    @property
+    def status(self) -> Status | None:
+        """The verdict this reply is by itself; None for `ok` (the observation decides)."""
+        return None if self is Reply.OK else Status(self.value)
+
+
+class Change(enum.Enum):
+    """How one case's status changed from an old run to a new one."""
+    REGRESSION = "regressions"            # now fails, and did not before or failed less badly
+    IMPROVEMENT = "improvements"          # still fails, less badly (crash -> fail)
+    FIX = "fixes"                         # failed, now passes (or only flakes)
+    STILL_FAILING = "still failing"       # the same failure
+    NEW_SKIP = "new skips"                # skipped now, not before (fail -> skip is not a fix)
+    UNSKIPPED = "no longer skipped"       # skipped before, passes or flakes now
+    NEW_FLAKE = "new flakes"              # passed before, flaked now
+    UNCHANGED = "unchanged"               # the same, or pass <-> flake the other way
+
+    @classmethod
+    def of(cls, old: Status, new: Status) -> "Change":
+        if new.is_failure():
+            if not old.is_failure() or new > old:
+                return cls.REGRESSION
+            return cls.STILL_FAILING if new == old else cls.IMPROVEMENT
+        if new is Status.SKIP:
+            return cls.UNCHANGED if old is Status.SKIP else cls.NEW_SKIP
+        if old.is_failure():
+            return cls.FIX
+        if old is Status.SKIP:
+            return cls.UNSKIPPED
+        return cls.NEW_FLAKE if old is Status.PASS and new in (Status.FLAKE, Status.ORDER_DEPENDENT) else cls.UNCHANGED
+
+
+@dataclass
+class Result:
+    """What the executor got for one case: a Reply, the child's message, its observation (or,
+    for an `info` request, the target's facts), and how long the case ran in the child."""
+    status: Reply
+    message: str = ""
+    observation: dict | None = None
+    duration: float = 0.0
+    batch: tuple[str, ...] | None = None    # batched: the cases run before it in its context; None: alone
+
+    def __post_init__(self):
+        self.status = Reply.parse(self.status)          # a plain name becomes its Reply
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A case's result judged against its expectations (harness/oracle/verdict.py)."""
+    status: Status
+    message: str = ""

@@ -1,0 +1,1 @@
+"""The pytest front end: options, collection, items, terminal words."""

@@ -1,0 +1,141 @@
+"""The pytest side of a case: its collector, its item and the executor children of one pytest
+process. An item runs its case through the run core (harness/run/core.py), appends the record to
+this process's journal, and reports it to pytest (pass, skip, failure) for the terminal.
+
+One canonical id per case: the pytest item is named `<case id>[<target>]`, so `-k` filters on
+case ids, and JUnit, results.json and the terminal all show the same string.
+"""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from harness.executor import targets as targets_mod
+from harness.sources import catalog
+from harness.run import core
+from harness.model import ids
+from harness.backends.vk import paths
+from harness.model.case import Case, CaseError
+from harness.executor.executor import ExecutorGroup
+
+POOL = pytest.StashKey["ExecutorPool"]()
+RULES = pytest.StashKey[core.Rules]()
+JOURNAL = pytest.StashKey[object]()         # harness.run.journal.Journal of this process, or None
+STARTED = pytest.StashKey[float]()          # when the run started (epoch s, the controller's clock)
+TARGETS = pytest.StashKey[list]()
+OUTCOME = pytest.StashKey[str]()            # a case item's outcome label (policy.Outcome.label)
+
+
+class CaseFile(pytest.File):
+    def collect(self):
+        try:
+            cases = catalog.generate(self.path)
+            bad = next((c for c in cases if not isinstance(c, Case)), None)
+            if bad is not None:
+                raise CaseError(f"generate() returned {type(bad).__name__} {bad!r:.80}, not a Case")
+        except Exception as exc:   # a broken case file is one clear line, not a traceback
+            raise self.CollectError(f"{self.path}: malformed case file: {type(exc).__name__}: {exc}") from None
+        for case in cases:
+            yield from case_items(self, case)
+
+
+def case_items(parent, case: Case):
+    """One item per selected target, named `<case id>[<target>]`: every collector of cases
+    (families' cases.py, piglit .shader_test files) makes them here."""
+    for target in parent.config.stash[TARGETS]:
+        if targets_mod.get(target).path_dependent_only and not paths.depends_on_path(case):
+            continue
+        item = CaseItem.from_parent(parent, name=ids.key(case.id, target), case=case, target=target)
+        item.add_marker(case.family)
+        item.add_marker("conformance")
+        yield item
+
+
+class CaseFailure(Exception):
+    pass
+
+
+class CaseItem(pytest.Item):
+    def __init__(self, *, case, target, **kwargs):
+        super().__init__(**kwargs)
+        self.case = case
+        self.target = target
+        self.user_properties += [("case_id", case.id), ("target", target)]
+
+    def runtest(self):
+        """Run the case (queued by pytest_runtest_protocol) through the run core, keep its
+        record, and report it as the run policy says (harness/run/policy.py)."""
+        config = self.config
+        record = core.run_case(self.case, self.target, config.stash[POOL].get(self.target), config.stash[RULES])
+        if config.stash[JOURNAL] is not None:
+            config.stash[JOURNAL].append(journal_entry(config, record))
+        self.stash[OUTCOME] = record.label
+        # Plain strings: xdist sends the properties to the controller as they are.
+        self.user_properties += [("status", record.status.value), ("renderer", record.renderer),
+                                 ("mesa", record.mesa), ("case_duration", f"{record.duration:.4f}")]
+        if record.expected:
+            self.user_properties.append(("expected", record.expected))
+        if record.reproducer:
+            self.add_report_section("call", "stdout", f"[[ATTACHMENT|{record.reproducer}]]")
+        if record.report == "skipped":          # JUnit: skipped, with the reason
+            pytest.skip(record.message)
+        if record.report == "failed":
+            raise CaseFailure(record.message)
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, CaseFailure):
+            return f"{self.case.id} on {self.target}\n{excinfo.value}"
+        return super().repr_failure(excinfo, style)
+
+    def reportinfo(self):
+        return self.path, 0, f"{self.case.id}[{self.target}]"      # skip reports need a line
+
+
+def journal_entry(config, record: core.Record) -> dict:
+    """The record, and when it finished: seconds into the run (start-up, rate)."""
+    return record.to_json() | {"finished": round(time.time() - config.stash[STARTED], 3)}
+
+
+def same_target(item, other) -> bool:
+    return isinstance(other, CaseItem) and other.target == item.target
+
+
+class ExecutorPool:
+    """One group of executor children per target in this pytest process, closed when the
+    session ends."""
+
+    def __init__(self, settings: core.RunSettings):
+        self._settings = settings
+        self._executors: dict[str, ExecutorGroup] = {}
+        self.children = settings.children
+
+    def get(self, name: str) -> ExecutorGroup:
+        if name not in self._executors:
+            self._executors[name] = core.make_runner(self._settings, name, self.children)
+        return self._executors[name]
+
+    def queue(self, item: CaseItem, following, ahead: list) -> None:
+        """Queue this case, the next one, and (where the run order is known) those after it, one
+        per further child, as long as they run on the same target."""
+        executor = self.get(item.target)
+        executor.send(item.case)
+        for later in [following] + ahead[:self.children - 1]:
+            if not same_target(item, later) or later.get_closest_marker("skip"):
+                break
+            executor.send(later.case)
+
+    def prepare(self, name: str) -> None:
+        self.get(name).prepare()
+
+    def keep_only(self, names: set[str]) -> None:
+        """Close the executors of targets not named."""
+        for name in set(self._executors) - names:
+            self.close(name)
+
+    def close(self, name: str | None = None):
+        """Close one target's executor, or (no name) all of them."""
+        for target in [name] if name else list(self._executors):
+            executor = self._executors.pop(target, None)
+            if executor is not None:
+                executor.close()

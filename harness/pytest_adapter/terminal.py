@@ -1,0 +1,52 @@
+"""How the terminal names a case's outcome (a pytest plugin, loaded by harness.pytest_adapter.plugin).
+
+pytest knows passed, skipped and failed. A crash, a timeout, a harness error and an unexpected
+pass are failures that say more than "failed"; a flake and an expected failure are reported as
+skipped (JUnit must show them so) but are not skips. Each gets its own letter and word; the
+failures stay in pytest's "failed" category, so its failure sections and summary still list
+them, and a line after the summary counts them by kind.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from harness.model import ids
+from harness.run import policy
+from harness.model.status import Status
+
+OUTCOME_ATTRIBUTE = "harness_outcome"      # on a case's call report: its policy.Outcome.label
+
+# label -> (letter, word); labels not here (pass, skip, fail) keep pytest's own.
+NAMES = {Status.CRASH.value: ("C", "CRASH"), Status.TIMEOUT.value: ("T", "TIMEOUT"),
+         Status.ERROR.value: ("E", "HARNESS ERROR"), policy.UNEXPECTED_PASS: ("U", "UNEXPECTED PASS"),
+         policy.UNEXPECTED_IMPROVEMENT: ("I", "UNEXPECTED IMPROVEMENT"),
+         Status.FLAKE.value: ("f", "FLAKE"), Status.ORDER_DEPENDENT.value: ("o", "ORDER-DEPENDENT"),
+         policy.EXPECTED_FAIL: ("x", "EXPECTED FAIL")}
+
+
+def worker_crash(report) -> tuple[str, str] | None:
+    """(case id, target) of the case an xdist worker died in (kill -9, OOM): xdist reports it
+    with its node id only, in a phase named '???'."""
+    if report.failed and getattr(report, "when", None) not in ("setup", "call", "teardown") \
+            and "case_id" not in dict(getattr(report, "user_properties", ())):
+        return ids.from_nodeid(report.nodeid)
+    return None
+
+
+def _label(report) -> str | None:
+    return getattr(report, OUTCOME_ATTRIBUTE, None) or (Status.CRASH.value if worker_crash(report) else None)
+
+
+def pytest_report_teststatus(report, config):
+    label = _label(report)
+    if label not in NAMES or report.when not in ("call", "???"):
+        return None
+    letter, word = NAMES[label]
+    return ("failed" if report.failed else label), letter, word
+
+
+def pytest_terminal_summary(terminalreporter):
+    kinds = Counter(_label(report) for report in terminalreporter.stats.get("failed", []))
+    named = [f"{kinds[label]} {label}" for label in NAMES if kinds.get(label)]
+    if named:
+        terminalreporter.write_line(f"harness: the failures include {', '.join(named)}")

@@ -1,0 +1,181 @@
+"""The run core: one case on one target, from running it to the record of its outcome. Nothing
+here knows pytest; the pytest plugin, `bisect-run`, the release matrix and exploration all run
+cases through `run_case`, as deqp-runner's core knows nothing of its suite adapters.
+
+run_case: run the case in the target's executor child, judge the reply against the case's
+expectations (harness/oracle/verdict.py), keep a failure's reproducer and observation for triage,
+re-run a failure for flakes, and apply the baseline and flake policy (harness/run/policy.py). The
+Record it returns is what the journal, results.json, JUnit and the terminal show.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Iterator, Protocol
+
+from harness.run import baseline, export, policy
+from harness.base import profiling
+from harness.oracle import verdict
+from harness.executor import targets as targets_mod
+from harness.model.case import Case
+from harness.executor.batch import Batched, audited, describe
+from harness.base.config import AUDIT, RunSettings
+from harness.executor.executor import Executor, ExecutorGroup
+from harness.model.status import Result, Status, Verdict
+
+__all__ = ["RunSettings", "Rules", "Record", "Runner", "run_case", "runner", "where", "facts_of", "confirm", "make_runner"]
+
+
+class Runner(Protocol):
+    """What runs a target's cases: an Executor (one child), an ExecutorGroup (several), or a
+    Batched group (harness/executor/batch.py)."""
+
+    def run(self, case: Case) -> Result:
+        ...
+
+    def info(self) -> Result:
+        ...
+
+    def close(self) -> None:
+        ...
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What a verdict means for the run: the baseline's expected failures (baseline.load), the
+    flakes files' entries (baseline.load_flakes), how often a failure is re-run, and where a
+    failure's reproducer and observation go (None: nowhere)."""
+    baseline: dict = field(default_factory=dict)
+    flakes: tuple = ()
+    flake_retries: int = 0
+    triage_dir: Path | None = None
+    audit: float = AUDIT                 # batched passes re-run alone (harness/executor/batch.py), by `audit_seed`
+    audit_seed: int = 0
+
+
+@dataclass(frozen=True)
+class Record:
+    """One case on one target, finished: a line of the run's journal."""
+    id: str
+    target: str
+    status: Status
+    label: str = ""                  # the terminal's word (policy.Outcome.label)
+    report: str = "passed"           # how JUnit shows it: passed, skipped, failed (policy.Report)
+    message: str = ""                # the skip reason or failure text
+    expected: str = ""               # the baseline's status for it (Fail, Crash, Timeout) or ''
+    duration: float = 0.0            # seconds the case ran in the child
+    renderer: str = ""
+    gl_version: str = ""
+    mesa: str = ""
+    platform: str = ""
+    reproducer: str = ""             # a failure's exported GLSL reproducer, if one was written
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data["status"] = self.status.value
+        return data
+
+
+def facts_of(runner: Runner) -> dict:
+    """The target's renderer, version and Mesa, from its child ({} if it did not start)."""
+    return runner.info().observation or {}
+
+
+def where(target: str, facts: dict) -> str:
+    """How a message names the target: 'zink: zink (llvmpipe ...), 4.6 ..., Mesa 26.2.6'."""
+    text = f"{target}: {facts.get('renderer', '?')}, {facts.get('version', '?')}"
+    if facts.get("mesa") and f"Mesa {facts['mesa']}" not in text:
+        text += f", Mesa {facts['mesa']}"           # the Vulkan layer's version names the layer
+    return text
+
+
+def run_case(case: Case, target: str, runner: Runner, rules: Rules = Rules()) -> Record:
+    result = runner.run(case)
+    facts = facts_of(runner)
+    place = where(target, facts)
+    with profiling.section("judge"):
+        first = verdict.judge(case, result, place)
+    if result.batch is not None:
+        first, result = confirm(case, result, first, runner, place, rules)
+    # a batched case's re-runs run alone (harness/executor/batch.py), in a context of their own
+    alone = runner.run_alone if isinstance(runner, Batched) and result.batch is not None else runner.run
+    reproducer = ""
+    if first.status.is_failure() and rules.triage_dir is not None:
+        with profiling.section("triage files"):
+            reproducer = keep_for_triage(case, target, result, rules.triage_dir)
+    expected = baseline.lookup(rules.baseline, case.id, target)
+    # Re-runs happen only as the policy asks for them (a failure, up to its first pass).
+    reruns = (verdict.judge(case, alone(case), place) for _ in range(rules.flake_retries))
+    outcome = policy.decide(first, expected, reruns=reruns,
+                            flakes=baseline.matching_flakes(rules.flakes, case.id, target))
+    return Record(id=case.id, target=target, status=outcome.status, label=outcome.label,
+                  report=outcome.report.value, message=outcome.message,
+                  expected=expected.name if expected is not None else "",
+                  duration=round(result.duration, 4), renderer=facts.get("renderer", ""),
+                  gl_version=facts.get("version", ""), mesa=facts.get("mesa", ""),
+                  platform=facts.get("platform", ""), reproducer=reproducer)
+
+
+def confirm(case: Case, result: Result, batched: Verdict, runner, place: str, rules: Rules) -> tuple[Verdict, Result]:
+    """A batched verdict checked alone (harness/executor/batch.py): a failure always, a pass where the
+    audit picks it, unless it ran first in its batch (alone in a fresh context already). The same verdict alone stands; a failure that fails alone too is the alone
+    verdict (and result); any other disagreement is order-dependent."""
+    if not result.batch:                    # first in its batch: it ran alone, in a fresh context
+        return batched, result
+    if not (batched.status.is_failure() or (batched.status is Status.PASS
+                                            and audited(case.id, rules.audit_seed, rules.audit))):
+        return batched, result
+    again = runner.run_alone(case)
+    with profiling.section("judge"):
+        alone = verdict.judge(case, again, place)
+    if alone.status is batched.status or (alone.status.is_failure() and batched.status.is_failure()):
+        return alone, again
+    why = "confirmed alone" if batched.status.is_failure() else "audited alone"
+    return Verdict(Status.ORDER_DEPENDENT,
+                   f"order-dependent: {batched.status} batched ({describe(result.batch)}), {alone.status} {why}\n"
+                   f"  batched: {policy.first_line(batched.message) or 'pass'}\n"
+                   f"  alone: {policy.first_line(alone.message) or 'pass'}"), again
+
+
+def crash_record(case_id: str, target: str, message: str) -> Record:
+    """The record of a case whose runner died with it (an xdist worker killed mid-case)."""
+    return Record(id=case_id, target=target, status=Status.CRASH, label=Status.CRASH.value,
+                  report=policy.Report.FAILED.value, message=message)
+
+
+def keep_for_triage(case: Case, target: str, result: Result, folder: Path) -> str:
+    """A failed case leaves its reproducer (case JSON + GLSL) and raw observation in the results
+    folder; returns the reproducer's path ('' if it could not be written)."""
+    stem = export.file_stem(case.id, target)
+    try:
+        written = export.export(case, "glsl", folder / "repro" / stem)
+        if result.observation is not None:
+            (folder / "observations").mkdir(parents=True, exist_ok=True)
+            (folder / "observations" / f"{stem}.json").write_text(json.dumps(
+                {"id": case.id, "target": target, "case": case.to_json(), "observation": result.observation}))
+    except OSError:
+        return ""
+    return str(written[0].resolve())
+
+
+def make_runner(settings: RunSettings, target: str, children: int | None = None) -> Runner:
+    """An executor group for one target (`children`: its size; default settings.children),
+    batched (harness/executor/batch.py) where the settings ask for batches and the target can."""
+    spec = targets_mod.get(target)
+    size = settings.children if children is None else children
+    group = ExecutorGroup(lambda: Executor(spec, settings=settings), size)
+    if settings.batch > 1 and spec.batches:
+        return Batched(group, lambda: Executor(spec, settings=replace(settings, batch=0)))
+    return group
+
+
+@contextlib.contextmanager
+def runner(settings: RunSettings, target: str, children: int | None = None) -> Iterator[Runner]:
+    """An executor group for one target, closed on exit."""
+    group = make_runner(settings, target, children)
+    try:
+        yield group
+    finally:
+        group.close()

@@ -1,0 +1,270 @@
+"""Standalone reproducers of a case: plain GLSL + the case JSON, a piglit shader_runner file,
+or a VkRunner script with the Vulkan layer's translated shaders.
+
+The shader_test and VkRunner files reproduce the program, the vertex data, and the draws with
+the state each sets. A case read back as an image is probed the same way in the shader_test (an
+RGBA32F target, cleared before each draw, every expected texel probed after it), so
+shader_runner reaches the harness's verdict; transform-feedback records shader_runner cannot
+probe, so for those cases the expected values are written beside the draws as comments.
+"""
+from __future__ import annotations
+
+import hashlib
+
+import re
+from pathlib import Path
+
+import numpy as np
+
+from harness.run import export_c
+from harness.run.export_c import Unsupported  # noqa: F401  (the CLI's one-line error)
+from harness.model.case import (CallList, Case, Clear, DeleteList, Dispatch, Draw, Link, NewList, Read, step_label,
+                          step_state)
+from harness.model.glfacts import STAGE, STAGE_KEYS
+FORMATS = ("glsl", "shader_test", "vkrunner", "c")
+TOLERANCE = 1e-4
+
+
+STEM_LIMIT = 200          # characters; file names stop at 255 bytes, and suffixes follow
+
+
+def file_stem(case_id: str, target: str = "") -> str:
+    """A case id as a file name: '/' is not allowed there; an id too long for one (an explored
+    id can encode 270 characters of parameters) keeps its head and a hash of the whole (the
+    reproducer's case JSON still holds the id)."""
+    stem = case_id.replace("/", "~")
+    if len(stem) > STEM_LIMIT:
+        stem = f"{stem[:STEM_LIMIT - 13]}-{hashlib.sha1(case_id.encode()).hexdigest()[:12]}"
+    return stem + (f"[{target}]" if target else "")
+
+
+def export(case: Case, fmt: str, out_dir: Path, without: frozenset[str] = frozenset()) -> list[Path]:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    stem = file_stem(case.id)
+    if fmt == "glsl":
+        written = [out_dir / f"{stem}.json"]
+        written[0].write_text(case.to_json() + "\n")
+        for stage, source in case.shaders:
+            path = out_dir / f"{stem}.{STAGE[stage].glslang}"
+            path.write_text(source)
+            written.append(path)
+        return written
+    if fmt == "shader_test":
+        path = out_dir / f"{stem}.shader_test"
+        path.write_text(shader_test(case))
+        return [path]
+    if fmt == "vkrunner":
+        path = out_dir / f"{stem}.vk_shader_test"
+        path.write_text(vkrunner(case, without))
+        return [path]
+    if fmt == "c":
+        path = out_dir / f"{stem}.c"
+        path.write_text(export_c.program(case))
+        return [path]
+    raise ValueError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
+
+
+def _require(case: Case) -> list[str]:
+    req = case.requires
+    profile = "CORE" if req.profile == "core" else "COMPAT"
+    versions = [int(m[1]) for _, src in case.shaders for m in [re.search(r"#version\s+(\d+)", src)] if m]
+    lines = ["[require]", f"GL {profile} >= {req.gl_version[0]}.{req.gl_version[1]}"]
+    if case.readback.image:
+        lines.append(f"SIZE {case.readback.image[0]} {case.readback.image[1]}")
+    if versions:
+        lines.append(f"GLSL >= {max(versions) // 100}.{max(versions) % 100:02d}")
+    lines += list(req.extensions)
+    # shader_runner knows few limits by name: the case's are written down for the reader.
+    lines += [f"# needs {name} {op} {value}" for name, op, value in req.limits]
+    return lines
+
+
+def _vertex_data(case: Case) -> list[str]:
+    if not case.attributes:
+        return []
+    heads, columns = [], []
+    for attr in case.attributes:
+        if attr.divisor or attr.array:
+            continue                           # no instanced vertex data section; `draw rect tex` makes the array
+        name = attr.name or str(attr.location)            # shader_runner: a number is a location
+        heads.append(f"{name}/float/vec{attr.components}" if attr.components > 1 else f"{name}/float/float")
+        columns.append(np.asarray(attr.data, dtype=np.float64).reshape(-1, attr.components))
+    if not heads:
+        return []
+    rows = ["  ".join(" ".join(f"{v:g}" for v in col[i]) for col in columns) for i in range(case.vertices)]
+    return ["[vertex data]", "  ".join(heads)] + rows
+
+
+def _step_lines(case: Case, probes: bool = False) -> list[str]:
+    """The case's steps as shader_runner commands; with `probes`, the image is cleared before
+    each draw and every expected texel probed after it."""
+    lines, tolerance = [], [None]            # the probe tolerance last written
+    for index, step in enumerate(case.steps):
+        state = step_state(step)
+        if not isinstance(step, NewList):
+            lines += _patch_lines(state)
+        lines += _uniform_lines(state)
+        lines += [f"enable GL_{_piglit_cap(cap)}" for cap in state.enable]
+        lines += [f"clip plane {i} " + _numbers(plane) for i, plane in enumerate(state.clip_planes)]
+        lines += [f"ssbo {binding} {size}" for binding, size in state.storage_buffers]
+        if isinstance(step, Draw):
+            if probes:
+                lines.append("clear")                           # the harness clears before each draw
+            lines += _draw_call(step)
+            if probes:
+                lines += _probes(case, index)
+        elif isinstance(step, NewList):
+            lines += [f"newlist GL_{step.mode}"] + _patch_lines(state) + _draw_call(step.draw) + ["endlist"]
+        elif isinstance(step, Clear):
+            lines += [f"clear color {_numbers(step.color)}", "clear"]
+        elif isinstance(step, Dispatch):
+            lines.append("compute " + " ".join(str(n) for n in step.work_groups))
+        elif isinstance(step, (CallList, DeleteList)):
+            lines.append("calllist" if isinstance(step, CallList) else "deletelist")
+        elif isinstance(step, (Read, Link)):
+            lines += _checks(case, index, tolerance)
+        lines += [f"disable GL_{_piglit_cap(cap)}" for cap in state.enable]
+    return lines
+
+
+def _numbers(values) -> str:
+    """Shortest exact decimals (0.01171875, not 0.0117188): the file reproduces the case's values."""
+    return " ".join(f"{v:g}" if float(f"{v:g}") == v else repr(float(v)) for v in values)
+
+
+def _patch_lines(state) -> list[str]:
+    lines = []
+    if state.patch_vertices is not None:
+        lines.append(f"patch parameter vertices {state.patch_vertices}")
+    if state.default_outer is not None:
+        lines.append("patch parameter default level outer " + _numbers(state.default_outer))
+    if state.default_inner is not None:
+        lines.append("patch parameter default level inner " + _numbers(state.default_inner))
+    return lines
+
+
+def _uniform_lines(state) -> list[str]:
+    """shader_runner's `uniform` commands (integers as integers, floats as shader_runner reads them)."""
+    return [f"uniform {u.type} {u.name} " + " ".join(str(v) if isinstance(v, int) else repr(v) for v in u.values)
+            for u in state.uniforms]
+
+
+def _draw_call(draw: Draw) -> list[str]:
+    lines = []
+    for entry in draw.entries:
+        if draw.command in ("DrawArrays", "DrawArraysInstanced"):
+            if entry.instance_count > 1:        # shader_runner: mode, first, count, then instances
+                lines.append(f"draw arrays instanced GL_{draw.mode} {entry.first} {entry.count} "
+                             f"{entry.instance_count}")
+            else:
+                lines.append(f"draw arrays GL_{draw.mode} {entry.first} {entry.count}")
+        else:          # a multi-draw split into single draws would change gl_DrawID
+            lines.append(f"# gl{draw.command} GL_{draw.mode} {entry} (shader_runner has no command for it)")
+    return lines
+
+
+def _checks(case: Case, index: int, tolerance: list) -> list[str]:
+    """The shader_runner commands of a Read or Link step's checks: each check's label is the
+    line it was imported from ("probe rgba 1 1 0 1 0 1 (line 12)"); a `tolerance` line where
+    the probe's differs from the one written last (tolerance[0])."""
+    lines = []
+    for exp in case.expect:
+        if exp.step != index:
+            continue
+        for probe in exp.probes:
+            if probe.tolerance != tolerance[0]:
+                lines.append(f"tolerance {_numbers(probe.tolerance)}")
+                tolerance[0] = probe.tolerance
+            lines.append(_imported(probe.label))
+        lines += [_imported(check.label) for check in exp.storage + exp.queries]
+        for name, value in exp.counts:
+            if name.startswith("atomic counter "):
+                lines.append(f"probe {name} == {value}")
+            elif name == "link_failed":
+                lines.append("link error" if value else "link success")
+    return lines
+
+
+def _imported(label: str) -> str:
+    return re.sub(r" \(line \d+\)$", "", label)
+
+
+def _piglit_cap(cap: str) -> str:
+    """shader_runner knows GL_CLIP_DISTANCEi by its older name (the same enum)."""
+    return cap.replace("CLIP_DISTANCE", "CLIP_PLANE")
+
+
+def _probes(case: Case, step: int) -> list[str]:
+    """shader_runner probes for a draw's expected image texels (those with all four channels)."""
+    width = case.readback.image[0]
+    lines = []
+    for exp in case.expect:
+        if exp.step != step:
+            continue
+        texels = {}
+        for pixel in exp.pixels:
+            texels.setdefault(pixel.index // 4, {})[pixel.index % 4] = pixel.value
+        for texel, channels in sorted(texels.items()):
+            if len(channels) == 4:
+                values = " ".join(f"{channels[c]!r}" for c in range(4))
+                lines.append(f"probe rgba {texel % width} {texel // width} {values}")
+    return lines
+
+
+def _expected(case: Case) -> list[str]:
+    """What the harness expects, as comments (shader_runner cannot probe these quantities)."""
+    lines = []
+    for exp in case.expect:
+        label = step_label(case.steps, exp.step)
+        lines += [f"# expected, {label}: {name} = {value}" for name, value in exp.counts]
+        for group in exp.groups:
+            lines += [f"# expected, {label}, {group.label}: {q} = {v}" for q, v in group.values]
+        lines += [f"# expected, {label}, {r.label}: " + ", ".join(f"{q} = {v}" for q, v in r.values)
+                  for r in exp.sequence]
+        lines += [f"# expected, {label}: {p.quantity} = {p.value:g}" for p in exp.pixels]
+    return lines
+
+
+def shader_test(case: Case) -> str:
+    lines = [f"# {case.id}", f"# {case.description}", "# exported by gl-layer-harness"] + _require(case) + [""]
+    for stage, source in case.shaders:
+        lines += [f"[{STAGE[stage].piglit_section}]", source.rstrip(), ""]
+    if case.attributes:
+        lines += _vertex_data(case) + [""]
+    lines.append("[test]")
+    image = case.readback.image
+    if case.readback.keep_image:       # shader_runner's own model: the steps say when to clear and probe
+        if case.readback.atomic_counters:
+            lines.append(f"atomic counters {case.readback.atomic_counters}")
+        lines += _step_lines(case)
+    elif image:                        # the same RGBA32F target as the harness, probed per draw
+        c = f"{case.readback.clear:g}"
+        lines += [f"texture rgbw 0 ({image[0]}, {image[1]}) GL_RGBA32F", "fb tex 2d 0",
+                  f"tolerance {TOLERANCE} {TOLERANCE} {TOLERANCE} {TOLERANCE}", f"clear color {c} {c} {c} {c}"]
+        lines += _step_lines(case, probes=True)
+    else:
+        lines += _step_lines(case) + _expected(case)
+    return "\n".join(lines) + "\n"
+
+
+def vkrunner(case: Case, without: frozenset[str] = frozenset()) -> str:
+    """The Vulkan layer's translation of the program, as VkRunner sections."""
+    from harness.backends.vk.tcs import passthrough_tcs
+    from harness.backends.vk.translate import Program, translate
+    program = Program(dict(case.shaders), frozenset(without),
+                      captures=tuple((c.varying, c.type) for c in case.readback.captures),
+                      attributes={a.name: a.location for a in case.attributes if a.name}, separable=case.separable)
+    stages = translate(program)
+    if "tes" in stages and "tcs" not in stages:
+        draws = case.draws()
+        stages["tcs"] = passthrough_tcs(stages["vs"], (draws[0].state.patch_vertices if draws else None) or 3,
+                                        faithful="passthrough-tcs" not in without)
+    lines = [f"# {case.id}: the harness's Vulkan translation"
+             + (f" without {', '.join(sorted(without))}" if without else ""), "[require]", "fbsize 32 32", ""]
+    for stage in STAGE_KEYS:
+        if stage in stages:
+            lines += [f"[{STAGE[stage].piglit_section}]", stages[stage].rstrip(), ""]
+    lines += ["[test]", "# push constants of the layer block: outer[4] inner[2] indexed draw_id two_side clip_enabled"]
+    lines += [re.sub(r"^draw arrays (instanced )?GL_(\w+)", lambda m: f"draw arrays {m[1] or ''}{m[2]}", line)
+              for line in _step_lines(case)] + _expected(case)
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,108 @@
+"""The run policy: what a case's verdict means for the run, given its baseline line, whether a
+flakes file lists it, and its re-runs. No pytest and no I/O here: the plugin runs the case,
+calls `decide`, and reports the Outcome (harness/pytest_adapter/plugin.py, CaseItem.runtest).
+
+- A failing verdict (Status.is_failure) is re-run; the first re-run that passes makes it a
+  flake. Else a flakes-file entry matching the case makes it a flake, if the entry names its
+  status (a case listed for its crashes that fails with a wrong value is a `fail`, the message
+  saying which entry did not forgive it). A flake does not fail the run.
+- A verdict the baseline expects (same status) is an expected failure: reported as skipped,
+  the reason saying so. A pass of a case the baseline lists is an unexpected pass, and a failure
+  less severe than the one listed (fail where it lists Crash) an unexpected improvement, as
+  deqp-runner's UnexpectedImprovement(Pass|Fail): the run fails so that the baseline gets
+  updated. Any other failure fails the run, naming the baseline line.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Collection, Iterable, Sequence
+
+from harness.model.status import Status, Verdict
+
+EXPECTED_FAIL = "expected fail"             # terminal labels of outcomes that are no status
+UNEXPECTED_PASS = "unexpected pass"
+UNEXPECTED_IMPROVEMENT = "unexpected improvement"
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """A baseline line: the failing statuses it expects, its status as written, and where it is
+    written ('file:line'). `ExpectedFail` (how deqp-runner's results.csv, and so ours, writes an
+    expected failure whatever its status) expects any failure the driver is blamed for."""
+    statuses: frozenset
+    name: str
+    where: str = ""
+
+    @classmethod
+    def of(cls, status: Status, where: str = "") -> "Expectation":
+        return cls(frozenset({status}), status.baseline_name or status.value, where)
+
+
+class Report(enum.Enum):
+    """How pytest, and so JUnit, records an outcome."""
+    PASSED = "passed"
+    SKIPPED = "skipped"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: Status              # what results.json and JUnit's `status` property record
+    report: Report
+    message: str                # the skip reason or failure text ('' for a pass)
+    label: str                  # what the terminal calls it: a status, EXPECTED_FAIL or UNEXPECTED_PASS
+
+
+def first_line(message: str) -> str:
+    return message.splitlines()[0] if message else ""
+
+
+Flakes = Sequence[tuple[str, Collection[Status]]]
+
+
+def with_flakes(verdict: Verdict, reruns: Iterable[Verdict], flakes: Flakes) -> Verdict:
+    """The verdict after the flake rules. `reruns` is consumed lazily and only for a failure,
+    up to its first pass (the plugin's re-runs happen as it is iterated); `flakes` holds
+    (where, statuses) of each flakes-file entry matching the case: where it is written
+    ('file:line') and the statuses it forgives."""
+    if not verdict.status.is_failure():
+        return verdict
+    for attempt, again in enumerate(reruns, 1):
+        if again.status is Status.PASS:
+            return Verdict(Status.FLAKE, f"flake: {verdict.status} first, passed on re-run {attempt}: "
+                                         f"{first_line(verdict.message)}")
+    listed = next((where for where, statuses in flakes if verdict.status in statuses), None)
+    if listed:
+        return Verdict(Status.FLAKE, f"flake (listed in {listed}): {verdict.status}: {first_line(verdict.message)}")
+    if flakes:
+        note = "; ".join(f"{where} forgives only {','.join(sorted(statuses))}" for where, statuses in flakes)
+        return Verdict(verdict.status, f"{verdict.message}\n(not a listed flake: {note})")
+    return verdict
+
+
+def decide(verdict: Verdict, expected: Expectation | Status | None = None, flakes: Flakes = (),
+           reruns: Iterable[Verdict] = ()) -> Outcome:
+    """`expected`: the case's baseline line (or the one status it names), or None; `flakes`:
+    see with_flakes."""
+    if isinstance(expected, Status):
+        expected = Expectation.of(expected)
+    verdict = with_flakes(verdict, reruns, flakes)
+    status, message = verdict.status, verdict.message
+    if expected is not None:
+        if status in expected.statuses:
+            return Outcome(status, Report.SKIPPED, f"expected {expected.name} (baseline): "
+                                                   f"{first_line(message)}", EXPECTED_FAIL)
+        if status is Status.PASS:
+            return Outcome(status, Report.FAILED, f"unexpected pass: the baseline expects "
+                                                  f"{expected.name}; update the baseline", UNEXPECTED_PASS)
+        if status.blames_driver() and all(status < listed for listed in expected.statuses):
+            return Outcome(status, Report.FAILED, f"unexpected improvement: {status}, the baseline expects "
+                                                  f"{expected.name}; update the baseline: {first_line(message)}",
+                           UNEXPECTED_IMPROVEMENT)
+    if status is Status.PASS:
+        return Outcome(status, Report.PASSED, "", status.value)
+    if not status.is_failure():                  # skip, flake
+        return Outcome(status, Report.SKIPPED, message, status.value)
+    note = f"\n(the baseline expects {expected.name})" if expected is not None else ""
+    return Outcome(status, Report.FAILED, f"{status}: {message}{note}", status.value)

@@ -1,0 +1,360 @@
+"""The tessellation space: four of the family's builders (tests/tess/), each with its own
+parameters under "kind":
+
+  coords   coords.coords_case: TCS or not, domain, spacing, point mode, winding, the six levels
+           (edge values: 0, negative, NaN, inf, below 1, above 64), the exact gl_TessCoord set
+  control  control.control_case: TCS or not, input and output patch sizes (1..32), barrier(),
+           a GS after the TES, point mode, the draw (arrays, partial patch, instanced, base
+           instance, elements, base vertex, multi, indirect) that gl_PrimitiveID goes through
+  types    vertex_types.type_case: VS outputs of every type (a subset of one of the family's
+           type sets: matrices, doubles, arrays, structs, gl_PointSize, gl_ClipDistance, legacy
+           colours, gl_TexCoord[]) through a TCS-less TES, as variables, blocks or gl_in[]
+  steps    default_levels.make_case: a TCS-less program drawn 1-3 times, each draw changing the
+           patch size and/or the default levels (or neither)
+  facing   facing.facing_case: gl_FrontFacing at every pixel for either winding, or the FS's
+           gl_PrimitiveID without a GS (one triangle a patch, so both readings of the spec agree)
+  seq      sequences.seq_case: 2-4 programs (TCS-less ones sharing one TES shader object, with a
+           TCS, without tessellation) drawn in any order, each draw setting the patch size and/or
+           the default levels, programs deleted between draws (never one drawn later)
+
+Levels are drawn from FLOATS, the family's own level values; patch counts stay those of the
+builders (two patches a draw), and control's levels stay small, so a case stays quick.
+"""
+from __future__ import annotations
+
+import importlib
+import math
+
+from hypothesis import strategies as st
+
+from harness.model import families
+from harness.model.case import Case
+from harness.sources.explored.choices import fixed_dict, smaller_ints, some_of, toward
+
+FAMILY = "tess"
+DOMAINS = ("triangles", "quads", "isolines")
+SPACINGS = ("equal_spacing", "fractional_even_spacing", "fractional_odd_spacing")
+# Every level value of the family's fixed lists; ids name levels by their index here: append only.
+FLOATS = (-2.0, -1.0, 0.0, 0.125, 0.25, 0.375, 0.5, 0.75, 1.0, 1.25, 2.0, 2.015625, 2.25, 2.5, 3.0, 3.015625,
+          3.5, 3.75, 3.984375, 4.0, 4.5, 4.984375, 5.0, 5.5, 6.0, 7.0, 8.0, 9.0, 33.0, 62.125, 63.0, 63.5,
+          63.875, 64.0, 70.0, math.inf, math.nan)
+SMALL_LEVELS = tuple(v for v in FLOATS if 0.5 <= v <= 4.0)      # control: counts stay small
+KINDS = ("coords", "control", "types", "steps", "seq", "facing")
+PROGRAM_KINDS = ("no-tcs", "tcs", "plain")
+
+
+def _module(name: str):
+    families.family_module(families.ROOT / "tests" / FAMILY / "cases.py")
+    return importlib.import_module(f"harness_family_{FAMILY}.{name}")
+
+
+def _levels(pool) -> st.SearchStrategy:
+    one = st.sampled_from(pool)
+    return st.tuples(st.lists(one, min_size=4, max_size=4), st.lists(one, min_size=2, max_size=2)).map(list)
+
+
+@st.composite
+def _coords(draw) -> dict:
+    domain, point_mode = draw(st.sampled_from(DOMAINS)), draw(st.booleans())
+    winding = "" if point_mode or domain == "isolines" else draw(st.sampled_from(("ccw", "cw")))
+    return {"kind": "coords", "tcs": draw(st.booleans()), "domain": domain, "spacing": draw(st.sampled_from(SPACINGS)),
+            "point_mode": point_mode, "winding": winding, "levels": draw(_levels(FLOATS))}
+
+
+@st.composite
+def _control(draw) -> dict:
+    tcs = draw(st.booleans())
+    return {"kind": "control", "tcs": tcs, "domain": draw(st.sampled_from(DOMAINS)),
+            "spacing": draw(st.sampled_from(SPACINGS)), "size": draw(st.integers(1, 32)),
+            "out": draw(st.integers(1, 32)) if tcs else None, "plan": draw(st.integers(0, 7)),
+            "barrier": draw(st.booleans()) if tcs else False, "gs": draw(st.booleans()),
+            "point_mode": draw(st.booleans()), "levels": draw(_levels(SMALL_LEVELS))}
+
+
+@st.composite
+def _types(draw) -> dict:
+    sets = _module("vertex_types").TYPE_SETS
+    ts = draw(st.sampled_from(sets))
+    keep = draw(st.lists(st.booleans(), min_size=len(ts.carried), max_size=len(ts.carried)))
+    kept = [i for i, k in enumerate(keep) if k] or [0]
+    lengths = [draw(st.integers(1, ts.carried[i].length)) if ts.carried[i].length else 0 for i in kept]
+    return {"kind": "types", "set": ts.token, "carried": [[i, n] for i, n in zip(kept, lengths)],
+            "form": draw(st.sampled_from(ts.forms)), "domain": draw(st.sampled_from(DOMAINS)),
+            "size": draw(st.integers(1, 32))}
+
+
+@st.composite
+def _steps(draw) -> dict:
+    step = st.tuples(st.one_of(st.none(), st.integers(1, 32)), st.one_of(st.none(), _levels(FLOATS))).map(list)
+    return {"kind": "steps", "domain": draw(st.sampled_from(DOMAINS)), "spacing": draw(st.sampled_from(SPACINGS)),
+            "point_mode": draw(st.booleans()), "steps": draw(st.lists(step, min_size=1, max_size=3))}
+
+
+@st.composite
+def _seq(draw) -> dict:
+    programs = []
+    for _ in range(draw(st.integers(2, 4))):
+        kind = draw(st.sampled_from(PROGRAM_KINDS))
+        programs.append(["no-tcs", draw(st.integers(0, 2))] if kind == "no-tcs" else
+                        ["tcs", draw(st.integers(1, 8)), draw(_levels(SMALL_LEVELS))] if kind == "tcs" else ["plain"])
+    steps, deleted = [], set()
+    for _ in range(draw(st.integers(1, 5))):
+        alive = [p for p in range(len(programs)) if p not in deleted]
+        program = draw(st.sampled_from(alive))
+        gone = sorted(set(draw(st.lists(st.sampled_from(alive), max_size=2))) - {program})
+        deleted |= set(gone)
+        steps.append([program, draw(st.one_of(st.none(), st.integers(1, 32))),
+                      draw(st.one_of(st.none(), _levels(FLOATS))), gone])
+    return {"kind": "seq", "domain": draw(st.sampled_from(DOMAINS)), "spacing": draw(st.sampled_from(SPACINGS)),
+            "programs": programs, "steps": steps}
+
+
+@st.composite
+def _facing(draw) -> dict:
+    return _facing_valid({"kind": "facing", "tcs": draw(st.booleans()), "domain": draw(st.sampled_from(DOMAINS[:2])),
+                          "spacing": draw(st.sampled_from(SPACINGS)), "winding": draw(st.sampled_from(("ccw", "cw"))),
+                          "levels": draw(_levels(SMALL_LEVELS)), "primitive_id": draw(st.booleans())})
+
+
+ONES = [[1.0] * 4, [1.0] * 2]
+
+
+def _facing_valid(params: dict) -> dict:
+    """The FS gl_PrimitiveID check needs one triangle a patch: triangles, every level 1."""
+    if params["primitive_id"]:
+        return params | {"domain": "triangles", "levels": ONES}
+    return params
+
+
+def _seq_valid(params: dict) -> dict:
+    """Steps that never draw or delete a deleted program; programs no step draws are dropped
+    (and the steps renumbered), so a reduced sequence stays a valid one."""
+    deleted, steps = set(), []
+    for program, size, levels, gone in params["steps"]:
+        if program in deleted:
+            continue
+        gone = sorted(set(gone) - deleted - {program})
+        deleted |= set(gone)
+        steps.append([program, size, levels, gone])
+    used = sorted({s[0] for s in steps} | {g for s in steps for g in s[3]})
+    renumber = {old: new for new, old in enumerate(used)}
+    return params | {"programs": [params["programs"][p] for p in used],
+                     "steps": [[renumber[p], size, levels, [renumber[g] for g in gone]]
+                               for p, size, levels, gone in steps]}
+
+
+def _pair(levels) -> tuple:
+    return tuple(levels[0]), tuple(levels[1])
+
+
+def _type_set(params: dict):
+    vt = _module("vertex_types")
+    ts = next(t for t in vt.TYPE_SETS if t.token == params["set"])
+    carried = []
+    for index, length in params["carried"]:
+        c = ts.carried[index]
+        carried.append(c if not c.length else type(c)(c.name, c.type, length, c.dynamic, c.builtin, c.kind))
+    whole = [list(p) for p in params["carried"]] == [[i, c.length] for i, c in enumerate(ts.carried)]
+    token = ts.token if whole else ts.token + "-" + "+".join(f"{i}l{n}" for i, n in params["carried"])
+    return vt.TypeSet(token, tuple(carried), ts.compat, ts.forms)
+
+
+class TessSpace:
+    family = FAMILY
+    # The words an id may hold, by index (ids.py): frozen; append new ones at the end, never
+    # reorder or remove (an explored id names words by their index). test_explore checks coverage.
+    VOCAB = (
+        "kind", "tcs", "domain", "spacing", "point_mode", "winding", "levels", "size", "out", "plan", "barrier",
+        "gs", "set", "carried", "form", "steps", "", "ccw", "cw", "coords", "control", "types", "steps", "seq",
+        "facing", "triangles", "quads", "isolines", "equal_spacing", "fractional_even_spacing",
+        "fractional_odd_spacing", "programs", "no-tcs", "tcs", "plain", "primitive_id", "var", "block", "gl_in",
+        "float", "vec2", "vec3", "vec4", "int", "ivec2", "ivec3", "ivec4", "uint", "uvec2", "uvec3", "uvec4",
+        "mat2", "mat3", "mat4", "mat2x3", "mat2x4", "mat3x2", "mat3x4", "mat4x2", "mat4x3", "double", "dvec2",
+        "dvec3", "dvec4", "dmat2", "dmat3", "dmat4", "dmat2x3", "dmat4x2", "float4-const", "float4-dyn",
+        "vec4x3-dyn", "ivec2x5-dyn", "mat2x2-const", "dvec2x3-dyn", "struct", "struct2", "mix", "pointsize",
+        "clipdistance2", "clipdistance8", "pointsize+clipdistance4+vec4", "frontcolor", "backcolor",
+        "frontsecondarycolor", "texcoord1", "texcoord4", "texcoord7", "fogfragcoord",
+        "frontcolor+texcoord2+fogfragcoord+vec4",
+    )
+    FLOATS = FLOATS
+    SHAPES = (("domain", "kind", "levels", "point_mode", "spacing", "tcs", "winding"),
+              ("barrier", "domain", "gs", "kind", "levels", "out", "plan", "point_mode", "size", "spacing", "tcs"),
+              ("carried", "domain", "form", "kind", "set", "size"),
+              ("domain", "kind", "point_mode", "spacing", "steps"),
+              ("domain", "kind", "programs", "spacing", "steps"),
+              ("domain", "kind", "levels", "primitive_id", "spacing", "tcs", "winding"))
+
+    def strategy(self) -> st.SearchStrategy:
+        return st.one_of(_coords(), _control(), _types(), _steps(), _seq(), _facing())
+
+    def build(self, params: dict) -> Case:
+        kind = params["kind"]
+        if kind == "coords":
+            return _module("coords").coords_case(params["tcs"], params["domain"], params["spacing"],
+                                                 params["point_mode"], params["winding"], _pair(params["levels"]))
+        if kind == "control":
+            control = _module("control")
+            size = params["size"]
+            plan = control.draw_plans(size)[params["plan"]]
+            tokens = [f"in{size}-out{params['out']}" if params["tcs"] else f"in{size}", plan.token]
+            tokens += [t for t, on in (("barrier", params["barrier"]), ("gs", params["gs"]),
+                                       ("points", params["point_mode"])) if on]
+            return control.control_case(params["tcs"], params["domain"], params["spacing"], size,
+                                        params["out"] if params["tcs"] else None, plan,
+                                        barrier=params["barrier"] and params["tcs"], gs=params["gs"],
+                                        point_mode=params["point_mode"], levels=_pair(params["levels"]),
+                                        path=("explored",) + tuple(tokens))
+        if kind == "types":
+            return _module("vertex_types").type_case(_type_set(params), params["form"], params["domain"],
+                                                     params["size"])
+        if kind == "steps":
+            dl = _module("default_levels")
+            steps = tuple(dl.Step(pv, _pair(levels) if levels else None) for pv, levels in params["steps"])
+            return dl.make_case(params["domain"], params["spacing"], params["point_mode"], steps)
+        if kind == "facing":
+            if _facing_valid(params) != params or params["domain"] == "isolines":
+                raise ValueError("gl_PrimitiveID in the FS needs triangles with every level 1; no isolines")
+            return _module("facing").facing_case(params["tcs"], params["domain"], params["spacing"], params["winding"],
+                                                 _pair(params["levels"]), primitive_id=params["primitive_id"])
+        if kind == "seq":
+            seq = _module("sequences")
+            if not params["steps"] or _seq_valid(params) != params:
+                raise ValueError("a sequence that draws or deletes a deleted program, or leaves one unused")
+            programs = [("no-tcs", seq.SEQ_OFFSETS[p[1]]) if p[0] == "no-tcs" else
+                        ("tcs", p[1], _pair(p[2])) if p[0] == "tcs" else ("plain",) for p in params["programs"]]
+            steps = [seq.SeqStep(program, size, _pair(levels) if levels else None, tuple(gone))
+                     for program, size, levels, gone in params["steps"]]
+            return seq.seq_case(params["domain"], params["spacing"], "explored", programs, steps)
+        raise ValueError(f"unknown tess kind {kind!r}")
+
+    def below(self, params: dict) -> st.SearchStrategy:
+        kind = params["kind"]
+        simple = {"domain": toward(["triangles"], params["domain"]),
+                  "kind": st.just(kind)}
+        if "spacing" in params:
+            simple["spacing"] = toward(["equal_spacing"], params["spacing"])
+        if "point_mode" in params:
+            simple["point_mode"] = toward([True], params["point_mode"]) if kind == "coords" else \
+                toward([False], params["point_mode"])
+        if kind == "coords":
+            return fixed_dict(**simple, tcs=toward([False], params["tcs"]), levels=_below_levels(params["levels"]),
+                              winding=toward(["ccw"], params["winding"])).map(_fix_winding)
+        if kind == "control":
+            tcs = params["tcs"]
+            return fixed_dict(**simple, tcs=toward([False], tcs) if tcs else st.just(False),
+                              size=toward(smaller_ints(params["size"], simplest=1), params["size"]),
+                              out=toward(smaller_ints(params["out"], simplest=1), params["out"]) if tcs else st.just(None),
+                              plan=toward([0], params["plan"]), barrier=toward([False], params["barrier"]),
+                              gs=toward([False], params["gs"]), levels=_below_levels(params["levels"])
+                              ).map(_fix_control)
+        if kind == "types":
+            return fixed_dict(**simple, set=st.just(params["set"]),
+                              carried=some_of(params["carried"], _below_carried),
+                              form=st.just(params["form"]), size=toward(smaller_ints(params["size"], simplest=1),
+                                                                        params["size"]))
+        if kind == "facing":
+            return fixed_dict(**simple, tcs=toward([False], params["tcs"]), winding=toward(["ccw"], params["winding"]),
+                              levels=_below_levels(params["levels"]), primitive_id=st.just(params["primitive_id"])
+                              ).map(_facing_valid)
+        if kind == "seq":
+            def step(s):
+                program, size, levels, gone = s
+                return st.tuples(st.just(program), toward([None], size), toward([None], levels),
+                                 some_of(gone, st.just, at_least_one=False)).map(list)
+
+            def program(p):
+                if p[0] == "tcs":
+                    return st.tuples(st.just("tcs"), toward(smaller_ints(p[1], simplest=1), p[1]),
+                                     _below_levels(p[2])).map(list)
+                return st.just(p)
+            return fixed_dict(**simple, programs=st.tuples(*map(program, params["programs"])).map(list),
+                              steps=some_of(params["steps"], step)).map(_seq_valid)
+        step = lambda s: st.tuples(toward([None], s[0]) if s[0] is not None else st.just(None),   # noqa: E731
+                                   toward([None], s[1]) if s[1] is not None else st.just(None)).map(list)
+        return fixed_dict(**simple, steps=some_of(params["steps"], step))
+
+    def from_case(self, case: Case) -> dict | None:
+        if case.family != FAMILY:
+            return None
+        for candidate in _candidates(case):
+            try:
+                rebuilt = self.build(candidate)
+            except (ValueError, AssertionError, KeyError, IndexError, StopIteration):
+                continue
+            if (rebuilt.shaders, rebuilt.steps, rebuilt.expect) == (case.shaders, case.steps, case.expect):
+                return candidate
+        return None
+
+
+def _fix_winding(params: dict) -> dict:
+    """Winding means nothing in point mode or for isolines (the builder's id leaves it out)."""
+    if params["point_mode"] or params["domain"] == "isolines":
+        return params | {"winding": ""}
+    return params | {"winding": params["winding"] or "ccw"}
+
+
+def _fix_control(params: dict) -> dict:
+    if not params["tcs"]:
+        return params | {"out": None, "barrier": False}
+    return params
+
+
+def _below_levels(levels) -> st.SearchStrategy:
+    """Each level toward 1.0, or toward 2.0 then 1.0 (the simplest levels that tessellate)."""
+    def one(v):
+        return toward([1.0, 2.0], v)
+    return st.tuples(st.tuples(*map(one, levels[0])).map(list), st.tuples(*map(one, levels[1])).map(list)).map(list)
+
+
+def _below_carried(item) -> st.SearchStrategy:
+    index, length = item
+    return st.tuples(st.just(index), toward(smaller_ints(length, simplest=1), length) if length else st.just(0)).map(list)
+
+
+def _candidates(case: Case):
+    """Parameters that might rebuild a fixed case, from its params and id; from_case keeps the
+    one whose rebuilt program, steps and expectations equal the case's."""
+    p = dict(case.params)
+    parts = case.id.split("/")
+    if "/types/" in case.id:
+        vt = _module("vertex_types")
+        ts = next((t for t in vt.TYPE_SETS if t.token == p.get("types")), None)
+        if ts is not None:
+            yield {"kind": "types", "set": ts.token, "carried": [[i, c.length] for i, c in enumerate(ts.carried)],
+                   "form": p["form"], "domain": p["domain"], "size": p["patch_vertices"]}
+        return
+    if "/coords/" in case.id:
+        for outer, inner in _module("coords").LEVEL_GRID:
+            yield {"kind": "coords", "tcs": p["tcs"], "domain": p["domain"], "spacing": p["spacing"],
+                   "point_mode": p["point_mode"], "winding": p["winding"],
+                   "levels": [list(map(float, outer)), list(map(float, inner))]}
+        return
+    if "/front-facing/" in case.id or "/fs-primitive-id/" in case.id:
+        common = _module("common")
+        for outer, inner in (common.LEVELS["integer"], common.LEVELS["fractional"], common.LEVELS["ones"]):
+            yield {"kind": "facing", "tcs": parts[1] == "tcs", "domain": parts[2],
+                   "spacing": common.SPACINGS[[common.spacing_token(x) for x in common.SPACINGS].index(parts[3])],
+                   "winding": parts[4], "levels": [list(map(float, outer)), list(map(float, inner))],
+                   "primitive_id": "/fs-primitive-id/" in case.id}
+        return
+    if "draw" in p and "out_vertices" in p:
+        control = _module("control")
+        tokens = [plan.token for plan in control.draw_plans(p["patch_vertices"])]
+        if p["draw"] in tokens:
+            for outer, inner in (control.CONTROL_LEVELS, _module("common").LEVELS["fractional"]):
+                yield {"kind": "control", "tcs": p["tcs"], "domain": p["domain"], "spacing": p["spacing"],
+                       "size": p["patch_vertices"], "out": p["out_vertices"], "plan": tokens.index(p["draw"]),
+                       "barrier": "barrier" in parts, "gs": p["gs"], "point_mode": p["point_mode"],
+                       "levels": [list(map(float, outer)), list(map(float, inner))]}
+        return
+    if set(p) == {"domain", "spacing", "point_mode"} and parts[1] == "no-tcs":
+        steps = []
+        for draw in case.draws():
+            s = draw.state
+            levels = [list(s.default_outer), list(s.default_inner)] if s.default_outer is not None else None
+            steps.append([s.patch_vertices, levels])
+        yield {"kind": "steps", "domain": p["domain"], "spacing": p["spacing"], "point_mode": p["point_mode"],
+               "steps": steps}
+
+
+SPACE = TessSpace()

@@ -1,0 +1,1 @@
+"""Which component is at fault (blame) and which commit (bisect)."""

@@ -1,0 +1,173 @@
+"""`python -m harness blame CASE_ID [--mesa PATH]...`: run one case on every setup that tells the
+components apart, print the evidence table and the verdict of harness/triage/blame_rules.py.
+
+Setups, per Mesa: llvmpipe; zink over lavapipe with the Khronos validation layer loaded into its
+process (its errors go to a log file, read after the case: zink's invalid SPIR-V shows there even
+when the driver then crashes); zink over another Vulkan driver (`zink-system`) where the machine has
+one; the harness's Vulkan layer on lavapipe in each multi-draw path under the validation layer.
+"""
+from __future__ import annotations
+
+import re
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from harness.triage import blame_rules
+from harness.executor import targets as targets_mod
+from harness.triage.blame_rules import Row
+from harness.model.case import Case
+from harness.base.config import RunSettings
+from harness.executor.executor import Executor, probe
+from harness.model.status import Reply
+from harness.oracle.verdict import judge
+
+VALIDATION_PREFIX = "Vulkan validation error(s):"
+INVALID_SPIRV = re.compile(r"VUID-VkShaderModuleCreateInfo-pCode-(01379|08737)")
+OUTDATED = re.compile(r"Invalid capability operand|unknown VkStructureType|not supported by Vulkan")
+# Read by the validation layer of every release (vk_layer_settings.txt): errors only, to a file.
+SETTINGS = ("khronos_validation.debug_action = VK_DBG_LAYER_ACTION_LOG_MSG\n"
+            "khronos_validation.report_flags = error\n"
+            "khronos_validation.log_filename = {log}\n")
+
+
+@dataclass(frozen=True)
+class Setup:
+    name: str                       # a blame_rules.SETUPS name
+    target: targets_mod.Target
+    overrides: tuple = ()           # RunSettings fields: (("vk_path", "native"), ...)
+    zink_validation: bool = False   # load the validation layer into the GL process
+
+
+def _zink_watched(target: targets_mod.Target, folder: Path) -> targets_mod.Target:
+    """The zink target with the validation layer in its process, logging errors to folder."""
+    (folder / "vk_layer_settings.txt").write_text(SETTINGS.format(log=folder / "validation.log"))
+    env = target.env + (("VK_INSTANCE_LAYERS", "VK_LAYER_KHRONOS_validation"),
+                        ("VK_LAYER_SETTINGS_PATH", str(folder / "vk_layer_settings.txt")))
+    return replace(target, env=env)
+
+
+def _other_vulkan(build) -> bool:
+    """Whether zink-system reaches a Vulkan driver other than lavapipe on this machine."""
+    result = probe(targets_mod.get("zink-system"), mesa=build)
+    return result.status is Reply.OK and "llvmpipe" not in (result.observation or {}).get("renderer", "")
+
+
+def setups(build) -> list[Setup]:
+    get = targets_mod.get
+    found = [Setup("llvmpipe", get("llvmpipe")), Setup("zink/lavapipe", get("zink"), zink_validation=True)]
+    if _other_vulkan(build):
+        found.append(Setup("zink/other", get("zink-system"), zink_validation=True))
+    found += [Setup(f"layer/{path}", get("lavapipe"), (("vk_path", path), ("vk_validation", True)))
+              for path in ("native", "split")]
+    return found
+
+
+def _run(case: Case, setup: Setup, build, case_timeout: float, layer_path: str = "") -> Row:
+    """One row. zink's status comes from a run without the validation layer (a layer older than the
+    driver can abort the process), its validation from a second run under the layer.
+    `layer_path`: a folder of layer JSON files (a newer validation layer than the system's) the
+    Vulkan loader of every setup also searches."""
+    row, _ = _once(case, setup.target, setup, build, case_timeout, layer_path)
+    if setup.zink_validation and row.status != "error":
+        with tempfile.TemporaryDirectory(prefix="harness-blame-") as tmp:
+            folder = Path(tmp)
+            _once(case, _zink_watched(setup.target, folder), setup, build, case_timeout, layer_path)
+            log = folder / "validation.log"
+            row = replace(row, validation=_first_error(log.read_text(errors="replace")) if log.exists() else "")
+    return row
+
+
+def _once(case: Case, target: targets_mod.Target, setup: Setup, build, case_timeout: float,
+          layer_path: str) -> tuple[Row, str]:
+    if layer_path:
+        target = replace(target, env=target.env + (("VK_ADD_LAYER_PATH", layer_path),))
+    executor = Executor(target, RunSettings(fork=False, mesa=build, case_timeout=case_timeout),
+                        **dict(setup.overrides))
+    try:
+        info = executor.info()
+        if info.status is not Reply.OK:
+            first = (info.message or info.status.value).splitlines()[0]
+            return Row(setup.name, build.version if build else "system", "error", f"did not start: {first}"), ""
+        facts = info.observation
+        verdict = judge(case, executor.run(case), setup.target.name)
+    finally:
+        executor.close()
+    message, validation = verdict.message, ""
+    if message.startswith(VALIDATION_PREFIX):       # the layer's own rows: --vk-validation failed the case
+        validation = message.splitlines()[1] if len(message.splitlines()) > 1 else message
+    return Row(setup.name, facts.get("mesa") or (build.version if build else "system"), verdict.status.value,
+               _first_line(message), validation[:300]), facts.get("renderer", "")
+
+
+def _first_line(message: str) -> str:
+    lines = [line for line in message.splitlines() if line.strip()]
+    return lines[0][:160] if lines else ""
+
+
+def _first_error(log: str) -> str:
+    """The validation layer's first report of invalid SPIR-V in its log file (what spirv-val inside
+    the layer finds: VUID-VkShaderModuleCreateInfo-pCode-08737 in 1.4 layers, "SPIR-V module not
+    valid" in 1.3 ones), on one line. Left out: what a layer older than the driver reports of
+    everything it does not know (structures, capabilities, SPIR-V extensions), which says nothing
+    of the driver; give such a process a newer layer (--validation-layer-path)."""
+    messages = [" ".join(m.split()) for m in re.split(r"\n(?=\S+\(ERROR)", log) if m.strip()]
+    for message in messages:
+        if OUTDATED.search(message):
+            continue
+        if INVALID_SPIRV.search(message.split(" | ")[0]) or "SPIR-V module not valid" in message:
+            return message[:300]
+    return ""
+
+
+def layer_paths(builds: list, layer_path: str) -> tuple[list[str], list[str]]:
+    """Per Mesa, the layer folder its processes search: `layer_path` where that Mesa's process loads
+    the layer in it (the harness's layer on lavapipe starts under it), else '' (the system's layer);
+    and one line for each Mesa where it does not load (a layer built for a newer C library than the
+    process has: sid's layer in a Debian 12 process, VkErrorLayerNotPresent)."""
+    if not layer_path:
+        return [""] * len(builds), []
+    paths, notes = [], []
+    for build in builds:
+        target = targets_mod.get("lavapipe")
+        result = probe(replace(target, env=target.env + (("VK_ADD_LAYER_PATH", layer_path),)),
+                       mesa=build, vk_validation=True)
+        loads = result.status is Reply.OK
+        paths.append(layer_path if loads else "")
+        if not loads:
+            why = (result.message or result.status.value).splitlines()[0]
+            notes.append(f"the validation layer in {layer_path} does not load in Mesa "
+                         f"{build.version if build else 'system'}'s processes ({why}): the system's watches there")
+    return paths, notes
+
+
+def gather(case: Case, builds: list, case_timeout: float = 20.0, layers: list[str] | None = None) -> list[Row]:
+    """Every setup on every Mesa (None: the system's), each Mesa's processes searching its folder of
+    `layers` (layer_paths) for the validation layer. A layer row is in zink's path when the layer,
+    asked for zink's choice on the device (auto), takes that path."""
+    rows = []
+    for build, layer_path in zip(builds, layers or [""] * len(builds)):
+        zinks = _zinks_path(build)
+        for setup in setups(build):
+            row = _run(case, setup, build, case_timeout, layer_path)
+            rows.append(replace(row, zinks_path=setup.name == f"layer/{zinks}"))
+    return rows
+
+
+def _zinks_path(build) -> str:
+    result = probe(targets_mod.get("lavapipe"), mesa=build, vk_path="auto")
+    return (result.observation or {}).get("vk_path", "") if result.status is Reply.OK else ""
+
+
+def table(rows: list[Row]) -> str:
+    head = ("Mesa", "setup", "status", "first line", "validation layer")
+    body = [(r.mesa, r.setup + (" (zink's path)" if r.zinks_path else ""), r.status, r.message,
+             r.validation or "-") for r in rows]
+    widths = [max(len(str(x[i])) for x in [head] + body) for i in range(4)]
+    return "\n".join("  ".join(str(c).ljust(w) for c, w in zip(line[:4], widths)) + "  " + line[4]
+                     for line in [head] + body)
+
+
+def report(case_id: str, rows: list[Row]) -> tuple[str, blame_rules.Verdict]:
+    verdict = blame_rules.judge(rows)
+    return f"{case_id}\n{table(rows)}\nverdict: {verdict.component}: {verdict.reason}", verdict

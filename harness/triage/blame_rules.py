@@ -1,0 +1,126 @@
+"""Which component a failing case's evidence names: pure rules over an evidence table.
+
+The table has one row per setup the case ran on (harness/triage/blame.py gathers it), per Mesa:
+- `llvmpipe`: GL on llvmpipe (Mesa's GL front end, the state tracker, llvmpipe, the draw module);
+- `zink/lavapipe`: GL on zink over lavapipe (the same front end, zink, lavapipe);
+- `zink/other`: zink over another Vulkan driver, where the machine has one;
+- `layer/native`, `layer/split`: the harness's Vulkan layer on lavapipe in each multi-draw path
+  (docs/vk-paths.md), one of them the path zink takes there (`zinks_path`);
+each with its status and, where the validation layer watched it, its first error.
+
+The rules, in order (docs/triage.md says why each holds):
+1. zink handed the driver invalid SPIR-V or an invalid call (the validation layer on zink) -> zink.
+2. The layer made an invalid Vulkan call (the validation layer on the layer) -> the harness's layer.
+3. Nothing fails -> undecided (nothing to blame).
+4. The GL side (llvmpipe, zink/lavapipe) passes, the layer fails in a path -> the harness's layer
+   if it fails only in the path zink does not take; else undecided (lavapipe fails the calls zink
+   makes, yet zink over it passes: the evidence conflicts).
+5. llvmpipe fails, zink/lavapipe passes -> llvmpipe.
+6. zink/lavapipe fails, llvmpipe passes -> lavapipe if the layer fails on lavapipe in zink's path;
+   else zink if zink fails over another Vulkan driver too; else undecided (zink over lavapipe alone
+   cannot tell zink from lavapipe, or another driver passes where the layer's calls pass).
+7. Both fail -> the gallium draw module if the layer fails on lavapipe in zink's path (lavapipe runs
+   it as llvmpipe does); else the GL front end / state tracker if the layer passes in both paths
+   and zink over another driver (where present) fails too; else undecided.
+Across Mesas: the Mesas where the case fails must agree, or the verdict is undecided.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+SETUPS = ("llvmpipe", "zink/lavapipe", "zink/other", "layer/native", "layer/split")
+FAILING = ("fail", "crash", "timeout")
+VERDICTS = ("GL front end / state tracker", "llvmpipe", "gallium draw module", "zink", "lavapipe",
+            "harness layer", "undecided")
+
+
+@dataclass(frozen=True)
+class Row:
+    setup: str                     # one of SETUPS
+    mesa: str                      # the Mesa version it loaded
+    status: str                    # pass, fail, crash, timeout, skip, error
+    message: str = ""              # the verdict's first line
+    validation: str = ""           # the validation layer's first error ('' none or not watched)
+    zinks_path: bool = False       # a layer row in the multi-draw path zink takes on lavapipe
+
+
+@dataclass(frozen=True)
+class Verdict:
+    component: str                 # one of VERDICTS
+    reason: str
+
+
+def _fails(rows: list[Row], setup: str) -> bool | None:
+    """True/False where the setup ran and gave a verdict on the driver, None where it did not."""
+    told = [r for r in rows if r.setup == setup and r.status in FAILING + ("pass",)]
+    if not told:
+        return None
+    return any(r.status in FAILING for r in told)
+
+
+def judge_mesa(rows: list[Row]) -> Verdict:
+    """The rules above, over one Mesa's rows."""
+    for r in rows:
+        if r.setup.startswith("zink") and r.validation:
+            return Verdict("zink", f"the validation layer reports zink's Vulkan use on {r.setup}: {r.validation}")
+    for r in rows:
+        if r.setup.startswith("layer") and r.validation:
+            return Verdict("harness layer", f"the validation layer reports the harness's layer ({r.setup}): "
+                                            f"{r.validation}")
+    llvmpipe, zink, other = _fails(rows, "llvmpipe"), _fails(rows, "zink/lavapipe"), _fails(rows, "zink/other")
+    layer = {r.setup: _fails(rows, r.setup) for r in rows if r.setup.startswith("layer/")}
+    zinks = next((r.setup for r in rows if r.setup.startswith("layer/") and r.zinks_path), None)
+    in_zinks_path = layer.get(zinks) if zinks else None
+    others = [s for s, failed in layer.items() if s != zinks and failed]
+    if not any(r.status in FAILING for r in rows):
+        return Verdict("undecided", "the case fails on no setup here: nothing to blame")
+    if not llvmpipe and not zink:
+        if in_zinks_path is False and others:
+            return Verdict("harness layer", f"only the harness's layer fails ({', '.join(others)}), not in the path "
+                                            f"zink takes ({zinks}), and llvmpipe and zink pass")
+        return Verdict("undecided", "the layer fails on lavapipe in the path zink takes, yet zink over lavapipe "
+                                    "passes: the evidence conflicts")
+    if llvmpipe and zink is False:
+        return Verdict("llvmpipe", "llvmpipe fails; zink over lavapipe passes")
+    if zink and llvmpipe is False:
+        if in_zinks_path:
+            return Verdict("lavapipe", f"zink over lavapipe fails and so do the Vulkan calls zink makes, issued by "
+                                       f"the harness's layer on lavapipe ({zinks}); llvmpipe passes")
+        if other and in_zinks_path is False:
+            return Verdict("zink", "zink fails over lavapipe and over another Vulkan driver; the Vulkan calls zink "
+                                   f"makes pass on lavapipe ({zinks}); llvmpipe passes")
+        why = "no other Vulkan driver to tell zink from lavapipe" if other is None else \
+            "zink over another Vulkan driver passes, yet the layer's calls pass on lavapipe"
+        return Verdict("undecided", f"zink over lavapipe fails, llvmpipe passes: {why}")
+    if llvmpipe and zink:
+        if in_zinks_path:
+            return Verdict("gallium draw module", f"llvmpipe and zink over lavapipe fail, and lavapipe fails the "
+                                                  f"Vulkan calls zink makes ({zinks}): code lavapipe shares with "
+                                                  f"llvmpipe")
+        if in_zinks_path is False and not others and other is not False:
+            more = "" if other is None else " and over another Vulkan driver"
+            return Verdict("GL front end / state tracker", f"llvmpipe and zink{more} fail the same, while lavapipe "
+                                                           f"passes the Vulkan calls in every path")
+        return Verdict("undecided", "llvmpipe and zink over lavapipe fail, but the Vulkan evidence does not agree "
+                                    "(the layer fails outside zink's path, or zink over another driver passes)")
+    return Verdict("undecided", "the GL setups gave no verdict on the driver (skipped or harness errors)")
+
+
+def judge(rows: list[Row]) -> Verdict:
+    """Over every Mesa: the Mesas where the case fails must agree."""
+    by_mesa: dict[str, list[Row]] = {}
+    for r in rows:
+        by_mesa.setdefault(r.mesa, []).append(r)
+    verdicts = {mesa: judge_mesa(group) for mesa, group in by_mesa.items()}
+    failing = {m: v for m, v in verdicts.items() if any(r.status in FAILING for r in by_mesa[m])}
+    if not failing:
+        return Verdict("undecided", "the case fails on no setup and no Mesa: nothing to blame")
+    components = {v.component for v in failing.values()}
+    passing = sorted(set(verdicts) - set(failing))
+    tail = f" (passes everywhere on {', '.join(passing)})" if passing else ""
+    if len(components) == 1:
+        verdict = next(iter(failing.values()))
+        where = ", ".join(failing)
+        return Verdict(verdict.component, f"on Mesa {where}: {verdict.reason}{tail}")
+    return Verdict("undecided", "the Mesas disagree: " + "; ".join(f"{m}: {v.component} ({v.reason})"
+                                                                   for m, v in failing.items()) + tail)
