@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -149,6 +150,9 @@ def main(argv=None) -> int:
     cmd.add_argument("--case-timeout", type=float, default=20.0, metavar="SECONDS")
     cmd.add_argument("--validation-layer-path", default="", metavar="DIR",
                      help="a folder with a (newer) validation layer's JSON, searched before the system's")
+    cmd.add_argument("--failure", default="", metavar="REGEX",
+                     help="the failure under triage, searched in each row's first line: a row failing otherwise "
+                          "(another known defect) is set aside, and the verdict lists it")
     _shader_tests_option(cmd)
     cmd = sub.add_parser("export", help="write a standalone reproducer of a case")
     cmd.add_argument("case_id")
@@ -251,6 +255,11 @@ def _bisect(args) -> int:
 def _blame(args) -> int:
     """Exit 0 where every case's component is named, 1 where one is undecided."""
     cases = [catalog.find(case_id, args.shader_tests) for case_id in args.case_ids]
+    try:
+        re.compile(args.failure)
+    except re.error as e:
+        print(f"python -m harness blame: --failure {args.failure!r}: {e}", file=sys.stderr)
+        return 2
     builds = [None if m == "system" else mesa.chosen(m) for m in (args.mesa or ["system"])]
     if args.validation_layer_path and not Path(args.validation_layer_path, "VkLayer_khronos_validation.json").is_file():
         print(f"python -m harness blame: no VkLayer_khronos_validation.json in {args.validation_layer_path} "
@@ -263,7 +272,7 @@ def _blame(args) -> int:
     undecided = False
     for case in cases:
         rows = blame.gather(case, builds, args.case_timeout, layers)
-        text, verdict = blame.report(case.id, rows)
+        text, verdict = blame.report(case.id, rows, args.failure)
         print(text + "\n", flush=True)
         undecided |= verdict.component == "undecided"
     return 1 if undecided else 0

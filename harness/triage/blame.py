@@ -168,6 +168,7 @@ def table(rows: list[Row]) -> str:
                      for line in [head] + body)
 
 
-def report(case_id: str, rows: list[Row]) -> tuple[str, blame_rules.Verdict]:
-    verdict = blame_rules.judge(rows)
+def report(case_id: str, rows: list[Row], failure: str = "") -> tuple[str, blame_rules.Verdict]:
+    """`failure`: the failure under triage (blame_rules.set_aside): rows failing otherwise are set aside."""
+    verdict = blame_rules.judge(rows, failure)
     return f"{case_id}\n{table(rows)}\nverdict: {verdict.component}: {verdict.reason}", verdict

@@ -22,11 +22,21 @@ The rules, in order (docs/triage.md says why each holds):
 7. Both fail -> the gallium draw module if the layer fails on lavapipe in zink's path (lavapipe runs
    it as llvmpipe does); else the GL front end / state tracker if the layer passes in both paths
    and zink over another driver (where present) fails too; else undecided.
+8. llvmpipe fails, zink over lavapipe says nothing of this failure (set aside, skipped, erred), the
+   layer fails on lavapipe in zink's path -> the gallium draw module (rule 7's first reason, which
+   never needed zink's row).
 Across Mesas: the Mesas where the case fails must agree, or the verdict is undecided.
+
+Another defect on one row (set_aside): given the failure under triage as a regular expression
+(`--failure`), a row that fails with a first line it does not match fails of something else (on
+22.3.6, lavapipe-tes-struct-input's case crashes zink in its injected TCS before the TES reads
+anything); such a row, and what the validation layer said of its process, says nothing, and the
+verdict lists it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 
 SETUPS = ("llvmpipe", "zink/lavapipe", "zink/other", "layer/native", "layer/split")
 FAILING = ("fail", "crash", "timeout")
@@ -58,8 +68,29 @@ def _fails(rows: list[Row], setup: str) -> bool | None:
     return any(r.status in FAILING for r in told)
 
 
-def judge_mesa(rows: list[Row]) -> Verdict:
-    """The rules above, over one Mesa's rows."""
+def set_aside(rows: list[Row], failure: str) -> tuple[list[Row], list[Row]]:
+    """(rows, set aside): with `failure` (a regular expression of the failure under triage, searched
+    in a row's first line) given, each failing row whose first line it does not match is another
+    defect's: it becomes status 'aside' (says nothing), its validation report dropped."""
+    if not failure:
+        return rows, []
+    pattern = re.compile(failure)
+    aside = [r for r in rows if r.status in FAILING and not pattern.search(r.message)]
+    return [replace(r, status="aside", validation="") if r in aside else r for r in rows], aside
+
+
+def judge_mesa(rows: list[Row], failure: str = "") -> Verdict:
+    """The rules above, over one Mesa's rows; `failure`: set_aside's."""
+    rows, aside = set_aside(rows, failure)
+    verdict = _judge_mesa(rows)
+    if aside:
+        listed = ", ".join(f"{r.setup} ({r.status}: {r.message or '-'})" for r in aside)
+        verdict = Verdict(verdict.component, f"{verdict.reason}; set aside, failing otherwise than "
+                                             f"/{failure}/: {listed}")
+    return verdict
+
+
+def _judge_mesa(rows: list[Row]) -> Verdict:
     for r in rows:
         if r.setup.startswith("zink") and r.validation:
             return Verdict("zink", f"the validation layer reports zink's Vulkan use on {r.setup}: {r.validation}")
@@ -103,21 +134,27 @@ def judge_mesa(rows: list[Row]) -> Verdict:
                                                            f"passes the Vulkan calls in every path")
         return Verdict("undecided", "llvmpipe and zink over lavapipe fail, but the Vulkan evidence does not agree "
                                     "(the layer fails outside zink's path, or zink over another driver passes)")
+    if llvmpipe and zink is None and in_zinks_path:
+        return Verdict("gallium draw module", f"llvmpipe fails, and lavapipe fails the Vulkan calls zink makes "
+                                              f"({zinks}): code lavapipe shares with llvmpipe (zink over lavapipe "
+                                              f"says nothing of this failure)")
     return Verdict("undecided", "the GL setups gave no verdict on the driver (skipped or harness errors)")
 
 
-def judge(rows: list[Row]) -> Verdict:
-    """Over every Mesa: the Mesas where the case fails must agree."""
+def judge(rows: list[Row], failure: str = "") -> Verdict:
+    """Over every Mesa: the Mesas where the case fails (of `failure`, where given) must agree."""
     by_mesa: dict[str, list[Row]] = {}
     for r in rows:
         by_mesa.setdefault(r.mesa, []).append(r)
-    verdicts = {mesa: judge_mesa(group) for mesa, group in by_mesa.items()}
-    failing = {m: v for m, v in verdicts.items() if any(r.status in FAILING for r in by_mesa[m])}
+    verdicts = {mesa: judge_mesa(group, failure) for mesa, group in by_mesa.items()}
+    failing = {m: v for m, v in verdicts.items()
+               if any(r.status in FAILING for r in set_aside(by_mesa[m], failure)[0])}
     if not failing:
         return Verdict("undecided", "the case fails on no setup and no Mesa: nothing to blame")
     components = {v.component for v in failing.values()}
     passing = sorted(set(verdicts) - set(failing))
-    tail = f" (passes everywhere on {', '.join(passing)})" if passing else ""
+    nowhere = "passes everywhere" if not failure else f"fails of /{failure}/ nowhere"
+    tail = f" ({nowhere} on {', '.join(passing)})" if passing else ""
     if len(components) == 1:
         verdict = next(iter(failing.values()))
         where = ", ".join(failing)

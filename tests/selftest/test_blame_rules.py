@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from harness.triage.blame_rules import VERDICTS, Row, judge, judge_mesa
+from harness.triage.blame_rules import VERDICTS, Row, judge, judge_mesa, set_aside
 
 ZERO = "draw 0 (glMultiDrawElements): xfb_vertices = 0, expected 1"
 DRAW_ID = "draw 0 (glMultiDrawElements), entry 1, vertex 0, instance 0: gl_DrawID = 0, expected 1"
 RESTART = "draw 0 (glMultiDrawElementsIndirectCount): xfb_vertices = 4, expected 3"
+STRUCT = ("draw 0 (glDrawArrays(GL_PATCHES, 1, 2)), patch 0, TES: sum over the patch of s.a.x, s.a.y, s.a.z, s.b = "
+          "(16.25, 16.5, 16.75, 0), expected (16.25, 16.5, 16.75, 1")
+INJECTED_TCS = ("UNASSIGNED-CoreValidation-Shader-InconsistentSpirv(ERROR / SPEC): ... | SPIR-V module not valid: "
+                "Expected input to be a point")
 
 
 def rows(mesa, llvmpipe, zink, native, split, other=None, zink_validation="", layer_validation="", path="native"):
@@ -91,3 +95,50 @@ def test_mesas_that_disagree_leave_it_undecided():
 def test_every_verdict_is_reachable():
     reached = {judge_mesa(t).component for t, _, _ in test_each_verdict.pytestmark[0].args[1]}
     assert reached | {"undecided"} == set(VERDICTS)
+
+
+# lavapipe-tes-struct-input's case, recorded 2026-11-26 (harness blame ... --mesa system --mesa mesa/26.2.6-1):
+# on 22.3.6 zink crashes in its injected pass-through TCS (another defect, the zink struct lines of the 22.3.6
+# baseline) before its TES reads anything; llvmpipe and lavapipe fail on the values.
+STRUCT_CASE = (rows("22.3.6", ("fail", STRUCT), ("crash", "child process died: SIGSEGV"), ("fail", STRUCT),
+                    ("fail", STRUCT), zink_validation=INJECTED_TCS)
+               + rows("26.2.6-1", "pass", "pass", "pass", "pass"))
+
+
+def test_a_second_defect_on_one_row_decides_without_the_failure_under_triage():
+    verdict = judge(STRUCT_CASE)
+    assert verdict.component == "zink" and "Expected input to be a point" in verdict.reason
+
+
+def test_a_row_failing_otherwise_than_the_failure_under_triage_is_set_aside():
+    verdict = judge(STRUCT_CASE, failure=r"TES: sum over the patch of s\.")
+    assert verdict.component == "gallium draw module", verdict.reason
+    assert verdict.reason.startswith("on Mesa 22.3.6: llvmpipe fails, and lavapipe fails the Vulkan calls zink makes")
+    assert "set aside, failing otherwise than /TES: sum over the patch of s\\./: zink/lavapipe (crash: child " \
+           "process died: SIGSEGV)" in verdict.reason
+    assert "fails of /TES: sum over the patch of s\\./ nowhere on 26.2.6-1" in verdict.reason
+
+
+def test_rows_failing_as_the_failure_under_triage_stay():
+    # the same failure on every row: nothing set aside, the verdict as without --failure
+    table, component = RECORDED["restart-draw-id"]
+    verdict = judge(table, failure="gl_DrawID = 0")
+    assert verdict.component == component and "set aside" not in verdict.reason
+    # a failure no row shows: every failing row is set aside, nothing is left to blame
+    assert judge(table, failure="no such failure").component == "undecided"
+
+
+def test_set_aside_drops_the_rows_validation_and_leaves_the_others():
+    kept, aside = set_aside(STRUCT_CASE, r"s\.b = ")
+    assert [r.setup for r in aside] == ["zink/lavapipe"]
+    zink = next(r for r in kept if r.setup == "zink/lavapipe" and r.mesa == "22.3.6")
+    assert zink.status == "aside" and zink.validation == ""
+    assert [r for r in kept if r.setup != "zink/lavapipe"] == [r for r in STRUCT_CASE if r.setup != "zink/lavapipe"]
+    assert set_aside(STRUCT_CASE, "") == (STRUCT_CASE, [])
+
+
+def test_without_zinks_row_llvmpipe_and_lavapipe_in_zinks_path_name_the_draw_module():
+    verdict = judge_mesa(rows("m", "fail", "skip", "fail", "pass"))
+    assert verdict.component == "gallium draw module" and "says nothing of this failure" in verdict.reason
+    # not so where lavapipe passes zink's calls: llvmpipe alone could be at fault
+    assert judge_mesa(rows("m", "fail", "skip", "pass", "fail")).component == "undecided"
