@@ -374,14 +374,19 @@ def _layout(config) -> layout_mod.Layout:
     return layout_mod.choose(layout_mod.parse(jobs), os.cpu_count() or 1, one_process)
 
 
+# Options under which pytest lists or shows rather than runs: one process says it once.
+LISTINGS = ("help", "version", "collectonly", "showfixtures", "show_fixtures_per_test", "markers",
+            "setuponly", "setupplan")
+
+
 def _narrowed(config) -> bool:
     """A run narrowed to a few cases or made to stop at the first failure (-k, --case, a node id,
-    --lf, -x, --pdb, --sw): `auto` keeps it in one process, where starting a second one and
+    --lf, -x, --pdb, --sw), or a listing (--collect-only, --fixtures, ...): `auto` keeps it in one process, where starting a second one and
     merging would cost more than it saves, and -x and --pdb act on the whole run."""
     option = config.option
     return bool(config.getoption("case") or any("::" in arg for arg in config.args)
                 or any(getattr(option, name, None) for name in ("keyword", "lf", "exitfirst", "maxfail", "usepdb",
-                                                                 "stepwise")))
+                                                                 "stepwise") + LISTINGS))
 
 
 def _without_jobs(args: list[str]) -> list[str]:
