@@ -381,10 +381,11 @@ LISTINGS = ("help", "version", "collectonly", "showfixtures", "show_fixtures_per
 
 def _narrowed(config) -> bool:
     """A run narrowed to a few cases or made to stop at the first failure (-k, --case, a node id,
-    --lf, -x, --pdb, --sw), or a listing (--collect-only, --fixtures, ...): `auto` keeps it in one process, where starting a second one and
+    --lf, -x, --pdb, --sw), shuffled (one order, --shuffle), or a listing (--collect-only, --fixtures, ...): `auto` keeps it in one process, where starting a second one and
     merging would cost more than it saves, and -x and --pdb act on the whole run."""
     option = config.option
-    return bool(config.getoption("case") or any("::" in arg for arg in config.args)
+    return bool(config.getoption("case") or config.getoption("shuffle") is not None
+                or any("::" in arg for arg in config.args)
                 or any(getattr(option, name, None) for name in ("keyword", "lf", "exitfirst", "maxfail", "usepdb",
                                                                  "stepwise") + LISTINGS))
 
