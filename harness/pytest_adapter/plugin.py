@@ -93,11 +93,11 @@ def pytest_addoption(parser):
                          "listed status (fail, crash, timeout) is reported as flake (repeatable)")
     group.addoption("--flake-retries", type=int, default=0, metavar="N",
                     help="re-run a failing case up to N times; if a re-run passes it is a flake")
-    group.addoption("--jobs", default=layout_mod.AUTO, metavar="N|auto",
+    group.addoption("--jobs", default=None, metavar="N|auto",
                     help="cases in flight: N pytest processes with an executor child each, their results "
-                         "merged (auto, the default: one per two cores, two from 2 cores on; -n N and "
-                         "-n auto mean the same). With -n 0: one process with N executor children "
-                         "(auto: one per core, up to 4). harness/scheduler/layout.py")
+                         "merged (auto: one per two cores, two from 2 cores on; -n N and -n auto mean the "
+                         "same). Without it, or with -n 0: this pytest process, with one executor child "
+                         "per core up to 4 (-n 0 --jobs N: N). harness/scheduler/layout.py")
     group.addoption(processes.IN_PROCESS, action="store_true", help=argparse.SUPPRESS)   # the scheduler's processes
     group.addoption("--no-spawner", action="store_true",
                     help="start each executor child as a new Python process instead of forking it from "
@@ -363,14 +363,14 @@ def pytest_cmdline_main(config):
 
 
 def _layout(config) -> layout_mod.Layout:
-    """--jobs, else -n as given (-n 0: this process; so is a narrowed run under auto), on this
-    machine's cores."""
+    """--jobs, else -n as given, on this machine's cores. Neither (or -n 0): this process, as pytest
+    alone runs; so is a narrowed run under auto."""
     jobs = config.getoption("jobs")
     numprocesses = getattr(config.option, "numprocesses", None)
-    one_process = config.getoption("in_process") or numprocesses == 0 or \
-        (jobs == layout_mod.AUTO and numprocesses is None and _narrowed(config))
-    if jobs == layout_mod.AUTO and numprocesses not in (None, 0):
-        jobs = "auto" if numprocesses in ("auto", "logical") else numprocesses
+    if jobs is None and numprocesses not in (None, 0):
+        jobs = layout_mod.AUTO if numprocesses in ("auto", "logical") else numprocesses
+    one_process = config.getoption("in_process") or jobs is None or numprocesses == 0 or \
+        (jobs == layout_mod.AUTO and _narrowed(config))
     return layout_mod.choose(layout_mod.parse(jobs), os.cpu_count() or 1, one_process)
 
 
