@@ -29,6 +29,7 @@ from harness.executor import targets as targets_mod
 from harness.executor.executor import probe
 from harness.pytest_adapter.items import JOURNAL, OUTCOME, POOL, RULES, STARTED, TARGETS, CaseFile, CaseItem, \
     journal_entry, same_target
+from harness.model.outcome import Outcome, Record
 from harness.scheduler import layout as layout_mod, processes
 from harness.scheduler.pipeline import Pipeline
 from harness.model.status import Reply, Status
@@ -287,7 +288,7 @@ def _resumed(config) -> dict:
     if not folder:
         return {}
     try:
-        return {results.key(e): e for e in results.finished(Path(folder))}
+        return {e.key: e for e in results.finished(Path(folder))}
     except results.ResultsError as exc:
         raise HarnessUsageError(f"--resume: {exc}") from None
 
@@ -519,8 +520,7 @@ class ResultsWriter:
             message = report.longrepr[2].removeprefix("Skipped: ") if isinstance(report.longrepr, tuple) \
                 else str(report.longrepr or "")
             status = Status.SKIP if report.skipped else Status.ERROR
-            record = core.Record(props["case_id"], props["target"], status, label=status.value,
-                                 report="skipped" if report.skipped else "failed", message=message)
+            record = Record(props["case_id"], props["target"], Outcome(status), message=message)
         else:
             return
         self.config.stash[JOURNAL].append(journal_entry(self.config, record))
@@ -528,8 +528,8 @@ class ResultsWriter:
     def pytest_sessionfinish(self, session):
         """Also on Ctrl-C and SIGTERM: what finished is written, and --resume can run the rest."""
         self.config.stash[JOURNAL].close()
-        fresh = journal.read(self.folder, self.config.stash[RUN])
-        keys = {results.key(e) for e in fresh}
+        fresh = journal.records(self.folder, self.config.stash[RUN])
+        keys = {e.key for e in fresh}
         earlier = [e for name, e in self.config.stash[DONE].items() if name not in keys]
         results.write(self.folder, earlier + fresh, self.folder / "junit.xml", self.config.stash[HARNESS],
                       self.config.stash[MANIFEST])

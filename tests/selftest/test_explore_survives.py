@@ -15,7 +15,7 @@ import pytest
 from harness.run import journal
 from harness.explore import findings, search
 from harness.sources.explored import space
-from harness.explore.signature import Outcome
+from harness.model.status import Verdict
 from harness.model.status import Status
 
 from conftest import PINNED_MESA, ROOT
@@ -26,7 +26,7 @@ SEED, CASES = 5, 40
 def drawn() -> list[str]:
     """The ids seed 5 draws, in order: the same whatever the driver answers."""
     sp = space.get("tess")
-    return [s.case.id for s in search.explore(sp, lambda case: Outcome(Status.PASS), SEED, search.Budget(cases=CASES))]
+    return [s.case.id for s in search.explore(sp, lambda case: Verdict(Status.PASS), SEED, search.Budget(cases=CASES))]
 
 
 def explore(results, *extra, faults=None, mark=None, case_timeout=20, budget=str(CASES)):

@@ -65,12 +65,12 @@ def test_each_fault_costs_one_case_only(tmp_path):
     assert "harness: the failures include 4 crash, 1 timeout" in out, out[-3000:]
     hang = next(i for i, fault in faulted.items() if fault == "hang")
     assert any("TIMEOUT" in line and f"{hang}[fault-llvmpipe]" in line for line in out.splitlines())
-    entries = {e["id"]: e for e in results.read(tree / "results")}
+    entries = {e.id: e for e in results.read(tree / "results")}
     assert sorted(entries) == sorted(ids)                    # results.json is complete
     for case_id in ids:
         status, words = FAULTS[faulted[case_id]] if case_id in faulted else ("pass", "")
-        assert entries[case_id]["status"] == status, (case_id, entries[case_id])
-        assert words in entries[case_id]["message"]
+        assert entries[case_id].status == status, (case_id, entries[case_id])
+        assert words in entries[case_id].message
     cases = junit_cases(tree / "results" / "junit.xml")      # parses, every case exactly once
     assert sorted(tc.name for tc in cases) == sorted(f"{i}[fault-llvmpipe]" for i in ids)
     assert "\x1b" not in (tree / "results" / "junit.xml").read_text()
@@ -82,11 +82,11 @@ def test_killed_worker_loses_only_its_case(tmp_path):
     proc = run(tree, "-n", "2", faults={ids[3]: "kill-worker"})
     out, err = proc.communicate(timeout=600)
     assert proc.returncode == 1
-    entries = {e["id"]: e for e in results.read(tree / "results")}
+    entries = {e.id: e for e in results.read(tree / "results")}
     assert sorted(entries) == sorted(ids)
-    assert entries[ids[3]]["status"] == "crash"
+    assert entries[ids[3]].status == "crash"
     assert "harness: the failures include 1 crash" in out, out[-3000:]
-    assert all(entries[i]["status"] == "pass" for i in ids if i != ids[3])
+    assert all(entries[i].status == "pass" for i in ids if i != ids[3])
     names = [tc.name for tc in junit_cases(tree / "results" / "junit.xml")]
     assert sorted(names) == sorted(f"{i}[fault-llvmpipe]" for i in ids)
 
@@ -108,13 +108,13 @@ def test_interrupted_run_resumes_to_the_full_result(tmp_path):
     assert mark.exists() and proc.poll() is None
     proc.send_signal(signal.SIGINT)
     proc.communicate(timeout=120)
-    partial = {e["id"] for e in results.read(tree / "results")}
+    partial = {e.id for e in results.read(tree / "results")}
     assert set(order[:5]) <= partial and order[5] not in partial          # finished work kept
     resumed = run(tree, "-p", "no:xdist", "--resume", "results")
     out, err = resumed.communicate(timeout=300)
     assert resumed.returncode == 0, out[-2000:]
     assert f"{len(partial)} deselected" in out
-    merged = {e["id"]: e["status"] for e in results.read(tree / "results")}
+    merged = {e.id: e.status for e in results.read(tree / "results")}
     assert merged == {i: "pass" for i in ids}
 
 
@@ -132,8 +132,8 @@ def test_shuffled_orders_give_the_same_verdicts(tmp_path, target):
                                "--results-dir", f"r{seed}"], cwd=tree, capture_output=True, text=True, timeout=300)
         assert f"shuffled with --shuffle {seed}" in proc.stdout
         entries = results.read(tree / f"r{seed}")
-        verdicts.append({e["id"]: e["status"] for e in entries})
-        order = [e["id"] for e in entries]
+        verdicts.append({e.id: e.status for e in entries})
+        order = [e.id for e in entries]
         assert len(order) == len(ids)
     assert verdicts[0] == verdicts[1]
 
