@@ -32,7 +32,7 @@ from harness.run import baseline, core, export, gating
 from harness.triage import bisect_run as bisect, blame
 from harness.sources import catalog
 from harness.results import compare, files as results
-from harness.base import config
+from harness.base import config, plugins
 from harness.mesa import runtime as mesa
 from harness.executor import targets as targets_mod
 from harness.executor.executor import probe as probe_target
@@ -79,6 +79,11 @@ def format_target(entry: dict) -> str:
 
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        plugins.load(config.knobs().plugins)       # $HARNESS_PLUGINS: their backends and targets
+    except plugins.PluginError as exc:
+        print(f"python -m harness: {exc}", file=sys.stderr)
+        return 2
     if argv[:1] == ["report"]:
         from harness.report.html import main as report_main       # its own argument parser
         return report_main(argv[1:])

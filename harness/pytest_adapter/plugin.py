@@ -22,6 +22,7 @@ from harness import __version__
 from harness.run import baseline, core, gating, journal, sharding
 from harness.sources import catalog
 from harness.base import config as config_mod
+from harness.base import plugins
 from harness.mesa import runtime as mesa
 from harness.results import files as results
 from harness.executor import shader_cache
@@ -170,6 +171,10 @@ def _configure(config):
     config.addinivalue_line("markers", "conformance: every conformance case")
     worker = hasattr(config, "workerinput")
     config.stash[SETTINGS] = _settings(config, worker)
+    try:
+        plugins.load(config.stash[SETTINGS].knobs.plugins)     # $HARNESS_PLUGINS: their backends and targets
+    except plugins.PluginError as exc:
+        raise HarnessUsageError(str(exc)) from None
     if worker:                                          # an xdist worker: the controller chose
         config.stash[TARGETS] = config.workerinput["harness_targets"]
         config.stash[GATE] = gating.Gate(*map(tuple, config.workerinput["harness_gate"][:2]),
