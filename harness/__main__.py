@@ -98,9 +98,10 @@ def main(argv=None) -> int:
         return bisect_main(argv[1:])
     if argv[:1] == ["parallel"]:                                  # the rest is pytest's
         from harness.cli import parallel
+        from harness.scheduler.processes import ParallelError
         try:
-            return parallel.run(parallel.shards_for(argv[1] if len(argv) > 1 else ""), argv[2:])
-        except parallel.ParallelError as exc:
+            return parallel.main(argv[1:])
+        except ParallelError as exc:
             print(f"python -m harness parallel: {exc}", file=sys.stderr)
             return 4
     parser = argparse.ArgumentParser(prog="python -m harness")

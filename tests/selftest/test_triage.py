@@ -150,7 +150,7 @@ def test_parallel_bad_input_is_one_line(args, words):
 
 
 def test_parallel_exit_status_is_the_worst_shards():
-    from harness.cli.parallel import exit_status
+    from harness.scheduler.processes import exit_status
     assert exit_status([0, 0]) == 0 and exit_status([0, 5]) == 0 and exit_status([5, 5]) == 5
     assert exit_status([0, 1, 5]) == 1 and exit_status([1, 2]) == 2 and exit_status([1, 4, 3]) == 4
     assert exit_status([0, -9]) == 3                     # a process killed by a signal
