@@ -417,4 +417,4 @@ def not_under_test(target: Target, started: Result, mesa=None) -> str:
     exploration."""
     if started.status is not Reply.OK:
         return f"cannot start: {(started.message or str(started.status)).splitlines()[0]}"
-    return target.wrong_driver(started.observation, mesa)
+    return target.wrong_driver(started.observation or {}, mesa)

@@ -355,7 +355,7 @@ def pytest_cmdline_main(config):
     try:
         config.stash[LAYOUT] = layout = _layout(config)
     except layout_mod.JobsError as exc:
-        raise pytest.UsageError(str(exc)) from None
+        raise pytest.UsageError(f"--jobs {exc}") from None
     if hasattr(config.option, "numprocesses"):
         config.option.numprocesses, config.option.dist = None, "no"     # xdist stays out of it
     if layout.processes == 1:

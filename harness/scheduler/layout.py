@@ -42,7 +42,7 @@ def parse(word: str | int | None) -> str | int:
         return AUTO
     text = str(word)
     if not text.isdigit() or int(text) < 1:
-        raise JobsError(f"--jobs {word!r}: the number of cases in flight is a positive integer or auto")
+        raise JobsError(f"{word!r}: the number of cases in flight is a positive integer or auto")
     return int(text)
 
 

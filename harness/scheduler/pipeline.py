@@ -4,10 +4,20 @@ process judges the last (the layout's children: one more case in flight per chil
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Protocol
 
-from harness.executor.executor import ExecutorGroup
 from harness.model.case import Case
 from harness.run import core
+
+
+class Queued(core.Runner, Protocol):
+    """A runner cases can be queued in ahead of their run (an ExecutorGroup, a Batched group)."""
+
+    def send(self, case: Case) -> None:
+        ...
+
+    def prepare(self) -> None:
+        ...
 
 
 class Pipeline:
@@ -15,10 +25,10 @@ class Pipeline:
 
     def __init__(self, settings: core.RunSettings):
         self._settings = settings
-        self._executors: dict[str, ExecutorGroup] = {}
+        self._executors: dict[str, Queued] = {}
         self.children = settings.children
 
-    def get(self, target: str) -> ExecutorGroup:
+    def get(self, target: str) -> Queued:
         if target not in self._executors:
             self._executors[target] = core.make_runner(self._settings, target, self.children)
         return self._executors[target]

@@ -37,7 +37,7 @@ def test_slots_count_every_child_of_the_run():
 
 @pytest.mark.parametrize("word", ["0", "-1", "x", "2.5"])
 def test_a_bad_jobs_value_is_one_clear_error(word):
-    with pytest.raises(layout.JobsError, match=f"--jobs '{word}'"):
+    with pytest.raises(layout.JobsError, match=f"'{word}': the number of cases in flight is a positive integer"):
         layout.parse(word)
 
 
