@@ -20,7 +20,7 @@ import pytest
 
 from harness.run import baseline, core, gating, journal, sharding
 from harness.sources import catalog
-from harness.base import config as config_mod, provenance
+from harness.base import config as config_mod, plugins, provenance
 from harness.mesa import runtime as mesa
 from harness.results import files as results
 from harness.executor import shader_cache
@@ -178,6 +178,10 @@ def _configure(config):
     if LAYOUT not in config.stash:                     # no cases to schedule (the self-tests)
         config.stash[LAYOUT] = layout_mod.Layout(1, 1)
     config.stash[SETTINGS] = _settings(config, worker)
+    try:
+        plugins.load(config.stash[SETTINGS].knobs.plugins)     # $HARNESS_PLUGINS: their backends and targets
+    except plugins.PluginError as exc:
+        raise HarnessUsageError(str(exc)) from None
     if worker:                                          # an xdist worker: the controller chose
         config.stash[TARGETS] = config.workerinput["harness_targets"]
         config.stash[GATE] = gating.Gate(*map(tuple, config.workerinput["harness_gate"][:2]),

@@ -19,6 +19,7 @@ from harness.model.status import Verdict
 from harness.model.status import Status
 
 from conftest import PINNED_MESA, ROOT
+from faults import environment as planting
 
 SEED, CASES = 5, 40
 
@@ -35,7 +36,7 @@ def explore(results, *extra, faults=None, mark=None, case_timeout=20, budget=str
             "--case-timeout", str(case_timeout), *extra]
     if (PINNED_MESA / ".fetched").exists():
         argv += ["--mesa", str(PINNED_MESA)]
-    env = {**os.environ, "HARNESS_FAULTS": json.dumps(faults or {}), "HARNESS_FAULT_MARK": str(mark or "")}
+    env = {**os.environ, **planting(faults, mark=mark or "")}
     return subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 

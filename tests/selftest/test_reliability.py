@@ -1,8 +1,8 @@
 """Drivers crash, hang and misbehave: every case still gets its verdict, and the results are
-complete and well formed. Faults are injected into real llvmpipe runs (target fault-llvmpipe)."""
+complete and well formed. Faults are injected into real llvmpipe runs (target fault-llvmpipe, which
+the self-tests' plugin faults.py adds)."""
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -11,6 +11,7 @@ import time
 
 import pytest
 from conftest import ROOT
+from faults import environment as planting
 from junitparser import JUnitXml
 
 from harness.sources import catalog
@@ -38,8 +39,8 @@ def tree_with(tmp_path, ids):
     return tmp_path
 
 
-def run(tree, *args, faults=None, env_extra=None, **kwargs):
-    env = {**os.environ, "HARNESS_FAULTS": json.dumps(faults or {}), **(env_extra or {})}
+def run(tree, *args, faults=None, mark="", **kwargs):
+    env = {**os.environ, **planting(faults, mark=mark)}
     return subprocess.Popen([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tests/tess",
                              "--target", "fault-llvmpipe", *args], cwd=tree, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
@@ -99,7 +100,7 @@ def test_interrupted_run_resumes_to_the_full_result(tmp_path):
     # SIGINT's default action back: a shell that starts a job in the background (CI runners
     # may) leaves SIGINT ignored, and Python then never turns it into KeyboardInterrupt.
     proc = run(tree, "-p", "no:xdist", "--case-timeout", "120", faults={order[5]: "hang"},
-               env_extra={"HARNESS_FAULT_MARK": str(mark)},
+               mark=mark,
                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 120
     while not mark.exists() and proc.poll() is None and time.monotonic() < deadline:

@@ -6,10 +6,6 @@ vkCmdDrawMulti*EXT call reading native DrawIndex, or single draws each told its 
 layer's push constant (the `draw-id` translation); an indirect multi-draw stays one call and
 gets native DrawIndex. The viewport is flipped (negative height) so that winding and rows match
 GL, and image rows are put back into GL's bottom-up order.
-
-For the harness's self-tests only, $HARNESS_VK_FAULT plants one invalid Vulkan call that the
-validation layer reports and lavapipe ignores (see FAULTS), so that a test can show
-`--vk-validation` failing a case with the layer's message.
 """
 from __future__ import annotations
 
@@ -49,27 +45,17 @@ ALL_STAGES = sum(STAGE_BITS.values())
 CACHED = 32                                 # pipelines and shader modules kept between cases
 COLOR_FORMAT = vk.VK_FORMAT_R32G32B32A32_SFLOAT
 KEPT_FORMATS = {"RGBA8": vk.VK_FORMAT_R8G8B8A8_UNORM, "RGBA32F": COLOR_FORMAT}   # Readback.keep_image targets
-# $HARNESS_VK_FAULT (self-tests only): one invalid call per draw that changes nothing the case
-# reads (lavapipe ignores it), so that the case passes without the layer and fails with it:
-# negative-scissor: a vkCmdSetScissor with offset (-1, -1) before the valid one
-#   (VUID-vkCmdSetScissor-x-00595);
-# fence-stype: a vkCreateFence whose create info has a buffer's sType (VUID-VkFenceCreateInfo-sType-sType).
-FAULTS = ("negative-scissor", "fence-stype")
 GL_EXTENSIONS = ("GL_ARB_shader_draw_parameters", "GL_ARB_base_instance", "GL_ARB_draw_indirect",
                  "GL_ARB_multi_draw_indirect", "GL_ARB_enhanced_layouts", "GL_ARB_separate_shader_objects",
                  "GL_ARB_compatibility", "GL_ARB_tessellation_shader")
 
 
 class VKBackend:
-    def __init__(self, without: frozenset[str] = frozenset(), validation: bool = False, fault: str = "",
-                 path: str = "auto"):
+    def __init__(self, without: frozenset[str] = frozenset(), validation: bool = False, path: str = "auto"):
         unknown = set(without) - set(TRANSLATIONS)
         if unknown:
             raise BackendError(f"unknown translation(s) {sorted(unknown)}; known: {', '.join(TRANSLATIONS)}")
         self.without = frozenset(without)
-        self.fault = fault
-        if self.fault and self.fault not in FAULTS:
-            raise BackendError(f"unknown HARNESS_VK_FAULT {self.fault!r}; known: {', '.join(FAULTS)}")
         self.dev = Device(validation)
         try:
             self.path = paths.choose(path, self.dev.has("multi_draw"), self.dev.has("shader_draw_parameters"))
@@ -102,7 +88,7 @@ class VKBackend:
 
     @classmethod
     def from_options(cls, options) -> "VKBackend":
-        return cls(frozenset(options.vk_without), options.vk_validation, options.vk_fault, options.vk_path)
+        return cls(frozenset(options.vk_without), options.vk_validation, options.vk_path)
     def _facts(self) -> dict:
         d, lim = self.dev, self.dev.limits
         p = d.properties
@@ -501,10 +487,6 @@ class _CaseRun:
                 sType=vk.VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, queryType=kind, queryCount=1), None)
             self._keep(lambda: vk.vkDestroyQueryPool(self.dev.device, queries, None))
         calls = self._calls(draw)
-        if self.b.fault == "fence-stype":
-            fence = vk.vkCreateFence(self.dev.device, vk.VkFenceCreateInfo(
-                sType=vk.VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO), None)
-            vk.vkDestroyFence(self.dev.device, fence, None)
 
         def record(cmd):
             if queries is not None:
@@ -523,9 +505,6 @@ class _CaseRun:
                                            [uniform_set], 0, None)
             # GL orientation: y up, so that winding (two-sided colour) and rows match GL.
             vk.vkCmdSetViewport(cmd, 0, 1, [vk.VkViewport(0, self.height, self.width, -self.height, 0.0, 1.0)])
-            if self.b.fault == "negative-scissor":
-                vk.vkCmdSetScissor(cmd, 0, 1, [vk.VkRect2D(vk.VkOffset2D(-1, -1),
-                                                           vk.VkExtent2D(self.width + 1, self.height + 1))])
             vk.vkCmdSetScissor(cmd, 0, 1, [vk.VkRect2D(vk.VkOffset2D(0, 0), vk.VkExtent2D(self.width, self.height))])
             if self.attributes:
                 vk.vkCmdBindVertexBuffers(cmd, 0, len(self.attributes), [b.handle for b in self.attributes],
