@@ -104,6 +104,17 @@ def test_only_patch_draws_with_a_tes_depend_on_the_patch_size_path():
                    if c.id.endswith("/vs"))
 
 
+def test_draw_parameters_are_needed_as_zink_needs_shader_draw_parameters():
+    """zink offers GL_ARB_shader_draw_parameters and GL_ARB_base_instance only with
+    shaderDrawParameters; the layer skips a case reading a draw parameter on a device without it."""
+    from harness.backends.vk.runner import GL_EXTENSIONS, uses_draw_parameters
+    assert "GL_ARB_shader_draw_parameters" not in GL_EXTENSIONS and "GL_ARB_base_instance" not in GL_EXTENSIONS
+    draw_params = family("draw_params").generate()
+    assert all(uses_draw_parameters(c) for c in draw_params)
+    tess = family("tess").generate()
+    assert not all(uses_draw_parameters(c) for c in tess)
+
+
 # Every patch size 1..32 through the injected TCS; and a TCS program drawn with patch sizes 4 and 7
 # around a TCS-less draw, where in the dynamic path one pipeline serves both sizes, so that only
 # vkCmdSetPatchControlPointsEXT tells lavapipe the size of each.

@@ -58,9 +58,20 @@ KEPT_FORMATS = {"RGBA8": vk.VK_FORMAT_R8G8B8A8_UNORM, "RGBA32F": COLOR_FORMAT}  
 #   (VUID-vkCmdSetScissor-x-00595);
 # fence-stype: a vkCreateFence whose create info has a buffer's sType (VUID-VkFenceCreateInfo-sType-sType).
 FAULTS = ("negative-scissor", "fence-stype")
-GL_EXTENSIONS = ("GL_ARB_shader_draw_parameters", "GL_ARB_base_instance", "GL_ARB_draw_indirect",
+# GL_ARB_shader_draw_parameters and GL_ARB_base_instance only where the device has
+# shaderDrawParameters, as zink (zink_screen.c: start_instance = draw_parameters =
+# shaderDrawParameters || VK_KHR_shader_draw_parameters); the builtins below need its SPIR-V
+# capability (gl_InstanceID is translated to gl_InstanceIndex - gl_BaseInstance).
+DRAW_PARAMETERS = ("gl_BaseVertex", "gl_BaseInstance", "gl_DrawID", "gl_InstanceID")
+GL_EXTENSIONS = ("GL_ARB_draw_indirect",
                  "GL_ARB_multi_draw_indirect", "GL_ARB_enhanced_layouts", "GL_ARB_separate_shader_objects",
                  "GL_ARB_compatibility", "GL_ARB_tessellation_shader")
+
+
+def uses_draw_parameters(case: Case) -> bool:
+    """Whether a stage names a builtin the layer reads through SPIR-V's DrawParameters capability."""
+    return any(name in source for shaders in (case.shaders,) + case.programs for _, source in shaders
+               for name in DRAW_PARAMETERS)
 
 
 class VKBackend:
@@ -118,6 +129,8 @@ class VKBackend:
             extensions.append("GL_ARB_indirect_parameters")
         if d.has("fp64"):
             extensions.append("GL_ARB_gpu_shader_fp64")
+        if d.has("shader_draw_parameters"):
+            extensions += ["GL_ARB_shader_draw_parameters", "GL_ARB_base_instance"]
         # Vulkan counts the gl_PerVertex block (position, point size, clip and cull distance)
         # against the stages' limits; GL does not count builtins, so keep room for them.
         per_vertex = 8
@@ -200,6 +213,8 @@ class VKBackend:
             needs.append("transform_feedback")
         if "tes" in stages:
             needs.append("tessellation")
+        if uses_draw_parameters(case):
+            needs.append("shader_draw_parameters")        # the SPIR-V DrawParameters capability
         if "gs" in stages:
             needs.append("geometry")
         draws = case.draws()
