@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# What the GPU calls of 2026-11-26 ran for issues 39 (item 5) and 40 (items 5 and 6); results in
+# bench/results/2026-11-26-gpu.md. From the root of a tree of this branch on the lent H100:
+#
+#   bash bench/gpu/issue3940.sh zink|nvidia|followup OUT_DIR
+#
+# zink     Mesa 26.2.6's zink over NVIDIA's Vulkan (.mesa/: bin/fetch-mesa sid's closure, as
+#          bench/gpu/run.sh's header says): every draw_params case ungated, then every family gated
+#          on baselines/nvidia-h100-580.159.04-zink-mesa-26.2.6-1.csv (issue 39's missing line);
+#          `harness explore --family draw_params --seed 4242 --budget 150 --target zink-system`
+#          (issue 40 item 5), and bench/gpu/hang_triage.py on its hanging cases.
+# nvidia   NVIDIA's GL: the limits it reports (bench/gpu/gl_limits.py), `harness explore --family
+#          varyings --seed 4242 --budget 120 --target system-gl` (issue 39 item 5) and the variants
+#          of its findings (bench/gpu/varyings_variants.py, run by bench/gpu/run_ids.py); the hanging
+#          ids of the zink part ($HANG_IDS, a file) on system-vk and system-gl; then bench/bench.py's
+#          batched and isolated rows on system-gl (issue 40 item 6).
+# Each step is bounded (timeout) so that the whole part ends inside the device's 10 minutes.
+set -uo pipefail
+part=$1
+o=$2
+mkdir -p "$o"
+export PYTHONUNBUFFERED=1
+source "$(dirname "$0")/env.sh"
+deadline=$((SECONDS + ${PART_SECONDS:-560}))
+left() { echo $((deadline - SECONDS)); }
+step() { echo; echo "== $(date +%T) [$((deadline - SECONDS)) s left] $*"; }
+
+step "machine"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+nproc
+command -v cc gcc cuda-gdb py-spy
+python3 -c 'import hypothesis, sys; print("python", sys.version.split()[0], "hypothesis", hypothesis.__version__)'
+
+case $part in
+zink|followup)
+    export HARNESS_MESA
+    HARNESS_MESA=$(mesa_closure) || exit 1
+    [ -n "$nv_egl" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$nv_egl
+    export HARNESS_EGL_PLATFORM=device
+    step "targets zink-system"
+    timeout 120 python3 -m harness targets zink-system
+    ;;
+nvidia)
+    [ -n "$nv_egl" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$nv_egl
+    step "targets"
+    timeout 120 python3 -m harness targets system-gl
+    timeout 120 python3 -m harness targets system-vk
+    ;;
+esac
+
+case $part in
+zink)
+    step "zink-system limits"
+    timeout 60 python3 -m harness run zink-system -- python3 bench/gpu/gl_limits.py
+    step "issue 39: draw_params on zink-system, ungated"
+    timeout 180 python3 -m pytest -q -p no:cacheprovider tests/draw_params --target zink-system --case-timeout 20 \
+        -n 8 --baseline none --results-dir "$o/t2-draw_params" 2>&1 | tail -n 25
+    echo "failures.csv:"; cat "$o/t2-draw_params/failures.csv"
+    step "issue 39: every family on zink-system, gated"
+    timeout 300 python3 -m pytest -q -p no:cacheprovider tests/tess tests/draw_params tests/varyings \
+        --target zink-system --case-timeout 20 -n auto \
+        --baseline baselines/nvidia-h100-580.159.04-zink-mesa-26.2.6-1.csv --results-dir "$o/t2-gated" 2>&1 | tail -n 25
+    echo "pytest exit ${PIPESTATUS[0]}"
+    step "issue 40: explore draw_params on zink-system, seed 4242, budget 150"
+    timeout $(( $(left) - 200 > 240 ? 240 : $(left) - 200 )) python3 -m harness explore --family draw_params \
+        --seed 4242 --budget 150 --target zink-system --results-dir "$o/t3-explore"
+    echo "explore exit $?"
+    timeout 60 python3 -m harness explore summary "$o/t3-explore"
+    step "issue 40: hang triage"
+    timeout $(( $(left) - 15 )) python3 bench/gpu/hang_triage.py --target zink-system --from "$o/t3-explore" \
+        --max 2 --debug sync,noreorder,nobgc,noshobj --out "$o/t3-triage"
+    ;;
+nvidia)
+    step "system-gl limits"
+    timeout 60 python3 bench/gpu/gl_limits.py
+    step "issue 39: explore varyings on system-gl, seed 4242, budget 120"
+    timeout 200 python3 -m harness explore --family varyings --seed 4242 --budget 120 --target system-gl \
+        --results-dir "$o/t1-explore"
+    echo "explore exit $?"
+    timeout 60 python3 -m harness explore summary "$o/t1-explore"
+    step "issue 39: variants of the varyings findings, and the grid"
+    python3 bench/gpu/varyings_variants.py --findings "$o/t1-explore/varyings/findings.json" --grid \
+        ${VARYINGS_IDS:-} > "$o/t1-variants.txt"
+    cat "$o/t1-variants.txt"
+    timeout 240 python3 bench/gpu/run_ids.py --target system-gl --ids-file "$o/t1-variants.txt" \
+        --json "$o/t1-variants.json" 2>&1 | cut -c1-400 | grep -v '^    \[' | head -n 400
+    if [ -s "${HANG_IDS:-/nonexistent}" ]; then
+        for t in system-vk system-gl; do
+            step "issue 40: the zink hangs' cases on $t"
+            timeout 120 python3 bench/gpu/run_ids.py --target $t --ids-file "$HANG_IDS" --case-timeout 20 \
+                --json "$o/t3-hangs-$t.json"
+        done
+    fi
+    step "issue 40 item 6: bench, system-gl, batched and isolated"
+    timeout $(( $(left) - 10 )) python3 bench/bench.py --no-piglit --drivers system-gl \
+        --families tess,draw_params,varyings --memory-targets '' --batch 64 --results "$o/t4-bench"
+    echo "bench exit $?"
+    ;;
+followup)
+    [ -n "${FOLLOWUP:-}" ] && source "$FOLLOWUP"
+    ;;
+esac
+step "end"
