@@ -149,7 +149,7 @@ def c_repro(target: str, case_id: str, out: Path) -> None:
             if renderer and "zink" in renderer.group(1).lower() or "zink" not in target:
                 return
         except subprocess.TimeoutExpired:
-            print(f"still running after 12 s: a hang outside the harness; stacks:", flush=True)
+            print("still running after 12 s: a hang outside the harness; stacks:", flush=True)
             for pid in [proc.pid] + _children(proc.pid):
                 print(stacks(pid), flush=True)
             os.killpg(proc.pid, signal.SIGKILL)
