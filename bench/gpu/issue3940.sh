@@ -32,7 +32,7 @@ command -v cc gcc cuda-gdb py-spy
 python3 -c 'import hypothesis, sys; print("python", sys.version.split()[0], "hypothesis", hypothesis.__version__)'
 
 case $part in
-zink|followup)
+zink*|followup)
     export HARNESS_MESA
     HARNESS_MESA=$(mesa_closure) || exit 1
     [ -n "$nv_egl" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$nv_egl
@@ -48,6 +48,27 @@ nvidia)
     ;;
 esac
 
+# issue 40 item 5: the exploration that met the hangs (a budget in seconds: "150" alone is 150
+# cases), then, if it met none, the same with a context per case (--batch 1, the command as it
+# ran before batches); then bench/gpu/hang_triage.py on the hanging cases found.
+explore_and_triage() {
+    local folders=() batch
+    for batch in 64 1; do
+        step "issue 40: explore draw_params on zink-system, seed 4242, budget ${EXPLORE_BUDGET:-150s}, batch $batch"
+        timeout $(( $(left) - 200 > 260 ? 260 : $(left) - 200 )) python3 -m harness explore --family draw_params \
+            --seed 4242 --budget "${EXPLORE_BUDGET:-150s}" --batch $batch --target zink-system \
+            --results-dir "$o/t3-explore-b$batch"
+        echo "explore exit $?"
+        timeout 60 python3 -m harness explore summary "$o/t3-explore-b$batch"
+        folders+=(--from "$o/t3-explore-b$batch")
+        grep -rqs '"timeout"' "$o/t3-explore-b$batch" && break
+        (( $(left) > 400 )) || break
+    done
+    step "issue 40: hang triage"
+    timeout $(( $(left) - 15 )) python3 bench/gpu/hang_triage.py --target zink-system "${folders[@]}" \
+        --max 2 --debug sync,noreorder,nobgc,noshobj --out "$o/t3-triage"
+}
+
 case $part in
 zink)
     step "zink-system limits"
@@ -61,14 +82,10 @@ zink)
         --target zink-system --case-timeout 20 -n auto \
         --baseline baselines/nvidia-h100-580.159.04-zink-mesa-26.2.6-1.csv --results-dir "$o/t2-gated" 2>&1 | tail -n 25
     echo "pytest exit ${PIPESTATUS[0]}"
-    step "issue 40: explore draw_params on zink-system, seed 4242, budget 150"
-    timeout $(( $(left) - 200 > 240 ? 240 : $(left) - 200 )) python3 -m harness explore --family draw_params \
-        --seed 4242 --budget 150 --target zink-system --results-dir "$o/t3-explore"
-    echo "explore exit $?"
-    timeout 60 python3 -m harness explore summary "$o/t3-explore"
-    step "issue 40: hang triage"
-    timeout $(( $(left) - 15 )) python3 bench/gpu/hang_triage.py --target zink-system --from "$o/t3-explore" \
-        --max 2 --debug sync,noreorder,nobgc,noshobj --out "$o/t3-triage"
+    explore_and_triage
+    ;;
+zinkexplore)
+    explore_and_triage
     ;;
 nvidia)
     step "system-gl limits"
