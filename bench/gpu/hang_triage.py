@@ -128,7 +128,7 @@ def c_repro(target: str, case_id: str, out: Path) -> None:
         return
     inc = os.environ.get("REPRO_INCLUDE", "/usr/include")     # EGL/, KHR/, GL/glcorearb.h
     egl = next(iter(sorted(Path("/usr/lib/x86_64-linux-gnu").glob("libEGL.so.1*"))), None)
-    code, text = sh([cc, "-O1", "-I", inc, str(source), str(egl) if egl else "-lEGL", "-o", str(binary)], 120)
+    code, text = sh([cc, "-g", "-O0", "-I", inc, str(source), str(egl) if egl else "-lEGL", "-o", str(binary)], 120)
     print(f"$ {cc} ... {source.name}: exit {code}\n{text}", flush=True)
     if code != 0:
         return

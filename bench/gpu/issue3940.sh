@@ -113,6 +113,53 @@ nvidia)
         --families tess,draw_params,varyings --memory-targets '' --batch 64 --results "$o/t4-bench"
     echo "bench exit $?"
     ;;
+zinkdeep|zink25)
+    # the hang of explore seed 4242 that reproduces alone, and its variants (a reduction by hand),
+    # on zink over NVIDIA, the harness's own Vulkan layer on NVIDIA and NVIDIA's GL
+    h0=${H0:-draw_params/explore/v1-k0as12.ak1as36.0.az.0.f.36z.k1as31.n.aa17.2.6.0.1zz.0.f.0z.k1as21.n.aa0.1.9.0.0zz.0.f.0zz.s15.f.460z}
+    python3 bench/gpu/draw_params_variants.py "$h0" > "$o/v.txt"
+    cat "$o/v.txt"
+    targets=${VARIANT_TARGETS:-zink-system system-vk system-gl}
+    for t in $targets; do
+        step "$h0 and its variants on $t"
+        unset_mesa=(); [ $t = zink-system ] || unset_mesa=(env -u HARNESS_MESA -u HARNESS_EGL_PLATFORM)
+        timeout 240 "${unset_mesa[@]}" python3 bench/gpu/run_ids.py --target $t --ids-file "$o/v.txt" --case-timeout 8 --stall 5 \
+            --json "$o/v-$t.json" 2>&1 | grep -v '^    \['
+    done
+    [ $part = zink25 ] && { step end; exit 0; }
+    # the smallest variant that hangs on zink
+    min=$(python3 - "$o/v-zink-system.json" "$o/v.txt" <<'PY'
+import json, sys
+labels = {l.split()[0]: len(l) for l in open(sys.argv[2]) if l.strip() and not l.startswith("#")}
+hung = [r["id"] for r in json.load(open(sys.argv[1]))["records"] if r["status"] == "timeout"]
+print(min(hung, key=lambda i: labels.get(i, 1e9)) if hung else "")
+PY
+)
+    echo "smallest hanging variant: ${min:-none}"
+    step "stacks and the standalone C program of ${min:-$h0}"
+    timeout 200 python3 bench/gpu/hang_triage.py --target zink-system "${min:-$h0}" --max 1 --skip debug --out "$o/deep"
+    step "validation layer (sid's 1.4.363) in zink's process"
+    dpkg -x "${VVL_DEB:?}" /tmp/vvl
+    j=/tmp/vvl/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json
+    sed -i "s|\"library_path\": \"[^\"]*\"|\"library_path\": \"/tmp/vvl/usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so\"|" $j
+    grep library_path $j
+    printf 'khronos_validation.debug_action = VK_DBG_LAYER_ACTION_LOG_MSG\nkhronos_validation.report_flags = error,warn\nkhronos_validation.log_filename = %s\n' \
+        "$o/vvl-zink.log" > /tmp/vvl/zink.txt
+    vsid=$(awk '$2 == "chain-vs" {print $1}' "$o/v.txt")
+    VK_LAYER_PATH=/tmp/vvl/usr/share/vulkan/explicit_layer.d VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation \
+    VK_LAYER_SETTINGS_PATH=/tmp/vvl/zink.txt timeout 120 python3 bench/gpu/run_ids.py --target zink-system \
+        --case-timeout 15 --stall 10 --json "$o/vvl-zink.json" ${min:-$h0} $vsid 2>&1 | grep -v '^    \['
+    echo "--- the layer's log (errors and warnings, unique lines):"
+    sed -E 's/0x[0-9a-f]+/0x_/g' "$o/vvl-zink.log" | sort | uniq -c | sort -rn | cut -c1-700 | head -n 40
+    step "validation layer on the harness's own Vulkan layer (system-vk --vk-validation)"
+    VK_LAYER_PATH=/tmp/vvl/usr/share/vulkan/explicit_layer.d timeout 120 env -u HARNESS_MESA python3 bench/gpu/run_ids.py \
+        --target system-vk --vk-validation --case-timeout 20 --json "$o/vvl-vk.json" "$h0" ${min:-} 2>&1 | head -n 40
+    step "the other hanging ids of the exploration, each twice, on zink-system"
+    for id in $(cat "${OTHER_HANGS_FILE:-/dev/null}"); do
+        timeout 60 python3 bench/gpu/run_ids.py --target zink-system --case-timeout 12 --stall 6 "$id" "$id" 2>&1 \
+            | grep -v '^    \['
+    done
+    ;;
 followup)
     [ -n "${FOLLOWUP:-}" ] && source "$FOLLOWUP"
     ;;

@@ -57,6 +57,65 @@ def _read(path: str) -> str:
         return f"({exc.strerror})"
 
 
+def _maps(pid: int) -> list[tuple[int, int, int, str]]:
+    """(start, end, file offset, path) of the executable mappings."""
+    out = []
+    for line in _read(f"/proc/{pid}/maps").splitlines():
+        parts = line.split()
+        if len(parts) >= 6 and "x" in parts[1]:
+            start, end = (int(x, 16) for x in parts[0].split("-"))
+            out.append((start, end, int(parts[2], 16), parts[5]))
+    return out
+
+
+def scan_stack(pid: int, sp: int, maps, words: int = 8192, hits: int = 30) -> list[str]:
+    """Return addresses, as far as a scan can tell: the words above `sp` that point into code,
+    as library+offset (no unwinder: some are stale, but the libraries on the way are there)."""
+    try:
+        data = b""
+        with open(f"/proc/{pid}/mem", "rb") as mem:
+            while len(data) < words * 8:           # page by page: the stack's top ends the reads
+                mem.seek(sp + len(data))
+                page = mem.read(4096 - (sp + len(data)) % 4096)
+                if not page:
+                    break
+                data += page
+    except OSError as exc:
+        if not data:
+            return [f"(stack not readable: {exc.strerror})"]
+    out = []
+    for i in range(0, len(data) - 7, 8):
+        value = int.from_bytes(data[i:i + 8], "little")
+        for start, end, offset, path in maps:
+            if start <= value < end:
+                out.append(f"{path.rsplit('/', 1)[-1]}+{value - start + offset:#x}")
+                break
+        if len(out) >= hits:
+            break
+    return out
+
+
+def _poll_fds(pid: int, args: list[str]) -> str:
+    """The fds a thread in poll(2) waits on, and what they are."""
+    try:
+        address, count = int(args[1], 16), min(int(args[2], 16), 8)
+        with open(f"/proc/{pid}/mem", "rb") as mem:
+            mem.seek(address)
+            data = mem.read(8 * count)
+    except (OSError, ValueError, IndexError):
+        return ""
+    fds = []
+    for i in range(count):
+        fd = int.from_bytes(data[8 * i:8 * i + 4], "little", signed=True)
+        events = int.from_bytes(data[8 * i + 4:8 * i + 6], "little")
+        try:
+            what = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            what = "?"
+        fds.append(f"fd {fd} ({what}) events {events:#x}")
+    return "; polls " + ", ".join(fds)
+
+
 def stacks(pid: int) -> str:
     lines = [f"=== pid {pid}: {_read(f'/proc/{pid}/cmdline').replace(chr(0), ' ')[:300]}"]
     stat = _read(f"/proc/{pid}/stat").rsplit(")", 1)[-1].split()
@@ -66,16 +125,32 @@ def stacks(pid: int) -> str:
         tasks = sorted(os.listdir(f"/proc/{pid}/task"), key=int)
     except OSError:
         tasks = []
+    maps = _maps(pid)
     for tid in tasks:
         t = f"/proc/{pid}/task/{tid}"
         tstat = _read(f"{t}/stat").rsplit(")", 1)[-1].split()
+        syscall = _read(f"{t}/syscall").split()
+        wchan = _read(f"{t}/wchan")
         lines.append(f"  tid {tid} {_read(f'{t}/comm')!r}: state {tstat[0] if tstat else '?'}, "
-                     f"wchan {_read(f'{t}/wchan')}, syscall {_read(f'{t}/syscall')[:80]}, "
-                     f"cpu ticks {tstat[11] if len(tstat) > 12 else '?'}+{tstat[12] if len(tstat) > 12 else '?'}")
+                     f"wchan {wchan}, syscall {' '.join(syscall[:4])}, "
+                     f"cpu ticks {tstat[11] if len(tstat) > 12 else '?'}+{tstat[12] if len(tstat) > 12 else '?'}"
+                     + (_poll_fds(pid, syscall) if syscall[:1] == ["7"] else ""))
+        # the threads not parked on a futex or a pipe read: their stack, scanned
+        if len(syscall) >= 9 and syscall[0] not in ("202", "0") or tid == str(pid):
+            try:
+                sp = int(syscall[-2], 16)
+            except ValueError:
+                continue
+            lines.append("    stack scan: " + " < ".join(scan_stack(pid, sp, maps)))
     maps = _read(f"/proc/{pid}/maps")
     libs = sorted({line.split()[-1].rsplit("/", 1)[-1] for line in maps.splitlines()
                    if ".so" in line and ("nvidia" in line or "gallium" in line or "vulkan" in line or "EGL" in line)})
     lines.append("  libraries: " + " ".join(libs))
+    smi = shutil.which("nvidia-smi")
+    if smi:
+        out = subprocess.run([smi, "--query-gpu=utilization.gpu,pstate,clocks.sm,memory.used,power.draw",
+                              "--format=csv"], capture_output=True, text=True)
+        lines.append("  nvidia-smi: " + " | ".join(out.stdout.strip().splitlines()))
     spy = shutil.which("py-spy") or next((p for p in ("/tmp/site/bin/py-spy",) if os.path.exists(p)), None)
     if spy:
         try:
@@ -87,8 +162,10 @@ def stacks(pid: int) -> str:
     gdb = shutil.which("cuda-gdb") or shutil.which("gdb")
     if gdb:
         try:
-            out = subprocess.run([gdb, "-q", "-batch", "-p", str(pid), "-ex", "set pagination off",
-                                  "-ex", "info threads", "-ex", "thread apply all bt 40"],
+            out = subprocess.run([gdb, "-q", "-batch", "-iex", "set auto-load safe-path /", "-p", str(pid),
+                                  "-ex", "set pagination off",
+                                  "-ex", "info threads", "-ex", "info sharedlibrary",
+                                  "-ex", "thread apply all bt 40"],
                                  capture_output=True, text=True, timeout=90)
             lines.append(f"  --- {Path(gdb).name} thread apply all bt\n" + (out.stdout + out.stderr).strip()[-20000:])
         except (OSError, subprocess.TimeoutExpired) as exc:
