@@ -40,7 +40,7 @@ zink*|followup)
     step "targets zink-system"
     timeout 120 python3 -m harness targets zink-system
     ;;
-nvidia)
+nvidia*|bench)
     [ -n "$nv_egl" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$nv_egl
     step "targets"
     timeout 120 python3 -m harness targets system-gl
@@ -87,7 +87,13 @@ zink)
 zinkexplore)
     explore_and_triage
     ;;
-nvidia)
+bench)
+    step "issue 40 item 6: bench, system-gl, batched and isolated"
+    timeout $(( $(left) - 10 )) python3 bench/bench.py --no-piglit --drivers system-gl \
+        --families tess,draw_params,varyings --memory-targets '' --batch "${BATCH:-64}" --results "$o/t4-bench"
+    echo "bench exit $?"
+    ;;
+nvidia|nvidia1)
     step "system-gl limits"
     timeout 60 python3 bench/gpu/gl_limits.py
     step "issue 39: explore varyings on system-gl, seed 4242, budget 120"
@@ -108,10 +114,17 @@ nvidia)
                 --json "$o/t3-hangs-$t.json"
         done
     fi
+    [ $part = nvidia1 ] && { step end; exit 0; }
     step "issue 40 item 6: bench, system-gl, batched and isolated"
     timeout $(( $(left) - 10 )) python3 bench/bench.py --no-piglit --drivers system-gl \
         --families tess,draw_params,varyings --memory-targets '' --batch 64 --results "$o/t4-bench"
     echo "bench exit $?"
+    ;;
+zinkrepeat)
+    # named cases, each line of $REPEAT_IDS run in turn in one harness child (a new child after a hang)
+    step "repeats on zink-system ($(python3 -m harness targets zink-system 2>&1 | grep -m1 renderer))"
+    timeout $(( $(left) - 10 )) python3 bench/gpu/run_ids.py --target zink-system --ids-file "$REPEAT_IDS" \
+        --case-timeout 8 --stall 5 --json "$o/repeat.json" 2>&1 | grep -v '^    \['
     ;;
 zinkdeep|zink25)
     # the hang of explore seed 4242 that reproduces alone, and its variants (a reduction by hand),
