@@ -120,6 +120,31 @@ nvidia|nvidia1)
         --families tess,draw_params,varyings --memory-targets '' --batch 64 --results "$o/t4-bench"
     echo "bench exit $?"
     ;;
+zinkpbuf)
+    # issue 40 item 5, the hang's cause: Mesa's state tracker hands the bound GL_PARAMETER_BUFFER to a
+    # plain glDrawArraysIndirect as its draw count (st_indirect_draw_vbo), so zink issues
+    # vkCmdDrawIndirectCount(maxDrawCount 1) reading the count the harness's buffer holds at offset 0
+    # (0xDEADBEEF). Count values past maxDrawCount through each path ($CRAFTED: explored ids of
+    # Multi*IndirectCount draws with count-buffer values 1 .. 2^32-1), and the standalone C
+    # programs of $PB (bench/results/2026-11-26-gpu.md says how they were made), on NVIDIA's
+    # Vulkan through the harness's layer first (a fresh machine), NVIDIA's GL, then zink.
+    nozink=(env -u HARNESS_MESA -u HARNESS_EGL_PLATFORM)
+    for t in system-vk system-gl; do
+        step "count-buffer values past maxdrawcount on $t"
+        timeout 150 "${nozink[@]}" python3 bench/gpu/run_ids.py --target $t --ids-file "$CRAFTED" --case-timeout 8 \
+            --stall 5 --json "$o/crafted-$t.json" 2>&1 | grep -v '^    \['
+    done
+    step "the C programs on NVIDIA's GL"
+    timeout 120 "${nozink[@]}" python3 bench/gpu/run_programs.py --target system-gl --limit 10 --no-stacks \
+        $(ls "$PB"/pb-* | grep -v '\.c$')
+    step "the C programs on zink over NVIDIA (EGL device 0)"
+    timeout 90 python3 bench/gpu/run_programs.py --target zink-system --device 0 --limit 10 "$PB/pb-orig"
+    timeout 150 python3 bench/gpu/run_programs.py --target zink-system --device 0 --limit 10 --no-stacks \
+        $(ls "$PB"/pb-* | grep -v '\.c$' | grep -v pb-orig)
+    step "count-buffer values past maxdrawcount on zink-system"
+    timeout $(( $(left) - 10 )) python3 bench/gpu/run_ids.py --target zink-system --ids-file "$CRAFTED" \
+        --case-timeout 8 --stall 5 --json "$o/crafted-zink-system.json" 2>&1 | grep -v '^    \['
+    ;;
 zinkrepeat)
     # named cases, each line of $REPEAT_IDS run in turn in one harness child (a new child after a hang)
     step "repeats on zink-system ($(python3 -m harness targets zink-system 2>&1 | grep -m1 renderer))"
