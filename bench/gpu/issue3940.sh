@@ -40,7 +40,7 @@ zink*|followup)
     step "targets zink-system"
     timeout 120 python3 -m harness targets zink-system
     ;;
-nvidia*|bench)
+nvidia*|bench|vkcount)
     [ -n "$nv_egl" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$nv_egl
     step "targets"
     timeout 120 python3 -m harness targets system-gl
@@ -96,8 +96,8 @@ bench)
 nvidia|nvidia1)
     step "system-gl limits"
     timeout 60 python3 bench/gpu/gl_limits.py
-    step "issue 39: explore varyings on system-gl, seed 4242, budget 120"
-    timeout 200 python3 -m harness explore --family varyings --seed 4242 --budget 120 --target system-gl \
+    step "issue 39: explore varyings on system-gl, seed 4242, budget 120s"
+    timeout 200 python3 -m harness explore --family varyings --seed 4242 --budget 120s --target system-gl \
         --results-dir "$o/t1-explore"
     echo "explore exit $?"
     timeout 60 python3 -m harness explore summary "$o/t1-explore"
@@ -119,6 +119,27 @@ nvidia|nvidia1)
     timeout $(( $(left) - 10 )) python3 bench/bench.py --no-piglit --drivers system-gl \
         --families tess,draw_params,varyings --memory-targets '' --batch 64 --results "$o/t4-bench"
     echo "bench exit $?"
+    ;;
+vkcount)
+    # NVIDIA's Vulkan alone (the harness's layer): each count-buffer value in a fresh child (a device
+    # loss ends the child's device), then the first value that lost it again under the validation layer
+    step "count-buffer values past maxdrawcount on system-vk, a child each"
+    while read -r id label; do
+        printf '%s: ' "$label"
+        timeout 40 python3 bench/gpu/run_ids.py --target system-vk --case-timeout 8 --stall 5 "$id" 2>&1 | tail -n +2 \
+            | head -n 2 | tr '\n' ' '; echo
+    done < "$CRAFTED"
+    if [ -n "${VVL_DEB:-}" ]; then
+        dpkg -x "$VVL_DEB" /tmp/vvl
+        j=/tmp/vvl/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json
+        sed -i "s|\"library_path\": \"[^\"]*\"|\"library_path\": \"/tmp/vvl/usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so\"|" $j
+        step "the same under the validation layer (sid's), system-vk --vk-validation"
+        grep -E 'count0x(1|8)' "$CRAFTED" | while read -r id label; do
+            printf '%s: ' "$label"
+            VK_LAYER_PATH=/tmp/vvl/usr/share/vulkan/explicit_layer.d timeout 40 python3 bench/gpu/run_ids.py \
+                --target system-vk --vk-validation --case-timeout 8 --stall 5 "$id" 2>&1 | tail -n +2 | head -n 6
+        done
+    fi
     ;;
 zinkpbuf)
     # issue 40 item 5, the hang's cause: Mesa's state tracker hands the bound GL_PARAMETER_BUFFER to a
