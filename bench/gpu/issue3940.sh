@@ -40,7 +40,7 @@ zink*|followup)
     step "targets zink-system"
     timeout 120 python3 -m harness targets zink-system
     ;;
-nvidia*|bench|vkcount)
+nvidia*|bench|vkcount|varyfind)
     [ -n "$nv_egl" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$nv_egl
     step "targets"
     timeout 120 python3 -m harness targets system-gl
@@ -119,6 +119,15 @@ nvidia|nvidia1)
     timeout $(( $(left) - 10 )) python3 bench/bench.py --no-piglit --drivers system-gl \
         --families tess,draw_params,varyings --memory-targets '' --batch 64 --results "$o/t4-bench"
     echo "bench exit $?"
+    ;;
+varyfind)
+    # issue 39 item 5: seed 4242's draws (the same on any target for one Hypothesis version: drawn
+    # here without a driver, bench/results/2026-11-26-gpu.md) that match the finding's description
+    # (a GLSL 4.00 compatibility vs-gs-fs program, a struct, dvec3 arrays, gl_TexCoord[6],
+    # gl_ClipDistance), and their variants, on NVIDIA's GL, with the whole link log
+    step "issue 39: the candidates and their variants on system-gl"
+    timeout 200 python3 bench/gpu/run_ids.py --target system-gl --ids-file "$VARY_IDS" --json "$o/varyfind.json" \
+        2>&1 | cut -c1-300
     ;;
 vkcount)
     # NVIDIA's Vulkan alone (the harness's layer): each count-buffer value in a fresh child (a device
