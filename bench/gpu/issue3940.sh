@@ -40,27 +40,7 @@ zink*|followup)
     step "targets zink-system"
     timeout 120 python3 -m harness targets zink-system
     ;;
-nvidia*|bench|vkcount|gatednv)
-    # the kept varyings case on NVIDIA's Vulkan (the harness's layer) and GL alone, then every family
-    # gated on baselines/nvidia-h100-580.159.04.csv on both, as docs/gpu.md's CI-style run
-    step "the kept varyings case on system-vk and system-gl"
-    for t in system-vk system-gl; do
-        timeout 60 python3 bench/gpu/run_ids.py --target $t --ids-file "$KEPT_IDS" 2>&1 | head -n 8 | cut -c1-300
-    done
-    step "every family on system-gl and system-vk, gated on baselines/nvidia-h100-580.159.04.csv"
-    timeout $(( $(left) - 10 )) python3 -m pytest -q -p no:cacheprovider -n auto tests/tess tests/draw_params \
-        tests/varyings --target system-gl --target system-vk --baseline baselines/nvidia-h100-580.159.04.csv \
-        --results-dir "$o/gated-nvidia" 2>&1 | tail -n 12
-    echo "pytest exit ${PIPESTATUS[0]}"
-    ;;
-zinkgated)
-    step "every family on zink-system, gated on baselines/nvidia-h100-580.159.04-zink-mesa-26.2.6-1.csv"
-    timeout $(( $(left) - 10 )) python3 -m pytest -q -p no:cacheprovider -n auto tests/tess tests/draw_params \
-        tests/varyings --target zink-system --case-timeout 20 \
-        --baseline baselines/nvidia-h100-580.159.04-zink-mesa-26.2.6-1.csv --results-dir "$o/gated-zink" 2>&1 | tail -n 12
-    echo "pytest exit ${PIPESTATUS[0]}"
-    ;;
-varyfind)
+nvidia*|bench|vkcount|varyfind|gatednv)
     [ -n "$nv_egl" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$nv_egl
     step "targets"
     timeout 120 python3 -m harness targets system-gl
@@ -139,6 +119,26 @@ nvidia|nvidia1)
     timeout $(( $(left) - 10 )) python3 bench/bench.py --no-piglit --drivers system-gl \
         --families tess,draw_params,varyings --memory-targets '' --batch 64 --results "$o/t4-bench"
     echo "bench exit $?"
+    ;;
+gatednv)
+    # the kept varyings case on NVIDIA's Vulkan (the harness's layer) and GL alone, then every family
+    # gated on baselines/nvidia-h100-580.159.04.csv on both, as docs/gpu.md's CI-style run
+    step "the kept varyings case on system-vk and system-gl"
+    for t in system-vk system-gl; do
+        timeout 60 python3 bench/gpu/run_ids.py --target $t --ids-file "$KEPT_IDS" 2>&1 | head -n 8 | cut -c1-300
+    done
+    step "every family on system-gl and system-vk, gated on baselines/nvidia-h100-580.159.04.csv"
+    timeout $(( $(left) - 10 )) python3 -m pytest -q -p no:cacheprovider -n auto tests/tess tests/draw_params \
+        tests/varyings --target system-gl --target system-vk --baseline baselines/nvidia-h100-580.159.04.csv \
+        --results-dir "$o/gated-nvidia" 2>&1 | tail -n 12
+    echo "pytest exit ${PIPESTATUS[0]}"
+    ;;
+zinkgated)
+    step "every family on zink-system, gated on baselines/nvidia-h100-580.159.04-zink-mesa-26.2.6-1.csv"
+    timeout $(( $(left) - 10 )) python3 -m pytest -q -p no:cacheprovider -n auto tests/tess tests/draw_params \
+        tests/varyings --target zink-system --case-timeout 20 \
+        --baseline baselines/nvidia-h100-580.159.04-zink-mesa-26.2.6-1.csv --results-dir "$o/gated-zink" 2>&1 | tail -n 12
+    echo "pytest exit ${PIPESTATUS[0]}"
     ;;
 varyfind)
     # issue 39 item 5: seed 4242's draws (the same on any target for one Hypothesis version: drawn
