@@ -58,7 +58,8 @@ def _vk_without(args) -> tuple[str, ...]:
 
 REDUCE_SHARE = 0.25         # of a family's time, kept back for reduction once it has a finding
 HANG_REDUCE_RUNS = 10       # runs to reduce a hang: each one that reproduces it costs a case timeout
-WRAP_UP = 0.5               # seconds a time budget keeps for writing findings and closing the child
+WRAP_UP = 1.5               # seconds a time budget keeps for writing findings and closing the child (a
+                            # loaded 2-core machine took 1.1 s: bench/results/2026-11-26-architecture.md)
 
 
 class Interrupted(KeyboardInterrupt):
