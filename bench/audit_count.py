@@ -5,7 +5,7 @@
 
 The run's records say only the outcome (a batched failure confirmed alone is its alone verdict;
 an audited pass that agrees stays a pass). This plugin wraps the run core's `confirm` (harness/
-core.py) in every pytest process and writes, per process, DIR/audit-count-<pid>.json: each
+run/core.py) in every pytest process and writes, per process, DIR/audit-count-<pid>.json: each
 batched case's batched status, whether it ran alone (a confirmation of a failure, or the audit
 of a pass), the alone status and the final one. The summary prints the counts per target and
 every case whose alone verdict differs from the batched one, with its batch mates.
@@ -23,7 +23,7 @@ _rows: list[dict] = []
 
 
 def pytest_configure(config):
-    from harness import core
+    from harness.run import core
 
     folder = Path(config.getoption("results_dir"))
     original = core.confirm
