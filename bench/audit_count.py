@@ -56,7 +56,8 @@ def pytest_configure(config):
 
 
 def summary(folder: Path) -> str:
-    rows = [r for p in sorted(folder.glob("audit-count-*.json")) for r in json.loads(p.read_text())]
+    # each process of a run writes its own; the scheduler's processes under shards/N (harness/scheduler)
+    rows = [r for p in sorted(folder.rglob("audit-count-*.json")) for r in json.loads(p.read_text())]
     out = []
     by_target = collections.defaultdict(list)
     for r in rows:
