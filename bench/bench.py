@@ -4,6 +4,7 @@
     .venv/bin/python bench/bench.py [--drivers llvmpipe,zink] [--families tess,draw_params]
                                     [--no-piglit] [--memory-targets llvmpipe,zink,lavapipe] [--cold]
                                     [--parallel N|auto] [--batch K] [--before REV [--repeat N]]
+                                    [--pairs N]
 
 For each driver it first runs both tools once untimed, so that every timed row finds the
 driver's shader disk cache warm (Mesa's, NVIDIA's), as repeated CI runs do; `--cold` skips that.
@@ -32,6 +33,10 @@ through each front end (`pytest -n auto`, `pytest` without -n, `harness parallel
 chooses), alternately, --repeat times each, after one untimed serial run of each; it prints both
 rates (the best of the repeats, the least disturbed by the machine's other load) and their
 ratio per front end. Nothing else runs.
+
+`--pairs N` times piglit batched and `-n auto --batch K` alternately, N pairs (after one untimed
+run of each), for the batched ratio on a shared machine whose load moves between rows; it prints
+each pair's ratio and the CPU per result and per case. Nothing else runs.
 """
 from __future__ import annotations
 
@@ -129,13 +134,16 @@ def piglit(driver: str, batched: bool, warm: bool = True) -> dict | None:
     cmd = ["piglit", "run", "quick", str(results)] + [a for t in PIGLIT_TESTS for a in ("-t", t)]
     if batched:
         cmd += ["--process-isolation", "false"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     wall, peak, proc = timed(cmd, env, cwd=results)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     data = _piglit_results(results)
     shutil.rmtree(results)
     totals = {k: v for k, v in data.get("totals", {}).get("root", {}).items() if v and k != "notrun"}
     tests = data.get("tests", {}).values()
     options = data.get("options", {})
     return {"wall": wall, "cases": sum(totals.values()), "peak": peak, "rc": proc.returncode,
+            "cpu": after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime,
             "totals": totals, "tests": len(tests),
             "processes": sum(len(t.get("pid") or ()) for t in tests),
             "fast_skipped": sum(1 for t in tests if t.get("result") == "skip" and not t.get("pid")),
@@ -165,7 +173,7 @@ def piglit_counted(r: dict) -> str:
             f"{r['fast_skipped']} tests fast-skipped (no process); `{r['command']}`; process isolation "
             f"{r['isolation']}, concurrency {r['concurrent']} x {r['jobs']} jobs, platform {r['platform']}, "
             f"timeout {r['timeout']}, dmesg {r['dmesg']}; wflinfo {r['wflinfo']}; shader cache {r['cache']}; "
-            f"wall {r['wall']:.1f} s")
+            f"wall {r['wall']:.1f} s, CPU {r['cpu']:.1f} s ({r['cpu'] / max(1, r['cases']) * 1e3:.2f} ms a result)")
     if r["fast_skipped"] > r["tests"] // 10:
         line += "\n  WARNING: most tests were fast-skipped without running: this rate is no reference"
     return line
@@ -285,6 +293,45 @@ def before_after(rev: str, drivers: list[str], families: list[str], repeat: int,
     return 0
 
 
+def pairs(drivers: list[str], families: list[str], batch: int, repeat: int) -> int:
+    """piglit batched and harness `-n auto --batch K`, alternately, `repeat` times each, after
+    one untimed run of each (warm caches): the two rows of each pair ran a few seconds apart,
+    on the same load, so their ratio is the one to quote on a shared machine. Prints each run's
+    rate, CPU per result or case (the process tree's) and the load average, and the ratio of
+    each pair, of the best rates and of the CPU per case."""
+    print(f"bench: {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, families {families}, "
+          f"piglit batched against harness -n auto --batch {batch}, {repeat} pairs; load average "
+          f"{os.getloadavg()[0]:.2f} at the start")
+    for driver in drivers:
+        ours(driver, families, "0")
+        if piglit(driver, batched=True, warm=False) is None:
+            print("piglit: not installed (Debian package piglit)")
+            return 2
+        runs: list[tuple[dict, dict, str]] = []
+        for number in range(repeat):
+            p = piglit(driver, batched=True)
+            h = ours(driver, families, "auto", batch=batch)
+            load = open("/proc/loadavg").read().split()[0]
+            runs.append((p, h, load))
+            prate, hrate = p["cases"] / p["wall"], h["cases"] / h["wall"]
+            print(f"{driver:9} pair {number + 1}: piglit batched {p['cases']} results {p['wall']:5.1f} s "
+                  f"{prate:6.1f}/s, CPU {p['cpu'] / p['cases'] * 1e3:5.2f} ms a result; harness batched "
+                  f"{h['cases']} cases {h['wall']:5.1f} s {hrate:6.1f}/s, CPU {h['cpu'] / max(1, h['cases']) * 1e3:5.2f} "
+                  f"ms a case ({', '.join(f'{n} {k}' for k, n in sorted(h['statuses'].items()))}); "
+                  f"ratio {hrate / prate:.2f}x; load {load}", flush=True)
+        print(f"{'':16} piglit counted: {piglit_counted(runs[-1][0])}")
+        best_p = max(p["cases"] / p["wall"] for p, _, _ in runs)
+        best_h = max(h["cases"] / h["wall"] for _, h, _ in runs)
+        ratios = sorted((h["cases"] / h["wall"]) / (p["cases"] / p["wall"]) for p, h, _ in runs)
+        cpu_p = sum(p["cpu"] for p, _, _ in runs) / sum(p["cases"] for p, _, _ in runs) * 1e3
+        cpu_h = sum(h["cpu"] for _, h, _ in runs) / sum(h["cases"] for _, h, _ in runs) * 1e3
+        print(f"{driver:9} harness batched / piglit batched: best rates {best_h:.1f} / {best_p:.1f} = "
+              f"{best_h / best_p:.2f}x; per pair {', '.join(f'{r:.2f}' for r in ratios)} (median "
+              f"{ratios[len(ratios) // 2]:.2f}x); CPU {cpu_h:.2f} ms a case against {cpu_p:.2f} ms a result "
+              f"(mean of all runs): {cpu_p / cpu_h:.2f}x; load average now {os.getloadavg()[0]:.2f}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--drivers", default="llvmpipe,zink")
@@ -310,6 +357,9 @@ def main() -> int:
                         help="pytest -n of the batched row (default auto, as the -n auto row)")
     parser.add_argument("--batch", type=int, default=64, metavar="K",
                         help="also time a batched -n auto row (--batch K; 0: none), and compare its verdicts")
+    parser.add_argument("--pairs", type=int, default=0, metavar="N",
+                        help="only piglit batched and harness -n auto --batch K, alternately, N times each "
+                             "(the ratio on a shared machine; see `pairs`)")
     parser.add_argument("--parallel", metavar="N", default=None,
                         help="also time `python -m harness parallel N` (N or auto), unprofiled")
     args = parser.parse_args()
@@ -317,6 +367,8 @@ def main() -> int:
     if args.before:
         return before_after(args.before, args.drivers.split(","), families, args.repeat,
                             tuple(args.front_ends.split(",")))
+    if args.pairs:
+        return pairs(args.drivers.split(","), families, args.batch, args.pairs)
     cores = os.cpu_count() or 1
     print(f"bench: {time.strftime('%Y-%m-%d %H:%M')}, {cores} cores, families {families}")
     for driver in args.drivers.split(","):

@@ -85,6 +85,10 @@ def merge(findings: list[Finding]) -> list[Finding]:
 
 # export names files after the case id; a file name holds 255 bytes, with a suffix.
 LONGEST_STEM = 200
+# (folder, case id, vk_without) -> the notes of its reproducers, written there already: findings.json
+# is rewritten at each new failure, and exporting every finding's reproducers again each time
+# was 8% of an exploration's CPU (bench/explore_profile.py). A folder removed forgets its entries.
+_EXPORTED: dict[tuple[str, str, frozenset], list[str]] = {}
 
 
 def _export_all(case: Case, folder: Path, vk_without: frozenset[str]) -> list[str]:
@@ -111,6 +115,8 @@ def write(results: Path, run: dict, findings: list[Finding], command: dict) -> P
     for old in results.glob("[0-9][0-9][0-9]-*"):      # an earlier write's folders, renumbered since
         if old.is_dir() and old.name not in names:
             shutil.rmtree(old)
+            for key in [k for k in _EXPORTED if k[0] == str(old)]:
+                del _EXPORTED[key]
     entries = []
     options = f"--target {command['target']}"
     options += f" --mesa {shlex.quote(command['mesa'])}" if command.get("mesa") else ""
@@ -120,7 +126,11 @@ def write(results: Path, run: dict, findings: list[Finding], command: dict) -> P
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "case.json").write_text(finding.reduced.to_json())
         (folder / "original.json").write_text(finding.original.to_json())
-        notes = _export_all(finding.reduced, folder, frozenset(command.get("vk_without") or ()))
+        vk_without = frozenset(command.get("vk_without") or ())
+        key = (str(folder), finding.reduced.id, vk_without)
+        notes = _EXPORTED.get(key) if (folder / "README.txt").is_file() else None
+        if notes is None:
+            notes = _EXPORTED[key] = _export_all(finding.reduced, folder, vk_without)
         entry = finding.to_json(folder.name)
         (folder / "finding.json").write_text(json.dumps(entry, indent=1))
         rid = shlex.quote(finding.reduced.id)

@@ -107,6 +107,10 @@ def pytest_addoption(parser):
                     help="run up to K cases one after another in one context (GL targets), each failure "
                          "confirmed alone and a seeded share of passes audited alone; a disagreement is "
                          "order-dependent (harness/executor/batch.py). Default: a context per case")
+    group.addoption("--audit", type=float, default=config_mod.AUDIT, metavar="FRACTION",
+                    help=f"with --batch: the share of batched passes re-run alone to audit the batches "
+                         f"(default {config_mod.AUDIT:g}; 1: every pass, so that any leak that makes a case "
+                         f"pass is seen; docs/batch.md)")
     group.addoption("--shuffle", type=int, default=None, metavar="SEED",
                     help="run the cases in a random order drawn from SEED (state-leak hunting)")
     group.addoption("--resume", default=None, metavar="DIR",
@@ -200,12 +204,15 @@ def _configure(config):
         config.stash[STARTED] = time.time()
     config.stash[POOL] = Pipeline(config.stash[SETTINGS])
     results_dir = Path(config.getoption("results_dir"))
+    audit = config.getoption("audit")
+    if not 0.0 <= audit <= 1.0:
+        raise HarnessUsageError(f"--audit {audit:g}: expected a fraction from 0 to 1")
     try:
         gate = config.stash[GATE]
         config.stash[RULES] = core.Rules(baseline=baseline.load(gate.baselines),
                                          flakes=tuple(baseline.load_flakes(gate.flakes)),
                                          flake_retries=config.getoption("flake_retries"), triage_dir=results_dir,
-                                         audit_seed=config.getoption("shuffle") or 0)
+                                         audit=audit, audit_seed=config.getoption("shuffle") or 0)
         config.stash[SKIPS] = baseline.load_patterns(config.getoption("skips"))
     except baseline.BaselineError as exc:
         raise HarnessUsageError(str(exc)) from None

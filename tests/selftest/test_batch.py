@@ -153,3 +153,17 @@ def test_the_audit_sample_is_seeded_and_its_size_is_the_fraction():
     assert picked != [i for i in ids if audited(i, 8, 0.05)]
     assert describe(()) == "first in its batch's context"
     assert describe(tuple("abcdefghij")).endswith("10 cases in its batch's context: ... c, d, e, f, g, h, i, j")
+
+
+def test_the_audit_fraction_is_pytests_audit_option(tmp_path):
+    """`--audit FRACTION` (docs/batch.md) sets the share of batched passes audited alone; outside
+    0..1 it is bad input: one line, exit status 2."""
+    import subprocess
+    import sys
+    from conftest import ROOT
+    bad = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q",
+                          "tests/draw_params", "--target", "llvmpipe", "--batch", "4", "--audit", "1.5",
+                          "--results-dir", str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
+    assert bad.returncode == 2 and "--audit 1.5: expected a fraction from 0 to 1" in bad.stdout + bad.stderr
+    from harness.pytest_adapter import plugin
+    assert plugin.config_mod.AUDIT == core.Rules().audit == 0.05

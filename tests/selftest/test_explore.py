@@ -237,3 +237,23 @@ def test_a_kept_finding_joins_its_family_in_the_catalog(tmp_path, monkeypatch):
     assert catalog.generate(family / "cases.py") == []
     kept.add(explored, "a zero-count first entry", root=tmp_path)
     assert [c.id for c in catalog.generate(family / "cases.py")] == [explored]
+
+
+def test_findings_rewritten_export_each_reproducer_once(tmp_path, monkeypatch):
+    """findings.json is rewritten at each new failure; a finding's reproducers, written already
+    in its folder, are not exported again (findings._EXPORTED), unless its folder went away."""
+    case = ids.build("draw_params", BASE_VERTEX_MINIMUM)
+    finding = findings.Finding(finding_key(case, base_vertex_bug(case)), case, base_vertex_bug(case), case,
+                               base_vertex_bug(case), "test")
+    calls = []
+    export_all = findings._export_all
+    monkeypatch.setattr(findings, "_export_all", lambda *a: calls.append(a[0].id) or export_all(*a))
+    command = {"target": "llvmpipe", "mesa": None, "vk_without": []}
+    first = findings.write(tmp_path, {}, [finding], command)
+    readme = (tmp_path / finding.slug(1) / "README.txt").read_text()
+    findings.write(tmp_path, {}, [finding], command)
+    assert calls == [case.id] and (tmp_path / finding.slug(1) / "README.txt").read_text() == readme
+    import shutil
+    shutil.rmtree(tmp_path / finding.slug(1))
+    findings.write(tmp_path, {}, [finding], command)
+    assert calls == [case.id, case.id] and first.exists() and "glsl: " in readme

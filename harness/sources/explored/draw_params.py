@@ -9,6 +9,7 @@ are the family oracle's (harness/oracle/draw_params.py).
 """
 from __future__ import annotations
 
+import functools
 from hypothesis import strategies as st
 
 from harness.model import families, glfacts
@@ -23,6 +24,7 @@ STRIDES = (0, 20, 24, 32, 36)              # 0 packed; else >= the 20-byte eleme
 INDEX_TYPE_TOKENS = ("uint", "ushort", "ubyte")
 
 
+@functools.cache                    # asked per case built: the path and the lookup once
 def _family():
     return families.family_module(families.ROOT / "tests" / FAMILY / "cases.py")
 

@@ -22,6 +22,7 @@ builders (two patches a draw), and control's levels stay small, so a case stays 
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import math
 
@@ -43,6 +44,7 @@ KINDS = ("coords", "control", "types", "steps", "seq", "facing")
 PROGRAM_KINDS = ("no-tcs", "tcs", "plain")
 
 
+@functools.cache                    # asked per case built: the path and the lookup once
 def _module(name: str):
     families.family_module(families.ROOT / "tests" / FAMILY / "cases.py")
     return importlib.import_module(f"harness_family_{FAMILY}.{name}")

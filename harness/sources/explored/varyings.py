@@ -29,6 +29,7 @@ FACES = ("front", "back", "two-side-front", "two-side-back")
 MAX_COMPONENTS = 60                 # under zink's 64, with gl_ClipVertex's vec4 through a GS
 
 
+@functools.cache                    # the strategies ask thousands of times an exploration
 def _family():
     return families.family_module(families.ROOT / "tests" / FAMILY / "cases.py")
 
