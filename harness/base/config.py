@@ -1,5 +1,6 @@
-"""The run's configuration, read once: the only module of the harness that reads the process
-environment (besides the child's entry point, harness/executor/child.py, which is handed its own).
+"""The run's configuration: the only module of the harness that reads the process environment,
+besides the child's entry point (harness/executor/child.py, which is handed its own). Each front
+end reads it once, at its start, and hands the values on in RunSettings and ChildOptions.
 
 - `RunSettings`: how executor children are started for a run (timeouts, platform, Mesa, the
   Vulkan layer's switches); a frozen value the pytest plugin, the CLI and the run core share.
@@ -40,7 +41,6 @@ class Knobs:
     case_cache: bool = True           # HARNESS_CASE_CACHE=0: generate every family afresh
     shader_tests: str = ""            # HARNESS_SHADER_TESTS: where piglit .shader_test files are looked for
     profile: str = ""                 # HARNESS_PROFILE: folder for bench/bench.py's timers
-    xdist_workers: str = ""           # PYTEST_XDIST_AUTO_NUM_WORKERS: xdist's own -n auto rule
     ci_node_index: str = ""           # CI_NODE_INDEX (GitLab's parallel:, from 1): this job's shard
     ci_node_total: str = ""           # CI_NODE_TOTAL: the shards in all (harness/run/sharding.py)
     plugins: tuple[str, ...] = ()     # HARNESS_PLUGINS=A,B: modules or .py files that add backends and targets
@@ -54,7 +54,6 @@ def knobs(environment=None) -> Knobs:
     return Knobs(targets=env.get("HARNESS_TARGETS", ""), mesa=env.get("HARNESS_MESA", ""),
                  case_cache=env.get("HARNESS_CASE_CACHE") != "0",
                  shader_tests=env.get("HARNESS_SHADER_TESTS", ""), profile=env.get("HARNESS_PROFILE", ""),
-                 xdist_workers=env.get("PYTEST_XDIST_AUTO_NUM_WORKERS", ""),
                  ci_node_index=env.get("CI_NODE_INDEX", "").strip(), ci_node_total=env.get("CI_NODE_TOTAL", "").strip(),
                  plugins=tuple(name.strip() for name in env.get("HARNESS_PLUGINS", "").split(",") if name.strip()),
                  program_cache=env.get("HARNESS_GL_PROGRAM_CACHE") != "0",
