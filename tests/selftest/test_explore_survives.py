@@ -18,7 +18,7 @@ from harness.sources.explored import space
 from harness.explore.signature import Outcome
 from harness.model.status import Status
 
-from conftest import PINNED_MESA, ROOT
+from conftest import ROOT, pinned_args
 
 SEED, CASES = 5, 40
 
@@ -33,8 +33,7 @@ def explore(results, *extra, faults=None, mark=None, case_timeout=20, budget=str
     argv = [sys.executable, "-m", "harness", "explore", "--family", "tess", "--seed", str(SEED), "--budget", budget,
             "--target", "fault-llvmpipe", "--results-dir", str(results), "--reduce-runs", "10",
             "--case-timeout", str(case_timeout), *extra]
-    if (PINNED_MESA / ".fetched").exists():
-        argv += ["--mesa", str(PINNED_MESA)]
+    argv += pinned_args()
     env = {**os.environ, "HARNESS_FAULTS": json.dumps(faults or {}), "HARNESS_FAULT_MARK": str(mark or "")}
     return subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 

@@ -7,7 +7,7 @@ import os
 import shutil
 
 import pytest
-from conftest import family
+from conftest import family, pinned_mesa
 
 from harness.backends.vk import spirv
 from harness.backends.vk.tcs import passthrough_tcs
@@ -149,7 +149,7 @@ def lavapipe():
     def executor(without: str) -> Executor:
         if without not in cache:
             # draw-id is the split path's emulation: the native path reads DrawIndex (paths.py)
-            cache[without] = Executor(get("lavapipe"), vk_without=without,
+            cache[without] = Executor(get("lavapipe"), mesa=pinned_mesa(), vk_without=without,
                                       vk_path="split" if without == "draw-id" else "auto")
         return cache[without]
     yield executor
@@ -189,7 +189,7 @@ needs_validation_layer = pytest.mark.skipif(
 
 @needs_validation_layer
 def test_cases_run_clean_under_the_validation_layer():
-    ex = Executor(get("lavapipe"), vk_validation=True)
+    ex = Executor(get("lavapipe"), mesa=pinned_mesa(), vk_validation=True)
     try:
         ids = {"tess": "tess/no-tcs/triangles/fractional_odd/pv4/o2.5_1.25_3.75-i3.5",
                "draw_params": "draw_params/MultiDrawElementsIndirect/uint/f2c3i2bv7bi1+f0c0i1bv1bi0+f5c2i3bv-2bi4"
@@ -214,7 +214,7 @@ def test_a_planted_invalid_call_fails_the_case_with_the_layers_message(fault, vu
     case reads passes without the layer, and under it fails the case with the layer's VUID."""
     case = case_of("draw_params", "draw_params/DrawArrays/f5c4/glsl450/vs")
     for validation in (False, True):
-        ex = Executor(get("lavapipe"), knobs=Knobs(vk_fault=fault), vk_validation=validation)
+        ex = Executor(get("lavapipe"), mesa=pinned_mesa(), knobs=Knobs(vk_fault=fault), vk_validation=validation)
         try:
             verdict = judge(case, ex.run(case), "lavapipe")
         finally:

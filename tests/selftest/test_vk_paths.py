@@ -3,7 +3,7 @@ features as zink chooses, selectable, and each one really taken on lavapipe."""
 from __future__ import annotations
 
 import pytest
-from conftest import family
+from conftest import family, pinned_mesa
 
 from harness.backends.vk import paths
 from harness.executor.executor import Executor
@@ -52,7 +52,7 @@ def test_each_path_runs_on_lavapipe(path, draw_id_off):
     fails, which shows the native one reads DrawIndex from a real vkCmdDrawMultiEXT."""
     case = {c.id: c for c in family("draw_params").generate()}[MULTI]
     for without, expected in (("", "pass"), ("draw-id", draw_id_off)):
-        ex = Executor(get("lavapipe"), vk_without=without, vk_path=path)
+        ex = Executor(get("lavapipe"), mesa=pinned_mesa(), vk_without=without, vk_path=path)
         try:
             info = ex.info()
             assert info.status is Reply.OK, info.message
