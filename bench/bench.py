@@ -27,10 +27,11 @@ scaling over `-n 0` and `-n auto`. Last, one `-n auto` run of every family on al
 --memory-targets together gives the peak memory of a full local run.
 
 `--before REV` measures what a change costs instead: per driver, this working tree and the
-tree of commit REV (`git archive`, into a temporary folder; or REV names a folder holding one) run the same families with
-`-n auto`, alternately, --repeat times each, after one untimed `-n 0` run of each; it prints both
+tree of commit REV (`git archive`, into a temporary folder; or REV names a folder holding one) run the same families
+through each front end (`pytest -n auto`, `pytest` without -n, `harness parallel auto`; `--front-ends`
+chooses), alternately, --repeat times each, after one untimed serial run of each; it prints both
 rates (the best of the repeats, the least disturbed by the machine's other load) and their
-ratio. Nothing else runs.
+ratio per front end. Nothing else runs.
 """
 from __future__ import annotations
 
@@ -53,7 +54,7 @@ sys.path.insert(0, str(ROOT))
 
 from harness.sources import catalog  # noqa: E402
 from harness.executor.executor import Executor  # noqa: E402
-from harness.pytest_adapter.plugin import auto_children, auto_workers  # noqa: E402
+from harness.scheduler import layout  # noqa: E402
 from harness.executor.targets import get  # noqa: E402
 import wall_profile  # noqa: E402
 
@@ -172,8 +173,9 @@ def piglit_counted(r: dict) -> str:
 
 def ours(drivers: str, families: list[str], workers: str, keep: Path | None = None, profile: bool = False,
          tree: Path = ROOT, batch: int = 0) -> dict:
-    """One harness run; `workers` is pytest's -n, or "parallel:N" for `python -m harness parallel N`;
-    `batch` > 1: batched, --batch K (harness/executor/batch.py)."""
+    """One harness run; `workers` is pytest's -n, "parallel:N" for `python -m harness parallel N`, or
+    "plain" for pytest without -n; `batch` > 1: batched, --batch K (harness/executor/batch.py).
+    "0" is the serial baseline, one process and one executor child, in `tree`'s own words."""
     label = f"{drivers.replace(',', '-')}-n{workers.replace(':', '')}" + (f"-batch{batch}" if batch > 1 else "")
     out_dir = keep / label if keep else Path(tempfile.mkdtemp(prefix=f"harness-{label}-"))
     # Only the plugins the harness declares, as in the README's .venv: the GPU machine's Python
@@ -186,8 +188,10 @@ def ours(drivers: str, families: list[str], workers: str, keep: Path | None = No
         [sys.executable, "-m", "pytest", "-q"]
     cmd += ["-p", "no:cacheprovider", "--results-dir", str(out_dir)]
     cmd += [a for d in drivers.split(",") for a in ("--target", d)] + [f"tests/{f}" for f in families]
-    if not parallel:      # -n 0 is the serial baseline: one pytest process and one executor child
-        cmd += ["-p", "xdist.plugin", "-n", workers] if workers != "0" else ["-p", "no:xdist", "--children", "1"]
+    serial = ["-p", "no:xdist", "--in-process", "--jobs", "1"] if (tree / "harness" / "scheduler").is_dir() \
+        else ["-p", "no:xdist", "--children", "1"]          # a tree from before the scheduler
+    if not parallel:
+        cmd += serial if workers == "0" else ["-p", "xdist.plugin"] + (["-n", workers] if workers != "plain" else [])
     if batch > 1:
         cmd += ["--batch", str(batch)]
     if profile:                      # timers in every process of the run (harness/base/profiling.py)
@@ -232,7 +236,11 @@ def probe_floor(driver: str, families: list[str]) -> dict:
     return {"programs": len(programs), "cases": len(cases), "compile": compile_, "draw": draw}
 
 
-def before_after(rev: str, drivers: list[str], families: list[str], repeat: int) -> int:
+FRONT_ENDS = {"pytest -n auto": "auto", "pytest": "plain", "parallel auto": "parallel:auto"}
+
+
+def before_after(rev: str, drivers: list[str], families: list[str], repeat: int,
+                 front_ends: tuple[str, ...] = tuple(FRONT_ENDS)) -> int:
     """Cases/s of this tree against commit `rev`'s (or the tree in folder `rev`), alternating
     runs on the same load."""
     if Path(rev).is_dir():
@@ -247,29 +255,30 @@ def before_after(rev: str, drivers: list[str], families: list[str], repeat: int)
         rev_name = subprocess.run(["git", "rev-parse", "--short", rev], cwd=ROOT, capture_output=True,
                                   text=True).stdout.strip()
     print(f"bench: {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, families {families}, "
-          f"this tree against {rev} ({rev_name}), -n auto, best of {repeat}; load average "
+          f"this tree against {rev} ({rev_name}), {', '.join(front_ends)}, best of {repeat}; load average "
           f"{os.getloadavg()[0]:.2f} at the start")
     for driver in drivers:
         for tree in (old, ROOT):                               # untimed: warm shader caches for both
             ours(driver, families, "0", tree=tree)
-        rates = {"before": [], "after": []}
-        for _ in range(repeat):
-            for name, tree in (("before", old), ("after", ROOT)):
-                r = ours(driver, families, "auto", tree=tree)
-                rates[name].append((r["cases"] / r["wall"] if r["wall"] else 0.0, r))
-        best = {name: max(runs, key=lambda x: x[0]) for name, runs in rates.items()}
-        for name in ("before", "after"):
-            rate, r = best[name]
-            print(f"{driver:9} {name:6} {r['cases']:5} cases {r['wall']:6.1f} s {rate:6.1f} cases/s "
-                  f"(all runs: {', '.join(f'{x:.1f}' for x, _ in rates[name])}); first verdict "
-                  f"{', '.join(format(x['first'], '.2f') for _, x in rates[name])} s; verdicts: "
-                  + ", ".join(f"{n} {k}" for k, n in sorted(r["statuses"].items())))
-        # CPU per case (the whole process tree's) is steadier than the rate on a loaded machine
-        cpu = {name: sum(r["cpu"] for _, r in runs) / max(1, sum(r["cases"] for _, r in runs)) * 1e3
-               for name, runs in rates.items()}
-        print(f"{driver:9} after / before: {best['after'][0] / best['before'][0]:.3f}; CPU per case "
-              f"{cpu['before']:.2f} ms before, {cpu['after']:.2f} ms after (mean of all runs): "
-              f"{cpu['after'] / max(cpu['before'], 1e-9):.3f}; load average now {os.getloadavg()[0]:.2f}")
+        for front in front_ends:
+            rates: dict[str, list] = {"before": [], "after": []}
+            for _ in range(repeat):
+                for name, tree in (("before", old), ("after", ROOT)):
+                    r = ours(driver, families, FRONT_ENDS[front], tree=tree)
+                    rates[name].append((r["cases"] / r["wall"] if r["wall"] else 0.0, r))
+            best = {name: max(runs, key=lambda x: x[0]) for name, runs in rates.items()}
+            for name in ("before", "after"):
+                rate, r = best[name]
+                print(f"{driver:9} {front:14} {name:6} {r['cases']:5} cases {r['wall']:6.1f} s {rate:6.1f} cases/s "
+                      f"(all runs: {', '.join(f'{x:.1f}' for x, _ in rates[name])}); first verdict "
+                      f"{', '.join(format(x['first'], '.2f') for _, x in rates[name])} s; verdicts: "
+                      + ", ".join(f"{n} {k}" for k, n in sorted(r["statuses"].items())))
+            # CPU per case (the whole process tree's) is steadier than the rate on a loaded machine
+            cpu = {name: sum(r["cpu"] for _, r in runs) / max(1, sum(r["cases"] for _, r in runs)) * 1e3
+                   for name, runs in rates.items()}
+            print(f"{driver:9} {front:14} after / before: {best['after'][0] / best['before'][0]:.3f}; CPU per case "
+                  f"{cpu['before']:.2f} ms before, {cpu['after']:.2f} ms after (mean of all runs): "
+                  f"{cpu['after'] / max(cpu['before'], 1e-9):.3f}; load average now {os.getloadavg()[0]:.2f}")
     if old != Path(rev):
         shutil.rmtree(old)
     return 0
@@ -294,6 +303,8 @@ def main() -> int:
     parser.add_argument("--before", metavar="REV", default=None,
                         help="only compare this tree's rate with commit REV's, or a folder's (see above)")
     parser.add_argument("--repeat", type=int, default=2, help="runs of each tree with --before")
+    parser.add_argument("--front-ends", default=",".join(FRONT_ENDS),
+                        help=f"with --before, the front ends timed, of: {', '.join(FRONT_ENDS)}")
     parser.add_argument("--batch", type=int, default=64, metavar="K",
                         help="also time a batched -n auto row (--batch K; 0: none), and compare its verdicts")
     parser.add_argument("--parallel", metavar="N", default=None,
@@ -301,7 +312,8 @@ def main() -> int:
     args = parser.parse_args()
     families = args.families.split(",")
     if args.before:
-        return before_after(args.before, args.drivers.split(","), families, args.repeat)
+        return before_after(args.before, args.drivers.split(","), families, args.repeat,
+                            tuple(args.front_ends.split(",")))
     cores = os.cpu_count() or 1
     print(f"bench: {time.strftime('%Y-%m-%d %H:%M')}, {cores} cores, families {families}")
     for driver in args.drivers.split(","):
@@ -372,11 +384,10 @@ def main() -> int:
             par = rows[f"parallel {args.parallel}"]
             print(f"scaling parallel {args.parallel} / -n 0: {serial['wall'] / par['wall']:.2f}x; "
                   f"parallel {args.parallel} / -n auto: {auto['wall'] / par['wall']:.2f}x")
-        workers = auto_workers(cores)
-        children = max(1, min(max(1, workers) * auto_children(cores, workers > 0), auto["cases"]))
+        plan = layout.choose(layout.AUTO, cores)
+        children = max(1, min(plan.slots, auto["cases"]))
         outside = max(0.0, 1 - auto["in_driver"] / (auto["wall"] * children))
-        print(f"share of wall time outside the executors' case runs (-n auto: {workers} workers, {children} "
-              f"executor children): {outside:.0%}")
+        print(f"share of wall time outside the executors' case runs (-n auto: {plan.describe()}): {outside:.0%}")
         floor = probe_floor(driver, families)
         floor_s = (floor["programs"] * floor["compile"] + floor["cases"] * floor["draw"]) / cores
         print(f"floor: {floor['programs']} programs x {floor['compile'] * 1e3:.1f} ms + {floor['cases']} cases x "

@@ -406,5 +406,15 @@ def probe(target: Target, settings: RunSettings | None = None, **overrides) -> R
         result = executor.info()
     finally:
         executor.close()
-    wrong = result.status is Reply.OK and target.wrong_driver(result.observation, mesa)
-    return Result(Reply.ERROR, wrong) if wrong else result
+    why = not_under_test(target, result, mesa)
+    return Result(Reply.ERROR, why) if why else result
+
+
+def not_under_test(target: Target, started: Result, mesa=None) -> str:
+    """'' where a child of `target` started (`started`: its info()) on the driver under test (the
+    target's renderer, and with a --mesa build that build's libraries), else why not, in one line.
+    The one check every front end makes before it trusts a verdict: probe (pytest), bisect-run,
+    exploration."""
+    if started.status is not Reply.OK:
+        return f"cannot start: {(started.message or str(started.status)).splitlines()[0]}"
+    return target.wrong_driver(started.observation or {}, mesa)

@@ -7,10 +7,10 @@ import contextlib
 
 from harness.run import core
 from harness.executor.batch import Batched
+from harness.executor.executor import not_under_test
 from harness.executor import targets as targets_mod
 from harness.model.case import Case
 from harness.explore.signature import Outcome
-from harness.model.status import Reply
 
 
 class TargetUnavailable(RuntimeError):
@@ -29,12 +29,9 @@ def driver(target: str, mesa=None, vk_without: tuple[str, ...] = (), case_timeou
     settings = core.RunSettings(case_timeout=case_timeout, mesa=mesa, vk_without=tuple(vk_without), batch=batch)
     rules = core.Rules(audit_seed=seed)
     with core.runner(settings, target) as runner:
-        started = runner.info()
-        if started.status is not Reply.OK:
-            raise TargetUnavailable(f"target {target} cannot start: {started.message.splitlines()[:1]}")
-        wrong = spec.wrong_driver(started.observation, mesa)
-        if wrong:
-            raise TargetUnavailable(f"target {target} is not the Mesa asked for: {wrong}")
+        why = not_under_test(spec, runner.info(), mesa)
+        if why:
+            raise TargetUnavailable(f"target {target} is not the Mesa asked for: {why}")
 
         def run(case: Case) -> Outcome:
             record = core.run_case(case, target, runner, rules)

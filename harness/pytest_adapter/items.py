@@ -17,9 +17,8 @@ from harness.run import core
 from harness.model import ids
 from harness.backends.vk import paths
 from harness.model.case import Case, CaseError
-from harness.executor.executor import ExecutorGroup
 
-POOL = pytest.StashKey["ExecutorPool"]()
+POOL = pytest.StashKey["Pipeline"]()    # harness/scheduler/pipeline.py
 RULES = pytest.StashKey[core.Rules]()
 JOURNAL = pytest.StashKey[object]()         # harness.run.journal.Journal of this process, or None
 STARTED = pytest.StashKey[float]()          # when the run started (epoch s, the controller's clock)
@@ -99,43 +98,3 @@ def journal_entry(config, record: core.Record) -> dict:
 
 def same_target(item, other) -> bool:
     return isinstance(other, CaseItem) and other.target == item.target
-
-
-class ExecutorPool:
-    """One group of executor children per target in this pytest process, closed when the
-    session ends."""
-
-    def __init__(self, settings: core.RunSettings):
-        self._settings = settings
-        self._executors: dict[str, ExecutorGroup] = {}
-        self.children = settings.children
-
-    def get(self, name: str) -> ExecutorGroup:
-        if name not in self._executors:
-            self._executors[name] = core.make_runner(self._settings, name, self.children)
-        return self._executors[name]
-
-    def queue(self, item: CaseItem, following, ahead: list) -> None:
-        """Queue this case, the next one, and (where the run order is known) those after it, one
-        per further child, as long as they run on the same target."""
-        executor = self.get(item.target)
-        executor.send(item.case)
-        for later in [following] + ahead[:self.children - 1]:
-            if not same_target(item, later) or later.get_closest_marker("skip"):
-                break
-            executor.send(later.case)
-
-    def prepare(self, name: str) -> None:
-        self.get(name).prepare()
-
-    def keep_only(self, names: set[str]) -> None:
-        """Close the executors of targets not named."""
-        for name in set(self._executors) - names:
-            self.close(name)
-
-    def close(self, name: str | None = None):
-        """Close one target's executor, or (no name) all of them."""
-        for target in [name] if name else list(self._executors):
-            executor = self._executors.pop(target, None)
-            if executor is not None:
-                executor.close()

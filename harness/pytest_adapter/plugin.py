@@ -7,29 +7,30 @@ junit.xml are derived from the journal when the session ends, also on SIGTERM an
 """
 from __future__ import annotations
 
+import argparse
 import gc
 import os
 import random
 import signal
-import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from harness import __version__
 from harness.run import baseline, core, gating, journal, sharding
 from harness.sources import catalog
-from harness.base import config as config_mod
+from harness.base import config as config_mod, provenance
 from harness.mesa import runtime as mesa
 from harness.results import files as results
 from harness.executor import shader_cache
 from harness.pytest_adapter import terminal
 from harness.executor import targets as targets_mod
 from harness.executor.executor import probe
-from harness.pytest_adapter.items import JOURNAL, OUTCOME, POOL, RULES, STARTED, TARGETS, CaseFile, CaseItem, ExecutorPool, \
+from harness.pytest_adapter.items import JOURNAL, OUTCOME, POOL, RULES, STARTED, TARGETS, CaseFile, CaseItem, \
     journal_entry, same_target
+from harness.scheduler import layout as layout_mod, processes
+from harness.scheduler.pipeline import Pipeline
 from harness.model.status import Reply, Status
 
 FAMILIES = catalog.FAMILIES
@@ -42,6 +43,7 @@ RUN = pytest.StashKey[str]()                # this run's id: its journal files' 
 ORDER = pytest.StashKey[dict]()             # without xdist: each item's place in the run order
 MANIFEST = pytest.StashKey[dict]()          # the expectation files and JUnit options (results.manifest)
 GATE = pytest.StashKey[gating.Gate]()       # the baseline and flakes files that gate the run
+LAYOUT = pytest.StashKey[layout_mod.Layout]()  # processes x children (harness/scheduler/layout.py)
 pytest_plugins = ["harness.pytest_adapter.collect"]          # --shader-tests: piglit files as cases
 
 
@@ -91,9 +93,12 @@ def pytest_addoption(parser):
                          "listed status (fail, crash, timeout) is reported as flake (repeatable)")
     group.addoption("--flake-retries", type=int, default=0, metavar="N",
                     help="re-run a failing case up to N times; if a re-run passes it is a flake")
-    group.addoption("--children", type=int, default=0, metavar="N",
-                    help="executor children per target in each pytest process, each running the cases "
-                         "queued in it (default: 1 under xdist, else one per core up to 4)")
+    group.addoption("--jobs", default=layout_mod.AUTO, metavar="N|auto",
+                    help="cases in flight: N pytest processes with an executor child each, their results "
+                         "merged (auto, the default: one per two cores, two from 2 cores on; -n N and "
+                         "-n auto mean the same). With -n 0: one process with N executor children "
+                         "(auto: one per core, up to 4). harness/scheduler/layout.py")
+    group.addoption(processes.IN_PROCESS, action="store_true", help=argparse.SUPPRESS)   # the scheduler's processes
     group.addoption("--no-spawner", action="store_true",
                     help="start each executor child as a new Python process instead of forking it from "
                          "a spawner that has imported the child's modules once (harness/executor/spawner.py)")
@@ -128,7 +133,7 @@ def _selected_targets(config) -> list[str]:
         raise HarnessUsageError(str(exc)) from None
     names = list(dict.fromkeys(names))
     if any(targets_mod.get(name).shader_cache_slot for name in names):
-        shader_cache.seed(_concurrent_children(config), config_mod.environ())   # before any child claims a slot
+        shader_cache.seed(config.stash[LAYOUT].slots, config_mod.environ())   # before any child claims a slot
     # Each probe starts a child and waits for its driver: all at once.
     with ThreadPoolExecutor(max_workers=len(names) or 1) as pool:
         whys = list(pool.map(lambda name: _why_unavailable(config, targets_mod.get(name)), names))
@@ -169,6 +174,8 @@ def _configure(config):
         config.addinivalue_line("markers", f"{family}: cases of the {family} conformance family")
     config.addinivalue_line("markers", "conformance: every conformance case")
     worker = hasattr(config, "workerinput")
+    if LAYOUT not in config.stash:                     # no cases to schedule (the self-tests)
+        config.stash[LAYOUT] = layout_mod.Layout(1, 1)
     config.stash[SETTINGS] = _settings(config, worker)
     if worker:                                          # an xdist worker: the controller chose
         config.stash[TARGETS] = config.workerinput["harness_targets"]
@@ -186,7 +193,7 @@ def _configure(config):
         config.stash[RUN] = ""
     if not worker:
         config.stash[STARTED] = time.time()
-    config.stash[POOL] = ExecutorPool(config.stash[SETTINGS])
+    config.stash[POOL] = Pipeline(config.stash[SETTINGS])
     results_dir = Path(config.getoption("results_dir"))
     try:
         gate = config.stash[GATE]
@@ -206,7 +213,7 @@ def _configure(config):
         config.stash[SHARD] = sharding.chosen(config.getoption("shard"), config.stash[SETTINGS].knobs)
     except sharding.ShardError as exc:
         raise HarnessUsageError(str(exc)) from None
-    config.stash[HARNESS] = {"harness_version": __version__, "harness_git": _git_describe()}
+    config.stash[HARNESS] = provenance.run_properties()
     config.stash[DONE] = _resumed(config)
     config.stash[JOURNAL] = journal.Journal(results_dir, config.stash[RUN]) if config.stash[TARGETS] else None
     if config.stash[TARGETS] and not worker:
@@ -246,7 +253,7 @@ def _settings(config, worker: bool) -> core.RunSettings:
                             vk_validation=config.getoption("vk_validation"), vk_path=config.getoption("vk_path"),
                             mesa=build,
                             fork=not config.getoption("no_spawner"),
-                            children=children_per_process(config, worker), batch=config.getoption("batch"),
+                            children=config.stash[LAYOUT].children, batch=config.getoption("batch"),
                             knobs=knobs)
 
 
@@ -283,15 +290,6 @@ def _resumed(config) -> dict:
         return {results.key(e): e for e in results.finished(Path(folder))}
     except results.ResultsError as exc:
         raise HarnessUsageError(f"--resume: {exc}") from None
-
-
-def _git_describe() -> str:
-    try:
-        out = subprocess.run(["git", "describe", "--always", "--dirty", "--tags"], cwd=catalog.ROOT,
-                             capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired):
-        return "unknown"
-    return out.stdout.strip() or "unknown"
 
 
 def pytest_collection_modifyitems(config, items):
@@ -342,39 +340,61 @@ def _collects_cases(config) -> bool:
     return False
 
 
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_auto_num_workers(config):
-    """`-n auto` for conformance runs: one worker per two cores, none below four cores. Each
-    worker keeps two processes busy (pytest and the target's child, which runs the next case
-    while pytest judges this one), and each costs the controller CPU per case: on 2 cores
-    `-n 2` ran slower than `-n 0`, on 16 a sweep peaked at 8 workers (docs/decisions.md#xdist-workers). $PYTEST_XDIST_AUTO_NUM_WORKERS still decides."""
-    if config_mod.knobs().xdist_workers or not _collects_cases(config):
-        return None                     # xdist's own rule (self-tests: one worker per core)
-    return auto_workers(os.cpu_count() or 1)
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config):
+    """The scheduler decides how a conformance run runs (harness/scheduler/): `--jobs`, or xdist's
+    `-n` read as the same number, gives a layout; more than one process, and the run is handed to
+    the scheduler's processes (its exit status is this command's); one process, and it runs here,
+    never through xdist. Runs that collect no cases (the self-tests) keep xdist as it is."""
+    if hasattr(config, "workerinput") or not _collects_cases(config):
+        return None
+    try:
+        config.stash[LAYOUT] = layout = _layout(config)
+    except layout_mod.JobsError as exc:
+        raise pytest.UsageError(f"--jobs {exc}") from None
+    if hasattr(config.option, "numprocesses"):
+        config.option.numprocesses, config.option.dist = None, "no"     # xdist stays out of it
+    if layout.processes == 1:
+        return None
+    try:
+        return processes.run(layout, _without_jobs(list(config.invocation_params.args)))
+    except processes.ParallelError as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
-def auto_workers(cores: int) -> int:
-    """xdist workers `-n auto` starts for a conformance run on `cores` cores (0: none)."""
-    return cores // 2 if cores >= 4 else 0
+def _layout(config) -> layout_mod.Layout:
+    """--jobs, else -n as given (-n 0: this process; so is a narrowed run under auto), on this
+    machine's cores."""
+    jobs = config.getoption("jobs")
+    numprocesses = getattr(config.option, "numprocesses", None)
+    one_process = config.getoption("in_process") or numprocesses == 0 or \
+        (jobs == layout_mod.AUTO and numprocesses is None and _narrowed(config))
+    if jobs == layout_mod.AUTO and numprocesses not in (None, 0):
+        jobs = "auto" if numprocesses in ("auto", "logical") else numprocesses
+    return layout_mod.choose(layout_mod.parse(jobs), os.cpu_count() or 1, one_process)
 
 
-def children_per_process(config, xdist_worker: bool) -> int:
-    """--children, else auto_children for this machine."""
-    return max(1, config.getoption("children") or auto_children(os.cpu_count() or 1, xdist_worker))
+def _narrowed(config) -> bool:
+    """A run narrowed to a few cases or made to stop at the first failure (-k, --case, a node id,
+    --lf, -x, --pdb, --sw): `auto` keeps it in one process, where starting a second one and
+    merging would cost more than it saves, and -x and --pdb act on the whole run."""
+    option = config.option
+    return bool(config.getoption("case") or any("::" in arg for arg in config.args)
+                or any(getattr(option, name, None) for name in ("keyword", "lf", "exitfirst", "maxfail", "usepdb",
+                                                                 "stepwise")))
 
 
-def auto_children(cores: int, xdist_worker: bool) -> int:
-    """Executor children per target: an xdist worker keeps one (the workers fill the cores);
-    a run without workers one per core, up to 4 (what its pytest process's CPU per case can
-    feed: bench/bench.py's profile)."""
-    return 1 if xdist_worker else max(1, min(cores, 4))
-
-
-def _concurrent_children(config) -> int:
-    """A target's executor children alive at once in the run: each xdist worker's, or this
-    process's (xdist has turned -n into its list of workers by now)."""
-    workers = len(config.getoption("tx", None) or []) if config.getoption("dist", "no") != "no" else 0
-    return max(1, workers) * children_per_process(config, workers > 0)
+def _without_jobs(args: list[str]) -> list[str]:
+    """pytest's arguments less the ones the scheduler has read (-n, --numprocesses, --jobs)."""
+    rest, skip = [], False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in ("-n", "--numprocesses", "--jobs"):
+            skip = True
+        elif not arg.startswith(("-n", "--numprocesses=", "--jobs=")):
+            rest.append(arg)
+    return rest
 
 
 @pytest.hookimpl(optionalhook=True)          # an xdist hook; pytest may run without xdist
@@ -391,7 +411,7 @@ def pytest_runtest_protocol(item, nextitem):
     """Queue a case in its target's child, and the case after it on this worker when that runs
     on the same target: the child runs the next case while this one is judged."""
     if isinstance(item, CaseItem) and not item.get_closest_marker("skip"):
-        item.config.stash[POOL].queue(item, nextitem, _ahead(item))
+        item.config.stash[POOL].queue(item.target, item.case, _following(item, nextitem))
 
 
 def pytest_runtest_teardown(item, nextitem):
@@ -431,12 +451,15 @@ def pytest_collection_finish(session):
     session.config.stash[POOL].keep_only({item.target for item in session.items if isinstance(item, CaseItem)})
 
 
-def _ahead(item) -> list:
-    """The items after the next one, in the run order where it is known."""
+def _following(item, nextitem):
+    """The cases after this one on its target that will run, in the run order where it is known
+    (without it, the next item only)."""
     place = item.config.stash.get(ORDER, {}).get(item)
-    if place is None:
-        return []
-    return item.session.items[place + 2:place + 1 + item.config.stash[POOL].children]
+    later = [nextitem] if place is None else item.session.items[place + 1:]
+    for other in later:
+        if not same_target(item, other) or other.get_closest_marker("skip"):
+            return
+        yield other.case
 
 
 @pytest.hookimpl(wrapper=True)

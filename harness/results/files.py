@@ -238,7 +238,7 @@ def _shards_manifest(folders: list[Path]) -> dict | None:
     return found[0][1] if found else None
 
 
-def merge(paths: list[Path], out: Path, junit: dict | None = None) -> list[dict]:
+def merge(paths: list[Path], out: Path, junit: dict | None = None, run_properties: dict | None = None) -> list[dict]:
     """Shard results into one: results files, one JUnit, the shards' manifest (the JUnit options
     in `junit`, JunitOptions' fields, replacing theirs), and the shards' reproducers and observations. A case in two shards
     with different entries is an error; the same entry in several is one (a resumed run's
@@ -262,7 +262,7 @@ def merge(paths: list[Path], out: Path, junit: dict | None = None) -> list[dict]
     if junit:
         run_manifest = run_manifest or manifest((), (), ())
         run_manifest = {**run_manifest, "junit": {**run_manifest["junit"], **junit}}
-    write(out, entries, out / "junit.xml", run_manifest=run_manifest)
+    write(out, entries, out / "junit.xml", run_properties, run_manifest=run_manifest)
     for folder in dirs:
         for name in FAILURE_FOLDERS:
             if (folder / name).is_dir():

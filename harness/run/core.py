@@ -160,7 +160,7 @@ def keep_for_triage(case: Case, target: str, result: Result, folder: Path) -> st
     return str(written[0].resolve())
 
 
-def make_runner(settings: RunSettings, target: str, children: int | None = None) -> Runner:
+def make_runner(settings: RunSettings, target: str, children: int | None = None) -> ExecutorGroup | Batched:
     """An executor group for one target (`children`: its size; default settings.children),
     batched (harness/executor/batch.py) where the settings ask for batches and the target can."""
     spec = targets_mod.get(target)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from harness.sources import catalog
 from harness.run import core
-from harness.model.status import Reply, Status
+from harness.model.status import Status
+from harness.executor.executor import not_under_test
 from harness.executor.targets import Target
 
 GOOD, BAD, UNTESTABLE = 0, 1, 125
@@ -19,13 +20,9 @@ def bisect_run(case_ids: list[str], target: Target, out=print, settings: core.Ru
     cases = [catalog.find(case_id, shader_tests) for case_id in case_ids]
     settings = settings or core.RunSettings()
     with core.runner(settings, target.name, children=1) as runner:
-        started = runner.info()
-        if started.status is not Reply.OK:
-            out(f"bisect-run: target {target.name} cannot start: {started.message.splitlines()[0]}")
-            return UNTESTABLE
-        wrong = target.wrong_driver(started.observation, settings.mesa)
-        if wrong:                    # a build that loads another Mesa's driver says nothing of this one
-            out(f"bisect-run: target {target.name} is not the build under test: {wrong}")
+        why = not_under_test(target, runner.info(), settings.mesa)
+        if why:                      # a build that loads another Mesa's driver says nothing of this one
+            out(f"bisect-run: target {target.name} is not the build under test: {why}")
             return UNTESTABLE
         worst = GOOD
         for case in cases:

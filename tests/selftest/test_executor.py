@@ -198,9 +198,9 @@ def test_a_group_spreads_queued_cases_over_its_children_and_each_keeps_its_verdi
 
 def test_the_pool_closes_executors_of_targets_left_without_cases():
     """The first target's spawner starts before collection; if -k, --shard or --resume leaves
-    that target no case, pytest_collection_finish closes it (pytest_items.ExecutorPool.keep_only)."""
+    that target no case, pytest_collection_finish closes it (scheduler.pipeline.Pipeline.keep_only)."""
     from harness.base.config import RunSettings
-    from harness.pytest_adapter.items import ExecutorPool
+    from harness.scheduler.pipeline import Pipeline
 
     class Group:
         closed = False
@@ -208,7 +208,7 @@ def test_the_pool_closes_executors_of_targets_left_without_cases():
         def close(self):
             self.closed = True
 
-    pool = ExecutorPool(RunSettings())
+    pool = Pipeline(RunSettings())
     groups = {"llvmpipe": Group(), "zink": Group()}
     pool._executors.update(groups)
     pool.keep_only({"zink", "lavapipe"})

@@ -19,6 +19,26 @@ ENVIRONMENT_READERS = {"harness/base/config.py", "harness/executor/child.py",
                        "harness/mesa/fetch.py"}     # stdlib-only: a standalone downloader
 
 
+# The layers, lowest first: a module may import its own layer's modules and those of any layer
+# before it, never one after it (docs/architecture.md draws them).
+LAYERS = ["base", "model", "glsl", "oracle", "sources", "backends", "mesa", "executor", "run", "results",
+          "report", "scheduler", "explore", "triage", "pytest_adapter", "cli"]
+TOP = {"harness": 0, "harness.__main__": len(LAYERS) - 1}       # the package's own files
+
+
+def layer(module: str) -> int:
+    """A module's place in LAYERS."""
+    if module in TOP:
+        return TOP[module]
+    return LAYERS.index(module.split(".")[1])
+
+
+def upward(edges: dict[str, set[str]]) -> list[str]:
+    """Every import of a module from a higher layer, as 'importer (layer) -> imported (layer)'."""
+    return [f"{a} ({LAYERS[layer(a)]}) -> {b} ({LAYERS[layer(b)]})"
+            for a in sorted(edges) for b in sorted(edges[a]) if layer(b) > layer(a)]
+
+
 def module_name(path: Path) -> str:
     parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
@@ -91,6 +111,26 @@ def test_a_module_named_by_a_string_is_an_edge(tmp_path):
 def test_the_cycle_finder_finds_a_cycle():
     assert cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
     assert cycle({"a": {"b"}, "b": set()}) == []
+
+
+def test_every_module_is_in_a_layer():
+    assert all(m in TOP or m.split(".")[1] in LAYERS for m in graph()), \
+        sorted(m for m in graph() if m not in TOP and m.split(".")[1] not in LAYERS)
+
+
+def test_no_module_imports_from_a_layer_above_it():
+    found = upward(graph())
+    assert not found, "upward imports:\n" + "\n".join(found)
+
+
+def test_a_planted_upward_import_is_found(tmp_path):
+    """The check on a planted import: the case model importing the run core."""
+    planted = tmp_path / "case.py"
+    planted.write_text((PACKAGE / "model" / "case.py").read_text() + "\nfrom harness.run import core  # planted\n")
+    edges = graph()
+    edges["harness.model.case"] = imports(planted, set(edges)) | edges["harness.model.case"]
+    assert upward(edges) == ["harness.model.case (model) -> harness.run (run)",      # its __init__ runs too
+                             "harness.model.case (model) -> harness.run.core (run)"]
 
 
 def test_no_import_cycle_among_harness_modules():

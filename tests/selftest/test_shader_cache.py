@@ -6,7 +6,6 @@ import sys
 
 import pytest
 
-from harness.cli import parallel
 from harness.executor import shader_cache, targets
 
 
@@ -82,9 +81,3 @@ def test_seed_without_a_warm_slot_0_does_nothing(environ):
 def test_only_targets_that_may_load_nvidias_driver_claim():
     assert {t.name for t in targets.TARGETS.values() if t.shader_cache_slot} == \
         {"system-gl", "system-vk", "zink-system"}
-
-
-@pytest.mark.parametrize("args, expected", [([], None), (["--children", "3"], 3), (["--children=2", "-q"], 2),
-                                            (["--children", "x"], 1)])
-def test_parallel_seeds_for_each_process_and_child(args, expected):
-    assert parallel.children(args) == expected

@@ -150,7 +150,7 @@ def test_parallel_bad_input_is_one_line(args, words):
 
 
 def test_parallel_exit_status_is_the_worst_shards():
-    from harness.cli.parallel import exit_status
+    from harness.scheduler.processes import exit_status
     assert exit_status([0, 0]) == 0 and exit_status([0, 5]) == 0 and exit_status([5, 5]) == 5
     assert exit_status([0, 1, 5]) == 1 and exit_status([1, 2]) == 2 and exit_status([1, 4, 3]) == 4
     assert exit_status([0, -9]) == 3                     # a process killed by a signal
@@ -277,11 +277,12 @@ def test_no_such_case_is_one_line_and_a_harness_error_a_traceback(capsys, monkey
     exported = harness_cli("export", "varyings/no/such")
     assert exported.returncode == 2 and exported.stderr.count("\n") == 1
     # A harness bug is no usage error: its traceback, exit 2 (a small fake stands in for the bug).
-    from harness import __main__ as cli
+    from harness.cli import export as export_cli
 
     def broken(args):
         return {}["missing key"]
-    monkeypatch.setitem(cli.COMMANDS, "export", broken)
+    monkeypatch.setattr(export_cli, "run", broken)
+    from harness import __main__ as cli
     assert cli.main(["export", "tess/x/y"]) == 2
     err = capsys.readouterr().err
     assert "Traceback" in err and "KeyError: 'missing key'" in err and "harness error" in err

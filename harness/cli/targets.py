@@ -1,0 +1,65 @@
+"""`python -m harness targets [NAME ...] [--json]`: what each target is and whether it runs here."""
+from __future__ import annotations
+
+import json
+
+from harness.cli import options
+from harness.executor import targets as targets_mod
+from harness.executor.executor import probe as probe_target
+from harness.mesa import runtime as mesa
+from harness.model.status import Reply
+
+HELP = "list targets: available or why not, renderer, version, limits"
+SHOWN_LIMITS = ("GL_MAX_VARYING_COMPONENTS", "GL_MAX_VERTEX_OUTPUT_COMPONENTS",
+                "GL_MAX_TESS_EVALUATION_INPUT_COMPONENTS", "GL_MAX_FRAGMENT_INPUT_COMPONENTS",
+                "GL_MAX_PATCH_VERTICES", "GL_MAX_TESS_GEN_LEVEL",
+                "GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS", "GL_MAX_CLIP_DISTANCES",
+                "GL_MAX_TEXTURE_COORDS")
+
+
+def add_arguments(cmd) -> None:
+    cmd.add_argument("names", nargs="*", help="targets to probe (default: all)")
+    cmd.add_argument("--gl-platform", choices=("egl", "glfw"), default="egl")
+    cmd.add_argument("--json", action="store_true", help="machine-readable output")
+    options.mesa(cmd)
+
+
+def probe(name: str, gl_platform: str, build: mesa.Build | None = None) -> dict:
+    target = targets_mod.get(name)
+    entry = {"name": name, "backend": target.backend, "description": target.description,
+             "default": target.default, "env": target.environment({}, build),
+             "launcher": target.command([], {}, build)}
+    if target.unavailable:
+        return entry | {"available": False, "reason": target.unavailable}
+    result = probe_target(target, gl_platform=gl_platform, mesa=build)
+    if result.status is not Reply.OK:
+        return entry | {"available": False, "reason": result.message or result.status}
+    return entry | {"available": True, **result.observation}
+
+
+def format_target(entry: dict) -> str:
+    env = " ".join(f"{k}={v}" for k, v in entry["env"].items()) or "(inherited environment)"
+    head = f"{entry['name']}{' (default)' if entry['default'] else ''}: {entry['description']}\n  env: {env}"
+    if entry["launcher"]:
+        head += f"\n  starts under: {' '.join(entry['launcher'])}"
+    if not entry["available"]:
+        return f"{head}\n  NOT AVAILABLE: {entry['reason']}"
+    lines = [head, f"  renderer: {entry['renderer']} ({entry['vendor']}) via {entry['platform']}"]
+    if entry.get("mesa"):
+        lines.append(f"  Mesa {entry['mesa']}: " + (", ".join(entry["mesa_libraries"]) or "no Mesa library loaded"))
+    for profile, facts in entry["profiles"].items():
+        lines.append(f"  {profile:6}: {facts['version']}, GLSL {facts['glsl_version']}")
+    limits = {}
+    for facts in entry["profiles"].values():
+        limits.update(facts["limits"])
+    lines += [f"    {name} = {limits[name]}" for name in SHOWN_LIMITS if name in limits]
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    names = targets_mod.parse_list(",".join(args.names)) if args.names else list(targets_mod.TARGETS)
+    build = mesa.chosen(args.mesa)
+    entries = [probe(name, args.gl_platform, build) for name in names]
+    print(json.dumps(entries, indent=1) if args.json else "\n\n".join(format_target(e) for e in entries))
+    # Asking for particular targets that cannot run is an error; listing them all is not.
+    return 1 if args.names and not all(e["available"] for e in entries) else 0

@@ -1,0 +1,185 @@
+"""A run split over N pytest processes (the layout's, harness/scheduler/layout.py), each running
+every N-th case (`--shard K/N`) with executor children of its own, then their results merged into
+one --results-dir, as one process would have written them. `pytest` hands a conformance run here
+when its layout has more than one process (harness/pytest_adapter/plugin.py), and so does
+`python -m harness parallel N|auto` (harness/cli/parallel.py).
+
+Why not pytest-xdist alone: its single controller takes every report of every worker in turn,
+which caps the whole run however many cores there are (bench/bench.py's profile, issue 19). The
+N processes here share nothing until the merge, so the run grows with the cores until the
+machine is full. Each process pays its own start-up and collection (the case cache makes that
+about a second), and prints to its own log under RESULTS_DIR/shards/.
+
+A killed run keeps what it finished: each process journals its records (harness/run/journal.py);
+SIGTERM or Ctrl-C of this command passes the signal on and merges what the processes wrote; if
+this command is SIGKILLed, the processes get SIGTERM from the kernel (PR_SET_PDEATHSIG) and
+write theirs. `--resume DIR` is handed to every process, as what DIR's run finished.
+
+The run is gated once, here (harness/run/gating.py: `--baseline auto` by default), and its first
+line says on what; every process gets the chosen files as its --baseline and --flakes.
+
+A run that is itself one shard of a CI job (`--shard K/N`, else CI_NODE_INDEX/CI_NODE_TOTAL)
+splits that shard's cases over its processes: process p runs the cases of shard K/N that are
+p-th modulo its process count, one shard of the whole list (sharding.Shard.split).
+"""
+from __future__ import annotations
+
+import ctypes
+import json
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from harness.base import config, provenance
+from harness.run import gating, sharding
+from harness.mesa import runtime as mesa
+from harness.results import files as results
+from harness.executor import shader_cache
+from harness.scheduler.layout import Layout
+
+OWN_OPTIONS = ("-n", "--numprocesses", "--dist", "--shuffle", "--jobs", "--in-process")
+IN_PROCESS = "--in-process"     # what the processes are told: run here, with the layout's children
+TAIL = 3000             # characters of a failed shard's log shown
+SHOWN = 50              # failures listed by name
+
+
+class ParallelError(ValueError):
+    """Arguments this command cannot split (one line, exit 4 as pytest's usage errors)."""
+
+
+def split_results_dir(args: list[str], option: str = "--results-dir",
+                      default: Path | None = Path("results")) -> tuple[list[str], Path | None]:
+    """The pytest arguments less `option`, and its value (default: pytest's default)."""
+    rest, folder, i = [], default, 0
+    while i < len(args):
+        arg = args[i]
+        if arg == option:
+            if i + 1 >= len(args):
+                raise ParallelError(f"{option} needs a folder")
+            folder, i = Path(args[i + 1]), i + 2
+            continue
+        if arg.startswith(option + "="):
+            folder = Path(arg.split("=", 1)[1])
+        elif arg.split("=", 1)[0] in OWN_OPTIONS or (arg.startswith("-n") and arg[2:].isdigit()):
+            raise ParallelError(f"{arg}: `parallel` chooses the shards itself; run without it")
+        else:
+            rest.append(arg)
+        i += 1
+    return rest, folder
+
+
+def exit_status(codes: list[int]) -> int:
+    """One exit status for the run, as pytest's: a usage or internal error of any shard first,
+    then test failures (1); 5 only if no shard ran a test; else 0."""
+    for worst in (4, 3, 2):
+        if worst in codes:
+            return worst
+    if any(c not in (0, 1, 5) for c in codes):      # killed by a signal, say
+        return 3
+    if 1 in codes:
+        return 1
+    return 5 if codes and all(c == 5 for c in codes) else 0
+
+
+def _die_with_parent() -> None:
+    """In a shard process before exec: SIGTERM when this command dies, however it dies."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)        # PR_SET_PDEATHSIG
+
+
+def _resumed(folder: Path, out: Path) -> Path:
+    """What the run in `folder` finished (its results and its processes' journals), in one
+    results file every shard reads before its folder is replaced."""
+    path = out / "resumed.json"
+    try:
+        entries = results.finished(folder)         # before the shards' folders are replaced
+    except results.ResultsError as exc:
+        raise ParallelError(f"--resume: {exc}") from None
+    out.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"results": entries}))
+    return path
+
+
+def gate(args: list[str]) -> tuple[gating.Gate, list[str]]:
+    """The run's gate, and the pytest arguments with it in place of their --baseline and --flakes."""
+    try:
+        rest, words = gating.option_values(args, "--baseline")
+        rest, flakes = gating.option_values(rest, "--flakes")
+        named = gating.option_values(rest, "--mesa")[1]                 # the last one counts, as in pytest
+        chosen = gating.choose(words, flakes, mesa.chosen(named[-1] if named else None))
+    except (gating.GateError, mesa.MesaError) as exc:
+        raise ParallelError(str(exc)) from None
+    return chosen, rest + chosen.options()
+
+
+def run(layout: Layout, args: list[str], junitxml: Path | None = None) -> int:
+    """Run pytest `args` over the layout's processes, merge their results into --results-dir (and
+    JUnit also into `junitxml`, pytest's --junitxml, given once for the whole run)."""
+    n = layout.processes
+    rest, outer = split_results_dir(args, "--shard", None)
+    rest, given = split_results_dir(rest, "--junitxml", None)     # one JUnit for the run, not one per process
+    junitxml = junitxml or given
+    try:
+        outer = sharding.chosen(str(outer or ""), config.knobs())
+    except sharding.ShardError as exc:
+        raise ParallelError(str(exc)) from None
+    rest, out = split_results_dir(rest)
+    rest, resume = split_results_dir(rest, "--resume", None)
+    chosen, rest = gate(rest)
+    print(chosen.line, flush=True)                      # the run's first line: what gates it
+    if outer.n > 1:                                     # the second: which part it runs
+        print(f"harness parallel: {outer.describe()}, over {n} processes", flush=True)
+    if resume is not None:
+        rest += ["--resume", str(_resumed(resume, out))]
+    rest += [IN_PROCESS, "--jobs", str(layout.children)]
+    shader_cache.seed(layout.slots, config.environ())   # each process seeds only for its own children
+    shards = [out / "shards" / f"{k}" for k in range(1, n + 1)]
+    procs = []
+    start = time.monotonic()
+    for k, folder in enumerate(shards, 1):
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        log = open(folder / "pytest.log", "w")
+        cmd = [sys.executable, "-m", "pytest", *rest, "-p", "no:xdist", "-q", "--shard", str(outer.split(sharding.Shard(k, n))),
+               "--results-dir", str(folder)]
+        procs.append((subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent),
+                       log))
+
+    def pass_on(signum, frame):                 # the processes write what they finished, then we merge
+        for proc, _ in procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+    previous = {sig: signal.signal(sig, pass_on) for sig in (signal.SIGTERM, signal.SIGINT)}
+    codes = []
+    try:
+        for proc, log in procs:
+            codes.append(proc.wait())
+            log.close()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    wall = time.monotonic() - start
+    ran = [folder for folder in shards if (folder / "results.json").exists()]
+    entries = results.merge(ran, out, run_properties=provenance.run_properties()) if ran else []
+    if junitxml is not None and (out / "junit.xml").exists():
+        junitxml.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(out / "junit.xml", junitxml)
+    for k, (code, folder) in enumerate(zip(codes, shards), 1):
+        if code not in (0, 1):
+            tail = (folder / "pytest.log").read_text(errors="replace")[-TAIL:]
+            print(f"--- shard {k}/{n} exited {code} ({folder / 'pytest.log'}):\n{tail}", file=sys.stderr)
+    failed = [e for e in entries if e.get("report") == "failed"]
+    for entry in failed[:SHOWN]:            # what fails the run, as pytest's summary would list it
+        first = (entry.get("message") or "").splitlines()[:1]
+        print(f"FAILED {results.key(entry)}: {first[0] if first else entry['status']}")
+    if len(failed) > SHOWN:
+        print(f"... and {len(failed) - SHOWN} more (results.json)")
+    counts = Counter(e.get("label") or e["status"].value for e in entries)
+    print(f"{len(entries)} results from {n} processes in {wall:.1f} s ({len(entries) / max(wall, 1e-9):.1f} "
+          f"cases/s): " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) + f"; merged into {out}")
+    if 1 in codes:
+        print(f"failures: {out / 'failures.csv'}; each process's output: {out / 'shards'}/K/pytest.log")
+    return exit_status(codes)

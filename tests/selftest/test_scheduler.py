@@ -1,0 +1,68 @@
+"""The one scheduler (harness/scheduler/): `--jobs N|auto` and xdist's `-n` give one layout of
+processes x executor children, whatever the front end. The rule on its own, then real pytest runs
+on llvmpipe: a run of more than one process is split and merged into one results folder (pytest
+`-n 2`, `--jobs 2`, plain pytest under auto), a narrowed run or `-n 0` stays in one process, and
+every way gives the same verdicts."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+from harness.pytest_adapter.plugin import _without_jobs
+from harness.scheduler import layout
+from harness.scheduler.layout import Layout
+
+SELECTION = ["tests/draw_params", "--target", "llvmpipe", "--case", "draw_params/DrawArraysInstanced/f0c4i1/glsl450/vs",
+             "--case", "draw_params/DrawArraysInstanced/f0c4i3/glsl450/vs",
+             "--case", "draw_params/MultiDrawArrays/f2c3+f0c0+f5c2/glsl450/vs"]
+CI_CLEAN = {k: v for k, v in os.environ.items() if k not in ("CI_NODE_INDEX", "CI_NODE_TOTAL")}
+
+
+@pytest.mark.parametrize("jobs, cores, one_process, expected", [
+    ("auto", 1, False, Layout(1, 1)), ("auto", 2, False, Layout(2, 1)), ("auto", 16, False, Layout(8, 1)),
+    (3, 2, False, Layout(3, 1)), (1, 16, False, Layout(1, 1)),
+    ("auto", 2, True, Layout(1, 2)), ("auto", 16, True, Layout(1, 4)), (3, 16, True, Layout(1, 3))])
+def test_the_layout_rule(jobs, cores, one_process, expected):
+    assert layout.choose(jobs, cores, one_process) == expected
+
+
+def test_slots_count_every_child_of_the_run():
+    assert Layout(3, 2).slots == 6
+
+
+@pytest.mark.parametrize("word", ["0", "-1", "x", "2.5"])
+def test_a_bad_jobs_value_is_one_clear_error(word):
+    with pytest.raises(layout.JobsError, match=f"'{word}': the number of cases in flight is a positive integer"):
+        layout.parse(word)
+
+
+def test_the_processes_get_the_arguments_less_the_schedulers_own():
+    assert _without_jobs(["-n", "2", "tests/tess", "-nauto", "--jobs", "3", "--jobs=4", "--numprocesses=2",
+                          "-k", "quads"]) == ["tests/tess", "-k", "quads"]
+
+
+def _pytest(tmp_path, name, *args):
+    folder = tmp_path / name
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *SELECTION, *args,
+                           "--results-dir", str(folder)], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env=CI_CLEAN)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    entries = json.loads((folder / "results.json").read_text())["results"]
+    return proc.stdout, {(e["id"], e["target"]): e["status"] for e in entries}
+
+
+def test_every_front_end_runs_through_the_scheduler_with_the_same_verdicts(tmp_path):
+    split = {}
+    for name, args in {"n2": ["-n", "2"], "jobs2": ["--jobs", "2"]}.items():
+        out, split[name] = _pytest(tmp_path, name, *args)
+        assert "3 results from 2 processes" in out, out           # split and merged
+        assert (tmp_path / name / "shards" / "2" / "pytest.log").exists()
+    out, one = _pytest(tmp_path, "n0", "-n", "0")
+    assert "passed" in out and "processes" not in out                # pytest's own summary: one process
+    assert not (tmp_path / "n0" / "shards").exists()
+    assert split["n2"] == split["jobs2"] == one and len(one) == 3 and set(one.values()) == {"pass"}
