@@ -44,8 +44,30 @@ def pinned_mesa():
 
 
 def pinned_args() -> list[str]:
-    """--mesa for the pinned Mesa on a command line (none where it has not been fetched)."""
-    return ["--mesa", str(PINNED_MESA)] if PINNED else []
+    """--mesa for the pinned Mesa on a command line (none where it has not been fetched), as one
+    word: a path as a word of its own on pytest's command line moves its rootdir (test_gating)."""
+    return [f"--mesa={PINNED_MESA}"] if PINNED else []
+
+
+SYSTEM_ONLY_ENV = {k: v for k, v in os.environ.items() if k != "HARNESS_MESA"}
+
+
+def on_the_systems_mesa(cases: dict[str, list[str]]):
+    """For the few tests that can only run on the system's Mesa (what they need does not load
+    into a fetched Mesa of another release: GLX under GLFW, the distribution's Vulkan validation
+    layer): None, the system's Mesa, after checking that none of `cases` (target -> case ids) is
+    a known defect of it (its baselines/mesa-<version>.csv or -flakes.txt, as --baseline auto
+    finds them); a test whose case the host's Mesa is known to fail is skipped, saying which."""
+    from harness.run import baseline, gating
+    gate = gating.choose([], [], None)
+    expected = baseline.load([ROOT / path for path in gate.baselines]) if gate.baselines else {}
+    flakes = baseline.load_flakes([ROOT / path for path in gate.flakes]) if gate.flakes else []
+    for target, ids in cases.items():
+        for case_id in ids:
+            if baseline.lookup(expected, case_id, target) or baseline.matching_flakes(flakes, case_id, target):
+                pytest.skip(f"{case_id}[{target}] is a known defect of the system's Mesa ({gate.line}); "
+                            f"this test needs the system's Mesa")
+    return None
 
 
 def pytest_report_header(config):
