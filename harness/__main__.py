@@ -22,6 +22,7 @@ import importlib
 import sys
 import traceback
 
+from harness.base import config, plugins
 from harness.executor import targets as targets_mod
 from harness.mesa import runtime as mesa
 from harness.results import files as results
@@ -43,6 +44,11 @@ BAD_INPUT = (catalog.NoSuchCase, targets_mod.UnknownTarget, results.ResultsError
 
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        plugins.load(config.knobs().plugins)       # $HARNESS_PLUGINS: their backends and targets
+    except plugins.PluginError as exc:
+        print(f"python -m harness: {exc}", file=sys.stderr)
+        return 2
     if argv[:1] and argv[0] in OWN_PARSERS:
         module, function = OWN_PARSERS[argv[0]]
         try:

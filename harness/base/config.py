@@ -7,6 +7,8 @@ environment (besides the child's entry point, harness/executor/child.py, which i
   line, not as environment variables read in several modules.
 - `cache_home()`: the one rule for where the harness keeps caches.
 - `Knobs`: the few environment variables a user or a self-test sets to change behaviour.
+- Plugins (harness/base/plugins.py): modules that add backends and targets, named by
+  $HARNESS_PLUGINS and handed on to every child (`ChildOptions.plugins`).
 """
 from __future__ import annotations
 
@@ -15,6 +17,8 @@ import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+from harness.base import plugins as plugins_mod
 
 
 def environ() -> dict[str, str]:
@@ -39,13 +43,10 @@ class Knobs:
     xdist_workers: str = ""           # PYTEST_XDIST_AUTO_NUM_WORKERS: xdist's own -n auto rule
     ci_node_index: str = ""           # CI_NODE_INDEX (GitLab's parallel:, from 1): this job's shard
     ci_node_total: str = ""           # CI_NODE_TOTAL: the shards in all (harness/run/sharding.py)
+    plugins: tuple[str, ...] = ()     # HARNESS_PLUGINS=A,B: modules or .py files that add backends and targets
     # Self-test and triage switches that reach the child through ChildOptions:
     program_cache: bool = True        # HARNESS_GL_PROGRAM_CACHE=0: link in each case's context
     egl_platform: str = ""            # HARNESS_EGL_PLATFORM=device: skip surfaceless (tests the fallback)
-    vk_fault: str = ""                # HARNESS_VK_FAULT: a fault planted in the Vulkan layer
-    faults: str = ""                  # HARNESS_FAULTS: the fault backend's planted faults (JSON)
-    fault_mark: str = ""              # HARNESS_FAULT_MARK: a file the fault backend touches as it hangs
-    fault_shared_context: bool = False  # HARNESS_FAULT_SHARED_CONTEXT=1
 
 
 def knobs(environment=None) -> Knobs:
@@ -55,10 +56,9 @@ def knobs(environment=None) -> Knobs:
                  shader_tests=env.get("HARNESS_SHADER_TESTS", ""), profile=env.get("HARNESS_PROFILE", ""),
                  xdist_workers=env.get("PYTEST_XDIST_AUTO_NUM_WORKERS", ""),
                  ci_node_index=env.get("CI_NODE_INDEX", "").strip(), ci_node_total=env.get("CI_NODE_TOTAL", "").strip(),
+                 plugins=tuple(name.strip() for name in env.get("HARNESS_PLUGINS", "").split(",") if name.strip()),
                  program_cache=env.get("HARNESS_GL_PROGRAM_CACHE") != "0",
-                 egl_platform=env.get("HARNESS_EGL_PLATFORM", ""), vk_fault=env.get("HARNESS_VK_FAULT", ""),
-                 faults=env.get("HARNESS_FAULTS", ""), fault_mark=env.get("HARNESS_FAULT_MARK", ""),
-                 fault_shared_context=env.get("HARNESS_FAULT_SHARED_CONTEXT") == "1")
+                 egl_platform=env.get("HARNESS_EGL_PLATFORM", ""))
 
 
 @dataclass(frozen=True)
@@ -72,11 +72,8 @@ class ChildOptions:
     vk_path: str = "auto"             # the Vulkan layer's multi-draw path (backends/vk/paths.py)
     program_cache: bool = True
     egl_platform: str = ""
-    vk_fault: str = ""
-    faults: str = ""
-    fault_mark: str = ""
-    fault_shared_context: bool = False
     profile: str = ""
+    plugins: tuple[str, ...] = ()     # loaded before the backend is made (harness/base/plugins.py)
 
     def to_arg(self) -> str:
         return json.dumps(asdict(self))
@@ -85,6 +82,7 @@ class ChildOptions:
     def from_arg(cls, text: str) -> "ChildOptions":
         data = json.loads(text)
         data["vk_without"] = tuple(data.get("vk_without", ()))
+        data["plugins"] = tuple(data.get("plugins", ()))
         return cls(**data)
 
 
@@ -127,6 +125,5 @@ class RunSettings:
         return ChildOptions(target=target.name, backend=target.backend, gl_platform=self.gl_platform,
                             vk_without=self.vk_without, vk_validation=self.vk_validation,
                             vk_path=target.vk_path or self.vk_path,
-                            program_cache=k.program_cache and target.shared_programs, egl_platform=k.egl_platform, vk_fault=k.vk_fault,
-                            faults=k.faults, fault_mark=k.fault_mark,
-                            fault_shared_context=k.fault_shared_context, profile=k.profile)
+                            program_cache=k.program_cache and target.shared_programs, egl_platform=k.egl_platform,
+                            profile=k.profile, plugins=plugins_mod.loaded())

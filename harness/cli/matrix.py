@@ -26,6 +26,7 @@ from harness.sources import catalog
 from harness.base import config
 from harness.run import gating
 from harness.model import ids
+from harness.model.outcome import Record
 from harness.results import release_matrix as matrix, files as results
 from harness.mesa import runtime as mesa
 from harness.sources.shader_test import FAMILY as SHADER_TEST
@@ -40,14 +41,13 @@ class MatrixError(Exception):
     """Bad input: one line for the user."""
 
 
-def versioned(path: Path) -> list[dict]:
-    """A run's entries (harness.results.files.read), each with its release in `mesa` (results.fill_mesa)."""
-    entries = results.read(path)
-    results.fill_mesa(entries)
-    unnamed = [e for e in entries if not e.get("mesa")]
+def versioned(path: Path) -> list[Record]:
+    """A run's Records (harness.results.files.read), each with its release in `mesa` (results.fill_mesa)."""
+    entries = results.fill_mesa(results.read(path))
+    unnamed = [e for e in entries if not e.mesa]
     if unnamed:
-        named = sorted({e.get("mesa", "") for e in entries} - {""})
-        raise MatrixError(f"{path}: {results.key(unnamed[0])} records no Mesa version, and the run names "
+        named = sorted({e.mesa for e in entries} - {""})
+        raise MatrixError(f"{path}: {unnamed[0].key} records no Mesa version, and the run names "
                           f"{', '.join(named) or 'none'}")
     return entries
 
@@ -57,11 +57,11 @@ def selection(cases: list[str], failures_of: str | None, k: str, tests: list[str
     """The pytest arguments that choose the cases and targets."""
     cases = list(cases)
     if failures_of:
-        failed = [e for e in results.read(Path(failures_of)) if e["status"].blames_driver()]
+        failed = [e for e in results.read(Path(failures_of)) if e.status.blames_driver()]
         if not failed:
             raise MatrixError(f"--failures-of {failures_of}: no fail, timeout or crash in it")
-        cases += [results.key(e) for e in failed]
-        targets = targets or sorted({e["target"] for e in failed})
+        cases += [e.key for e in failed]
+        targets = targets or sorted({e.target for e in failed})
     paths = [str(Path(p).resolve()) for p in tests]
     if not paths and cases:
         paths = _sources(cases)

@@ -19,7 +19,7 @@ import time
 import traceback
 
 from harness.mesa import runtime as mesa
-from harness.base import profiling
+from harness.base import plugins, profiling
 from harness.executor import protocol, shader_cache, targets
 from harness.backends import registry
 from harness.backends import BackendError, Skip
@@ -123,14 +123,19 @@ def main(argv=None) -> None:
     """Also run in a fork of harness.executor.spawner, which has imported this module already."""
     argv = sys.argv[1:] if argv is None else argv
     options = ChildOptions.from_arg(argv[0])
-    target = targets.TARGETS.get(options.target)
-    if target is not None and target.shader_cache_slot:
-        shader_cache.claim(os.environ)  # before the driver loads; the slot is held until this process exits
     out = os.dup(1)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     try:
-        backend = registry.make(options)
+        plugins.load(options.plugins)   # the parent's plugins: the backends and targets they add
+        why = ""
+    except plugins.PluginError as exc:
+        why = str(exc)
+    target = targets.TARGETS.get(options.target)
+    if target is not None and target.shader_cache_slot:
+        shader_cache.claim(os.environ)  # before the driver loads; the slot is held until this process exits
+    try:
+        backend = Unusable(why) if why else registry.make(options)
     except Exception as exc:  # no driver, no display, no backend: say so on every request
         backend = Unusable(f"{type(exc).__name__}: {exc}")
     if options.profile:       # timers for bench/bench.py; a driver may crash the child: write every second

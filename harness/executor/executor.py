@@ -19,7 +19,7 @@ import tempfile
 import time
 from collections import deque
 from dataclasses import dataclass, replace
-from typing import Callable
+from typing import IO, Callable
 
 from harness.base import config, profiling
 from harness.executor import protocol
@@ -71,7 +71,7 @@ class Executor:
         self.mesa = self.settings.mesa
         self.case_timeout = self.settings.case_timeout
         self._proc: "subprocess.Popen | Forked | None" = None
-        self._stderr = None
+        self._stderr: IO[bytes] | None = None
         self._info: dict | None = None
         self._sent: deque[_Sent] = deque()          # requests the child has not answered yet
         self._answered: dict[str, Result] = {}      # replies to `send`s that `run` has not taken
@@ -100,19 +100,21 @@ class Executor:
     @profiling.timed("executor.start")
     def _start(self) -> None:
         self._batch = []
-        self._stderr = tempfile.TemporaryFile()
+        stderr = self._stderr = tempfile.TemporaryFile()
         if self._fork:
             self.prepare()
+            spawner = self._spawner
+            assert spawner is not None                  # prepare made it
             try:
-                self._proc = self._spawner.fork(self._stderr.fileno())
+                self._proc = spawner.fork(stderr.fileno())
                 return
             except SpawnerGone:             # start this child directly; the next fork starts a new spawner
-                self._spawner.close()
+                spawner.close()
                 self._spawner = None
         launcher, args, env = self._child_args()
         self._proc = subprocess.Popen(
             [*launcher, sys.executable, "-m", "harness.executor.child", *args],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, env=env,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, env=env,
             start_new_session=True)       # a hang cannot take the caller's signals with it
 
     def _kill(self) -> None:
@@ -121,7 +123,8 @@ class Executor:
                 self._proc.kill()
             self._proc.wait()
             for stream in (self._proc.stdin, self._proc.stdout):
-                stream.close()
+                if stream is not None:
+                    stream.close()
         if self._stderr is not None:
             self._stderr.close()
         self._proc = self._stderr = None
@@ -140,7 +143,8 @@ class Executor:
     def _retire(self) -> None:
         """End the child (nothing may be in flight); answers not yet taken stay."""
         if self._proc is not None and self._proc.poll() is None:
-            self._proc.stdin.close()      # the child's loop ends on EOF
+            if self._proc.stdin is not None:
+                self._proc.stdin.close()  # the child's loop ends on EOF
             try:
                 self._proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
@@ -154,6 +158,17 @@ class Executor:
         size = self._stderr.tell()
         self._stderr.seek(max(0, size - STDERR_TAIL * 4))
         return printable(self._stderr.read().decode("utf-8", "replace"))[-STDERR_TAIL:].strip()
+
+    def _child(self) -> "subprocess.Popen | Forked":
+        """The child a request goes to (started by then: info() or _request starts it)."""
+        assert self._proc is not None, "no child"
+        return self._proc
+
+    def _fd(self, name: str) -> int:
+        """The child's stdin or stdout, as a file descriptor."""
+        stream = getattr(self._child(), name)
+        assert stream is not None, f"the child has no {name}"
+        return stream.fileno()
 
     @property
     def pid(self) -> int | None:
@@ -219,7 +234,7 @@ class Executor:
         sent.at = time.perf_counter()
         self._sent.append(sent)
         try:
-            protocol.send_request(self._proc.stdin.fileno(), sent.message)
+            protocol.send_request(self._fd("stdin"), sent.message)
         except BrokenPipeError:
             pass                            # the child died: the reply read says how
 
@@ -256,7 +271,7 @@ class Executor:
     def _child_cpu(self) -> float | None:
         """The child's CPU seconds so far, all its threads (None once it is gone)."""
         try:
-            with open(f"/proc/{self._proc.pid}/stat", "rb") as stat:
+            with open(f"/proc/{self._child().pid}/stat", "rb") as stat:
                 fields = stat.read().rsplit(b")", 1)[1].split()
             return (int(fields[11]) + int(fields[12])) / _TICK
         except (OSError, IndexError, ValueError):
@@ -265,10 +280,11 @@ class Executor:
     def _watch(self, start: float, budget: float) -> str:
         """Wait until the head case's reply can be read: '' then (or when the child is gone or
         the wall timeout is reached: _read says which), else why the case is hung."""
-        fd = self._proc.stdout.fileno()
-        first = last = self._child_cpu()
+        fd = self._fd("stdout")
+        first = self._child_cpu()
         if first is None:
             return ""
+        last = first
         progress = time.perf_counter()
         while True:
             left = start + self.case_timeout - time.perf_counter()
@@ -292,14 +308,14 @@ class Executor:
             self._start()
         start = time.perf_counter()
         try:
-            protocol.send_request(self._proc.stdin.fileno(), message)
+            protocol.send_request(self._fd("stdin"), message)
         except BrokenPipeError:
             pass
         return self._read(timeout, start, timeout)
 
     def _read(self, timeout: float, start: float, allowed: float) -> Result:
         try:
-            reply = protocol.recv(self._proc.stdout.fileno(), max(0.0, timeout))
+            reply = protocol.recv(self._fd("stdout"), max(0.0, timeout))
         except protocol.ChildTimeout:
             self._kill()
             return Result(Reply.TIMEOUT, f"hang: no result after {allowed:g} s of wall time (--case-timeout); "
@@ -307,7 +323,7 @@ class Executor:
                           duration=time.perf_counter() - start)
         except protocol.ChildGone:
             try:
-                code = self._proc.wait(timeout=5)
+                code = self._child().wait(timeout=5)
             except subprocess.TimeoutExpired:
                 code = None
             how = "did not exit" if code is None else describe_exit(code)

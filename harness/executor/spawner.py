@@ -136,7 +136,12 @@ def preload(options) -> None:
     """Import what harness.executor.child will need for this backend; nothing that opens a driver."""
     from harness.executor import child  # noqa: F401  the child, and with it the case model and the framing
     from harness.backends import registry
-    if options.backend in ("gl", "fault-gl"):
+    from harness.base import plugins
+    try:
+        plugins.load(options.plugins)       # before the registry is asked: they may add the backend
+    except plugins.PluginError:             # the child tries again and says why
+        pass
+    if registry.is_gl(options.backend):
         from harness.backends.gl.context import select_platform
         select_platform(options.gl_platform)        # PyOpenGL picks its loader on first import
     for name in registry.modules(options):

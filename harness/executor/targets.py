@@ -1,7 +1,8 @@
 """Targets: a name, the backend that runs cases on it, and the environment its driver needs.
 
 Environment variables must be set before a driver loads, which is why each target's cases
-run in a child process started with that environment (see executor.py).
+run in a child process started with that environment (see executor.py). A plugin
+(harness/base/plugins.py) may `register` targets of its own.
 """
 from __future__ import annotations
 
@@ -9,13 +10,14 @@ import re
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from harness.backends import registry
 from harness.mesa import runtime as mesa_mod
 
 
 @dataclass(frozen=True)
 class Target:
     name: str
-    backend: str                              # "gl", "vk", or "fault" (self-tests only)
+    backend: str                              # "gl", "vk", or a plugin's (harness/backends/registry.py)
     env: tuple[tuple[str, str], ...]          # set in the child before the driver loads
     description: str
     default: bool = False                     # part of the local default set
@@ -41,7 +43,7 @@ class Target:
     @property
     def batches(self) -> bool:
         """Whether its backend can run cases batched, several in one context (harness/executor/batch.py)."""
-        return self.backend in ("gl", "fault-gl")
+        return registry.batches(self.backend)
 
     def wrong_driver(self, facts: dict, build: "mesa_mod.Build | None" = None) -> str:
         """'' if the child's driver is this target's (and, with a --mesa build, from it), else why not."""
@@ -71,7 +73,7 @@ class Target:
 _LAVAPIPE_ONLY = ("VK_LOADER_DRIVERS_SELECT", "*lvp_icd*")
 _MESA_SW = (("LIBGL_ALWAYS_SOFTWARE", "1"), ("EGL_PLATFORM", "surfaceless"))
 
-TARGETS = MappingProxyType({t.name: t for t in (
+_TARGETS = {t.name: t for t in (
     Target("llvmpipe", "gl", _MESA_SW + (("GALLIUM_DRIVER", "llvmpipe"),),
            "Mesa llvmpipe (software GL)", default=True, renderer=r"^llvmpipe", mesa="gl"),
     # zink refuses lavapipe's CPU device unless software rendering is forced. No program is
@@ -99,11 +101,15 @@ TARGETS = MappingProxyType({t.name: t for t in (
     Target("zink-system", "gl", (("EGL_PLATFORM", "surfaceless"), ("MESA_LOADER_DRIVER_OVERRIDE", "zink")),
            "Mesa zink on the machine's own Vulkan driver", renderer=r"^zink", mesa="gl", shader_cache_slot=True,
            shared_programs=False),
-    # For the harness's own reliability tests: llvmpipe with the faults $HARNESS_FAULTS names.
-    Target("fault-llvmpipe", "fault-gl", _MESA_SW + (("GALLIUM_DRIVER", "llvmpipe"),),
-           "test only: llvmpipe with injected crashes, hangs, GL errors and dirty state",
-           renderer=r"^llvmpipe", mesa="gl"),
-)})
+)}
+TARGETS = MappingProxyType(_TARGETS)
+
+
+def register(target: Target) -> None:
+    """Add a target (a plugin's); registering the same one again changes nothing."""
+    if _TARGETS.get(target.name, target) != target:
+        raise ValueError(f"target {target.name!r} is registered already, as {_TARGETS[target.name]}")
+    _TARGETS[target.name] = target
 
 
 class UnknownTarget(KeyError):

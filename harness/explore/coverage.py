@@ -8,7 +8,8 @@ from __future__ import annotations
 from harness.run import baseline
 from harness.sources import catalog
 from harness.model import ids as case_ids
-from harness.explore.signature import Outcome, reduction_key, same_failure
+from harness.explore.signature import reduction_key, same_failure
+from harness.model.status import Verdict
 
 
 def fixed_failures(paths, family: str, target: str) -> list[str]:
@@ -24,7 +25,7 @@ def fixed_failures(paths, family: str, target: str) -> list[str]:
 
 def compare(findings, fixed: list[str], run) -> dict:
     """{"fixed": {id: status}, "matches": [[ids] per finding], "missed": [ids]}; `run` judges a case."""
-    outcomes: dict[str, Outcome] = {}
+    outcomes: dict[str, Verdict] = {}
     for case_id in fixed:
         try:
             outcomes[case_id] = run(catalog.find(case_id))

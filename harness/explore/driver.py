@@ -10,7 +10,7 @@ from harness.executor.batch import Batched
 from harness.executor.executor import not_under_test
 from harness.executor import targets as targets_mod
 from harness.model.case import Case
-from harness.explore.signature import Outcome
+from harness.model.status import Verdict
 
 
 class TargetUnavailable(RuntimeError):
@@ -20,7 +20,7 @@ class TargetUnavailable(RuntimeError):
 @contextlib.contextmanager
 def driver(target: str, mesa=None, vk_without: tuple[str, ...] = (), case_timeout: float = 20.0,
            batch: int = 0, seed: int = 0):
-    """A callable case -> Outcome for one target, its executor child alive for the block.
+    """A callable case -> Verdict for one target, its executor child alive for the block.
     `batch` > 1: cases run batched (harness/executor/batch.py; failures confirmed alone, passes audited
     by `seed`); `run.alone` runs a case in a context of its own all the same (reduction)."""
     spec = targets_mod.get(target)
@@ -33,13 +33,13 @@ def driver(target: str, mesa=None, vk_without: tuple[str, ...] = (), case_timeou
         if why:
             raise TargetUnavailable(f"target {target} is not the Mesa asked for: {why}")
 
-        def run(case: Case) -> Outcome:
+        def run(case: Case) -> Verdict:
             record = core.run_case(case, target, runner, rules)
-            return Outcome(record.status, record.message)
+            return Verdict(record.status, record.message)
 
-        def alone(case: Case) -> Outcome:
+        def alone(case: Case) -> Verdict:
             record = core.run_case(case, target, runner.alone if isinstance(runner, Batched) else runner, rules)
-            return Outcome(record.status, record.message)
+            return Verdict(record.status, record.message)
         run.facts = core.facts_of(runner)
         run.alone = alone
         run.send = runner.send              # queue a case ahead of `run` (search.explore)

@@ -19,7 +19,8 @@ from pathlib import Path
 from harness.run import export
 from harness.sources.catalog import prefix as catalog_prefix
 from harness.model.case import Case
-from harness.explore.signature import Outcome, finding_key, problem_lines, stages
+from harness.explore.signature import finding_key, problem_lines, stages
+from harness.model.status import Verdict
 
 SCHEMA = 1
 # reduced_by of a finding not reduced (yet): findings.json is rewritten as an exploration goes
@@ -45,9 +46,9 @@ def case_size(case: Case) -> dict:
 class Finding:
     key: dict                               # signature.finding_key of the reduced case
     reduced: Case
-    reduced_outcome: Outcome
+    reduced_outcome: Verdict
     original: Case
-    original_outcome: Outcome
+    original_outcome: Verdict
     reduced_by: str                         # "hypothesis shrink (N runs)" or why not
     seen: list[str] = field(default_factory=list)   # ids of the explored cases that failed this way
     fixed_also: list[str] | None = None     # failing fixed cases that fail this way (compare.py); None: not compared
@@ -143,7 +144,7 @@ def write(results: Path, run: dict, findings: list[Finding], command: dict) -> P
     return path
 
 
-def failure_of(case: Case, outcome: Outcome) -> dict:
+def failure_of(case: Case, outcome: Verdict) -> dict:
     """The raw (unreduced) signature of a failing sample: which samples one reduction serves."""
     return finding_key(case, outcome)
 

@@ -19,7 +19,7 @@ from typing import Callable
 
 from harness.run import journal
 from harness.model.case import Case
-from harness.explore.signature import Outcome
+from harness.model.status import Verdict
 from harness.model.status import Status
 
 COMMAND = "command.json"
@@ -80,24 +80,24 @@ class Ledger:
     journals the verdict. `deadline` (monotonic; None: none): past it, a case not judged yet
     is not run, and gets a skip saying so (never journaled: a resumed command may run it)."""
 
-    def __init__(self, folder: Path, clock: Clock, run: Callable[[Case], Outcome],
-                 alone: Callable[[Case], Outcome] | None = None):
+    def __init__(self, folder: Path, clock: Clock, run: Callable[[Case], Verdict],
+                 alone: Callable[[Case], Verdict] | None = None):
         """`run` judges explored cases; `alone` (default: `run`) those of reduction and baselines."""
         self.clock, self._run, self._alone = clock, run, alone or run
         self._send = getattr(run, "send", None)
-        self.known = {e["id"]: Outcome(Status.parse(e["status"]), e.get("message", ""))
+        self.known = {e["id"]: Verdict(Status.parse(e["status"]), e.get("message", ""))
                       for e in journal.read(folder) if e.get("kind") == "case"}
         self.replayed = self.judged = self.refused = 0
         self.deadline: float | None = None
         self._journal = journal.Journal(folder, journal.new_run())
 
-    def judge(self, case: Case, phase: str = "explore") -> Outcome:
+    def judge(self, case: Case, phase: str = "explore") -> Verdict:
         if case.id in self.known:
             self.replayed += 1
             return self.known[case.id]
         if self.deadline is not None and time.monotonic() >= self.deadline:
             self.refused += 1
-            return Outcome(Status.SKIP, NOT_RUN)
+            return Verdict(Status.SKIP, NOT_RUN)
         outcome = (self._run if phase == "explore" else self._alone)(case)
         self.known[case.id] = outcome
         self.judged += 1

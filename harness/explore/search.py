@@ -18,11 +18,12 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, reject, seed as hyp
 from harness.model.case import Case
 from harness.sources.explored import id_codec as ids
 from harness.sources.explored.choices import canonical
-from harness.explore.signature import Outcome, same_failure
+from harness.explore.signature import same_failure
+from harness.model.status import Verdict
 from harness.sources.explored.space import Space
 from harness.model.status import Status
 
-Run = Callable[[Case], Outcome]
+Run = Callable[[Case], Verdict]
 
 
 def _settings(max_examples: int, phases) -> settings:
@@ -64,7 +65,7 @@ class Sample:
     """One distinct case exploration ran, in the order drawn."""
     params: dict
     case: Case
-    outcome: Outcome
+    outcome: Verdict
 
 
 SKIP_FACTOR = 4
@@ -138,7 +139,7 @@ def explore(space: Space, run: Run, seed: int, budget: Budget,
 
 
 class _Reproduced(Exception):
-    def __init__(self, params: dict, case: Case, outcome: Outcome):
+    def __init__(self, params: dict, case: Case, outcome: Verdict):
         super().__init__(case.id)
         self.params, self.case, self.outcome = params, case, outcome
 
@@ -147,7 +148,7 @@ class _Reproduced(Exception):
 class Reduction:
     params: dict
     case: Case
-    outcome: Outcome
+    outcome: Verdict
     runs: int                        # distinct cases run while reducing
 
 
@@ -163,7 +164,7 @@ def reduce(space: Space, params: dict, run: Run, key: tuple, max_runs: int = 300
     `max_runs`: driver runs in all, after which every new case counts as not reproducing;
     `stop()` true: end now, with the simplest reproduction so far (the shrinker only tries
     candidates simpler than its current one), or None."""
-    verdicts: dict[str, Outcome] = {}
+    verdicts: dict[str, Verdict] = {}
     make = _builder(space)
     best: list[Reduction] = []
 

@@ -21,10 +21,9 @@ whole assembly listing) is not part of the signature: one bad line is one findin
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from harness.model.case import Case
-from harness.model.status import Status
+from harness.model.status import Status, Verdict
 
 _STAGE = re.compile(r"\b(VS|TCS|TES|GS|FS)\b")
 _NUMBER = re.compile(r"0x[0-9a-fA-F]+|\d+(\.\d+)?")
@@ -36,13 +35,6 @@ _BUILD_HEADER = re.compile(r"\b(?:(?P<stage>VS|TCS|TES|GS|FS|CS)(?: \(translated
 # Where a link log names its stage in words (NVIDIA: "assembly compile error for geometry shader").
 _STAGE_WORDS = (("tessellation control", "TCS"), ("tessellation evaluation", "TES"), ("geometry", "GS"),
                 ("fragment", "FS"), ("vertex", "VS"), ("compute", "CS"))
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """A case's verdict on one target: what a driver runner (or a stand-in) answers."""
-    status: Status
-    message: str = ""
 
 
 def normalise(text: str) -> str:
@@ -140,7 +132,7 @@ def driver_line(message: str) -> str:
     return normalise(first + (" | " + tail[-1] if tail else ""))[:200]
 
 
-def reduction_key(outcome: Outcome) -> tuple:
+def reduction_key(outcome: Verdict) -> tuple:
     if outcome.status is Status.FAIL:
         found = quantities(outcome.message)
         return (outcome.status.value, found[0] if found else "")
@@ -148,7 +140,7 @@ def reduction_key(outcome: Outcome) -> tuple:
     return (outcome.status.value, normalise(lines[0]) if lines else "")
 
 
-def same_failure(original: tuple, outcome: Outcome) -> bool:
+def same_failure(original: tuple, outcome: Verdict) -> bool:
     """Whether `outcome` fails the way the reduction key `original` says."""
     if outcome.status.value != original[0]:
         return False
@@ -162,7 +154,7 @@ def stages(case: Case) -> tuple[str, ...]:
     return tuple(s for s in ("vs", "tcs", "tes", "gs", "fs", "cs") if s in found)
 
 
-def finding_key(case: Case, outcome: Outcome) -> dict:
+def finding_key(case: Case, outcome: Verdict) -> dict:
     key = {"status": outcome.status.value, "stages": list(stages(case))}
     if outcome.status is Status.FAIL:
         key["quantities"] = sorted(quantities(outcome.message))
@@ -171,6 +163,6 @@ def finding_key(case: Case, outcome: Outcome) -> dict:
     return key
 
 
-def is_finding(outcome: Outcome) -> bool:
+def is_finding(outcome: Verdict) -> bool:
     """A verdict worth a finding: a failure of any kind (skips and passes are not)."""
     return outcome.status.is_failure()

@@ -90,8 +90,6 @@ class Status(enum.StrEnum):
 _ORDER = tuple(Status)                      # the declaration order above is the severity order
 _BASELINE = {Status.FAIL: "Fail", Status.CRASH: "Crash", Status.TIMEOUT: "Timeout"}
 BASELINE_NAMES = tuple(_BASELINE.values())
-# deqp-runner's spelling of each status in results.csv (a harness error is its InternalError: Fail).
-DEQP_NAMES = {Status.PASS: "Pass", Status.SKIP: "Skip", Status.FLAKE: "Flake", **_BASELINE, Status.ERROR: "Fail"}
 
 
 class Reply(enum.StrEnum):

@@ -8,6 +8,7 @@ case ids, and JUnit, results.json and the terminal all show the same string.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -17,13 +18,14 @@ from harness.run import core
 from harness.model import ids
 from harness.backends.vk import paths
 from harness.model.case import Case, CaseError
+from harness.model.outcome import Record, Report
 
 POOL = pytest.StashKey["Pipeline"]()    # harness/scheduler/pipeline.py
 RULES = pytest.StashKey[core.Rules]()
 JOURNAL = pytest.StashKey[object]()         # harness.run.journal.Journal of this process, or None
 STARTED = pytest.StashKey[float]()          # when the run started (epoch s, the controller's clock)
 TARGETS = pytest.StashKey[list]()
-OUTCOME = pytest.StashKey[str]()            # a case item's outcome label (policy.Outcome.label)
+OUTCOME = pytest.StashKey[str]()            # a case item's outcome label (Outcome.label)
 
 
 class CaseFile(pytest.File):
@@ -64,12 +66,12 @@ class CaseItem(pytest.Item):
 
     def runtest(self):
         """Run the case (queued by pytest_runtest_protocol) through the run core, keep its
-        record, and report it as the run policy says (harness/run/policy.py)."""
+        record, and report it as its outcome says (harness/model/outcome.py)."""
         config = self.config
         record = core.run_case(self.case, self.target, config.stash[POOL].get(self.target), config.stash[RULES])
         if config.stash[JOURNAL] is not None:
             config.stash[JOURNAL].append(journal_entry(config, record))
-        self.stash[OUTCOME] = record.label
+        self.stash[OUTCOME] = record.outcome.label
         # Plain strings: xdist sends the properties to the controller as they are.
         self.user_properties += [("status", record.status.value), ("renderer", record.renderer),
                                  ("mesa", record.mesa), ("case_duration", f"{record.duration:.4f}")]
@@ -77,9 +79,9 @@ class CaseItem(pytest.Item):
             self.user_properties.append(("expected", record.expected))
         if record.reproducer:
             self.add_report_section("call", "stdout", f"[[ATTACHMENT|{record.reproducer}]]")
-        if record.report == "skipped":          # JUnit: skipped, with the reason
+        if record.outcome.report is Report.SKIPPED:        # JUnit: skipped, with the reason
             pytest.skip(record.message)
-        if record.report == "failed":
+        if record.outcome.report is Report.FAILED:
             raise CaseFailure(record.message)
 
     def repr_failure(self, excinfo, style=None):
@@ -91,9 +93,9 @@ class CaseItem(pytest.Item):
         return self.path, 0, f"{self.case.id}[{self.target}]"      # skip reports need a line
 
 
-def journal_entry(config, record: core.Record) -> dict:
-    """The record, and when it finished: seconds into the run (start-up, rate)."""
-    return record.to_json() | {"finished": round(time.time() - config.stash[STARTED], 3)}
+def journal_entry(config, record: Record) -> Record:
+    """The record, with when it finished: seconds into the run (start-up, rate)."""
+    return replace(record, finished=round(time.time() - config.stash[STARTED], 3))
 
 
 def same_target(item, other) -> bool:

@@ -20,7 +20,7 @@ import pytest
 
 from harness.run import baseline, core, gating, journal, sharding
 from harness.sources import catalog
-from harness.base import config as config_mod, provenance
+from harness.base import config as config_mod, plugins, provenance
 from harness.mesa import runtime as mesa
 from harness.results import files as results
 from harness.executor import shader_cache
@@ -29,6 +29,7 @@ from harness.executor import targets as targets_mod
 from harness.executor.executor import probe
 from harness.pytest_adapter.items import JOURNAL, OUTCOME, POOL, RULES, STARTED, TARGETS, CaseFile, CaseItem, \
     journal_entry, same_target
+from harness.model.outcome import Outcome, Record
 from harness.scheduler import layout as layout_mod, processes
 from harness.scheduler.pipeline import Pipeline
 from harness.model.status import Reply, Status
@@ -93,11 +94,11 @@ def pytest_addoption(parser):
                          "listed status (fail, crash, timeout) is reported as flake (repeatable)")
     group.addoption("--flake-retries", type=int, default=0, metavar="N",
                     help="re-run a failing case up to N times; if a re-run passes it is a flake")
-    group.addoption("--jobs", default=layout_mod.AUTO, metavar="N|auto",
+    group.addoption("--jobs", default=None, metavar="N|auto",
                     help="cases in flight: N pytest processes with an executor child each, their results "
-                         "merged (auto, the default: one per two cores, two from 2 cores on; -n N and "
-                         "-n auto mean the same). With -n 0: one process with N executor children "
-                         "(auto: one per core, up to 4). harness/scheduler/layout.py")
+                         "merged (auto: one per two cores, two from 2 cores on; -n N and -n auto mean the "
+                         "same). Without it, or with -n 0: this pytest process, with one executor child "
+                         "per core up to 4 (-n 0 --jobs N: N). harness/scheduler/layout.py")
     group.addoption(processes.IN_PROCESS, action="store_true", help=argparse.SUPPRESS)   # the scheduler's processes
     group.addoption("--no-spawner", action="store_true",
                     help="start each executor child as a new Python process instead of forking it from "
@@ -177,6 +178,10 @@ def _configure(config):
     if LAYOUT not in config.stash:                     # no cases to schedule (the self-tests)
         config.stash[LAYOUT] = layout_mod.Layout(1, 1)
     config.stash[SETTINGS] = _settings(config, worker)
+    try:
+        plugins.load(config.stash[SETTINGS].knobs.plugins)     # $HARNESS_PLUGINS: their backends and targets
+    except plugins.PluginError as exc:
+        raise HarnessUsageError(str(exc)) from None
     if worker:                                          # an xdist worker: the controller chose
         config.stash[TARGETS] = config.workerinput["harness_targets"]
         config.stash[GATE] = gating.Gate(*map(tuple, config.workerinput["harness_gate"][:2]),
@@ -287,7 +292,7 @@ def _resumed(config) -> dict:
     if not folder:
         return {}
     try:
-        return {results.key(e): e for e in results.finished(Path(folder))}
+        return {e.key: e for e in results.finished(Path(folder))}
     except results.ResultsError as exc:
         raise HarnessUsageError(f"--resume: {exc}") from None
 
@@ -363,25 +368,31 @@ def pytest_cmdline_main(config):
 
 
 def _layout(config) -> layout_mod.Layout:
-    """--jobs, else -n as given (-n 0: this process; so is a narrowed run under auto), on this
-    machine's cores."""
+    """--jobs, else -n as given, on this machine's cores. Neither (or -n 0): this process, as pytest
+    alone runs; so is a narrowed run under auto."""
     jobs = config.getoption("jobs")
     numprocesses = getattr(config.option, "numprocesses", None)
-    one_process = config.getoption("in_process") or numprocesses == 0 or \
-        (jobs == layout_mod.AUTO and numprocesses is None and _narrowed(config))
-    if jobs == layout_mod.AUTO and numprocesses not in (None, 0):
-        jobs = "auto" if numprocesses in ("auto", "logical") else numprocesses
+    if jobs is None and numprocesses not in (None, 0):
+        jobs = layout_mod.AUTO if numprocesses in ("auto", "logical") else numprocesses
+    one_process = config.getoption("in_process") or jobs is None or numprocesses == 0 or \
+        (jobs == layout_mod.AUTO and _narrowed(config))
     return layout_mod.choose(layout_mod.parse(jobs), os.cpu_count() or 1, one_process)
+
+
+# Options under which pytest lists or shows rather than runs: one process says it once.
+LISTINGS = ("help", "version", "collectonly", "showfixtures", "show_fixtures_per_test", "markers",
+            "setuponly", "setupplan")
 
 
 def _narrowed(config) -> bool:
     """A run narrowed to a few cases or made to stop at the first failure (-k, --case, a node id,
-    --lf, -x, --pdb, --sw): `auto` keeps it in one process, where starting a second one and
+    --lf, -x, --pdb, --sw), shuffled (one order, --shuffle), or a listing (--collect-only, --fixtures, ...): `auto` keeps it in one process, where starting a second one and
     merging would cost more than it saves, and -x and --pdb act on the whole run."""
     option = config.option
-    return bool(config.getoption("case") or any("::" in arg for arg in config.args)
+    return bool(config.getoption("case") or config.getoption("shuffle") is not None
+                or any("::" in arg for arg in config.args)
                 or any(getattr(option, name, None) for name in ("keyword", "lf", "exitfirst", "maxfail", "usepdb",
-                                                                 "stepwise")))
+                                                                 "stepwise") + LISTINGS))
 
 
 def _without_jobs(args: list[str]) -> list[str]:
@@ -513,8 +524,7 @@ class ResultsWriter:
             message = report.longrepr[2].removeprefix("Skipped: ") if isinstance(report.longrepr, tuple) \
                 else str(report.longrepr or "")
             status = Status.SKIP if report.skipped else Status.ERROR
-            record = core.Record(props["case_id"], props["target"], status, label=status.value,
-                                 report="skipped" if report.skipped else "failed", message=message)
+            record = Record(props["case_id"], props["target"], Outcome(status), message=message)
         else:
             return
         self.config.stash[JOURNAL].append(journal_entry(self.config, record))
@@ -522,8 +532,8 @@ class ResultsWriter:
     def pytest_sessionfinish(self, session):
         """Also on Ctrl-C and SIGTERM: what finished is written, and --resume can run the rest."""
         self.config.stash[JOURNAL].close()
-        fresh = journal.read(self.folder, self.config.stash[RUN])
-        keys = {results.key(e) for e in fresh}
+        fresh = journal.records(self.folder, self.config.stash[RUN])
+        keys = {e.key for e in fresh}
         earlier = [e for name, e in self.config.stash[DONE].items() if name not in keys]
         results.write(self.folder, earlier + fresh, self.folder / "junit.xml", self.config.stash[HARNESS],
                       self.config.stash[MANIFEST])

@@ -11,17 +11,17 @@ from __future__ import annotations
 from collections import Counter
 
 from harness.model import ids
-from harness.run import policy
+from harness.model.outcome import Judged
 from harness.model.status import Status
 
-OUTCOME_ATTRIBUTE = "harness_outcome"      # on a case's call report: its policy.Outcome.label
+OUTCOME_ATTRIBUTE = "harness_outcome"      # on a case's call report: its Outcome.label (a plain string)
 
-# label -> (letter, word); labels not here (pass, skip, fail) keep pytest's own.
+# Outcome.label -> (letter, word); labels not here (pass, skip, fail) keep pytest's own.
 NAMES = {Status.CRASH.value: ("C", "CRASH"), Status.TIMEOUT.value: ("T", "TIMEOUT"),
-         Status.ERROR.value: ("E", "HARNESS ERROR"), policy.UNEXPECTED_PASS: ("U", "UNEXPECTED PASS"),
-         policy.UNEXPECTED_IMPROVEMENT: ("I", "UNEXPECTED IMPROVEMENT"),
+         Status.ERROR.value: ("E", "HARNESS ERROR"), Judged.UNEXPECTED_PASS.value: ("U", "UNEXPECTED PASS"),
+         Judged.UNEXPECTED_IMPROVEMENT.value: ("I", "UNEXPECTED IMPROVEMENT"),
          Status.FLAKE.value: ("f", "FLAKE"), Status.ORDER_DEPENDENT.value: ("o", "ORDER-DEPENDENT"),
-         policy.EXPECTED_FAIL: ("x", "EXPECTED FAIL")}
+         Judged.EXPECTED_FAIL.value: ("x", "EXPECTED FAIL")}
 
 
 def worker_crash(report) -> tuple[str, str] | None:

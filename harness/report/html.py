@@ -21,6 +21,7 @@ from harness.results import release_matrix as matrix, files as results
 from harness.model.case import Case, CaseError, step_label
 from harness.model.observation import steps_of
 from harness.report import images
+from harness.model.outcome import Outcome, Record
 from harness.model.status import Status
 
 STATUSES = tuple(s.value for s in Status)                   # columns, best first
@@ -83,24 +84,15 @@ def _read(path: Path) -> list[Row]:
     entries = data.get("results") if isinstance(data, dict) else None
     if not isinstance(entries, list):
         raise ReportError(f'{file}: not a results file: expected {{"results": [...]}}')
-    for number, entry in enumerate(entries):
-        where = f"{file}: results[{number}]"
-        if not isinstance(entry, dict):
-            raise ReportError(f"{where} is not an object")
-        for key in ("id", "target", "status"):
-            if not isinstance(entry.get(key), str) or not entry[key]:
-                raise ReportError(f"{where} has no {key!r} string")
-    results.fill_mesa(entries)                    # a dead worker's entry: its run's Mesa
-    rows = []
-    for entry in entries:
-        duration = entry.get("duration")
-        if isinstance(duration, bool) or not isinstance(duration, (int, float)):
-            duration = None
-        rows.append(Row(id=entry["id"], target=entry["target"], status=entry["status"],
-                        expected=str(entry.get("expected") or ""), duration=duration,
-                        renderer=str(entry.get("renderer") or ""), mesa=str(entry.get("mesa") or ""),
-                        message=str(entry.get("message") or ""), folder=file.parent))
-    return rows
+    try:
+        records = results.read_entries(entries, str(file))
+    except results.ResultsError as exc:
+        raise ReportError(str(exc)) from None
+    timed = [isinstance(entry, dict) and "duration" in entry for entry in entries]
+    records = results.fill_mesa(records)              # a dead worker's entry: its run's Mesa
+    return [Row(id=r.id, target=r.target, status=r.status.value, expected=r.expected,
+                duration=r.duration if has_time else None, renderer=r.renderer, mesa=r.mesa,
+                message=r.message, folder=file.parent) for r, has_time in zip(records, timed)]
 
 
 def observation_path(folder: Path, case_id: str, target: str) -> Path:
@@ -267,7 +259,7 @@ def release_matrix(rows: list[Row]) -> dict | None:
     """The release matrix (harness/results/release_matrix.py) of runs on two Mesa releases or more: the cases
     on a target that changed or failed on some release, changed first, each cell that starts a
     change marked with its kind; None for fewer releases."""
-    table = matrix.build([{"id": r.id, "target": r.target, "mesa": r.mesa, "status": Status(r.status)}
+    table = matrix.build([Record(r.id, r.target, Outcome(Status(r.status)), mesa=r.mesa)
                           for r in rows if r.mesa and r.status in STATUSES])
     if len(table.versions) < 2:
         return None

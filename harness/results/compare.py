@@ -6,13 +6,14 @@ before, passed or was skipped, and fails, times out, crashes or errs now; or one
 worse), improvements, fixes, still failing, new skips, no longer skipped, new flakes. Cases in
 one run only are listed as new or removed. Within a section, rows are grouped by family and
 target, the group with the worst status first, and the worst status first in each group.
-The runs may come from different Mesa versions: entries with a `mesa` key name theirs.
+The runs may come from different Mesa versions: records with a `mesa` name theirs.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from harness.sources import catalog
+from harness.model.outcome import Record
 from harness.model.status import Change, Status
 
 SECTIONS = tuple(c for c in Change if c is not Change.UNCHANGED)
@@ -42,29 +43,29 @@ class Diff:
         return self.changes[Change.REGRESSION]
 
 
-def compare(old: list[dict], new: list[dict], by_id: bool = False) -> Diff:
-    """`old` and `new` are results entries (harness.results.files.read: `status` already a Status)."""
-    def index(entries):
-        return {(e["id"], "" if by_id else e["target"]): e for e in entries}
+def compare(old: list[Record], new: list[Record], by_id: bool = False) -> Diff:
+    """`old` and `new` are a run's Records (harness.results.files.read)."""
+    def index(entries: list[Record]) -> dict[tuple[str, str], Record]:
+        return {(e.id, "" if by_id else e.target): e for e in entries}
     before, after = index(old), index(new)
     diff = Diff(mesa=(_versions(old), _versions(new)))
     for key in sorted(set(before) | set(after)):
         a, b = before.get(key), after.get(key)
-        target = f"{a['target']} / {b['target']}" if by_id and a and b else (a or b)["target"]
-        row = Row(key[0], target, a and Status(a["status"]), b and Status(b["status"]))
-        if a is None:
-            diff.new.append(row)
-        elif b is None:
-            diff.removed.append(row)
+        if a is None or b is None:
+            either = a or b
+            assert either is not None
+            row = Row(key[0], either.target, a.status if a else None, b.status if b else None)
+            (diff.new if a is None else diff.removed).append(row)
         else:
-            change = Change.of(row.old, row.new)
+            row = Row(key[0], f"{a.target} / {b.target}" if by_id else a.target, a.status, b.status)
+            change = Change.of(a.status, b.status)
             if change is not Change.UNCHANGED:
                 diff.changes[change].append(row)
     return diff
 
 
-def _versions(entries: list[dict]) -> list[str]:
-    return sorted({e["mesa"] for e in entries if e.get("mesa")})
+def _versions(entries: list[Record]) -> list[str]:
+    return sorted({e.mesa for e in entries if e.mesa})
 
 
 def grouped(rows: list[Row]) -> list[tuple[str, list[Row]]]:

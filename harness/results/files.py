@@ -13,13 +13,14 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
-from harness.run import baseline, export, journal, policy
+from harness.run import baseline, export, journal
 from harness.sources import catalog
 from harness.model import ids
-from harness.model.status import DEQP_NAMES, Status
+from harness.model.outcome import Outcome, Record, RecordError, Report, expected_statuses
+from harness.model.status import Status
 
 MANIFEST = "manifest.json"
 
@@ -31,8 +32,8 @@ class ResultsError(ValueError):
     pass
 
 
-def key(entry: dict) -> str:
-    return ids.key(entry["id"], entry["target"])
+def key(record: Record) -> str:
+    return record.key
 
 
 @dataclass(frozen=True)
@@ -51,17 +52,7 @@ def manifest(baselines, flakes, skips, junit: JunitOptions = JunitOptions()) -> 
             "junit": asdict(junit)}
 
 
-def csv_status(entry: dict) -> str:
-    """An entry's status as deqp-runner's results.csv writes it."""
-    label, status = entry.get("label"), Status.parse(str(entry["status"]))
-    if label == policy.EXPECTED_FAIL:
-        return "ExpectedFail"
-    if label in (policy.UNEXPECTED_PASS, policy.UNEXPECTED_IMPROVEMENT):
-        return f"UnexpectedImprovement({DEQP_NAMES[status]})"
-    return DEQP_NAMES[status]
-
-
-def write(folder: Path, entries: list[dict], junit: Path | None = None, run_properties: dict | None = None,
+def write(folder: Path, entries: list[Record], junit: Path | None = None, run_properties: dict | None = None,
           run_manifest: dict | None = None) -> None:
     """results.json, results.csv, failures.csv, (where `junit` names a file) JUnit, and (where
     given) the manifest; its `junit` options shape the JUnit."""
@@ -71,26 +62,22 @@ def write(folder: Path, entries: list[dict], junit: Path | None = None, run_prop
         write_junit(junit, entries, run_properties or {}, options)
     if run_manifest is not None:
         (folder / MANIFEST).write_text(json.dumps(run_manifest, indent=1) + "\n")
-    (folder / "results.json").write_text(json.dumps({"results": entries}, indent=1) + "\n")
-    (folder / "results.csv").write_text("".join(f"{key(e)},{csv_status(e)},{e['duration']}\n" for e in entries))
-    failures = [baseline.failure_line(e["id"], e["target"], e["status"]) for e in entries]
+    (folder / "results.json").write_text(json.dumps({"results": [e.to_json() for e in entries]}, indent=1) + "\n")
+    (folder / "results.csv").write_text("".join(f"{e.key},{e.outcome.deqp},{e.duration}\n" for e in entries))
+    failures = [baseline.failure_line(e.id, e.target, e.status) for e in entries]
     (folder / "failures.csv").write_text(
         "# failures of this run, in --baseline format\n" + "".join(f"{f}\n" for f in failures if f))
 
 
-def _link(template: str, entry: dict) -> str:
-    values = {"{id}": entry["id"], "{target}": entry["target"], "{name}": key(entry),
-              "{stem}": export.file_stem(entry["id"], entry["target"])}
+def _link(template: str, entry: Record) -> str:
+    values = {"{id}": entry.id, "{target}": entry.target, "{name}": entry.key,
+              "{stem}": export.file_stem(entry.id, entry.target)}
     for name, value in values.items():
         template = template.replace(name, value)
     return template
 
 
-def _failed(entry: dict) -> bool:
-    return (entry.get("report") or ("failed" if Status.parse(str(entry["status"])).is_failure() else "")) == "failed"
-
-
-def write_junit(path: Path, entries: list[dict], run_properties: dict,
+def write_junit(path: Path, entries: list[Record], run_properties: dict,
                 options: JunitOptions = JunitOptions()) -> None:
     """One JUnit testsuite: a testcase `<id>[<target>]` per entry, classname `<target>.<family>`
     (what CI dashboards group by), a failure, or a skip with its reason (expected failures and
@@ -100,28 +87,25 @@ def write_junit(path: Path, entries: list[dict], run_properties: dict,
     pipelines' JUnit viewers choke on thousands."""
     from junitparser import Failure, JUnitXml, Properties, Property, Skipped, TestCase, TestSuite
     suite = TestSuite("harness")
-    failed = [e for e in entries if _failed(e)]
+    failed = [e for e in entries if e.outcome.failed]
     left_out = {id(e) for e in failed[options.limit:]} if options.limit is not None else set()
     for entry in entries:
         if id(entry) in left_out:
             continue
-        case = TestCase(key(entry), classname=f"{entry['target']}.{catalog.prefix(entry['id'])}",
-                        time=float(entry.get("duration", 0)))
-        status = str(entry["status"])
-        report = entry.get("report") or ("passed" if status == "pass" else "skipped"
-                                         if status in ("skip", "flake", "order-dependent") else "failed")
-        message = entry.get("message", "")
-        if report == "failed":
+        case = TestCase(entry.key, classname=f"{entry.target}.{catalog.prefix(entry.id)}",
+                        time=float(entry.duration))
+        status, report, message = entry.status.value, entry.outcome.report, entry.message
+        if report is Report.FAILED:
             failure = Failure(message.splitlines()[0] if message else status, status)
             link = f"\n{_link(options.link, entry)}" if options.link else ""
-            failure.text = f"{entry['id']} on {entry['target']}{link}\n{message}"
+            failure.text = f"{entry.id} on {entry.target}{link}\n{message}"
             case.result = [failure]
-        elif report == "skipped":
+        elif report is Report.SKIPPED:
             case.result = [Skipped(message)]
-        if entry.get("reproducer"):
-            case.system_out = f"[[ATTACHMENT|{entry['reproducer']}]]"
+        if entry.reproducer:
+            case.system_out = f"[[ATTACHMENT|{entry.reproducer}]]"
         properties = Properties()
-        values = {"case_id": entry["id"], **entry, "status": status, "case_duration": entry.get("duration", 0)}
+        values = {"case_id": entry.id, **entry.to_json(), "status": status, "case_duration": entry.duration}
         for name in (*JUNIT_PROPERTIES, "case_duration"):
             if values.get(name) not in (None, ""):
                 properties.add_property(Property(name, str(values[name])))
@@ -142,8 +126,9 @@ def write_junit(path: Path, entries: list[dict], run_properties: dict,
     xml.write(str(path))
 
 
-def read(path: Path) -> list[dict]:
-    """Entries from a results directory, a results.json or a JUnit file; `status` a Status."""
+def read(path: Path) -> list[Record]:
+    """The Records of a results directory, a results.json (of this version or an earlier one:
+    Record.from_json) or a JUnit file."""
     path = Path(path)
     if path.is_dir():
         path = path / "results.json" if (path / "results.json").exists() else path / "junit.xml"
@@ -153,38 +138,48 @@ def read(path: Path) -> list[dict]:
         return _read_junit(path)
     try:
         entries = json.loads(path.read_text())["results"]
-        for e in entries:
-            e["id"], e["target"]                        # noqa: B018 - the fields every entry has
-            e["status"] = Status.parse(e["status"])
+        if not isinstance(entries, list):
+            raise TypeError("'results' is not a list")
     except (ValueError, KeyError, TypeError) as exc:
         raise ResultsError(f"{path}: not a results.json ({type(exc).__name__}: {exc})") from None
-    return entries
+    return read_entries(entries, str(path))
 
 
-def finished(path: Path) -> list[dict]:
+def read_entries(entries: list, where: str) -> list[Record]:
+    """Records of results.json's `results` list; ResultsError names the first bad one."""
+    records = []
+    for number, entry in enumerate(entries):
+        try:
+            records.append(Record.from_json(entry))
+        except RecordError as exc:
+            raise ResultsError(f"{where}: results[{number}] {exc}") from None
+    return records
+
+
+def finished(path: Path) -> list[Record]:
     """What the run in `path` finished: its results file (results.json, else junit.xml, or the
     file named), and over it every record its processes journaled, which a killed run has only
-    there (harness/run/journal.py); one entry per case, `status` a Status."""
+    there (harness/run/journal.py); one Record per case."""
     path = Path(path)
-    recorded = journal.read(path) if path.is_dir() else []
+    recorded = journal.records(path) if path.is_dir() else []
     written = not path.is_dir() or (path / "results.json").exists() or (path / "junit.xml").exists()
-    done = {key(e): e for e in (read(path) if written or not recorded else [])}
-    for entry in recorded:
-        entry["status"] = Status.parse(entry["status"])
-        done[key(entry)] = entry
+    done = {e.key: e for e in (read(path) if written or not recorded else [])}
+    for record in recorded:
+        done[record.key] = record
     return list(done.values())
 
 
-def fill_mesa(entries: list[dict]) -> None:
-    """Entries that record no Mesa version (a worker that died mid-case records none) take the
-    one version the run's other entries name; where they name none or several, they stay ''."""
-    named = {e["mesa"] for e in entries if isinstance(e.get("mesa"), str) and e["mesa"]}
-    if len(named) == 1:
-        for entry in entries:
-            entry["mesa"] = entry.get("mesa") or next(iter(named))
+def fill_mesa(entries: list[Record]) -> list[Record]:
+    """The records, those that record no Mesa version (a worker that died mid-case records none)
+    with the one version the run's other records name; where they name none or several, they stay ''."""
+    named = {e.mesa for e in entries if e.mesa}
+    if len(named) != 1:
+        return list(entries)
+    version = next(iter(named))
+    return [e if e.mesa else replace(e, mesa=version) for e in entries]
 
 
-def _read_junit(path: Path) -> list[dict]:
+def _read_junit(path: Path) -> list[Record]:
     from junitparser import Error, Failure, JUnitXml, Properties, Skipped
     try:
         xml = JUnitXml.fromfile(str(path))
@@ -208,10 +203,12 @@ def _read_junit(path: Path) -> list[dict]:
                     else Status.SKIP if Skipped in kinds else Status.PASS)
             except ValueError as exc:
                 raise ResultsError(f"{path}: {name}: {exc}") from None
-            entries.append({"id": case_id, "target": target, "status": status, "expected": props.get("expected", ""),
-                            "duration": float(case.time or 0), "renderer": props.get("renderer", ""),
-                            "mesa": props.get("mesa", ""),
-                            "message": "\n".join((r.message or "") + "\n" + (r.text or "") for r in case.result)})
+            expected = props.get("expected", "")
+            entries.append(Record(case_id, target or "", Outcome.judge(status, expected_statuses(expected)),
+                                  expected=expected, duration=float(case.time or 0),
+                                  renderer=props.get("renderer", ""), mesa=props.get("mesa", ""),
+                                  gl_version=props.get("gl_version", ""), platform=props.get("platform", ""),
+                                  message="\n".join((r.message or "") + "\n" + (r.text or "") for r in case.result)))
     return entries
 
 
@@ -238,7 +235,7 @@ def _shards_manifest(folders: list[Path]) -> dict | None:
     return found[0][1] if found else None
 
 
-def merge(paths: list[Path], out: Path, junit: dict | None = None, run_properties: dict | None = None) -> list[dict]:
+def merge(paths: list[Path], out: Path, junit: dict | None = None, run_properties: dict | None = None) -> list[Record]:
     """Shard results into one: results files, one JUnit, the shards' manifest (the JUnit options
     in `junit`, JunitOptions' fields, replacing theirs), and the shards' reproducers and observations. A case in two shards
     with different entries is an error; the same entry in several is one (a resumed run's
@@ -247,15 +244,15 @@ def merge(paths: list[Path], out: Path, junit: dict | None = None, run_propertie
     twice = next((p for i, p in enumerate(folders) if p in folders[:i]), None)
     if twice is not None:
         raise ResultsError(f"{twice} is given twice")
-    entries: list[dict] = []
-    seen: dict[str, tuple[object, dict]] = {}
+    entries: list[Record] = []
+    seen: dict[str, tuple[object, Record]] = {}
     for path in paths:
         for entry in read(path):
-            if key(entry) in seen:
-                if seen[key(entry)][1] != entry:
-                    raise ResultsError(f"{key(entry)} is in both {seen[key(entry)][0]} and {path}")
+            if entry.key in seen:
+                if seen[entry.key][1] != entry:
+                    raise ResultsError(f"{entry.key} is in both {seen[entry.key][0]} and {path}")
                 continue
-            seen[key(entry)] = (path, entry)
+            seen[entry.key] = (path, entry)
             entries.append(entry)
     dirs = [Path(path) if Path(path).is_dir() else Path(path).parent for path in paths]
     run_manifest = _shards_manifest(dirs)

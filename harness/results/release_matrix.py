@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from harness.base import debversion
 from harness.model import ids
+from harness.model.outcome import Record
 from harness.model.status import Status
 
 REGRESSION, FIX, CHANGE = "regression", "fix", "change"
@@ -94,13 +95,13 @@ class Matrix:
                           "changes": [t.to_json() for t in row.changes]} for row in self.rows]}
 
 
-def build(entries: list[dict]) -> Matrix:
-    """The matrix of results entries, each with `id`, `target`, `status` (a Status) and `mesa`
-    (the release it ran on); a later entry for the same case, target and release wins."""
-    versions = tuple(sorted({e["mesa"] for e in entries}, key=debversion.key))
+def build(entries: list[Record]) -> Matrix:
+    """The matrix of a run's Records, each with the release it ran on in `mesa`; a later record
+    for the same case, target and release wins."""
+    versions = tuple(sorted({e.mesa for e in entries}, key=debversion.key))
     cells: dict[tuple[str, str], dict[str, Status]] = {}
     for e in entries:
-        cells.setdefault((e["id"], e["target"]), {})[e["mesa"]] = e["status"]
+        cells.setdefault((e.id, e.target), {})[e.mesa] = e.status
     rows = []
     for (case_id, target), by_version in cells.items():
         verdicts = {v: by_version[v] for v in versions if v in by_version}

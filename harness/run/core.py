@@ -5,13 +5,14 @@ cases through `run_case`, as deqp-runner's core knows nothing of its suite adapt
 run_case: run the case in the target's executor child, judge the reply against the case's
 expectations (harness/oracle/verdict.py), keep a failure's reproducer and observation for triage,
 re-run a failure for flakes, and apply the baseline and flake policy (harness/run/policy.py). The
-Record it returns is what the journal, results.json, JUnit and the terminal show.
+Record it returns (harness/model/outcome.py) is what the journal, results.json, JUnit and the
+terminal show.
 """
 from __future__ import annotations
 
 import contextlib
 import json
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterator, Protocol
 
@@ -23,6 +24,7 @@ from harness.model.case import Case
 from harness.executor.batch import Batched, audited, describe
 from harness.base.config import AUDIT, RunSettings
 from harness.executor.executor import Executor, ExecutorGroup
+from harness.model.outcome import Outcome, Record
 from harness.model.status import Result, Status, Verdict
 
 __all__ = ["RunSettings", "Rules", "Record", "Runner", "run_case", "runner", "where", "facts_of", "confirm", "make_runner"]
@@ -55,29 +57,6 @@ class Rules:
     audit_seed: int = 0
 
 
-@dataclass(frozen=True)
-class Record:
-    """One case on one target, finished: a line of the run's journal."""
-    id: str
-    target: str
-    status: Status
-    label: str = ""                  # the terminal's word (policy.Outcome.label)
-    report: str = "passed"           # how JUnit shows it: passed, skipped, failed (policy.Report)
-    message: str = ""                # the skip reason or failure text
-    expected: str = ""               # the baseline's status for it (Fail, Crash, Timeout) or ''
-    duration: float = 0.0            # seconds the case ran in the child
-    renderer: str = ""
-    gl_version: str = ""
-    mesa: str = ""
-    platform: str = ""
-    reproducer: str = ""             # a failure's exported GLSL reproducer, if one was written
-
-    def to_json(self) -> dict:
-        data = asdict(self)
-        data["status"] = self.status.value
-        return data
-
-
 def facts_of(runner: Runner) -> dict:
     """The target's renderer, version and Mesa, from its child ({} if it did not start)."""
     return runner.info().observation or {}
@@ -108,10 +87,9 @@ def run_case(case: Case, target: str, runner: Runner, rules: Rules = Rules()) ->
     expected = baseline.lookup(rules.baseline, case.id, target)
     # Re-runs happen only as the policy asks for them (a failure, up to its first pass).
     reruns = (verdict.judge(case, alone(case), place) for _ in range(rules.flake_retries))
-    outcome = policy.decide(first, expected, reruns=reruns,
-                            flakes=baseline.matching_flakes(rules.flakes, case.id, target))
-    return Record(id=case.id, target=target, status=outcome.status, label=outcome.label,
-                  report=outcome.report.value, message=outcome.message,
+    outcome, message = policy.decide(first, expected, reruns=reruns,
+                                     flakes=baseline.matching_flakes(rules.flakes, case.id, target))
+    return Record(id=case.id, target=target, outcome=outcome, message=message,
                   expected=expected.name if expected is not None else "",
                   duration=round(result.duration, 4), renderer=facts.get("renderer", ""),
                   gl_version=facts.get("version", ""), mesa=facts.get("mesa", ""),
@@ -141,8 +119,7 @@ def confirm(case: Case, result: Result, batched: Verdict, runner, place: str, ru
 
 def crash_record(case_id: str, target: str, message: str) -> Record:
     """The record of a case whose runner died with it (an xdist worker killed mid-case)."""
-    return Record(id=case_id, target=target, status=Status.CRASH, label=Status.CRASH.value,
-                  report=policy.Report.FAILED.value, message=message)
+    return Record(id=case_id, target=target, outcome=Outcome(Status.CRASH), message=message)
 
 
 def keep_for_triage(case: Case, target: str, result: Result, folder: Path) -> str:

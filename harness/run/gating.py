@@ -44,9 +44,11 @@ class Gate:
     line: str = ""                      # what the run's first line says
 
     def options(self) -> list[str]:
-        """The pytest options that gate a run exactly so (for the processes a front end starts)."""
-        return ([a for path in self.baselines for a in ("--baseline", path)] or ["--baseline", NONE]) \
-            + [a for path in self.flakes for a in ("--flakes", path)]
+        """The pytest options that gate a run exactly so (for the processes a front end starts).
+        One word each: pytest takes a path given as a word of its own for a test path when it
+        chooses the rootdir, and a baseline outside the tree would move it."""
+        return ([f"--baseline={path}" for path in self.baselines] or [f"--baseline={NONE}"]) \
+            + [f"--flakes={path}" for path in self.flakes]
 
 
 def system_version() -> str:

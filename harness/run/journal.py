@@ -16,6 +16,8 @@ import uuid
 from pathlib import Path
 from typing import IO
 
+from harness.model.outcome import Record, RecordError
+
 FOLDER = "journal"
 
 
@@ -30,7 +32,10 @@ class Journal:
         self.path = Path(results_dir) / FOLDER / f"{run}-{os.getpid()}.jsonl"
         self._stream: IO[str] | None = None
 
-    def append(self, entry: dict) -> None:
+    def append(self, entry: Record | dict) -> None:
+        """A case's Record (its to_json), or another tool's entry (exploration's ledger)."""
+        if isinstance(entry, Record):
+            entry = entry.to_json()
         if self._stream is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._stream = open(self.path, "a", encoding="utf-8")
@@ -44,8 +49,8 @@ class Journal:
 
 
 def read(folder: Path, run: str | None = None) -> list[dict]:
-    """Every record under folder's journals (all runs, or one), in file order; a torn last line
-    (the process died writing it) is left out. Journals of shard folders below count too."""
+    """Every entry under folder's journals (all runs, or one), in file order, as written; a torn
+    last line (the process died writing it) is left out. Journals of shard folders below count too."""
     entries = []
     for path in sorted(Path(folder).glob(f"**/{FOLDER}/*.jsonl")):
         if run is not None and not path.name.startswith(f"{run}-"):
@@ -56,6 +61,18 @@ def read(folder: Path, run: str | None = None) -> list[dict]:
             except ValueError:
                 continue
     return entries
+
+
+def records(folder: Path, run: str | None = None) -> list[Record]:
+    """The case Records under folder's journals (read's entries, as Record.from_json reads them);
+    a line that is no Record (torn, or another tool's entry) is left out."""
+    found = []
+    for entry in read(folder, run):
+        try:
+            found.append(Record.from_json(entry))
+        except RecordError:
+            continue
+    return found
 
 
 def clear(folder: Path) -> None:

@@ -1,6 +1,6 @@
 """The run policy: what a case's verdict means for the run, given its baseline line, whether a
-flakes file lists it, and its re-runs. No pytest and no I/O here: the plugin runs the case,
-calls `decide`, and reports the Outcome (harness/pytest_adapter/plugin.py, CaseItem.runtest).
+flakes file lists it, and its re-runs. No pytest and no I/O here: the run core runs the case and
+calls `decide`, whose Outcome (harness/model/outcome.py) and message make the case's Record.
 
 - A failing verdict (Status.is_failure) is re-run; the first re-run that passes makes it a
   flake. Else a flakes-file entry matching the case makes it a flake, if the entry names its
@@ -14,15 +14,11 @@ calls `decide`, and reports the Outcome (harness/pytest_adapter/plugin.py, CaseI
 """
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 from typing import Collection, Iterable, Sequence
 
+from harness.model.outcome import Judged, Outcome
 from harness.model.status import Status, Verdict
-
-EXPECTED_FAIL = "expected fail"             # terminal labels of outcomes that are no status
-UNEXPECTED_PASS = "unexpected pass"
-UNEXPECTED_IMPROVEMENT = "unexpected improvement"
 
 
 @dataclass(frozen=True)
@@ -37,21 +33,6 @@ class Expectation:
     @classmethod
     def of(cls, status: Status, where: str = "") -> "Expectation":
         return cls(frozenset({status}), status.baseline_name or status.value, where)
-
-
-class Report(enum.Enum):
-    """How pytest, and so JUnit, records an outcome."""
-    PASSED = "passed"
-    SKIPPED = "skipped"
-    FAILED = "failed"
-
-
-@dataclass(frozen=True)
-class Outcome:
-    status: Status              # what results.json and JUnit's `status` property record
-    report: Report
-    message: str                # the skip reason or failure text ('' for a pass)
-    label: str                  # what the terminal calls it: a status, EXPECTED_FAIL or UNEXPECTED_PASS
 
 
 def first_line(message: str) -> str:
@@ -82,27 +63,26 @@ def with_flakes(verdict: Verdict, reruns: Iterable[Verdict], flakes: Flakes) -> 
 
 
 def decide(verdict: Verdict, expected: Expectation | Status | None = None, flakes: Flakes = (),
-           reruns: Iterable[Verdict] = ()) -> Outcome:
-    """`expected`: the case's baseline line (or the one status it names), or None; `flakes`:
-    see with_flakes."""
+           reruns: Iterable[Verdict] = ()) -> tuple[Outcome, str]:
+    """The outcome (the status after the flake rules, judged by the baseline: Outcome.judge) and
+    its message: the skip reason or failure text, '' for a pass. `expected`: the case's baseline
+    line (or the one status it names), or None; `flakes`: see with_flakes."""
     if isinstance(expected, Status):
         expected = Expectation.of(expected)
     verdict = with_flakes(verdict, reruns, flakes)
     status, message = verdict.status, verdict.message
-    if expected is not None:
-        if status in expected.statuses:
-            return Outcome(status, Report.SKIPPED, f"expected {expected.name} (baseline): "
-                                                   f"{first_line(message)}", EXPECTED_FAIL)
-        if status is Status.PASS:
-            return Outcome(status, Report.FAILED, f"unexpected pass: the baseline expects "
-                                                  f"{expected.name}; update the baseline", UNEXPECTED_PASS)
-        if status.blames_driver() and all(status < listed for listed in expected.statuses):
-            return Outcome(status, Report.FAILED, f"unexpected improvement: {status}, the baseline expects "
-                                                  f"{expected.name}; update the baseline: {first_line(message)}",
-                           UNEXPECTED_IMPROVEMENT)
+    outcome = Outcome.judge(status, expected.statuses if expected is not None else None)
+    listed = expected.name if expected is not None else ""
+    if outcome.judged is Judged.EXPECTED_FAIL:
+        return outcome, f"expected {listed} (baseline): {first_line(message)}"
+    if outcome.judged is Judged.UNEXPECTED_PASS:
+        return outcome, f"unexpected pass: the baseline expects {listed}; update the baseline"
+    if outcome.judged is Judged.UNEXPECTED_IMPROVEMENT:
+        return outcome, (f"unexpected improvement: {status}, the baseline expects {listed}; "
+                         f"update the baseline: {first_line(message)}")
     if status is Status.PASS:
-        return Outcome(status, Report.PASSED, "", status.value)
-    if not status.is_failure():                  # skip, flake
-        return Outcome(status, Report.SKIPPED, message, status.value)
-    note = f"\n(the baseline expects {expected.name})" if expected is not None else ""
-    return Outcome(status, Report.FAILED, f"{status}: {message}{note}", status.value)
+        return outcome, ""
+    if not status.is_failure():                  # skip, flake, order-dependent
+        return outcome, message
+    note = f"\n(the baseline expects {listed})" if expected is not None else ""
+    return outcome, f"{status}: {message}{note}"

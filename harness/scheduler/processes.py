@@ -99,7 +99,7 @@ def _resumed(folder: Path, out: Path) -> Path:
     except results.ResultsError as exc:
         raise ParallelError(f"--resume: {exc}") from None
     out.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"results": entries}))
+    path.write_text(json.dumps({"results": [e.to_json() for e in entries]}))
     return path
 
 
@@ -171,13 +171,13 @@ def run(layout: Layout, args: list[str], junitxml: Path | None = None) -> int:
         if code not in (0, 1):
             tail = (folder / "pytest.log").read_text(errors="replace")[-TAIL:]
             print(f"--- shard {k}/{n} exited {code} ({folder / 'pytest.log'}):\n{tail}", file=sys.stderr)
-    failed = [e for e in entries if e.get("report") == "failed"]
+    failed = [e for e in entries if e.outcome.failed]
     for entry in failed[:SHOWN]:            # what fails the run, as pytest's summary would list it
-        first = (entry.get("message") or "").splitlines()[:1]
-        print(f"FAILED {results.key(entry)}: {first[0] if first else entry['status']}")
+        first = entry.message.splitlines()[:1]
+        print(f"FAILED {entry.key}: {first[0] if first else entry.status}")
     if len(failed) > SHOWN:
         print(f"... and {len(failed) - SHOWN} more (results.json)")
-    counts = Counter(e.get("label") or e["status"].value for e in entries)
+    counts = Counter(e.outcome.label for e in entries)
     print(f"{len(entries)} results from {n} processes in {wall:.1f} s ({len(entries) / max(wall, 1e-9):.1f} "
           f"cases/s): " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) + f"; merged into {out}")
     if 1 in codes:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.base import plugins
 from harness.sources import catalog
 from harness.model.case import Case, Draw, DrawEntry, Expectation, Readback, Requirements
 
@@ -23,6 +24,9 @@ ROOT = Path(__file__).resolve().parents[2]
 #    test_gating, harness matrix --mesa system).
 # test_pinned_mesa.py checks that no self-test starts a real driver otherwise.
 PINNED_MESA = ROOT / "mesa" / "22.3.6-1+deb12u2"
+# The self-tests' own backends and targets (faults.py: fault injection), added as any plugin adds
+# them; every executor started here hands the plugin on to its children.
+plugins.load([str(Path(__file__).resolve().parent / "faults.py")])
 
 # The children a self-test starts import this checkout's harness. A child started in another
 # folder (a test's tmp_path tree) otherwise imports whatever the venv's editable install points
@@ -84,7 +88,7 @@ def family(name: str):
 
 
 def fault_case(fault: str, value: int = 7, expected: int = 7) -> Case:
-    """A case for the test-only fault backend: it reports `value`, the case expects `expected`."""
+    """A case for the fault backend (faults.py): it reports `value`, the case expects `expected`."""
     return Case(id=f"selftest/fault/{fault}", family="selftest", shaders=(),
                 requires=Requirements(), vertices=0, attributes=(),
                 steps=(Draw("DrawArrays", "POINTS", (DrawEntry(1),)),), readback=Readback(),

@@ -7,17 +7,16 @@ runner."""
 from __future__ import annotations
 
 import dataclasses
-import json
 
 import pytest
 
 from harness.sources import catalog
 from harness.run import core
 from harness.executor.batch import audited, describe
-from harness.base.config import Knobs
 from harness.model.status import Reply, Result, Status, Verdict
 
 from conftest import pinned_mesa
+from faults import planted
 
 # cases of each profile that read state a dirtier leaves (test_checks_can_fail.py)
 READERS = ("tess/no-tcs/quads/equal/initial",
@@ -31,9 +30,8 @@ def plain(n: int) -> list:
 
 def run_all(cases, faults=None, batch=4, shared=False, audit=0.0, case_timeout=60.0):
     """Every case's record, the cases sent ahead as the plugin sends them; and how many ran alone."""
-    settings = core.RunSettings(case_timeout=case_timeout, mesa=pinned_mesa(), batch=batch,
-                                knobs=Knobs(faults=json.dumps(faults or {}), fault_shared_context=shared))
-    with core.runner(settings, "fault-llvmpipe") as runner:
+    settings = core.RunSettings(case_timeout=case_timeout, mesa=pinned_mesa(), batch=batch)
+    with planted(faults, shared_context=shared), core.runner(settings, "fault-llvmpipe") as runner:
         alone = []
         if batch > 1:
             confirm = runner.run_alone

@@ -4,9 +4,9 @@ validation layer's twin is in test_vk_backend.py, next to its clean run.)"""
 from __future__ import annotations
 
 import dataclasses
-import json
 
-from harness.base.config import Knobs
+from faults import planted
+
 from harness.executor.executor import Executor, probe
 from harness.executor.targets import get
 from harness.oracle.verdict import judge
@@ -26,22 +26,23 @@ def status(executor: Executor, case) -> str:
 
 def test_without_a_context_per_case_the_dirt_changes_verdicts(tess_cases, varyings_cases):
     """The twin of test_isolation's dirt test: with the GL runner's context per case broken
-    (fault.py, $HARNESS_FAULT_SHARED_CONTEXT), the state a dirtier leaves reaches the cases after
+    (faults.py, $HARNESS_FAULT_SHARED_CONTEXT), the state a dirtier leaves reaches the cases after
     it, in its profile, and their verdicts change; with it, the same order keeps them."""
     found = {**tess_cases, **varyings_cases}
     readers = [found[case_id] for case_id in READERS.values()]
     dirtiers = [dataclasses.replace(found[READERS["tess"]], id=DIRTIER + "-core", family="selftest"),
                 dataclasses.replace(found[READERS["varyings"]], id=DIRTIER + "-compat", family="selftest")]
-    faults = json.dumps({d.id: "dirty-state" for d in dirtiers})
+    faults = {d.id: "dirty-state" for d in dirtiers}
     seen = {}                             # shared context? -> case id -> status
     for shared in (False, True):
-        ex = Executor(get("fault-llvmpipe"), case_timeout=60, mesa=pinned_mesa(), knobs=Knobs(faults=faults, fault_shared_context=shared))
-        try:
-            for dirtier in dirtiers:
-                assert status(ex, dirtier) == "pass"
-            seen[shared] = {case.id: status(ex, case) for case in readers}
-        finally:
-            ex.close()
+        with planted(faults, shared_context=shared):
+            ex = Executor(get("fault-llvmpipe"), case_timeout=60, mesa=pinned_mesa())
+            try:
+                for dirtier in dirtiers:
+                    assert status(ex, dirtier) == "pass"
+                seen[shared] = {case.id: status(ex, case) for case in readers}
+            finally:
+                ex.close()
     assert set(seen[False].values()) == {"pass"}, seen[False]
     assert set(seen[True].values()) == {"fail"}, seen[True]        # and test_isolation would see it
 

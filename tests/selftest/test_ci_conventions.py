@@ -2,6 +2,7 @@
 results.csv, strict baselines, UnexpectedImprovement, the run's manifest, capped JUnit."""
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -10,31 +11,35 @@ from junitparser import Failure, JUnitXml
 from conftest import ROOT
 from harness.run import baseline
 from harness.results import files as results
-from harness.run.policy import UNEXPECTED_IMPROVEMENT, Report, decide
+from harness.model.outcome import Judged, Record, RecordError, Report
+from harness.run.policy import decide
 from harness.model.status import Status, Verdict
+
+UNEXPECTED_IMPROVEMENT = Judged.UNEXPECTED_IMPROVEMENT.value
 
 CASE = "tess/no-tcs/quads/equal/pv4/o2_3_4_5-i6_7"
 WITH_COMMAS = "tess/no-tcs/x/levels-2,3,4,5_6,7"         # ids may hold commas
 
 
 def entry(case_id=CASE, target="zink", status="pass", label="", report=""):
-    return {"id": case_id, "target": target, "status": status, "label": label or status,
-            "report": report or ("failed" if Status(status).is_failure() else "passed"), "duration": 0.5,
-            "message": f"{status}: draw 0"}
+    """A Record as results.json writes it (`report` is derived: results.json's is not read)."""
+    return Record.from_json({"id": case_id, "target": target, "status": status, "label": label or status,
+                             "report": report or ("failed" if Status(status).is_failure() else "passed"),
+                             "duration": 0.5, "message": f"{status}: draw 0"})
 
 
 def test_a_failure_less_severe_than_the_listed_one_is_an_unexpected_improvement():
-    out = decide(Verdict(Status.FAIL, "draw 0: wrong"), expected=Status.CRASH)
+    out, message = decide(Verdict(Status.FAIL, "draw 0: wrong"), expected=Status.CRASH)
     assert (out.report, out.label) == (Report.FAILED, UNEXPECTED_IMPROVEMENT)
-    assert out.message.startswith("unexpected improvement: fail, the baseline expects Crash; update the baseline")
-    assert decide(Verdict(Status.CRASH, "x"), expected=Status.FAIL).label == "crash"    # worse: a regression
+    assert message.startswith("unexpected improvement: fail, the baseline expects Crash; update the baseline")
+    assert decide(Verdict(Status.CRASH, "x"), expected=Status.FAIL)[0].label == "crash"    # worse: a regression
 
 
 def test_expected_fail_expects_any_failure_the_driver_is_blamed_for():
     any_failure = baseline._expectation("ExpectedFail", "f:1")
     for status in (Status.FAIL, Status.CRASH, Status.TIMEOUT):
-        assert decide(Verdict(status, "x"), expected=any_failure).report is Report.SKIPPED
-    assert decide(Verdict(Status.ERROR, "x"), expected=any_failure).report is Report.FAILED
+        assert decide(Verdict(status, "x"), expected=any_failure)[0].report is Report.SKIPPED
+    assert decide(Verdict(Status.ERROR, "x"), expected=any_failure)[0].report is Report.FAILED
 
 
 @pytest.mark.parametrize("fields,spelled", [
@@ -45,7 +50,7 @@ def test_expected_fail_expects_any_failure_the_driver_is_blamed_for():
     (dict(status="pass", label="unexpected pass", report="failed"), "UnexpectedImprovement(Pass)"),
     (dict(status="fail", label=UNEXPECTED_IMPROVEMENT), "UnexpectedImprovement(Fail)")])
 def test_results_csv_spells_statuses_as_deqp_runner(fields, spelled):
-    assert results.csv_status(entry(**fields)) == spelled
+    assert entry(**fields).outcome.deqp == spelled
 
 
 def test_a_results_csv_is_a_baseline(tmp_path):
@@ -104,3 +109,30 @@ def test_junit_capped_with_a_link_and_merge_keeps_the_manifest(tmp_path):
     (tmp_path / "s2" / "manifest.json").write_text(json.dumps(other))
     with pytest.raises(results.ResultsError, match="different baseline, flakes, skips"):
         results.merge(shards, tmp_path / "mixed")
+
+
+def test_one_record_reader_and_writer(tmp_path):
+    """Record.to_json writes results.json's entries as they always were (status, label, report,
+    then the fields; `finished` where the journal stamped it), from_json reads them back to the
+    same Record, and reads an earlier entry without label and report (or a JUnit file) by
+    judging its status against its `expected`."""
+    written = {"id": CASE, "target": "zink", "status": "crash", "label": "expected fail", "report": "skipped",
+               "message": "expected Crash (baseline): died", "expected": "Crash", "duration": 0.25,
+               "renderer": "zink", "gl_version": "4.6", "mesa": "22.3.6", "platform": "surfaceless",
+               "reproducer": "", "finished": 1.5}
+    record = Record.from_json(written)
+    assert record.outcome.judged is Judged.EXPECTED_FAIL and record.key == f"{CASE}[zink]"
+    assert json.dumps(record.to_json()) == json.dumps(written)                  # the same bytes
+    older = {k: v for k, v in written.items() if k not in ("label", "report", "finished")}
+    assert Record.from_json(older) == dataclasses.replace(record, finished=None)
+    assert Record.from_json(older | {"status": "pass"}).outcome.label == "unexpected pass"
+    assert Record.from_json(older | {"status": "fail"}).outcome.label == "unexpected improvement"
+    with pytest.raises(RecordError, match="has an unknown status 'bad'"):
+        Record.from_json(older | {"status": "bad"})
+    with pytest.raises(RecordError, match="has label 'expected fail'"):
+        Record.from_json(written | {"status": "pass"})
+    results.write(tmp_path, [record], tmp_path / "junit.xml")
+    assert results.read(tmp_path) == [dataclasses.replace(record)]
+    (tmp_path / "results.json").unlink()
+    from_junit, = results.read(tmp_path)                                            # JUnit alone
+    assert (from_junit.outcome, from_junit.expected, from_junit.mesa) == (record.outcome, "Crash", "22.3.6")

@@ -6,13 +6,12 @@ import time
 
 import pytest
 from conftest import fault_case
+from faults import FAULT
 
 from harness.executor.executor import Executor, ExecutorGroup, death_status
 from harness.model.status import Reply
 from harness.executor.targets import Target
 from harness.oracle.verdict import judge
-
-FAULT = Target("fault", "fault", (), "test-only fault injector")
 
 
 @pytest.fixture(params=[False, True], ids=["started", "forked"])

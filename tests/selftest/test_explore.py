@@ -15,24 +15,25 @@ from harness.explore import findings, search
 from harness.cli import explore as cli
 from harness.explore import coverage as compare
 from harness.sources.explored import id_codec as ids, kept, space
-from harness.explore.signature import Outcome, finding_key, quantities, reduction_key, same_failure
+from harness.explore.signature import finding_key, quantities, reduction_key, same_failure
+from harness.model.status import Verdict
 from harness.model.status import Status
 
 from conftest import pinned_args, pinned_mesa
 
 
-def passing(case) -> Outcome:
-    return Outcome(Status.PASS)
+def passing(case) -> Verdict:
+    return Verdict(Status.PASS)
 
 
-def base_vertex_bug(case) -> Outcome:
+def base_vertex_bug(case) -> Verdict:
     """A stand-in driver with the hazard's classic defect: gl_BaseVertex = first in a
     non-indexed draw with first != 0 that draws something."""
     for index, draw in enumerate(case.draws()):
         if "Elements" not in draw.command and any(e.first and e.count and e.instance_count for e in draw.entries):
-            return Outcome(Status.FAIL, f"draw {index} (gl{draw.command}), vertex 0, instance 0: "
+            return Verdict(Status.FAIL, f"draw {index} (gl{draw.command}), vertex 0, instance 0: "
                                         f"gl_BaseVertex = {draw.entries[0].first}, expected 0\n[stand-in]")
-    return Outcome(Status.PASS)
+    return Verdict(Status.PASS)
 
 
 # The simplest case with that defect: one DrawArrays of one vertex from first 1, VS only.
@@ -104,7 +105,7 @@ def test_reducer_keeps_the_failure_kind():
 
     def crashes_on_gs(case):
         if case.shader("gs"):
-            return Outcome(Status.CRASH, "child process died: killed by SIGSEGV\n[stand-in]")
+            return Verdict(Status.CRASH, "child process died: killed by SIGSEGV\n[stand-in]")
         return base_vertex_bug(case)
     start = dict(BASE_VERTEX_MINIMUM, chain="gs", version=460)
     key = reduction_key(crashes_on_gs(ids.build("draw_params", start)))
@@ -123,12 +124,12 @@ def test_signatures():
                       "component in [0, 1]") == ("FS gl_PrimitiveID (patch #)", "gl_TessCoord")
     assert quantities("draw 0, patch 1, GS: gl_PrimitiveIDIn (GS): 2 of 2 expected values never seen, e.g. (0)\n"
                       "draw 0: nor is it patch 1, GS, the patch number\n[x]") == ("GS gl_PrimitiveIDIn (GS)",)
-    key = reduction_key(Outcome(Status.FAIL, message))
+    key = reduction_key(Verdict(Status.FAIL, message))
     assert key == ("fail", "TES gl_TessLevelOuter")
-    assert same_failure(key, Outcome(Status.FAIL, "draw 3, patch 0, TES: gl_TessLevelOuter = 0, expected 1\n[x]"))
-    assert not same_failure(key, Outcome(Status.CRASH, "child process died: killed by SIGSEGV"))
+    assert same_failure(key, Verdict(Status.FAIL, "draw 3, patch 0, TES: gl_TessLevelOuter = 0, expected 1\n[x]"))
+    assert not same_failure(key, Verdict(Status.CRASH, "child process died: killed by SIGSEGV"))
     case = ids.build("draw_params", BASE_VERTEX_MINIMUM)
-    crash = finding_key(case, Outcome(Status.CRASH, "child process died: killed by SIGSEGV\n--- stderr tail ---\n"
+    crash = finding_key(case, Verdict(Status.CRASH, "child process died: killed by SIGSEGV\n--- stderr tail ---\n"
                                                     "vkCreateGraphicsPipelines: 0x7f00 failed\n[zink: x]"))
     assert crash == {"status": "crash", "stages": ["vs"],
                      "driver": "child process died: killed by SIGSEGV | vkCreateGraphicsPipelines: # failed"}

@@ -15,10 +15,11 @@ import pytest
 from harness.run import journal
 from harness.explore import findings, search
 from harness.sources.explored import space
-from harness.explore.signature import Outcome
+from harness.model.status import Verdict
 from harness.model.status import Status
 
 from conftest import ROOT, pinned_args
+from faults import environment as planting
 
 SEED, CASES = 5, 40
 
@@ -26,7 +27,7 @@ SEED, CASES = 5, 40
 def drawn() -> list[str]:
     """The ids seed 5 draws, in order: the same whatever the driver answers."""
     sp = space.get("tess")
-    return [s.case.id for s in search.explore(sp, lambda case: Outcome(Status.PASS), SEED, search.Budget(cases=CASES))]
+    return [s.case.id for s in search.explore(sp, lambda case: Verdict(Status.PASS), SEED, search.Budget(cases=CASES))]
 
 
 def explore(results, *extra, faults=None, mark=None, case_timeout=20, budget=str(CASES)):
@@ -34,7 +35,7 @@ def explore(results, *extra, faults=None, mark=None, case_timeout=20, budget=str
             "--target", "fault-llvmpipe", "--results-dir", str(results), "--reduce-runs", "10",
             "--case-timeout", str(case_timeout), *extra]
     argv += pinned_args()
-    env = {**os.environ, "HARNESS_FAULTS": json.dumps(faults or {}), "HARNESS_FAULT_MARK": str(mark or "")}
+    env = {**os.environ, **planting(faults, mark=mark or "")}
     return subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 

@@ -58,3 +58,31 @@ def test_a_case_the_program_cannot_express_is_one_line_and_exit_2(tmp_path):
     assert proc.stderr.strip().splitlines() == [
         f"python -m harness export: --format c: case {image_case.id}: only transform-feedback readback is "
         "written (no image, counters or GL errors)"]
+
+
+@needs_cc
+def test_every_part_of_the_template_compiles(tmp_path):
+    """The template's branches the families' exportable cases do not reach (program switches and
+    deletes, patch state and enables, integer attributes, an empty multi-draw), in one program
+    compiled with -Wall -Werror; and each of the 20 draw commands, over the draw_params cases."""
+    import dataclasses
+
+    from harness.model.case import DrawState
+    cases = [c for c in catalog.cases("draw_params") if not export_c.unsupported(c)]
+    assert {s.command for c in cases for s in c.steps} >= set(export_c.SINGLE + export_c.INDIRECT)
+    multi = next(c for c in cases if len(c.steps) == 1 and c.steps[0].command == "MultiDrawElementsBaseVertex")
+    draw = multi.steps[0]
+    state = DrawState(patch_vertices=3, default_outer=(1.0, 2.5, 3.0, 4.0), default_inner=(0.5, 2.0),
+                      enable=("DEPTH_TEST",))
+    attributes = tuple(dataclasses.replace(a, type=t, name=f"a{i}")
+                       for i, (a, t) in enumerate(zip(multi.attributes, ("int", "uint"))))
+    case = dataclasses.replace(multi, programs=(multi.shaders,), attributes=attributes, steps=(
+        dataclasses.replace(draw, program=1, state=state, restart_index=7),
+        dataclasses.replace(draw, entries=(), delete_programs=(1,), label="")))
+    source = export_c.program(case)
+    for line in ("glUseProgram(progs[1]);", "glDeleteProgram(progs[1]);", "glPatchParameteri(GL_PATCH_VERTICES, 3);",
+                 "glEnable(GL_DEPTH_TEST);", "glDisable(GL_DEPTH_TEST);", "glPrimitiveRestartIndex(7u);",
+                 "glVertexAttribIPointer(", "const void *offsets[] = {NULL};", '"draw 1"'):
+        assert line in source
+    (tmp_path / "repro.c").write_text(source)
+    subprocess.run(["cc", "-Wall", "-Werror", "-fsyntax-only", str(tmp_path / "repro.c")], check=True)

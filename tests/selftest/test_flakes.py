@@ -3,6 +3,7 @@ forgives (`REGEX STATUS[,STATUS...]  # rate`); a failure with another status is 
 and fails the run; an entry naming none (the old format, which forgave any status) is bad input."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 
 import pytest
 from conftest import ROOT
@@ -10,9 +11,25 @@ from test_reliability import pick, run, tree_with
 
 from harness.run import baseline
 from harness.results import files as results
-from harness.run.policy import Report, decide
+from harness.model.outcome import Report
+from harness.run import policy
 from harness.model.status import Status
 from harness.model.status import Verdict
+
+
+def decide(*args, **kwargs):
+    """policy.decide's outcome, and its message as `message`."""
+    outcome, message = policy.decide(*args, **kwargs)
+    return Decided(outcome.status, outcome.report, outcome.label, message)
+
+
+@dataclass
+class Decided:
+    status: Status
+    report: Report
+    label: str
+    message: str
+
 
 WRONG = Verdict(Status.FAIL, "draw 0: gl_DrawID = 0, expected 2\n[zink: ...]")
 CRASH = Verdict(Status.CRASH, "child process died: SIGSEGV\n--- stderr tail ---\n...")
@@ -104,13 +121,13 @@ def test_flakes_file_end_to_end(tmp_path):
                faults={crashing: "segv", wrong: "gl-error"})
     out, err = proc.communicate(timeout=300)
     assert proc.returncode == 1, out[-3000:] + err[-3000:]
-    entries = {e["id"]: e for e in results.read(tree / "results")}
-    assert entries[crashing]["status"] == "flake"
-    assert entries[crashing]["message"].startswith("flake (listed in flakes.txt:2): crash: ")
-    assert entries[wrong]["status"] == "fail", entries[wrong]
-    assert "GL error GL_INVALID_ENUM" in entries[wrong]["message"]
-    assert "not a listed flake: flakes.txt:2 forgives only crash" in entries[wrong]["message"]
-    assert entries[clean]["status"] == "pass"
+    entries = {e.id: e for e in results.read(tree / "results")}
+    assert entries[crashing].status == "flake"
+    assert entries[crashing].message.startswith("flake (listed in flakes.txt:2): crash: ")
+    assert entries[wrong].status == "fail", entries[wrong]
+    assert "GL error GL_INVALID_ENUM" in entries[wrong].message
+    assert "not a listed flake: flakes.txt:2 forgives only crash" in entries[wrong].message
+    assert entries[clean].status == "pass"
 
     (tree / "old.txt").write_text("# the old format: a regex alone\n^tess/seq/.*\\[zink\\]$\n")
     old = run(tree, "-p", "no:xdist", "--flakes", "old.txt")

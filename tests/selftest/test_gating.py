@@ -35,8 +35,8 @@ def test_the_system_mesa_is_gated_on_its_package_versions_baseline(tmp_path):
     assert gate.flakes == ("mine.txt", str(tmp_path / "mesa-1.2.3-1-flakes.txt"))
     assert gate.line == (f"harness: gated on {tmp_path}/mesa-1.2.3-1.csv and {tmp_path}/mesa-1.2.3-1-flakes.txt "
                          f"(--baseline auto: Mesa 1.2.3-1, from the system's libgl1-mesa-dri)")
-    assert gate.options() == ["--baseline", str(tmp_path / "mesa-1.2.3-1.csv"), "--flakes", "mine.txt",
-                              "--flakes", str(tmp_path / "mesa-1.2.3-1-flakes.txt")]
+    assert gate.options() == [f"--baseline={tmp_path / 'mesa-1.2.3-1.csv'}", "--flakes=mine.txt",
+                              f"--flakes={tmp_path / 'mesa-1.2.3-1-flakes.txt'}"]
 
 
 def test_a_fetched_folder_and_a_debian_build_name_their_version(tmp_path):
@@ -73,7 +73,7 @@ def test_a_mesa_one_stable_update_behind_gates_on_the_updates_baseline(tmp_path)
 def test_none_runs_ungated_and_files_gate_alone(tmp_path):
     gate = gating.choose(["none"], ["f.txt"], None, tmp_path, system=lambda: "1.2.3-1")
     assert gate == gating.Gate((), ("f.txt",), "harness: ungated (--baseline none)")
-    assert gate.options() == ["--baseline", "none", "--flakes", "f.txt"]
+    assert gate.options() == ["--baseline=none", "--flakes=f.txt"]
     assert gating.choose(["a.csv"], [], None, tmp_path).baselines == ("a.csv",)
     with pytest.raises(gating.GateError, match="--baseline none runs ungated: it cannot be given with a.csv"):
         gating.choose(["none", "a.csv"], [], None, tmp_path)

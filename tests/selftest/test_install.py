@@ -25,6 +25,16 @@ def test_every_harness_package_is_in_the_wheel():
     assert found <= set(SETUPTOOLS["packages"]), f"add to pyproject's packages: {sorted(found - set(SETUPTOOLS['packages']))}"
 
 
+def test_every_file_beside_the_harness_code_is_in_the_wheel():
+    """Templates the harness renders (the report's, the C reproducer's repro.c.j2) are package data."""
+    files = [p.relative_to(ROOT / "harness").as_posix() for p in (ROOT / "harness").rglob("*")
+             if p.is_file() and p.suffix not in (".py", ".pyc") and "__pycache__" not in p.parts]
+    assert "run/templates/repro.c.j2" in files
+    globs = SETUPTOOLS["package-data"]["harness"]
+    left_out = [f for f in files if not any(fnmatch.fnmatch(f, g) for g in globs)]
+    assert not left_out, f"add to pyproject's package-data for harness: {left_out}"
+
+
 @pytest.mark.parametrize("family", families.FAMILIES)
 def test_every_file_of_a_family_is_in_the_wheel(family):
     package = f"harness.bundled.tests.{family}"

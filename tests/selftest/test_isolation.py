@@ -1,6 +1,6 @@
 """No verdict depends on the cases before it (issue 18): in one child, a case that leaves every
 kind of state a case can set changed (the fault target's `dirty-state`, see
-harness/backends/fault.py: clip planes and their equations, clip control, enables, blend, depth,
+the self-tests' faults.py: clip planes and their equations, clip control, enables, blend, depth,
 stencil, polygon mode, pixel store, current vertex attributes, bound objects, patch parameters,
 provoking vertex, point size, legacy state) runs first, in both profiles, then cases of every
 family and imported shader_test files. Each must give the verdict and the very observation it
@@ -12,8 +12,8 @@ import json
 from pathlib import Path
 
 import pytest
+from faults import FAULT_LLVMPIPE, planted
 
-from harness.base.config import Knobs
 from harness.executor.executor import Executor
 from harness.sources import shader_test
 from harness.executor.targets import get
@@ -46,7 +46,7 @@ SHADER_TESTS = ["clip-vertex-ortho", "legacy-colour-uniform", "tess-no-tcs-level
 
 def fault_target(driver: str):
     """The fault-injecting GL backend on `driver` (the fault-llvmpipe target, with `driver`'s environment)."""
-    base, plain = get("fault-llvmpipe"), get(driver)
+    base, plain = FAULT_LLVMPIPE, get(driver)
     return dataclasses.replace(base, name=f"fault-{driver}", env=plain.env, renderer=plain.renderer, mesa=plain.mesa)
 
 
@@ -81,18 +81,19 @@ def test_dirt_from_earlier_cases_changes_no_verdict(driver, cases):
     families = {c.family for c in chosen if clean[c.id][0] == "pass"}
     assert families == {"tess", "draw_params", "varyings", "shader_test"}, clean   # a test that can fail
     faults = {d.id: "dirty-state" for d in dirtiers}
-    shared = Executor(fault_target(driver), case_timeout=60, mesa=pinned_mesa(), knobs=Knobs(faults=json.dumps(faults)))
-    try:
-        assert shared.info().status == "ok", shared.info().message
-        pid = shared.pid
-        for dirtier in dirtiers:
-            status, message, _ = outcome(shared, dirtier, driver)
-            assert status == "pass", f"the dirtier did not run cleanly: {message}"
-        for order in (chosen, chosen[::-1]):  # and again in reverse, after more dirt
-            for case in order:
-                assert outcome(shared, case, driver) == clean[case.id], case.id
+    with planted(faults):                     # in the child's environment
+        shared = Executor(fault_target(driver), case_timeout=60, mesa=pinned_mesa())
+        try:
+            assert shared.info().status == "ok", shared.info().message
+            pid = shared.pid
             for dirtier in dirtiers:
-                assert outcome(shared, dirtier, driver)[0] == "pass"
-        assert shared.pid == pid              # all of it in one child
-    finally:
-        shared.close()
+                status, message, _ = outcome(shared, dirtier, driver)
+                assert status == "pass", f"the dirtier did not run cleanly: {message}"
+            for order in (chosen, chosen[::-1]):  # and again in reverse, after more dirt
+                for case in order:
+                    assert outcome(shared, case, driver) == clean[case.id], case.id
+                for dirtier in dirtiers:
+                    assert outcome(shared, dirtier, driver)[0] == "pass"
+            assert shared.pid == pid              # all of it in one child
+        finally:
+            shared.close()

@@ -14,6 +14,7 @@ from junitparser import Failure, JUnitXml, Properties, Skipped
 from harness.base import debversion
 from harness.results import release_matrix as matrix
 from harness.cli import matrix as matrix_cli
+from harness.model.outcome import Outcome, Record
 from harness.model.status import Status
 
 # Debian's packaged Mesas, oldest first (../shared/DESIGN.md)
@@ -139,7 +140,7 @@ def test_matrix_of_recorded_runs(tmp_path, capsys):
 
 
 def test_only_skips_is_skipped_in_junit(tmp_path):
-    entries = [{"id": ALWAYS_GOOD, "target": "zink", "status": Status.SKIP, "mesa": m} for m in RELEASES[:2]]
+    entries = [Record(ALWAYS_GOOD, "zink", Outcome(Status.SKIP), mesa=m) for m in RELEASES[:2]]
     suite = next(iter(matrix_cli.junit(matrix.build(entries))))
     assert isinstance(next(iter(suite)).result[0], Skipped)
 

@@ -1,8 +1,8 @@
 """Drivers crash, hang and misbehave: every case still gets its verdict, and the results are
-complete and well formed. Faults are injected into real llvmpipe runs (target fault-llvmpipe)."""
+complete and well formed. Faults are injected into real llvmpipe runs (target fault-llvmpipe, which
+the self-tests' plugin faults.py adds)."""
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -11,6 +11,7 @@ import time
 
 import pytest
 from conftest import ROOT
+from faults import environment as planting
 from junitparser import JUnitXml
 
 from harness.sources import catalog
@@ -38,8 +39,8 @@ def tree_with(tmp_path, ids):
     return tmp_path
 
 
-def run(tree, *args, faults=None, env_extra=None, **kwargs):
-    env = {**os.environ, "HARNESS_FAULTS": json.dumps(faults or {}), **(env_extra or {})}
+def run(tree, *args, faults=None, mark="", **kwargs):
+    env = {**os.environ, **planting(faults, mark=mark)}
     return subprocess.Popen([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tests/tess",
                              "--target", "fault-llvmpipe", *args], cwd=tree, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
@@ -65,12 +66,12 @@ def test_each_fault_costs_one_case_only(tmp_path):
     assert "harness: the failures include 4 crash, 1 timeout" in out, out[-3000:]
     hang = next(i for i, fault in faulted.items() if fault == "hang")
     assert any("TIMEOUT" in line and f"{hang}[fault-llvmpipe]" in line for line in out.splitlines())
-    entries = {e["id"]: e for e in results.read(tree / "results")}
+    entries = {e.id: e for e in results.read(tree / "results")}
     assert sorted(entries) == sorted(ids)                    # results.json is complete
     for case_id in ids:
         status, words = FAULTS[faulted[case_id]] if case_id in faulted else ("pass", "")
-        assert entries[case_id]["status"] == status, (case_id, entries[case_id])
-        assert words in entries[case_id]["message"]
+        assert entries[case_id].status == status, (case_id, entries[case_id])
+        assert words in entries[case_id].message
     cases = junit_cases(tree / "results" / "junit.xml")      # parses, every case exactly once
     assert sorted(tc.name for tc in cases) == sorted(f"{i}[fault-llvmpipe]" for i in ids)
     assert "\x1b" not in (tree / "results" / "junit.xml").read_text()
@@ -82,11 +83,11 @@ def test_killed_worker_loses_only_its_case(tmp_path):
     proc = run(tree, "-n", "2", faults={ids[3]: "kill-worker"})
     out, err = proc.communicate(timeout=600)
     assert proc.returncode == 1
-    entries = {e["id"]: e for e in results.read(tree / "results")}
+    entries = {e.id: e for e in results.read(tree / "results")}
     assert sorted(entries) == sorted(ids)
-    assert entries[ids[3]]["status"] == "crash"
+    assert entries[ids[3]].status == "crash"
     assert "harness: the failures include 1 crash" in out, out[-3000:]
-    assert all(entries[i]["status"] == "pass" for i in ids if i != ids[3])
+    assert all(entries[i].status == "pass" for i in ids if i != ids[3])
     names = [tc.name for tc in junit_cases(tree / "results" / "junit.xml")]
     assert sorted(names) == sorted(f"{i}[fault-llvmpipe]" for i in ids)
 
@@ -99,7 +100,7 @@ def test_interrupted_run_resumes_to_the_full_result(tmp_path):
     # SIGINT's default action back: a shell that starts a job in the background (CI runners
     # may) leaves SIGINT ignored, and Python then never turns it into KeyboardInterrupt.
     proc = run(tree, "-p", "no:xdist", "--case-timeout", "120", faults={order[5]: "hang"},
-               env_extra={"HARNESS_FAULT_MARK": str(mark)},
+               mark=mark,
                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 120
     while not mark.exists() and proc.poll() is None and time.monotonic() < deadline:
@@ -108,13 +109,13 @@ def test_interrupted_run_resumes_to_the_full_result(tmp_path):
     assert mark.exists() and proc.poll() is None
     proc.send_signal(signal.SIGINT)
     proc.communicate(timeout=120)
-    partial = {e["id"] for e in results.read(tree / "results")}
+    partial = {e.id for e in results.read(tree / "results")}
     assert set(order[:5]) <= partial and order[5] not in partial          # finished work kept
     resumed = run(tree, "-p", "no:xdist", "--resume", "results")
     out, err = resumed.communicate(timeout=300)
     assert resumed.returncode == 0, out[-2000:]
     assert f"{len(partial)} deselected" in out
-    merged = {e["id"]: e["status"] for e in results.read(tree / "results")}
+    merged = {e.id: e.status for e in results.read(tree / "results")}
     assert merged == {i: "pass" for i in ids}
 
 
@@ -132,9 +133,9 @@ def test_shuffled_orders_give_the_same_verdicts(tmp_path, target):
                                "--results-dir", f"r{seed}"], cwd=tree, capture_output=True, text=True, timeout=300)
         assert f"shuffled with --shuffle {seed}" in proc.stdout
         entries = results.read(tree / f"r{seed}")
-        verdicts.append({e["id"]: e["status"] for e in entries})
-        messages.update({(seed, e["id"]): e["message"] for e in entries if e["status"] != "pass"})
-        order = [e["id"] for e in entries]
+        verdicts.append({e.id: e.status for e in entries})
+        messages.update({(seed, e.id): e.message for e in entries if e.status != "pass"})
+        order = [e.id for e in entries]
         assert len(order) == len(ids)
     # a difference names each case's two verdicts and the message of the one that did not pass (a
     # crash's signal and the child's stderr tail), so that a rare one can be told apart afterwards

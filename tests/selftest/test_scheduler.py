@@ -66,3 +66,10 @@ def test_every_front_end_runs_through_the_scheduler_with_the_same_verdicts(tmp_p
     assert "passed" in out and "processes" not in out                # pytest's own summary: one process
     assert not (tmp_path / "n0" / "shards").exists()
     assert split["n2"] == split["jobs2"] == one and len(one) == 3 and set(one.values()) == {"pass"}
+
+
+def test_a_listing_is_one_process_under_auto():
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tests/draw_params", "--target",
+                           "llvmpipe", "--collect-only", "-q"], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env=CI_CLEAN)
+    assert proc.returncode == 0 and "tests collected" in proc.stdout and "processes" not in proc.stdout, proc.stdout

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from conftest import family
 
-from harness.explore.signature import Outcome, build_failure, finding_key, quantities, reduction_key, same_failure
+from harness.explore.signature import build_failure, finding_key, quantities, reduction_key, same_failure
+from harness.model.status import Verdict
 from harness.model.status import Status
 
 
@@ -46,9 +47,9 @@ def test_other_failures_keep_their_quantities():
 
 def test_the_reduction_and_the_finding_use_the_build_signature():
     case = next(c for c in family("draw_params").generate() if c.shader("gs"))
-    first, second = Outcome(Status.FAIL, nvidia_link_log(5321, 8)), Outcome(Status.FAIL, nvidia_link_log(9, 3))
+    first, second = Verdict(Status.FAIL, nvidia_link_log(5321, 8)), Verdict(Status.FAIL, nvidia_link_log(9, 3))
     key = reduction_key(first)
     assert key == ("fail", build_failure(first.message)) and same_failure(key, second)
     assert finding_key(case, first) == finding_key(case, second)
-    other = Outcome(Status.FAIL, "fail: GS failed to compile:\n0:3(1): error: syntax error\n[x]")
+    other = Verdict(Status.FAIL, "fail: GS failed to compile:\n0:3(1): error: syntax error\n[x]")
     assert not same_failure(key, other) and finding_key(case, other) != finding_key(case, first)

@@ -7,13 +7,12 @@ import time
 
 import pytest
 from conftest import fault_case, pinned_mesa
+from faults import FAULT
 
 from harness.executor.executor import Executor
 from harness.model.status import Reply
-from harness.executor.targets import Target, get
+from harness.executor.targets import get
 from harness.oracle.verdict import judge
-
-FAULT = Target("fault", "fault", (), "test-only fault injector")
 
 
 @pytest.mark.parametrize("target", ["llvmpipe", "lavapipe"])

@@ -17,13 +17,14 @@ from harness.run import export
 from harness.results import files as results
 from harness.model.case import DrawEntry
 from harness.results.compare import compare, format_report, grouped
-from harness.model.status import Change
+from harness.model.outcome import Outcome, Record
+from harness.model.status import Change, Status
 
 HAZARD_ID = "tess/no-tcs/triangles/equal/pv4/o2_3_4-i6/then/o2.5_1.25_3.75-i3.5"
 
 
-def entry(case_id, target, status):
-    return {"id": case_id, "target": target, "status": status, "duration": 0.1}
+def entry(case_id, target, status, mesa=""):
+    return Record(case_id, target, Outcome(Status(status)), duration=0.1, mesa=mesa)
 
 
 def test_compare_sections_worst_first():
@@ -53,8 +54,8 @@ def test_compare_sections_worst_first():
 
 
 def test_compare_across_mesa_versions():
-    old = [entry("a/x", "zink", "skip") | {"mesa": "22.3.6"}, entry("a/y", "zink", "pass")]
-    new = [entry("a/x", "zink", "crash") | {"mesa": "25.0.7"}, entry("a/y", "zink", "pass") | {"mesa": "25.0.7"}]
+    old = [entry("a/x", "zink", "skip", mesa="22.3.6"), entry("a/y", "zink", "pass")]
+    new = [entry("a/x", "zink", "crash", mesa="25.0.7"), entry("a/y", "zink", "pass", mesa="25.0.7")]
     diff = compare(old, new)
     assert [(r.case_id, r.old, r.new) for r in diff.regressions] == [("a/x", "skip", "crash")]
     assert format_report(diff, "old", "new").splitlines()[:2] == ["old: Mesa 22.3.6", "new: Mesa 25.0.7"]
@@ -73,7 +74,8 @@ def test_compare_cli_exit_status(tmp_path):
     assert harness_cli("compare", str(tmp_path / "new"), str(tmp_path / "old")).returncode == 0
     assert harness_cli("compare", str(tmp_path / "skipped"), str(tmp_path / "new")).returncode == 1
     assert harness_cli("compare", str(tmp_path / "new"), str(tmp_path / "skipped")).returncode == 0
-    (tmp_path / "odd.json").write_text(json.dumps({"results": [entry("tess/no-tcs/x", "llvmpipe", "passed")]}))
+    (tmp_path / "odd.json").write_text(json.dumps({"results": [
+        {"id": "tess/no-tcs/x", "target": "llvmpipe", "status": "passed", "duration": 0.1}]}))
     odd = harness_cli("compare", str(tmp_path / "odd.json"), str(tmp_path / "old"))
     assert odd.returncode == 2 and odd.stderr.count("\n") == 1 and "unknown status 'passed'" in odd.stderr
     bad = harness_cli("compare", str(tmp_path / "nowhere"), str(tmp_path / "old"))
@@ -180,9 +182,9 @@ def test_skips_and_flakes_files(tmp_path):
                       "--flakes", "flakes.txt", cwd=tree)
     assert proc.returncode == 0, proc.stdout[-2000:]
     assert "1 flake" in proc.stdout.splitlines()[-1]
-    by_target = {e["target"]: e for e in results.read(tree / "results")}
-    assert by_target["zink"]["status"] == "skip" and "skips.txt:2" in by_target["zink"]["message"]
-    assert by_target["llvmpipe"]["status"] == "flake" and "flakes.txt:1" in by_target["llvmpipe"]["message"]
+    by_target = {e.target: e for e in results.read(tree / "results")}
+    assert by_target["zink"].status == "skip" and "skips.txt:2" in by_target["zink"].message
+    assert by_target["llvmpipe"].status == "flake" and "flakes.txt:1" in by_target["llvmpipe"].message
     (tree / "bad.txt").write_text("([unclosed\n")
     bad = pytest_run("tests/tess", "--target", "llvmpipe", "--flakes", "bad.txt", cwd=tree)
     assert bad.returncode == 2 and "bad.txt:1: bad regular expression" in bad.stderr

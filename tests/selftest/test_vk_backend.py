@@ -8,13 +8,13 @@ import shutil
 
 import pytest
 from conftest import family, on_the_systems_mesa, pinned_mesa
+from faults import FAULT_LAVAPIPE, planted
 
 from harness.backends.vk import spirv
 from harness.backends.vk.tcs import passthrough_tcs
 from harness.glsl import types
 from harness.glsl.model import parse
 from harness.backends.vk.translate import STAGE_ORDER, Program, _size, interface, translate
-from harness.base.config import Knobs
 from harness.executor.executor import Executor
 from harness.executor.targets import get
 from harness.oracle.verdict import judge
@@ -218,16 +218,17 @@ def test_cases_run_clean_under_the_validation_layer():
     ("fence-stype", "VUID-VkFenceCreateInfo-sType-sType", "pCreateInfo->sType must be VK_STRUCTURE_TYPE_FENCE_CREATE_INFO"),
 ])
 def test_a_planted_invalid_call_fails_the_case_with_the_layers_message(fault, vuid, words):
-    """The twin of the clean run above: one invalid call (runner.FAULTS) that changes nothing the
+    """The twin of the clean run above: one invalid call (faults.FaultyVK) that changes nothing the
     case reads passes without the layer, and under it fails the case with the layer's VUID."""
     case = case_of("draw_params", PLANTED_UNDER_VALIDATION)
     system = on_the_systems_mesa({"lavapipe": [PLANTED_UNDER_VALIDATION]})
     for validation in (False, True):
-        ex = Executor(get("lavapipe"), mesa=system, knobs=Knobs(vk_fault=fault), vk_validation=validation)
-        try:
-            verdict = judge(case, ex.run(case), "lavapipe")
-        finally:
-            ex.close()
+        with planted(vk=fault):
+            ex = Executor(FAULT_LAVAPIPE, mesa=system, vk_validation=validation)
+            try:
+                verdict = judge(case, ex.run(case), "lavapipe")
+            finally:
+                ex.close()
         if not validation:
             assert verdict.status == "pass", verdict.message       # the fault alone changes no value
             continue

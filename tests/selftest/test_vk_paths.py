@@ -1,9 +1,12 @@
-"""The Vulkan layer's multi-draw paths (harness/backends/vk/paths.py): chosen by the device's
-features as zink chooses, selectable, and each one really taken on lavapipe."""
+"""The Vulkan layer's paths (harness/backends/vk/paths.py), multi-draw and patch size: chosen by
+the device's features as zink chooses, selectable, and each one really taken on lavapipe."""
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
-from conftest import family, pinned_mesa
+from conftest import ROOT, SYSTEM_ONLY_ENV, family, on_the_systems_mesa, pinned_mesa
 
 from harness.backends.vk import paths
 from harness.executor.executor import Executor
@@ -70,3 +73,76 @@ def test_the_lavapipe_split_target_takes_the_split_path_on_the_cases_that_depend
     target = get("lavapipe-split")
     assert target.vk_path == "split" and target.path_dependent_only and target.default
     assert get("lavapipe").vk_path == ""            # the run's --vk-path, auto by default
+
+
+@pytest.mark.parametrize("dynamic, path, words", [
+    (True, "dynamic", "offers extendedDynamicState2PatchControlPoints, as zink uses it"),
+    (False, "static", "lacks VK_EXT_extended_dynamic_state2 (extendedDynamicState2PatchControlPoints), as zink bakes"),
+])
+def test_auto_takes_zinks_patch_size_path_by_the_devices_feature(dynamic, path, words):
+    choice = paths.choose_patch_size("auto", dynamic)
+    assert choice.path == path and words in choice.why
+    assert choice.describe().startswith(f"patch-size path {path} (auto: ")
+
+
+def test_a_named_patch_size_path_is_taken_or_refused_in_one_line():
+    assert paths.choose_patch_size("static", True).path == "static"
+    assert paths.choose_patch_size("dynamic", True).path == "dynamic"
+    with pytest.raises(paths.PathError, match=r"^patch-size path dynamic: the Vulkan device lacks "
+                                              r"VK_EXT_extended_dynamic_state2 \(extendedDynamicState2PatchControlPoints\)$"):
+        paths.choose_patch_size("dynamic", False)
+    with pytest.raises(paths.PathError, match=r"unknown patch-size path 'fast' \(known: auto, dynamic, static\)"):
+        paths.choose_patch_size("fast", True)
+    # the multi-draw choice still describes itself as before
+    assert paths.choose("split", True, True).describe() == "multi-draw path split (--vk-path split)"
+
+
+def test_only_patch_draws_with_a_tes_depend_on_the_patch_size_path():
+    tess = family("tess").generate()
+    assert all(paths.depends_on_patch_size_path(c) for c in tess if c.id.startswith(("tess/no-tcs/", "tess/tcs/")))
+    assert not any(paths.depends_on_patch_size_path(c) for c in family("draw_params").generate()
+                   if c.id.endswith("/vs"))
+
+
+def test_draw_parameters_are_needed_as_zink_needs_shader_draw_parameters():
+    """zink offers GL_ARB_shader_draw_parameters and GL_ARB_base_instance only with
+    shaderDrawParameters; the layer skips a case reading a draw parameter on a device without it."""
+    from harness.backends.vk.runner import GL_EXTENSIONS, uses_draw_parameters
+    assert "GL_ARB_shader_draw_parameters" not in GL_EXTENSIONS and "GL_ARB_base_instance" not in GL_EXTENSIONS
+    draw_params = family("draw_params").generate()
+    assert all(uses_draw_parameters(c) for c in draw_params)
+    tess = family("tess").generate()
+    assert not all(uses_draw_parameters(c) for c in tess)
+
+
+# Every patch size 1..32 through the injected TCS; and a TCS program drawn with patch sizes 4 and 7
+# around a TCS-less draw, where in the dynamic path one pipeline serves both sizes, so that only
+# vkCmdSetPatchControlPointsEXT tells lavapipe the size of each.
+PATCH_SIZES = ("tess/no-tcs/triangles/equal/pv1-to-32", "tess/seq/triangles/equal/tcs-no-tcs-tcs")
+_RUN = """
+import sys
+from harness.backends.vk.runner import VKBackend
+from harness.model.status import Reply, Result
+from harness.oracle.verdict import judge
+from harness.sources import catalog
+backend = VKBackend(patch_path=sys.argv[1], validation=True)
+info = backend.info()
+for case_id in sys.argv[2:]:
+    case = catalog.find(case_id)
+    verdict = judge(case, Result(Reply.OK, observation=backend.run(case)), "lavapipe")
+    print(info["vk_patch_path"], verdict.status.value, case_id, verdict.message.splitlines()[0] if verdict.message else "")
+"""
+
+
+@pytest.mark.parametrize("path", ["dynamic", "static"])
+def test_each_patch_size_path_runs_on_lavapipe(path):
+    """Both patch-size paths pass, under the validation layer (which checks that the dynamic path
+    records the size before each draw). On the system's Mesa, as test_vk_backend's validation
+    tests: the distribution's layer does not load into a fetched Mesa of another release."""
+    on_the_systems_mesa({"lavapipe": list(PATCH_SIZES)})
+    proc = subprocess.run([sys.executable, "-m", "harness", "run", "lavapipe", "--", sys.executable, "-c", _RUN,
+                           path, *PATCH_SIZES], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env=SYSTEM_ONLY_ENV)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert [line.split()[:3] for line in proc.stdout.splitlines()] == [[path, "pass", c] for c in PATCH_SIZES], \
+        proc.stdout + proc.stderr[-2000:]

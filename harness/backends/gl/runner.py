@@ -107,8 +107,8 @@ class GLBackend:
     batches = True                          # runs batched cases (harness/executor/batch.py): `batch`
 
     def run(self, case: Case, inside=None, batch: str | None = None) -> dict:
-        """`inside(GL)`, if given, is called in the case's context after its draws (the fault
-        target uses it to leave state behind). `batch` ("new", "keep"): run in the context of
+        """`inside(GL)`, if given, is called in the case's context after its draws (for a backend
+        that wraps this one: the self-tests' leaves state behind with it). `batch` ("new", "keep"): run in the context of
         a batch (context.py), restoring what the case changed there afterwards."""
         facts = self._use(case.requires.profile)
         check_requirements(case, facts, lambda name: int(self.gl.glGetIntegerv(getattr(self.gl, name))))

@@ -1,4 +1,6 @@
-"""Which path the Vulkan layer takes for a GL direct multi-draw, chosen as zink chooses it.
+"""Which path the Vulkan layer takes where zink's Vulkan calls depend on the device's features,
+chosen as zink chooses it: a GL direct multi-draw (`--vk-path`), and the tessellation patch size
+(patch control points, below).
 
 - `native`: one `vkCmdDrawMultiEXT` / `vkCmdDrawMultiIndexedEXT` (VK_EXT_multi_draw) with every
   entry of the GL call, zero-count ones included, and `gl_DrawID` read from the native
@@ -12,6 +14,19 @@
 Every other draw (single, indirect, indirect-count) is the same call in both paths; so is
 `gl_BaseVertex` (`indexed ? BaseVertex : 0`, which zink lowers the same way whatever the device).
 Pure logic: the device's features come in as booleans, so the choice is self-tested without one.
+
+The patch size of a draw with tessellation (GL_PATCH_VERTICES) reaches the driver one of two ways:
+- `dynamic`: the pipeline declares VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT and each draw records
+  vkCmdSetPatchControlPointsEXT; pipelines of a program with a TCS serve every patch size. zink
+  takes it where the device offers VK_EXT_extended_dynamic_state2's
+  extendedDynamicState2PatchControlPoints (zink_context.c, zink_set_patch_vertices: the command;
+  zink_pipeline.c: the dynamic state, and `patchControlPoints = 32` in a pipeline library, which
+  the layer writes too so that only the dynamic value is right).
+- `static`: patchControlPoints in the pipeline, one pipeline per patch size (zink without it:
+  `vertices_per_patch` is pipeline state, zink_pipeline.c).
+zink injects its pass-through TCS (a program with a TES and no TCS) whatever the device offers,
+its output patch size GL_PATCH_VERTICES (a shader key) in both paths; docs/vulkan-backend.md
+("zink's feature-dependent paths") lists the other feature-dependent choices.
 """
 from __future__ import annotations
 
@@ -21,6 +36,9 @@ from harness.model import glfacts
 
 PATHS = ("native", "split")
 CHOICES = ("auto",) + PATHS
+PATCH_PATHS = ("dynamic", "static")
+PATCH_CHOICES = ("auto",) + PATCH_PATHS
+PATCH_FEATURE = "VK_EXT_extended_dynamic_state2 (extendedDynamicState2PatchControlPoints)"
 
 
 class PathError(ValueError):
@@ -29,11 +47,12 @@ class PathError(ValueError):
 
 @dataclass(frozen=True)
 class Choice:
-    path: str                       # "native" or "split"
+    path: str                       # "native" or "split"; "dynamic" or "static"
     why: str                        # how it was chosen, for the target's info and results
+    area: str = "multi-draw"        # or "patch-size"
 
     def describe(self) -> str:
-        return f"multi-draw path {self.path} ({self.why})"
+        return f"{self.area} path {self.path} ({self.why})"
 
 
 def missing(multi_draw: bool, draw_parameters: bool) -> list[str]:
@@ -56,6 +75,29 @@ def choose(requested: str, multi_draw: bool, draw_parameters: bool) -> Choice:
     if lacks:
         return Choice("split", f"auto: the device lacks {' and '.join(lacks)}, as zink splits")
     return Choice("native", "auto: the device offers VK_EXT_multi_draw and shaderDrawParameters, as zink does")
+
+
+def choose_patch_size(requested: str, dynamic_patch_control_points: bool) -> Choice:
+    """`requested` is auto, dynamic or static; auto takes dynamic exactly where zink does."""
+    if requested not in PATCH_CHOICES:
+        raise PathError(f"unknown patch-size path {requested!r} (known: {', '.join(PATCH_CHOICES)})")
+    if requested == "static":
+        return Choice("static", "static requested", "patch-size")
+    if requested == "dynamic":
+        if not dynamic_patch_control_points:
+            raise PathError(f"patch-size path dynamic: the Vulkan device lacks {PATCH_FEATURE}")
+        return Choice("dynamic", "dynamic requested", "patch-size")
+    if not dynamic_patch_control_points:
+        return Choice("static", f"auto: the device lacks {PATCH_FEATURE}, as zink bakes the patch size", "patch-size")
+    return Choice("dynamic", "auto: the device offers extendedDynamicState2PatchControlPoints, as zink uses it",
+                  "patch-size")
+
+
+def depends_on_patch_size_path(case) -> bool:
+    """Whether the patch-size paths record any of the case's draws differently: a program with a TES."""
+    programs = (case.shaders,) + tuple(case.programs)
+    return any(d.mode == "PATCHES" for d in case.draws()) and any(
+        any(stage == "tes" for stage, _ in shaders) for shaders in programs)
 
 
 def depends_on_path(case) -> bool:

@@ -6,10 +6,6 @@ vkCmdDrawMulti*EXT call reading native DrawIndex, or single draws each told its 
 layer's push constant (the `draw-id` translation); an indirect multi-draw stays one call and
 gets native DrawIndex. The viewport is flipped (negative height) so that winding and rows match
 GL, and image rows are put back into GL's bottom-up order.
-
-For the harness's self-tests only, $HARNESS_VK_FAULT plants one invalid Vulkan call that the
-validation layer reports and lavapipe ignores (see FAULTS), so that a test can show
-`--vk-validation` failing a case with the layer's message.
 """
 from __future__ import annotations
 
@@ -31,6 +27,9 @@ from harness.model.case import (CallList, Case, Clear, DeleteList, Dispatch, Dra
 from harness.model.glfacts import INDEX_TYPES
 from harness.model.observation import encode_records, record_dtype
 
+# patchControlPoints of a pipeline whose patch size is dynamic state (the size it is drawn with is
+# recorded), as zink's pipeline libraries write it (zink_pipeline.c): a driver that read it would be wrong.
+PATCH_SIZE_IGNORED = 32
 STAGE_BITS = {stage.key: getattr(vk, stage.vulkan_bit) for stage in glfacts.STAGES}
 TOPOLOGY = {"POINTS": vk.VK_PRIMITIVE_TOPOLOGY_POINT_LIST, "LINES": vk.VK_PRIMITIVE_TOPOLOGY_LINE_LIST,
             "TRIANGLES": vk.VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, "PATCHES": vk.VK_PRIMITIVE_TOPOLOGY_PATCH_LIST,
@@ -49,30 +48,33 @@ ALL_STAGES = sum(STAGE_BITS.values())
 CACHED = 32                                 # pipelines and shader modules kept between cases
 COLOR_FORMAT = vk.VK_FORMAT_R32G32B32A32_SFLOAT
 KEPT_FORMATS = {"RGBA8": vk.VK_FORMAT_R8G8B8A8_UNORM, "RGBA32F": COLOR_FORMAT}   # Readback.keep_image targets
-# $HARNESS_VK_FAULT (self-tests only): one invalid call per draw that changes nothing the case
-# reads (lavapipe ignores it), so that the case passes without the layer and fails with it:
-# negative-scissor: a vkCmdSetScissor with offset (-1, -1) before the valid one
-#   (VUID-vkCmdSetScissor-x-00595);
-# fence-stype: a vkCreateFence whose create info has a buffer's sType (VUID-VkFenceCreateInfo-sType-sType).
-FAULTS = ("negative-scissor", "fence-stype")
-GL_EXTENSIONS = ("GL_ARB_shader_draw_parameters", "GL_ARB_base_instance", "GL_ARB_draw_indirect",
+# GL_ARB_shader_draw_parameters and GL_ARB_base_instance only where the device has
+# shaderDrawParameters, as zink (zink_screen.c: start_instance = draw_parameters =
+# shaderDrawParameters || VK_KHR_shader_draw_parameters); the builtins below need its SPIR-V
+# capability (gl_InstanceID is translated to gl_InstanceIndex - gl_BaseInstance).
+DRAW_PARAMETERS = ("gl_BaseVertex", "gl_BaseInstance", "gl_DrawID", "gl_InstanceID")
+GL_EXTENSIONS = ("GL_ARB_draw_indirect",
                  "GL_ARB_multi_draw_indirect", "GL_ARB_enhanced_layouts", "GL_ARB_separate_shader_objects",
                  "GL_ARB_compatibility", "GL_ARB_tessellation_shader")
 
 
+def uses_draw_parameters(case: Case) -> bool:
+    """Whether a stage names a builtin the layer reads through SPIR-V's DrawParameters capability."""
+    return any(name in source for shaders in (case.shaders,) + case.programs for _, source in shaders
+               for name in DRAW_PARAMETERS)
+
+
 class VKBackend:
-    def __init__(self, without: frozenset[str] = frozenset(), validation: bool = False, fault: str = "",
-                 path: str = "auto"):
+    def __init__(self, without: frozenset[str] = frozenset(), validation: bool = False, path: str = "auto",
+                 patch_path: str = "auto"):
         unknown = set(without) - set(TRANSLATIONS)
         if unknown:
             raise BackendError(f"unknown translation(s) {sorted(unknown)}; known: {', '.join(TRANSLATIONS)}")
         self.without = frozenset(without)
-        self.fault = fault
-        if self.fault and self.fault not in FAULTS:
-            raise BackendError(f"unknown HARNESS_VK_FAULT {self.fault!r}; known: {', '.join(FAULTS)}")
         self.dev = Device(validation)
         try:
             self.path = paths.choose(path, self.dev.has("multi_draw"), self.dev.has("shader_draw_parameters"))
+            self.patch_path = paths.choose_patch_size(patch_path, self.dev.has("patch_control_points_dynamic"))
         except paths.PathError as exc:
             raise BackendError(str(exc)) from None
         # (stage, source) -> VkShaderModule and pipeline key -> VkPipeline, least recently used
@@ -102,7 +104,10 @@ class VKBackend:
 
     @classmethod
     def from_options(cls, options) -> "VKBackend":
-        return cls(frozenset(options.vk_without), options.vk_validation, options.vk_fault, options.vk_path)
+        # The patch-size path has no option of its own yet (ChildOptions would carry it): auto unless set.
+        return cls(frozenset(options.vk_without), options.vk_validation, options.vk_path,
+                   getattr(options, "vk_patch_path", "auto"))
+
     def _facts(self) -> dict:
         d, lim = self.dev, self.dev.limits
         p = d.properties
@@ -112,6 +117,8 @@ class VKBackend:
             extensions.append("GL_ARB_indirect_parameters")
         if d.has("fp64"):
             extensions.append("GL_ARB_gpu_shader_fp64")
+        if d.has("shader_draw_parameters"):
+            extensions += ["GL_ARB_shader_draw_parameters", "GL_ARB_base_instance"]
         # Vulkan counts the gl_PerVertex block (position, point size, clip and cull distance)
         # against the stages' limits; GL does not count builtins, so keep room for them.
         per_vertex = 8
@@ -141,8 +148,9 @@ class VKBackend:
         facts = {k: v for k, v in self.facts.items() if k != "extensions"}
         without = ", ".join(sorted(self.without)) or "none"
         return {"renderer": facts["renderer"], "vendor": facts["vendor"], "version": facts["version"],
-                "driver_info": facts["driver_info"], "vk_path": self.path.path,
-                "platform": f"Vulkan, {self.path.describe()}, translations switched off: {without}",
+                "driver_info": facts["driver_info"], "vk_path": self.path.path, "vk_patch_path": self.patch_path.path,
+                "platform": f"Vulkan, {self.path.describe()}, {self.patch_path.describe()}, "
+                            f"translations switched off: {without}",
                 "profiles": {"core": facts, "compat": facts}}
 
     # -- running a case -----------------------------------------------------------------------
@@ -193,6 +201,8 @@ class VKBackend:
             needs.append("transform_feedback")
         if "tes" in stages:
             needs.append("tessellation")
+        if uses_draw_parameters(case):
+            needs.append("shader_draw_parameters")        # the SPIR-V DrawParameters capability
         if "gs" in stages:
             needs.append("geometry")
         draws = case.draws()
@@ -362,6 +372,10 @@ class _CaseRun:
         return dset
 
     # -- pipelines ---------------------------------------------------------------------------
+    def _dynamic_patch(self, draw: Draw) -> bool:
+        """The draw's patch size is dynamic state (the patch-size path `dynamic`, a program with a TES)."""
+        return self.b.patch_path.path == "dynamic" and "tes" in self.translated[draw.program]
+
     def _pipeline(self, draw: Draw):
         """Pipelines are immutable and kept across cases, keyed by everything that makes them."""
         stages = dict(self.translated[draw.program])
@@ -374,7 +388,11 @@ class _CaseRun:
         raster = (state.polygon_mode, state.front_face, "CULL_FACE" in state.enable)
         if raster[0] and not self.dev.features.features.fillModeNonSolid:
             raise Skip("the Vulkan device lacks fillModeNonSolid (polygon mode LINE/POINT)")
-        key = (tuple(sorted(stages.items())), draw.mode, draw.restart_index is not None, self.patch_vertices,
+        # The patch-size path (paths.py): dynamic, the size is recorded per draw and a program with a
+        # TCS has one pipeline for every size (a TCS-less one differs in its injected TCS anyway).
+        dynamic_patch = self._dynamic_patch(draw)
+        key = (tuple(sorted(stages.items())), draw.mode, draw.restart_index is not None,
+               None if dynamic_patch else self.patch_vertices,
                tuple((a.location, a.components, bool(a.divisor)) for a in self.case.attributes),
                bool(self.case.readback.captures), self.format, raster)
         if key in self.b.pipelines:
@@ -394,6 +412,9 @@ class _CaseRun:
                                                         vk.VK_FORMAT_R32G32B32_SFLOAT,
                                                         vk.VK_FORMAT_R32G32B32A32_SFLOAT][a.components], offset=0))
         captures = bool(self.case.readback.captures)
+        dynamic = [vk.VK_DYNAMIC_STATE_VIEWPORT, vk.VK_DYNAMIC_STATE_SCISSOR]
+        if dynamic_patch:
+            dynamic.append(vk.VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT)
         info = vk.VkGraphicsPipelineCreateInfo(
             sType=vk.VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, stageCount=len(infos), pStages=infos,
             pVertexInputState=vk.VkPipelineVertexInputStateCreateInfo(
@@ -410,7 +431,9 @@ class _CaseRun:
                 pNext=vk.VkPipelineTessellationDomainOriginStateCreateInfo(
                     sType=vk.VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_DOMAIN_ORIGIN_STATE_CREATE_INFO,
                     domainOrigin=vk.VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT),
-                patchControlPoints=self.patch_vertices) if "tes" in stages else None,
+                # dynamic: ignored; zink's pipeline libraries write 32 there, so does the layer
+                patchControlPoints=PATCH_SIZE_IGNORED if dynamic_patch else self.patch_vertices)
+            if "tes" in stages else None,
             pViewportState=vk.VkPipelineViewportStateCreateInfo(
                 sType=vk.VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, viewportCount=1, scissorCount=1),
             pRasterizationState=vk.VkPipelineRasterizationStateCreateInfo(
@@ -426,8 +449,8 @@ class _CaseRun:
                 sType=vk.VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO, attachmentCount=1,
                 pAttachments=[vk.VkPipelineColorBlendAttachmentState(blendEnable=False, colorWriteMask=0xF)]),
             pDynamicState=vk.VkPipelineDynamicStateCreateInfo(
-                sType=vk.VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, dynamicStateCount=2,
-                pDynamicStates=[vk.VK_DYNAMIC_STATE_VIEWPORT, vk.VK_DYNAMIC_STATE_SCISSOR]),
+                sType=vk.VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, dynamicStateCount=len(dynamic),
+                pDynamicStates=dynamic),
             layout=self.b.layout, renderPass=self.render_pass, subpass=0)
         try:
             pipeline = vk.vkCreateGraphicsPipelines(self.dev.device, None, 1, [info], None)[0]
@@ -485,6 +508,7 @@ class _CaseRun:
         self._set_state(state)
         flags = self._enables(state)
         pipeline = self._pipeline(draw)
+        dynamic_patch = self._dynamic_patch(draw)
         uniform_set = self._uniform_set(draw)
         readback = case.readback
         stride = record_dtype(readback.captures).itemsize
@@ -501,10 +525,6 @@ class _CaseRun:
                 sType=vk.VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, queryType=kind, queryCount=1), None)
             self._keep(lambda: vk.vkDestroyQueryPool(self.dev.device, queries, None))
         calls = self._calls(draw)
-        if self.b.fault == "fence-stype":
-            fence = vk.vkCreateFence(self.dev.device, vk.VkFenceCreateInfo(
-                sType=vk.VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO), None)
-            vk.vkDestroyFence(self.dev.device, fence, None)
 
         def record(cmd):
             if queries is not None:
@@ -518,14 +538,13 @@ class _CaseRun:
                                                                      vk.VkExtent2D(self.width, self.height)),
                 clearValueCount=1, pClearValues=[clear]), vk.VK_SUBPASS_CONTENTS_INLINE)
             vk.vkCmdBindPipeline(cmd, vk.VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline)
+            if dynamic_patch:
+                self.dev.ext["vkCmdSetPatchControlPointsEXT"](cmd, self.patch_vertices)
             if uniform_set is not None:
                 vk.vkCmdBindDescriptorSets(cmd, vk.VK_PIPELINE_BIND_POINT_GRAPHICS, self.b.layout, 0, 1,
                                            [uniform_set], 0, None)
             # GL orientation: y up, so that winding (two-sided colour) and rows match GL.
             vk.vkCmdSetViewport(cmd, 0, 1, [vk.VkViewport(0, self.height, self.width, -self.height, 0.0, 1.0)])
-            if self.b.fault == "negative-scissor":
-                vk.vkCmdSetScissor(cmd, 0, 1, [vk.VkRect2D(vk.VkOffset2D(-1, -1),
-                                                           vk.VkExtent2D(self.width + 1, self.height + 1))])
             vk.vkCmdSetScissor(cmd, 0, 1, [vk.VkRect2D(vk.VkOffset2D(0, 0), vk.VkExtent2D(self.width, self.height))])
             if self.attributes:
                 vk.vkCmdBindVertexBuffers(cmd, 0, len(self.attributes), [b.handle for b in self.attributes],

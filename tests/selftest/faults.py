@@ -1,32 +1,79 @@
-"""Test-only backends that do to their child process what a broken driver would.
+"""The self-tests' fault injection, a harness plugin (harness/base/plugins.py): backends that do
+to their child process what a broken driver would, and the targets that run them. The
+self-tests load it (conftest.py), so every executor they start hands it on to its children; a
+process the self-tests start (pytest, `python -m harness`) gets it from `environment()`
+($HARNESS_PLUGINS). Nothing of it is in the harness.
 
-`FaultBackend` (target backend "fault") needs no driver: a case's params name the fault, and
-with `none` it reports `primitives_generated` = the param `value`.
-
-`FaultyGL` (backend "fault-gl", the `fault-llvmpipe` target) runs cases on real llvmpipe and
-injects the fault that $HARNESS_FAULTS names for a case id (JSON: {"case id": "fault"}; a key
-with `*` is a pattern: {"tess/explore/*": "hang"}), so a
-whole pytest run shows how one bad case is reported while the others keep their verdicts.
+Backends and targets:
+- `FaultBackend` (backend "fault", target `FAULT`, "fault") needs no driver: a case's params name
+  the fault, and with `none` it reports `primitives_generated` = the param `value`.
+- `FaultyGL` (backend "fault-gl", target "fault-llvmpipe") runs cases on real llvmpipe and
+  injects the fault that $HARNESS_FAULTS names for a case id (JSON: {"case id": "fault"}; a key
+  with `*` is a pattern: {"tess/explore/*": "hang"}), so a whole pytest run shows how one bad
+  case is reported while the others keep their verdicts.
+- `FaultyVK` (backend "fault-vk", target "fault-lavapipe") is the Vulkan backend on lavapipe with
+  one invalid Vulkan call per draw, $HARNESS_VK_FAULT (`VK_FAULTS`), that the validation layer
+  reports and lavapipe ignores, so that a test can show `--vk-validation` failing a case.
 
 Faults: segv, abort, exit (status 3), hang, garbage (control bytes and invalid UTF-8 on stderr,
 then SIGSEGV), gl-error (an invalid GL call after the case), dirty-state (the case leaves every kind of state
 a case can set changed in its context, see `dirty`), kill-worker (SIGKILL to the pytest
-process that owns the child, as an OOM killer would).
+process that owns the child, as an OOM killer would). $HARNESS_FAULT_MARK: a file a hang writes
+its pid to as it begins.
 
 $HARNESS_FAULT_SHARED_CONTEXT=1 breaks the GL runner's isolation for a self-test that must see it
 fail: every case runs in its profile's long-lived context instead of one of its own, so that the
 state one case leaves reaches the next.
+
+The backends read these variables in the child, which inherits them: a test sets them with
+`planted` (its own environment, which the children it starts get) or `environment` (a command's).
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import dataclasses
 import fnmatch
 import json
 import os
 import sys
 import time
+from pathlib import Path
+from typing import Iterator
 
 import numpy as np
+
+from harness.backends import BackendError, registry
+from harness.executor import targets
+
+PLUGIN = str(Path(__file__).resolve())      # as $HARNESS_PLUGINS names it
+VK_FAULTS = ("negative-scissor", "fence-stype")
+
+
+def environment(faults: dict | None = None, mark: str | os.PathLike = "", shared_context: bool = False,
+                vk: str = "") -> dict[str, str]:
+    """The variables that load this plugin in a process and plant these faults in its children."""
+    return {"HARNESS_PLUGINS": PLUGIN, "HARNESS_FAULTS": json.dumps(faults or {}),
+            "HARNESS_FAULT_MARK": str(mark), "HARNESS_FAULT_SHARED_CONTEXT": "1" if shared_context else "",
+            "HARNESS_VK_FAULT": vk}
+
+
+@contextlib.contextmanager
+def planted(faults: dict | None = None, mark: str | os.PathLike = "", shared_context: bool = False,
+            vk: str = "") -> Iterator[None]:
+    """These faults planted in the children this process starts meanwhile (their environment is
+    this process's)."""
+    variables = environment(faults, mark, shared_context, vk)
+    before = {name: os.environ.get(name) for name in variables}
+    os.environ.update(variables)
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def inject(fault: str, mark: str = "") -> None:
@@ -75,7 +122,7 @@ class FaultBackend:
 
     @classmethod
     def from_options(cls, options) -> "FaultBackend":
-        return cls(options.fault_mark)
+        return cls(os.environ.get("HARNESS_FAULT_MARK", ""))
 
     def info(self) -> dict:
         return {"renderer": "fault injector", "vendor": "harness", "version": "0", "platform": "none",
@@ -107,9 +154,9 @@ class FaultyGL:
     @classmethod
     def from_options(cls, options) -> "FaultyGL":
         if options.gl_platform != "egl":
-            from harness.backends import BackendError
             raise BackendError("the fault-llvmpipe target runs on EGL only")
-        return cls(options.faults, options.fault_shared_context, options.fault_mark)
+        return cls(os.environ.get("HARNESS_FAULTS", ""), os.environ.get("HARNESS_FAULT_SHARED_CONTEXT") == "1",
+                   os.environ.get("HARNESS_FAULT_MARK", ""))
 
     def info(self) -> dict:
         info = self.gl.info()
@@ -127,9 +174,62 @@ class FaultyGL:
             try:
                 GL.glEnable(0xFFFF)                 # not a capability: GL_INVALID_ENUM
             except GL.GLError as exc:
-                from harness.backends import BackendError
                 raise BackendError(f"GL error GL_INVALID_ENUM from glEnable(0xffff) after the case: {exc.err}") from exc
         return observation
+
+
+class FaultyVK:
+    """The Vulkan backend with one invalid call per draw that changes nothing a case reads
+    (lavapipe ignores it), so that a case passes without the validation layer and fails with it:
+    negative-scissor: a vkCmdSetScissor with offset (-1, -1) before the valid one
+      (VUID-vkCmdSetScissor-x-00595);
+    fence-stype: a vkCreateFence whose create info has a buffer's sType (VUID-VkFenceCreateInfo-sType-sType).
+    The calls are planted through the `vulkan` module as the backend's runner sees it, while a case runs."""
+
+    def __init__(self, backend, fault: str):
+        self.backend, self.fault = backend, fault
+
+    @classmethod
+    def from_options(cls, options) -> "FaultyVK":
+        from harness.backends.vk.runner import VKBackend
+        fault = os.environ.get("HARNESS_VK_FAULT", "")
+        if fault not in VK_FAULTS:
+            raise BackendError(f"unknown HARNESS_VK_FAULT {fault!r}; known: {', '.join(VK_FAULTS)}")
+        return cls(VKBackend.from_options(options), fault)
+
+    def info(self) -> dict:
+        return self.backend.info()
+
+    def run(self, case) -> dict:
+        from harness.backends.vk import runner
+        vulkan = runner.vk
+        runner.vk = _Planted(vulkan, self.fault, self.backend.dev.device)
+        try:
+            return self.backend.run(case)
+        finally:
+            runner.vk = vulkan
+
+
+class _Planted:
+    """The `vulkan` module, with the invalid call planted beside each vkCmdSetScissor (one a draw)."""
+
+    def __init__(self, vulkan, fault: str, device):
+        self._vk, self._fault, self._device = vulkan, fault, device
+
+    def __getattr__(self, name):
+        return getattr(self._vk, name)
+
+    def vkCmdSetScissor(self, cmd, first, count, scissors):
+        vk = self._vk
+        if self._fault == "negative-scissor":
+            extent = scissors[0].extent
+            vk.vkCmdSetScissor(cmd, first, count, [vk.VkRect2D(vk.VkOffset2D(-1, -1),
+                                                               vk.VkExtent2D(extent.width + 1, extent.height + 1))])
+        elif self._fault == "fence-stype":
+            fence = vk.vkCreateFence(self._device, vk.VkFenceCreateInfo(sType=vk.VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO),
+                                     None)
+            vk.vkDestroyFence(self._device, fence, None)
+        vk.vkCmdSetScissor(cmd, first, count, scissors)
 
 
 def dirty(GL) -> None:
@@ -231,3 +331,19 @@ def dirty(GL) -> None:
     for cap in ("GL_BLEND", "GL_RASTERIZER_DISCARD", "GL_CLIP_DISTANCE0"):
         if not GL.glIsEnabled(getattr(GL, cap)):
             raise RuntimeError(f"dirty-state: {cap} is not enabled after glEnable")
+
+
+# -- what this plugin adds to the harness -----------------------------------------------------------
+registry.register("fault", registry.Entry(__name__, "FaultBackend"))
+registry.register("fault-gl", registry.Entry(__name__, "FaultyGL", gl=True, batches=True))
+registry.register("fault-vk", registry.Entry(__name__, "FaultyVK"))
+
+FAULT = targets.Target("fault", "fault", (), "test only: the fault injector, no driver")
+FAULT_LLVMPIPE = dataclasses.replace(
+    targets.get("llvmpipe"), name="fault-llvmpipe", backend="fault-gl", default=False,
+    description="test only: llvmpipe with the crashes, hangs, GL errors and dirty state $HARNESS_FAULTS names")
+FAULT_LAVAPIPE = dataclasses.replace(
+    targets.get("lavapipe"), name="fault-lavapipe", backend="fault-vk", default=False,
+    description="test only: lavapipe through the Vulkan backend with the invalid call $HARNESS_VK_FAULT names")
+for _target in (FAULT, FAULT_LLVMPIPE, FAULT_LAVAPIPE):
+    targets.register(_target)
