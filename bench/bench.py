@@ -207,7 +207,8 @@ def ours(drivers: str, families: list[str], workers: str, keep: Path | None = No
     statuses = Counter(e["status"] for e in entries)
     finished = sorted(e.get("finished", 0.0) for e in entries)
     lines = wall_profile.report(Path(env["HARNESS_PROFILE"]), wall, len(entries), os.cpu_count() or 1, cpu,
-                                f" of harness -n {workers}") if profile else []
+                                f" of harness -n {workers}" + (f" --batch {batch}" if batch > 1 else "")) \
+        if profile else []
     if not keep:
         shutil.rmtree(out_dir)          # the profile's folder stays: its report names it
     return {"wall": wall, "cases": len(entries), "peak": peak, "in_driver": in_driver, "rc": proc.returncode,
@@ -305,6 +306,8 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=2, help="runs of each tree with --before")
     parser.add_argument("--front-ends", default=",".join(FRONT_ENDS),
                         help=f"with --before, the front ends timed, of: {', '.join(FRONT_ENDS)}")
+    parser.add_argument("--batch-workers", default="auto", metavar="N",
+                        help="pytest -n of the batched row (default auto, as the -n auto row)")
     parser.add_argument("--batch", type=int, default=64, metavar="K",
                         help="also time a batched -n auto row (--batch K; 0: none), and compare its verdicts")
     parser.add_argument("--parallel", metavar="N", default=None,
@@ -339,7 +342,8 @@ def main() -> int:
         rows["harness -n auto"] = ours(driver, families, "auto", args.results, not args.no_profile)
         rows["harness -n 0"] = ours(driver, families, "0", args.results, not args.no_profile)
         if args.batch > 1:
-            rows["batched -n auto"] = ours(driver, families, "auto", args.results, batch=args.batch)
+            rows["batched -n auto"] = ours(driver, families, args.batch_workers, args.results, not args.no_profile,
+                                           batch=args.batch)
         if args.parallel:
             rows[f"parallel {args.parallel}"] = ours(driver, families, f"parallel:{args.parallel}", args.results)
         for name, r in rows.items():
@@ -355,8 +359,9 @@ def main() -> int:
                       f"{steady:.1f} cases/s between them")
                 if r["rc"] not in (0, 1) or not r["cases"]:
                     print(r["tail"])
-        for name in ("harness -n auto", "harness -n 0"):
-            print("\n".join(rows[name]["profile"]))
+        for name in ("harness -n auto", "harness -n 0", "batched -n auto"):
+            if name in rows:
+                print("\n".join(rows[name]["profile"]))
         auto = rows["harness -n auto"]
         if not auto["cases"] or not rows["harness -n 0"]["cases"]:
             print(f"{driver}: no results; see the output above")

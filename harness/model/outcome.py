@@ -209,3 +209,25 @@ def _text(data: dict, name: str) -> str:
     if not isinstance(value, str):
         raise RecordError(f"has {name} {value!r:.80}, not a string")
     return value
+
+
+# The failures that say more than "failed", in the order a run's summary names them.
+FAILURE_KINDS = (Status.CRASH.value, Status.TIMEOUT.value, Status.ERROR.value, Judged.UNEXPECTED_PASS.value,
+                 Judged.UNEXPECTED_IMPROVEMENT.value)
+
+
+def summary(outcomes: Collection["Outcome"]) -> tuple[str, str]:
+    """A run's outcomes in pytest's words ('1 failed, 2 passed, 1 expected fail'), and the kinds of
+    its failures that say more than "failed" ('2 crash, 1 timeout'; '' if none)."""
+    words: dict[str, int] = {}
+    kinds: dict[str, int] = {}
+    for outcome in outcomes:
+        report = outcome.report.value
+        word = report if report != Report.SKIPPED or outcome.label == Status.SKIP.value else outcome.label
+        words[word] = words.get(word, 0) + 1
+        if report == Report.FAILED and outcome.label in FAILURE_KINDS:
+            kinds[outcome.label] = kinds.get(outcome.label, 0) + 1
+    order = [Report.FAILED.value, Report.PASSED.value, Report.SKIPPED.value]
+    ordered = [w for w in order if w in words] + sorted(w for w in words if w not in order)
+    return (", ".join(f"{words[w]} {w}" for w in ordered),
+            ", ".join(f"{kinds[k]} {k}" for k in FAILURE_KINDS if k in kinds))

@@ -298,9 +298,8 @@ def _resumed(config) -> dict:
 
 
 def pytest_collection_modifyitems(config, items):
-    """Target order, --case (keep only those), --resume (drop what has a verdict), sharding
-    (item i goes to shard i mod N, the same split on every worker), the skips files, and
-    --shuffle."""
+    """Target order, --case (keep only those), sharding (item i goes to shard i mod N, the same
+    split on every worker), --resume (drop what has a verdict), the skips files, and --shuffle."""
     # Target by target, each in collection order: a worker needs one executor child at a time
     # (see CaseItem.teardown) and consecutive cases often share a program its child has linked.
     rank = {name: i for i, name in enumerate(config.stash[TARGETS])}
@@ -309,12 +308,12 @@ def pytest_collection_modifyitems(config, items):
     if chosen:
         _deselect(config, items, [item for item in items if isinstance(item, CaseItem)
                                   and item.case.id not in chosen and item.name not in chosen])
+    shard = config.stash[SHARD]
+    if shard.n > 1:             # before --resume: a shard is the same cases, resumed or not
+        _deselect(config, items, [item for i, item in enumerate(items) if not shard.picks(i)])
     done = config.stash[DONE]
     if done:
         _deselect(config, items, [item for item in items if isinstance(item, CaseItem) and item.name in done])
-    shard = config.stash[SHARD]
-    if shard.n > 1:
-        _deselect(config, items, [item for i, item in enumerate(items) if not shard.picks(i)])
     for item in items:
         if isinstance(item, CaseItem):
             where = baseline.first_match(config.stash[SKIPS], item.case.id, item.target)
@@ -422,6 +421,8 @@ def pytest_runtest_protocol(item, nextitem):
     """Queue a case in its target's child, and the case after it on this worker when that runs
     on the same target: the child runs the next case while this one is judged."""
     if isinstance(item, CaseItem) and not item.get_closest_marker("skip"):
+        if item.config.stash[JOURNAL] is not None:
+            item.config.stash[JOURNAL].begin(item.name)     # where this process is, should it die
         item.config.stash[POOL].queue(item.target, item.case, _following(item, nextitem))
 
 

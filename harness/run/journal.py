@@ -19,6 +19,7 @@ from typing import IO
 from harness.model.outcome import Record, RecordError
 
 FOLDER = "journal"
+RUNNING = ".running"           # beside a process's journal: the case it is on (Journal.begin)
 
 
 def new_run() -> str:
@@ -31,6 +32,7 @@ class Journal:
     def __init__(self, results_dir: Path, run: str):
         self.path = Path(results_dir) / FOLDER / f"{run}-{os.getpid()}.jsonl"
         self._stream: IO[str] | None = None
+        self._running: IO[str] | None = None
 
     def append(self, entry: Record | dict) -> None:
         """A case's Record (its to_json), or another tool's entry (exploration's ledger)."""
@@ -42,10 +44,23 @@ class Journal:
         self._stream.write(json.dumps(entry, separators=(",", ":")) + "\n")
         self._stream.flush()                # into the kernel: a killed process keeps it
 
+    def begin(self, key: str) -> None:
+        """The case this process is now on (`<id>[<target>]`), in RUNNING beside its journal: if
+        the process is killed (an OOM killer, a driver taking the process down), the scheduler
+        that started it knows which case it died in (in_flight)."""
+        if self._running is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._running = open(self.path.with_suffix(RUNNING), "w", encoding="utf-8")
+        self._running.seek(0)
+        self._running.write(key)
+        self._running.truncate()
+        self._running.flush()
+
     def close(self) -> None:
-        if self._stream is not None:
-            self._stream.close()
-            self._stream = None
+        for stream in (self._stream, self._running):
+            if stream is not None:
+                stream.close()
+        self._stream = self._running = None
 
 
 def read(folder: Path, run: str | None = None) -> list[dict]:
@@ -73,6 +88,15 @@ def records(folder: Path, run: str | None = None) -> list[Record]:
         except RecordError:
             continue
     return found
+
+
+def in_flight(folder: Path) -> list[str]:
+    """The cases (`<id>[<target>]`) processes of folder's run were on and left without a record:
+    where a process died."""
+    done = {record.key for record in records(folder)}
+    keys = (path.read_text(encoding="utf-8", errors="replace").strip()
+            for path in sorted(Path(folder).glob(f"{FOLDER}/*{RUNNING}")))
+    return [key for key in keys if key and key not in done]
 
 
 def clear(folder: Path) -> None:

@@ -31,19 +31,23 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from collections import Counter
 from pathlib import Path
 
 from harness.base import config, provenance
-from harness.run import gating, sharding
+from harness.run import gating, journal, sharding
 from harness.mesa import runtime as mesa
 from harness.results import files as results
 from harness.executor import shader_cache
 from harness.scheduler.layout import Layout
+from harness.model import ids, outcome
+from harness.model.status import Status
 
 OWN_OPTIONS = ("-n", "--numprocesses", "--dist", "--shuffle", "--jobs", "--in-process")
 IN_PROCESS = "--in-process"     # what the processes are told: run here, with the layout's children
 TAIL = 3000             # characters of a failed shard's log shown
+RESTARTS = 3            # times a process killed by a signal starts again
 SHOWN = 50              # failures listed by name
 
 
@@ -83,6 +87,32 @@ def exit_status(codes: list[int]) -> int:
     if 1 in codes:
         return 1
     return 5 if codes and all(c == 5 for c in codes) else 0
+
+
+def _start(cmd: list[str], log_path: Path, mode: str) -> subprocess.Popen:
+    with open(log_path, mode) as log:           # the child has its own copy of the descriptor
+        return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)
+
+
+def _wait(procs: list, k: int, cmd: list[str], folder: Path) -> int:
+    """Process k's exit status. A process killed by a signal (an OOM killer, a driver that takes
+    its process down) loses only the case it was on: that case is recorded as a crash in its
+    journal, and the process starts again on what it had left (--resume its folder), up to
+    RESTARTS times; the cases it finished stay in its journal."""
+    code = procs[k].wait()
+    for _ in range(RESTARTS):
+        if code >= 0 or code == -signal.SIGTERM:        # an exit, or our own SIGTERM passed on
+            return code
+        dead = journal.Journal(folder, f"scheduler-{uuid.uuid4().hex[:8]}")
+        for key in journal.in_flight(folder):
+            case_id, target = ids.split(key) or (key, "")
+            dead.append(outcome.Record(case_id, target, outcome.Outcome(Status.CRASH),
+                                       f"the pytest process running it died: {signal.Signals(-code).name} "
+                                       f"(the run's process {k + 1}, restarted on the cases it had left)"))
+        dead.close()
+        procs[k] = _start(cmd + ["--resume", str(folder)], folder / "pytest.log", "a")
+        code = procs[k].wait()
+    return code
 
 
 def _die_with_parent() -> None:
@@ -137,31 +167,33 @@ def run(layout: Layout, args: list[str], junitxml: Path | None = None) -> int:
     rest += [IN_PROCESS, "--jobs", str(layout.children)]
     shader_cache.seed(layout.slots, config.environ())   # each process seeds only for its own children
     shards = [out / "shards" / f"{k}" for k in range(1, n + 1)]
-    procs = []
-    start = time.monotonic()
-    for k, folder in enumerate(shards, 1):
+    commands = [[sys.executable, "-m", "pytest", *rest, "-p", "no:xdist", "-q",
+                 "--shard", str(outer.split(sharding.Shard(k, n))), "--results-dir", str(folder)]
+                for k, folder in enumerate(shards, 1)]
+    for folder in shards:
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
-        log = open(folder / "pytest.log", "w")
-        cmd = [sys.executable, "-m", "pytest", *rest, "-p", "no:xdist", "-q", "--shard", str(outer.split(sharding.Shard(k, n))),
-               "--results-dir", str(folder)]
-        procs.append((subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent),
-                       log))
+    start = time.monotonic()
+    procs: list[subprocess.Popen | None] = [None] * n
 
     def pass_on(signum, frame):                 # the processes write what they finished, then we merge
-        for proc, _ in procs:
-            if proc.poll() is None:
+        for proc in procs:
+            if proc is not None and proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
     previous = {sig: signal.signal(sig, pass_on) for sig in (signal.SIGTERM, signal.SIGINT)}
     codes = []
     try:
-        for proc, log in procs:
-            codes.append(proc.wait())
-            log.close()
+        for k in range(n):
+            procs[k] = _start(commands[k], shards[k] / "pytest.log", "w")
+        for k in range(n):
+            codes.append(_wait(procs, k, commands[k], shards[k]))
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     wall = time.monotonic() - start
+    for folder in shards:                       # one that died for good: what its journal kept
+        if not (folder / "results.json").exists() and journal.records(folder):
+            results.write(folder, journal.records(folder))
     ran = [folder for folder in shards if (folder / "results.json").exists()]
     entries = results.merge(ran, out, run_properties=provenance.run_properties()) if ran else []
     if junitxml is not None and (out / "junit.xml").exists():
@@ -182,4 +214,9 @@ def run(layout: Layout, args: list[str], junitxml: Path | None = None) -> int:
           f"cases/s): " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) + f"; merged into {out}")
     if 1 in codes:
         print(f"failures: {out / 'failures.csv'}; each process's output: {out / 'shards'}/K/pytest.log")
-    return exit_status(codes)
+    words, kinds = outcome.summary([e.outcome for e in entries])
+    if kinds:
+        print(f"harness: the failures include {kinds}")
+    print(f"{'=' * 20} {words or 'no tests ran'} in {wall:.2f}s ({n} processes) {'=' * 20}")   # as pytest ends
+    status = exit_status(codes)
+    return 1 if status in (0, 5) and failed else status     # a crash recorded for a process that died

@@ -65,7 +65,7 @@ def test_each_fault_costs_one_case_only(tmp_path):
     # The terminal names what happened: segv, abort, exit and garbage crash; the hang times out.
     assert "harness: the failures include 4 crash, 1 timeout" in out, out[-3000:]
     hang = next(i for i, fault in faulted.items() if fault == "hang")
-    assert any("TIMEOUT" in line and f"{hang}[fault-llvmpipe]" in line for line in out.splitlines())
+    assert any(line.startswith(f"FAILED {hang}[fault-llvmpipe]: timeout: hang") for line in out.splitlines()), out[-3000:]
     entries = {e.id: e for e in results.read(tree / "results")}
     assert sorted(entries) == sorted(ids)                    # results.json is complete
     for case_id in ids:
