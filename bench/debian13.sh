@@ -25,6 +25,11 @@
 # 4. Prints each step's exit status, pytest's summary lines, each target's renderer and Mesa
 #    version lines; exits 1 if any step failed.
 #
+# SELFTEST_RUNS=N (issue 38, item 5): instead of step 3, the set-up, then `bin/selftest
+# -p no:cacheprovider` N times in a row in the one fresh clone; each run's summary line, its
+# wall time and the load average after it are printed (and logged as selftest-K.log); exits 1
+# if any run failed.
+#
 # Last result, 2026-11-24, harness 3a52909, the root already built (635 s; debootstrap adds
 # about 60 s), Debian 13.8, Python 3.13.5, glibc 2.41, every step exit 0:
 #   targets: system 25.0.7-2+deb13u1 (LLVM 19.1.7), 26.2.6-1 (own loader, LLVM 22.1.8) and
@@ -116,6 +121,36 @@ mnt "$ROOTFS/dev/pts" --bind /dev/pts
 mnt "$ROOTFS/dev/shm" -t tmpfs -o mode=1777 shm
 
 # 3. inside
+cat > "$ROOTFS/root/debian13-selftest.sh" <<'INNER'
+set -uo pipefail
+cd "$1"; RUNS=$2
+LOGS=/root/debian13-logs
+rm -rf "$LOGS"; mkdir -p "$LOGS"
+echo "Debian $(cat /etc/debian_version), $(python3 --version), $(ldd --version | head -n1)," \
+     "harness $(git rev-parse --short HEAD)"
+bash -c 'source bin/setup.sh' >"$LOGS/setup.log" 2>&1 || { echo "setup failed: $LOGS/setup.log"; tail -n 20 "$LOGS/setup.log"; exit 2; }
+dpkg-query -W -f='system Mesa: ${Package} ${Version}\n' libgl1-mesa-dri 2>/dev/null
+FAILED=0
+for ((k = 1; k <= RUNS; k++)); do
+    t0=$(date +%s)
+    bin/selftest -p no:cacheprovider >"$LOGS/selftest-$k.log" 2>&1
+    rc=$?
+    [ "$rc" = 0 ] || FAILED=1
+    echo "selftest run $k/$RUNS: rc=$rc, $(( $(date +%s) - t0 )) s, load $(cut -d' ' -f1-3 /proc/loadavg):" \
+         "$(grep -E '^=+ .*(passed|failed|error).* in [0-9.]+s' "$LOGS/selftest-$k.log" | tail -n1)"
+    grep -E '^(FAILED|ERROR) ' "$LOGS/selftest-$k.log" | head -n 20 | sed 's/^/   /'
+done
+exit "$FAILED"
+INNER
+if [ -n "${SELFTEST_RUNS:-}" ]; then
+    chroot "$ROOTFS" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+        PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+        bash /root/debian13-selftest.sh "$CLONE" "$SELFTEST_RUNS"
+    rc=$?
+    echo "debian13: harness $(git -C "$REPO" rev-parse --short HEAD), $(date -u +%FT%TZ)," \
+         "$(( $(date +%s) - START )) s in all, exit $rc"
+    exit "$rc"
+fi
 cat > "$ROOTFS/root/debian13-inner.sh" <<'INNER'
 set -uo pipefail
 cd "$1"

@@ -1,6 +1,8 @@
 """Shared helpers for the harness's own tests."""
 from __future__ import annotations
 
+import functools
+import os
 from pathlib import Path
 
 import pytest
@@ -10,13 +12,74 @@ from harness.sources import catalog
 from harness.model.case import Case, Draw, DrawEntry, Expectation, Readback, Requirements
 
 ROOT = Path(__file__).resolve().parents[2]
-# The Mesa the planted-failure tests run on: bookworm's 22.3.6 as bin/fetch-mesa fetched it, the
-# same on any host (Debian 13's own 25.0.7 has real defects where these tests plant theirs, e.g.
-# zink's crash after glDeleteProgram); the system's Mesa where it has not been fetched.
+# The Mesa every self-test that runs a real driver runs on: bookworm's 22.3.6 as bin/fetch-mesa
+# fetched it, the same on any host, whose verdicts the tests are written against (Debian 13's
+# own 25.0.7 has real defects where these tests plant theirs, e.g. zink's crash after
+# glDeleteProgram, and its zink crashes intermittently in long-lived children:
+# triage/mesa-25.0.7/); the system's Mesa where it has not been fetched (then the header says so).
+#  - in this process: Executor(..., mesa=pinned_mesa()), probe(..., mesa=pinned_mesa());
+#  - in the children a self-test starts (pytest, harness parallel/run/blame/explore/...):
+#    $HARNESS_MESA, the default --mesa, set here for the whole session. A test about the system's
+#    Mesa itself says so and takes HARNESS_MESA out of its child's environment (test_mesa,
+#    test_gating, harness matrix --mesa system).
+# test_pinned_mesa.py checks that no self-test starts a real driver otherwise.
 PINNED_MESA = ROOT / "mesa" / "22.3.6-1+deb12u2"
 # The self-tests' own backends and targets (faults.py: fault injection), added as any plugin adds
 # them; every executor started here hands the plugin on to its children.
 plugins.load([str(Path(__file__).resolve().parent / "faults.py")])
+
+# The children a self-test starts import this checkout's harness. A child started in another
+# folder (a test's tmp_path tree) otherwise imports whatever the venv's editable install points
+# at: in a worktree sharing another checkout's .venv, that checkout's harness, mid-edit or not
+# (seen 2026-11-26: every tmp-tree pytest of a worktree's self-tests failing on the other
+# checkout's half-restructured plugin).
+os.environ["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(filter(None, [str(ROOT), *os.environ.get(
+    "PYTHONPATH", "").split(os.pathsep)])))
+PINNED = (PINNED_MESA / ".fetched").exists()
+if PINNED:
+    os.environ["HARNESS_MESA"] = str(PINNED_MESA)
+
+
+@functools.cache
+def pinned_mesa():
+    """The pinned Mesa as a harness.mesa.runtime.Build, for executors in this process (None: the system's)."""
+    from harness.mesa import runtime
+    return runtime.locate(PINNED_MESA) if PINNED else None
+
+
+def pinned_args() -> list[str]:
+    """--mesa for the pinned Mesa on a command line (none where it has not been fetched), as one
+    word: a path as a word of its own on pytest's command line moves its rootdir (test_gating)."""
+    return [f"--mesa={PINNED_MESA}"] if PINNED else []
+
+
+SYSTEM_ONLY_ENV = {k: v for k, v in os.environ.items() if k != "HARNESS_MESA"}
+
+
+def on_the_systems_mesa(cases: dict[str, list[str]]):
+    """For the few tests that can only run on the system's Mesa (what they need does not load
+    into a fetched Mesa of another release: GLX under GLFW, the distribution's Vulkan validation
+    layer): None, the system's Mesa, after checking that none of `cases` (target -> case ids) is
+    a known defect of it (its baselines/mesa-<version>.csv or -flakes.txt, as --baseline auto
+    finds them); a test whose case the host's Mesa is known to fail is skipped, saying which."""
+    from harness.run import baseline, gating
+    gate = gating.choose([], [], None)
+    expected = baseline.load([ROOT / path for path in gate.baselines]) if gate.baselines else {}
+    flakes = baseline.load_flakes([ROOT / path for path in gate.flakes]) if gate.flakes else []
+    for target, ids in cases.items():
+        for case_id in ids:
+            if baseline.lookup(expected, case_id, target) or baseline.matching_flakes(flakes, case_id, target):
+                pytest.skip(f"{case_id}[{target}] is a known defect of the system's Mesa ({gate.line}); "
+                            f"this test needs the system's Mesa")
+    return None
+
+
+def pytest_report_header(config):
+    if PINNED:
+        return [f"selftest: real drivers run on the pinned Mesa {PINNED_MESA.relative_to(ROOT)} "
+                f"(HARNESS_MESA, tests/selftest/conftest.py)"]
+    return [f"selftest: {PINNED_MESA.relative_to(ROOT)} not fetched (bin/fetch-mesa 22.3.6-1+deb12u2): "
+            f"real drivers run on the system's Mesa"]
 
 
 def family(name: str):
@@ -51,11 +114,9 @@ def varyings_cases():
 @pytest.fixture(scope="module", params=["llvmpipe", "zink"])
 def executor(request):
     """An executor on each real GL target, shared by a test module's cases."""
-    from harness.mesa import runtime as mesa
     from harness.executor.executor import Executor
     from harness.executor.targets import get
-    pinned = mesa.locate(PINNED_MESA) if (PINNED_MESA / ".fetched").exists() else None
-    ex = Executor(get(request.param), case_timeout=60, fork=True, mesa=pinned)     # as the plugin's children
+    ex = Executor(get(request.param), case_timeout=60, fork=True, mesa=pinned_mesa())     # as the plugin's children
     if ex.info().status != "ok":
         pytest.fail(f"target {request.param} did not start: {ex.info().message}")
     yield ex

@@ -12,20 +12,15 @@ import pytest
 
 from harness.sources import catalog
 from harness.run import core
-from harness.mesa import runtime as mesa
 from harness.executor.batch import audited, describe
 from harness.model.status import Reply, Result, Status, Verdict
 
-from conftest import PINNED_MESA
+from conftest import pinned_mesa
 from faults import planted
 
 # cases of each profile that read state a dirtier leaves (test_checks_can_fail.py)
 READERS = ("tess/no-tcs/quads/equal/initial",
            "varyings/vs-fs/glsl130compat/builtins-color+tex1+tex2+tex3+tex4+tex5+fog/users-9xvec4-36c")
-
-
-def pinned():
-    return mesa.locate(PINNED_MESA) if (PINNED_MESA / ".fetched").exists() else None
 
 
 def plain(n: int) -> list:
@@ -35,7 +30,7 @@ def plain(n: int) -> list:
 
 def run_all(cases, faults=None, batch=4, shared=False, audit=0.0, case_timeout=60.0):
     """Every case's record, the cases sent ahead as the plugin sends them; and how many ran alone."""
-    settings = core.RunSettings(case_timeout=case_timeout, mesa=pinned(), batch=batch)
+    settings = core.RunSettings(case_timeout=case_timeout, mesa=pinned_mesa(), batch=batch)
     with planted(faults, shared_context=shared), core.runner(settings, "fault-llvmpipe") as runner:
         alone = []
         if batch > 1:

@@ -11,6 +11,8 @@ from harness.executor.executor import Executor, probe
 from harness.executor.targets import get
 from harness.oracle.verdict import judge
 
+from conftest import pinned_mesa
+
 DIRTIER = "selftest/checks/dirty"
 # a case of each profile that reads state a dirtier leaves: GL's initial patch size and levels
 # (core), an image read back through the pixel store (compat)
@@ -34,7 +36,7 @@ def test_without_a_context_per_case_the_dirt_changes_verdicts(tess_cases, varyin
     seen = {}                             # shared context? -> case id -> status
     for shared in (False, True):
         with planted(faults, shared_context=shared):
-            ex = Executor(get("fault-llvmpipe"), case_timeout=60)
+            ex = Executor(get("fault-llvmpipe"), case_timeout=60, mesa=pinned_mesa())
             try:
                 for dirtier in dirtiers:
                     assert status(ex, dirtier) == "pass"
@@ -50,9 +52,9 @@ def test_a_child_on_another_driver_is_refused():
     llvmpipe target's child started on zink (its environment planted) is not available."""
     llvmpipe = get("llvmpipe")
     on_zink = dataclasses.replace(llvmpipe, env=tuple((k, "zink" if k == "GALLIUM_DRIVER" else v)
-                                                       for k, v in llvmpipe.env))
-    assert probe(llvmpipe).status == "ok"
-    result = probe(on_zink)
+                                                       for k, v in llvmpipe.env), mesa="gl+vk")   # lavapipe beneath, as zink's
+    assert probe(llvmpipe, mesa=pinned_mesa()).status == "ok"
+    result = probe(on_zink, mesa=pinned_mesa())
     assert result.status == "error"
     assert result.message.startswith("the renderer is 'zink") and "/^llvmpipe/" in result.message, \
         result.message

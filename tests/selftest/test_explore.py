@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given, settings
 
 from harness.sources import catalog
-from harness.mesa import runtime as mesa
 from harness.explore import findings, search
 from harness.cli import explore as cli
 from harness.explore import coverage as compare
@@ -20,11 +19,7 @@ from harness.explore.signature import finding_key, quantities, reduction_key, sa
 from harness.model.status import Verdict
 from harness.model.status import Status
 
-from conftest import PINNED_MESA
-
-
-def pinned():
-    return mesa.locate(PINNED_MESA) if (PINNED_MESA / ".fetched").exists() else None
+from conftest import pinned_args, pinned_mesa
 
 
 def passing(case) -> Verdict:
@@ -147,16 +142,16 @@ def test_reduced_case_fails_the_same_way_on_a_real_driver():
     from harness.explore.driver import driver
     sp = space.get("draw_params")
     case = catalog.find("draw_params/DrawArrays/f5c4/glsl450/gs")
-    with driver("lavapipe", pinned(), ("base-vertex",)) as run:
+    with driver("lavapipe", pinned_mesa(), ("base-vertex",)) as run:
         original = run(case)
         assert original.status is Status.FAIL
         key = reduction_key(original)
         assert key == ("fail", "gl_BaseVertex")
         result = search.reduce(sp, sp.from_case(case), run, key, max_runs=60)
     assert result.params == BASE_VERTEX_MINIMUM
-    with driver("lavapipe", pinned(), ("base-vertex",)) as run:
+    with driver("lavapipe", pinned_mesa(), ("base-vertex",)) as run:
         assert same_failure(key, run(ids.find(result.case.id)))
-    with driver("lavapipe", pinned()) as run:                        # the lowering on: it passes
+    with driver("lavapipe", pinned_mesa()) as run:                        # the lowering on: it passes
         assert run(ids.find(result.case.id)).status is Status.PASS
 
 
@@ -164,9 +159,7 @@ def test_short_exploration_end_to_end(tmp_path, capsys):
     """A fixed-seed exploration of every family on llvmpipe, as CI runs it: it runs, writes its
     findings, and each finding's reduced id rebuilds."""
     argv = ["--seed", "1", "--budget", "6", "--target", "llvmpipe", "--results-dir", str(tmp_path),
-            "--reduce-runs", "20"] + [a for f in space.FAMILIES for a in ("--family", f)]
-    if pinned() is not None:
-        argv += ["--mesa", str(PINNED_MESA)]
+            "--reduce-runs", "20"] + [a for f in space.FAMILIES for a in ("--family", f)] + pinned_args()
     code = cli.explore_main(argv)
     assert code in (0, 1)
     for family in space.FAMILIES:

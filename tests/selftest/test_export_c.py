@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PINNED_MESA, ROOT
+from conftest import ROOT, pinned_args
 from harness.sources import catalog
 from harness.run import export_c
 
@@ -29,7 +29,7 @@ def _run_exported(case_id: str, tmp_path) -> subprocess.CompletedProcess:
     assert exported.returncode == 0, exported.stderr
     source = exported.stdout.strip()
     subprocess.run(["cc", "-Wall", "-Werror", source, "-lEGL", "-o", str(tmp_path / "repro")], check=True)
-    mesa = ["--mesa", str(PINNED_MESA)] if (PINNED_MESA / ".fetched").exists() else []
+    mesa = pinned_args()
     return subprocess.run([sys.executable, "-m", "harness", "run", "llvmpipe", *mesa, "--", str(tmp_path / "repro")],
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
 

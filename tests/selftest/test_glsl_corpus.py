@@ -15,6 +15,8 @@ from harness.backends.vk.translate import Program, translate
 from harness.sources import shader_test as st
 from harness.oracle.verdict import judge
 
+from conftest import pinned_mesa
+
 CORPUS = sorted((Path(__file__).parent / "glsl_corpus").glob("*.shader_test"))
 NAMES = [p.stem for p in CORPUS]
 
@@ -46,7 +48,7 @@ def test_translates_and_compiles(path, tmp_path, monkeypatch):
 def target_executor(request):
     from harness.executor.executor import Executor
     from harness.executor.targets import get
-    ex = Executor(get(request.param), case_timeout=60)
+    ex = Executor(get(request.param), case_timeout=60, mesa=pinned_mesa())
     if ex.info().status != "ok":
         pytest.fail(f"{request.param} did not start: {ex.info().message}")
     yield request.param, ex

@@ -19,6 +19,8 @@ from harness.sources import shader_test
 from harness.executor.targets import get
 from harness.oracle.verdict import judge
 
+from conftest import pinned_mesa
+
 HERE = Path(__file__).resolve().parent
 DIRTY = "selftest/isolation/dirty"
 # Chosen to notice the dirt: the tess cases read GL's initial patch size and levels (or set
@@ -45,7 +47,7 @@ SHADER_TESTS = ["clip-vertex-ortho", "legacy-colour-uniform", "tess-no-tcs-level
 def fault_target(driver: str):
     """The fault-injecting GL backend on `driver` (the fault-llvmpipe target, with `driver`'s environment)."""
     base, plain = FAULT_LLVMPIPE, get(driver)
-    return dataclasses.replace(base, name=f"fault-{driver}", env=plain.env, renderer=plain.renderer)
+    return dataclasses.replace(base, name=f"fault-{driver}", env=plain.env, renderer=plain.renderer, mesa=plain.mesa)
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +73,7 @@ def test_dirt_from_earlier_cases_changes_no_verdict(driver, cases):
     chosen, dirtiers = cases
     clean = {}
     for case in chosen:                       # the reference: each case in a child of its own
-        alone = Executor(get(driver), case_timeout=60)
+        alone = Executor(get(driver), case_timeout=60, mesa=pinned_mesa())
         try:
             clean[case.id] = outcome(alone, case, driver)
         finally:
@@ -80,7 +82,7 @@ def test_dirt_from_earlier_cases_changes_no_verdict(driver, cases):
     assert families == {"tess", "draw_params", "varyings", "shader_test"}, clean   # a test that can fail
     faults = {d.id: "dirty-state" for d in dirtiers}
     with planted(faults):                     # in the child's environment
-        shared = Executor(fault_target(driver), case_timeout=60)
+        shared = Executor(fault_target(driver), case_timeout=60, mesa=pinned_mesa())
         try:
             assert shared.info().status == "ok", shared.info().message
             pid = shared.pid

@@ -22,7 +22,9 @@ from test_report import chromium_dom, parse
 
 ROOT = Path(__file__).resolve().parents[2]
 SYSTEM_LIBS = Path("/usr/lib/x86_64-linux-gnu")
-FETCHED = ROOT / "mesa" / "26.2.6-1"          # bin/selftest fetches it
+# bin/selftest fetches it; resolved as harness.mesa.runtime.locate resolves it (a checkout whose
+# mesa/ is a link, e.g. a worktree sharing another's fetched Mesas, gets the same paths)
+FETCHED = (ROOT / "mesa" / "26.2.6-1").resolve()
 needs_fetched = pytest.mark.skipif(not (FETCHED / ".fetched").exists(),
                                    reason=f"bin/fetch-mesa could not fetch {FETCHED.name} (sid may have moved on)")
 CLEAN_ENV = {k: v for k, v in os.environ.items() if k != "HARNESS_MESA"}

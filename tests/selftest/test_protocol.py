@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import threading
 
 import pytest
 
@@ -40,15 +41,14 @@ def test_a_reply_is_json_and_a_pickled_one_is_refused():
 def test_a_request_larger_than_a_pipe_buffer_arrives_whole():
     big = {"op": "run", "blob": bytes(range(256)) * 2048}       # 512 KiB
     r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:                                  # the writer blocks until the reader drains
-        os.close(r)
-        protocol.send_request(w, big)
-        os._exit(0)
-    os.close(w)
+    # the writer blocks until the reader drains; a thread, not a fork: a fork of a multi-threaded
+    # process (an xdist worker) may deadlock in the child (Python 3.13 warns so, Debian 13)
+    writer = threading.Thread(target=lambda: (protocol.send_request(w, big), os.close(w)), daemon=True)
+    writer.start()
     try:
         assert protocol.recv_request(r) == big
     finally:
+        writer.join(timeout=60)
         os.close(r)
-        os.waitpid(pid, 0)
+    assert not writer.is_alive()
     assert len(pickle.dumps(big)) > 1 << 16

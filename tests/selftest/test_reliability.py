@@ -126,7 +126,7 @@ def test_shuffled_orders_give_the_same_verdicts(tmp_path, target):
     (tree / "tests" / "tess" / "cases.py").write_text(
         SUBSET.format(root=str(ROOT), ids=sorted(ids)).replace(
             'catalog.cases("draw_params")', 'catalog.cases("draw_params") + catalog.cases("varyings")'))
-    verdicts = []
+    verdicts, messages = [], {}
     for seed in (1, 2):
         proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist",
                                "tests/tess", "--target", target, "--shuffle", str(seed),
@@ -134,9 +134,14 @@ def test_shuffled_orders_give_the_same_verdicts(tmp_path, target):
         assert f"shuffled with --shuffle {seed}" in proc.stdout
         entries = results.read(tree / f"r{seed}")
         verdicts.append({e.id: e.status for e in entries})
+        messages.update({(seed, e.id): e.message for e in entries if e.status != "pass"})
         order = [e.id for e in entries]
         assert len(order) == len(ids)
-    assert verdicts[0] == verdicts[1]
+    # a difference names each case's two verdicts and the message of the one that did not pass (a
+    # crash's signal and the child's stderr tail), so that a rare one can be told apart afterwards
+    assert verdicts[0] == verdicts[1], {case_id: (verdicts[0].get(case_id), verdicts[1].get(case_id),
+                                                  messages.get((1, case_id)) or messages.get((2, case_id)))
+                                        for case_id in ids if verdicts[0].get(case_id) != verdicts[1].get(case_id)}
 
 
 def test_empty_selection_is_one_clear_line_and_nonzero(tmp_path):

@@ -18,6 +18,8 @@ from harness.model.case import ID_RE, Case, Read, step_state
 from harness.sources import shader_test as st
 from harness.oracle.verdict import check, judge
 
+from conftest import pinned_mesa
+
 FILES = Path(__file__).parent / "shader_tests"
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -318,7 +320,7 @@ def test_gl_targets(executor):
 def test_vulkan_backend_on_lavapipe():
     from harness.executor.executor import Executor
     from harness.executor.targets import get
-    ex = Executor(get("lavapipe"), case_timeout=60)
+    ex = Executor(get("lavapipe"), case_timeout=60, mesa=pinned_mesa())
     try:
         if ex.info().status != "ok":
             pytest.fail(f"lavapipe did not start: {ex.info().message}")
@@ -354,7 +356,7 @@ def test_vulkan_backend_skips_atomic_counters_and_gl_error_checks():
     counters = st.to_case(head + "atomic counters 1\ndraw rect -1 -1 2 2\nprobe atomic counter 0 == 0\n",
                           "shader_test/counters")
     no_probe = st.to_case(head + "draw rect -1 -1 2 2\n", "shader_test/no-probe")
-    ex = Executor(get("lavapipe"), case_timeout=60)
+    ex = Executor(get("lavapipe"), case_timeout=60, mesa=pinned_mesa())
     try:
         for case, reason in ((counters, "does not support atomic counters"), (no_probe, "cannot report a GL error")):
             verdict = judge(case, ex.run(case), "lavapipe")

@@ -6,7 +6,7 @@ import os
 import time
 
 import pytest
-from conftest import fault_case
+from conftest import fault_case, pinned_mesa
 from faults import FAULT
 
 from harness.executor.executor import Executor
@@ -17,7 +17,7 @@ from harness.oracle.verdict import judge
 
 @pytest.mark.parametrize("target", ["llvmpipe", "lavapipe"])
 def test_the_spawner_forks_with_one_thread_and_no_driver_loaded(target):
-    executor = Executor(get(target), fork=True)
+    executor = Executor(get(target), fork=True, mesa=pinned_mesa())
     try:
         assert executor.info().status is Reply.OK, executor.info().message
         spawner = executor._spawner._proc.pid
@@ -32,7 +32,7 @@ def test_the_spawner_forks_with_one_thread_and_no_driver_loaded(target):
 def test_a_forked_child_reports_what_a_started_one_does():
     facts = {}
     for fork in (False, True):
-        executor = Executor(get("llvmpipe"), fork=fork)
+        executor = Executor(get("llvmpipe"), fork=fork, mesa=pinned_mesa())
         try:
             info = executor.info()
             assert info.status is Reply.OK, info.message

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT, family
+from conftest import ROOT, SYSTEM_ONLY_ENV, family, on_the_systems_mesa, pinned_mesa
 
 from harness.backends.vk import paths
 from harness.executor.executor import Executor
@@ -55,7 +55,7 @@ def test_each_path_runs_on_lavapipe(path, draw_id_off):
     fails, which shows the native one reads DrawIndex from a real vkCmdDrawMultiEXT."""
     case = {c.id: c for c in family("draw_params").generate()}[MULTI]
     for without, expected in (("", "pass"), ("draw-id", draw_id_off)):
-        ex = Executor(get("lavapipe"), vk_without=without, vk_path=path)
+        ex = Executor(get("lavapipe"), mesa=pinned_mesa(), vk_without=without, vk_path=path)
         try:
             info = ex.info()
             assert info.status is Reply.OK, info.message
@@ -137,9 +137,12 @@ for case_id in sys.argv[2:]:
 @pytest.mark.parametrize("path", ["dynamic", "static"])
 def test_each_patch_size_path_runs_on_lavapipe(path):
     """Both patch-size paths pass, under the validation layer (which checks that the dynamic path
-    records the size before each draw)."""
+    records the size before each draw). On the system's Mesa, as test_vk_backend's validation
+    tests: the distribution's layer does not load into a fetched Mesa of another release."""
+    on_the_systems_mesa({"lavapipe": list(PATCH_SIZES)})
     proc = subprocess.run([sys.executable, "-m", "harness", "run", "lavapipe", "--", sys.executable, "-c", _RUN,
-                           path, *PATCH_SIZES], cwd=ROOT, capture_output=True, text=True, timeout=300)
+                           path, *PATCH_SIZES], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env=SYSTEM_ONLY_ENV)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert [line.split()[:3] for line in proc.stdout.splitlines()] == [[path, "pass", c] for c in PATCH_SIZES], \
         proc.stdout + proc.stderr[-2000:]
