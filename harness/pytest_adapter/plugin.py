@@ -368,7 +368,10 @@ def pytest_cmdline_main(config):
     if layout.processes == 1:
         return None
     try:
-        return processes.run(layout, _without_jobs(list(config.invocation_params.args)))
+        args = _without_jobs(list(config.invocation_params.args))
+        if not any(arg.startswith("--rootdir") for arg in args):      # this run's, whatever its paths
+            args.append(f"--rootdir={config.rootpath}")
+        return processes.run(layout, args)
     except processes.ParallelError as exc:
         raise pytest.UsageError(str(exc)) from None
 

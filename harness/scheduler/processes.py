@@ -110,7 +110,7 @@ def _wait(procs: list, k: int, cmd: list[str], folder: Path) -> int:
                                        f"the pytest process running it died: {signal.Signals(-code).name} "
                                        f"(the run's process {k + 1}, restarted on the cases it had left)"))
         dead.close()
-        procs[k] = _start(cmd + ["--resume", str(folder)], folder / "pytest.log", "a")
+        procs[k] = _start(cmd + [f"--resume={folder}"], folder / "pytest.log", "a")
         code = procs[k].wait()
     return code
 
@@ -163,12 +163,14 @@ def run(layout: Layout, args: list[str], junitxml: Path | None = None) -> int:
     if outer.n > 1:                                     # the second: which part it runs
         print(f"harness parallel: {outer.describe()}, over {n} processes", flush=True)
     if resume is not None:
-        rest += ["--resume", str(_resumed(resume, out))]
+        rest += [f"--resume={_resumed(resume, out)}"]
     rest += [IN_PROCESS, "--jobs", str(layout.children)]
     shader_cache.seed(layout.slots, config.environ())   # each process seeds only for its own children
     shards = [out / "shards" / f"{k}" for k in range(1, n + 1)]
+    # Options as one word each: a path given as a word of its own counts where pytest chooses
+    # its rootdir, and a results folder outside the tree would move it there.
     commands = [[sys.executable, "-m", "pytest", *rest, "-p", "no:xdist", "-q",
-                 "--shard", str(outer.split(sharding.Shard(k, n))), "--results-dir", str(folder)]
+                 f"--shard={outer.split(sharding.Shard(k, n))}", f"--results-dir={folder}"]
                 for k, folder in enumerate(shards, 1)]
     for folder in shards:
         shutil.rmtree(folder, ignore_errors=True)
