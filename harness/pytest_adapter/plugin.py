@@ -383,7 +383,8 @@ def _layout(config) -> layout_mod.Layout:
     numprocesses = getattr(config.option, "numprocesses", None)
     if jobs is None and numprocesses not in (None, 0):
         jobs = layout_mod.AUTO if numprocesses in ("auto", "logical") else numprocesses
-    one_process = config.getoption("in_process") or jobs is None or numprocesses == 0 or \
+    listing = any(getattr(config.option, name, None) for name in LISTINGS)
+    one_process = config.getoption("in_process") or jobs is None or numprocesses == 0 or listing or \
         (jobs == layout_mod.AUTO and _narrowed(config))
     return layout_mod.choose(layout_mod.parse(jobs), os.cpu_count() or 1, one_process)
 
@@ -395,13 +396,14 @@ LISTINGS = ("help", "version", "collectonly", "showfixtures", "show_fixtures_per
 
 def _narrowed(config) -> bool:
     """A run narrowed to a few cases or made to stop at the first failure (-k, --case, a node id,
-    --lf, -x, --pdb, --sw), shuffled (one order, --shuffle), or a listing (--collect-only, --fixtures, ...): `auto` keeps it in one process, where starting a second one and
-    merging would cost more than it saves, and -x and --pdb act on the whole run."""
+    --lf, -x, --pdb, --sw) or shuffled (one order, --shuffle): `auto` keeps it in one process,
+    where starting a second one and merging would cost more than it saves, and -x and --pdb act
+    on the whole run. (A listing, --collect-only and the like, is one process whatever --jobs.)"""
     option = config.option
     return bool(config.getoption("case") or config.getoption("shuffle") is not None
                 or any("::" in arg for arg in config.args)
                 or any(getattr(option, name, None) for name in ("keyword", "lf", "exitfirst", "maxfail", "usepdb",
-                                                                 "stepwise") + LISTINGS))
+                                                                 "stepwise")))
 
 
 def _without_jobs(args: list[str]) -> list[str]:

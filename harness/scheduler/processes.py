@@ -151,7 +151,8 @@ def run(layout: Layout, args: list[str], junitxml: Path | None = None) -> int:
     n = layout.processes
     rest, outer = split_results_dir(args, "--shard", None)
     rest, given = split_results_dir(rest, "--junitxml", None)     # one JUnit for the run, not one per process
-    junitxml = junitxml or given
+    rest, spelled = split_results_dir(rest, "--junit-xml", None)
+    junitxml = junitxml or given or spelled
     try:
         outer = sharding.chosen(str(outer or ""), config.knobs())
     except sharding.ShardError as exc:
