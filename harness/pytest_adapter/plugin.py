@@ -433,8 +433,8 @@ def pytest_runtest_protocol(item, nextitem):
     """Queue a case in its target's child, and the case after it on this worker when that runs
     on the same target: the child runs the next case while this one is judged."""
     if isinstance(item, CaseItem) and not item.get_closest_marker("skip"):
-        if item.config.stash[JOURNAL] is not None:
-            item.config.stash[JOURNAL].begin(item.name)     # where this process is, should it die
+        if item.config.stash[JOURNAL] is not None and item.config.getoption("in_process"):
+            item.config.stash[JOURNAL].begin(item.name)     # for the scheduler that started it, should it die
         item.config.stash[POOL].queue(item.target, item.case, _following(item, nextitem))
 
 

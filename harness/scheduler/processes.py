@@ -195,8 +195,9 @@ def run(layout: Layout, args: list[str], junitxml: Path | None = None) -> int:
             signal.signal(sig, handler)
     wall = time.monotonic() - start
     for folder in shards:                       # one that died for good: what its journal kept
-        if not (folder / "results.json").exists() and journal.records(folder):
-            results.write(folder, journal.records(folder))
+        kept = [] if (folder / "results.json").exists() else journal.records(folder)
+        if kept:
+            results.write(folder, kept)
     ran = [folder for folder in shards if (folder / "results.json").exists()]
     entries = results.merge(ran, out, run_properties=provenance.run_properties()) if ran else []
     if junitxml is not None and (out / "junit.xml").exists():
