@@ -14,8 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from harness.explore import ids  # noqa: E402
-from harness.explore.draw_params import _canonical_draw  # noqa: E402
+from harness.sources.explored import id_codec as ids  # noqa: E402
+from harness.sources.explored.draw_params import _canonical_draw  # noqa: E402
 
 
 def describe(params: dict) -> str:

@@ -27,7 +27,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from harness import catalog, config, core, mesa  # noqa: E402
+from harness.base import config  # noqa: E402
+from harness.mesa import runtime as mesa  # noqa: E402
+from harness.run import core  # noqa: E402
+from harness.sources import catalog  # noqa: E402
 
 
 def descendants(root: int) -> list[int]:

@@ -29,8 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from harness import families  # noqa: E402
-from harness.explore import ids  # noqa: E402
+from harness.model import families  # noqa: E402
+from harness.sources.explored import id_codec as ids  # noqa: E402
 
 FLOAT_TWIN = {"double": "float", "dvec2": "vec2", "dvec3": "vec3", "dvec4": "vec4", "dmat2": "mat2"}
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from harness.cli import options
 from harness.mesa import runtime as mesa
 from harness.sources import catalog
-from harness.triage import blame
+from harness.triage import blame, blame_rules
 
 HELP = "run a failing case on every setup that tells the components apart; print the evidence and the " \
        "component (docs/triage.md)"
@@ -25,6 +25,17 @@ def add_arguments(cmd) -> None:
     cmd.add_argument("--failure", default="", metavar="REGEX",
                      help="the failure under triage, searched in each row's first line: a row failing otherwise "
                           "(another known defect) is set aside, and the verdict lists it")
+    cmd.add_argument("--runs", type=int, default=1, metavar="N",
+                     help="run each setup N times, each in a new process: a row fails when one run does "
+                          "(an intermittent crash), and says in how many")
+    cmd.add_argument("--setups", default=",".join(blame_rules.SETUPS), metavar="NAME,...",
+                     help=f"the setups to run (default all: {','.join(blame_rules.SETUPS)})")
+    cmd.add_argument("--save-evidence", default="", metavar="FILE",
+                     help="write the rows gathered here, for --evidence on another machine")
+    cmd.add_argument("--evidence", action="append", default=[], metavar="FILE",
+                     help="rows gathered on another machine (--save-evidence there, e.g. zink over a GPU's "
+                          "Vulkan driver): they join the table for a setup that gave no verdict here, on the "
+                          "same Mesa version (repeatable)")
     options.shader_tests(cmd)
 
 
@@ -36,6 +47,20 @@ def run(args) -> int:
     except re.error as e:
         print(f"python -m harness blame: --failure {args.failure!r}: {e}", file=sys.stderr)
         return 2
+    if args.runs < 1:
+        print(f"python -m harness blame: --runs {args.runs}: give 1 or more", file=sys.stderr)
+        return 2
+    only = tuple(name for name in args.setups.split(",") if name)
+    unknown = [name for name in only if name not in blame_rules.SETUPS]
+    if unknown or not only:
+        print(f"python -m harness blame: --setups {args.setups!r}: give names of {', '.join(blame_rules.SETUPS)}",
+              file=sys.stderr)
+        return 2
+    try:
+        recorded = [blame.recorded(Path(path)) for path in args.evidence]
+    except ValueError as e:
+        print(f"python -m harness blame: --evidence {e}", file=sys.stderr)
+        return 2
     builds = [None if m == "system" else mesa.chosen(m) for m in (args.mesa or ["system"])]
     if args.validation_layer_path and not Path(args.validation_layer_path, "VkLayer_khronos_validation.json").is_file():
         print(f"python -m harness blame: no VkLayer_khronos_validation.json in {args.validation_layer_path} "
@@ -45,10 +70,19 @@ def run(args) -> int:
                                       if args.validation_layer_path else "")
     for note in notes:
         print(note, flush=True)
-    undecided = False
+    undecided, gathered = False, {}
     for case in cases:
-        rows = blame.gather(case, builds, args.case_timeout, layers)
+        rows = gathered[case.id] = blame.gather(case, builds, args.case_timeout, layers, args.runs, only)
+        if args.save_evidence:            # after each case: what ran is kept if a later one is stopped
+            blame.save(Path(args.save_evidence), gathered)
+        left_out: list = []
+        for evidence in recorded:
+            rows, dropped = blame.merge(rows, evidence.get(case.id, []))
+            left_out += dropped
         text, verdict = blame.report(case.id, rows, args.failure)
         print(text + "\n", flush=True)
+        for row in left_out:
+            print(f"  left out, recorded in {row.recorded}: {row.setup} on Mesa {row.mesa} ({row.status})"
+                  " -- another Mesa, a setup this machine told, or no verdict", flush=True)
         undecided |= verdict.component == "undecided"
     return 1 if undecided else 0

@@ -8,9 +8,10 @@ one; the harness's Vulkan layer on lavapipe in each multi-draw path under the va
 """
 from __future__ import annotations
 
+import json
 import re
 import tempfile
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from harness.triage import blame_rules
@@ -63,12 +64,13 @@ def setups(build) -> list[Setup]:
     return found
 
 
-def _run(case: Case, setup: Setup, build, case_timeout: float, layer_path: str = "") -> Row:
+def _run(case: Case, setup: Setup, build, case_timeout: float, layer_path: str = "", runs: int = 1) -> Row:
     """One row. zink's status comes from a run without the validation layer (a layer older than the
     driver can abort the process), its validation from a second run under the layer.
     `layer_path`: a folder of layer JSON files (a newer validation layer than the system's) the
-    Vulkan loader of every setup also searches."""
-    row, _ = _once(case, setup.target, setup, build, case_timeout, layer_path)
+    Vulkan loader of every setup also searches. `runs`: runs without the layer, each in a new
+    process; the row fails when one of them does (an intermittent crash), and says how many did."""
+    row = _repeated(case, setup, build, case_timeout, layer_path, runs)
     if setup.zink_validation and row.status != "error":
         with tempfile.TemporaryDirectory(prefix="harness-blame-") as tmp:
             folder = Path(tmp)
@@ -78,8 +80,20 @@ def _run(case: Case, setup: Setup, build, case_timeout: float, layer_path: str =
     return row
 
 
+def _repeated(case: Case, setup: Setup, build, case_timeout: float, layer_path: str, runs: int) -> Row:
+    rows: list[Row] = []
+    while len(rows) < runs and not (rows and rows[0].status == "error"):    # a setup that did not start
+        rows.append(_once(case, setup.target, setup, build, case_timeout, layer_path))
+    failed = [r for r in rows if r.status in blame_rules.FAILING]
+    if len(rows) == 1:
+        return rows[0]
+    if not failed:
+        return replace(rows[0], message=f"{rows[0].message} ({len(rows)} runs)".strip())
+    return replace(failed[0], message=f"{failed[0].message} ({len(failed)} of {runs} runs)")
+
+
 def _once(case: Case, target: targets_mod.Target, setup: Setup, build, case_timeout: float,
-          layer_path: str) -> tuple[Row, str]:
+          layer_path: str) -> Row:
     if layer_path:
         target = replace(target, env=target.env + (("VK_ADD_LAYER_PATH", layer_path),))
     executor = Executor(target, RunSettings(fork=False, mesa=build, case_timeout=case_timeout),
@@ -88,7 +102,7 @@ def _once(case: Case, target: targets_mod.Target, setup: Setup, build, case_time
         info = executor.info()
         if info.status is not Reply.OK:
             first = (info.message or info.status.value).splitlines()[0]
-            return Row(setup.name, build.version if build else "system", "error", f"did not start: {first}"), ""
+            return Row(setup.name, build.version if build else "system", "error", f"did not start: {first}")
         facts = info.observation
         verdict = judge(case, executor.run(case), setup.target.name)
     finally:
@@ -97,7 +111,7 @@ def _once(case: Case, target: targets_mod.Target, setup: Setup, build, case_time
     if message.startswith(VALIDATION_PREFIX):       # the layer's own rows: --vk-validation failed the case
         validation = message.splitlines()[1] if len(message.splitlines()) > 1 else message
     return Row(setup.name, facts.get("mesa") or (build.version if build else "system"), verdict.status.value,
-               _first_line(message), validation[:300]), facts.get("renderer", "")
+               _first_line(message), validation[:300], renderer=facts.get("renderer", ""))
 
 
 def _first_line(message: str) -> str:
@@ -141,15 +155,17 @@ def layer_paths(builds: list, layer_path: str) -> tuple[list[str], list[str]]:
     return paths, notes
 
 
-def gather(case: Case, builds: list, case_timeout: float = 20.0, layers: list[str] | None = None) -> list[Row]:
-    """Every setup on every Mesa (None: the system's), each Mesa's processes searching its folder of
-    `layers` (layer_paths) for the validation layer. A layer row is in zink's path when the layer,
-    asked for zink's choice on the device (auto), takes that path."""
+def gather(case: Case, builds: list, case_timeout: float = 20.0, layers: list[str] | None = None,
+           runs: int = 1, only: tuple[str, ...] = blame_rules.SETUPS) -> list[Row]:
+    """Every setup (of `only`) on every Mesa (None: the system's), each Mesa's processes searching
+    its folder of `layers` (layer_paths) for the validation layer, each setup run `runs` times. A
+    layer row is in zink's path when the layer, asked for zink's choice on the device (auto), takes
+    that path."""
     rows = []
     for build, layer_path in zip(builds, layers or [""] * len(builds)):
         zinks = _zinks_path(build)
-        for setup in setups(build):
-            row = _run(case, setup, build, case_timeout, layer_path)
+        for setup in (s for s in setups(build) if s.name in only):
+            row = _run(case, setup, build, case_timeout, layer_path, runs)
             rows.append(replace(row, zinks_path=setup.name == f"layer/{zinks}"))
     return rows
 
@@ -159,10 +175,40 @@ def _zinks_path(build) -> str:
     return (result.observation or {}).get("vk_path", "") if result.status is Reply.OK else ""
 
 
+def save(path: Path, evidence: dict[str, list[Row]]) -> None:
+    """Write each case's rows for `recorded` to read on another machine (zink over a GPU's Vulkan
+    driver, gathered where that GPU is)."""
+    cases = {case_id: [asdict(r) for r in rows] for case_id, rows in evidence.items()}
+    path.write_text(json.dumps({"blame_evidence": 1, "cases": cases}, indent=1) + "\n")
+
+
+def recorded(path: Path) -> dict[str, list[Row]]:
+    """The rows `save` wrote, per case id; ValueError names what is wrong with the file."""
+    try:
+        data = json.loads(path.read_text())
+        return {case_id: [replace(Row(**r), recorded=str(path)) for r in rows]
+                for case_id, rows in data["cases"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        raise ValueError(f"{path}: not evidence written by blame --save-evidence ({type(e).__name__}: {e})") from None
+
+
+def merge(rows: list[Row], others: list[Row]) -> tuple[list[Row], list[Row]]:
+    """(table, left out): rows recorded elsewhere join this machine's for a setup that gave no verdict
+    here (not run, skipped, erred) on the same Mesa version; the others are left out (another Mesa,
+    a setup this machine told, or a recorded row without a verdict)."""
+    told = {(r.mesa, r.setup) for r in rows if r.status in blame_rules.FAILING + ("pass",)}
+    mesas = {r.mesa for r in rows}
+    joined = [r for r in others if r.mesa in mesas and (r.mesa, r.setup) not in told
+              and r.status in blame_rules.FAILING + ("pass",)]
+    kept = [r for r in rows if (r.mesa, r.setup) not in {(j.mesa, j.setup) for j in joined}]
+    return kept + joined, [r for r in others if r not in joined]
+
+
 def table(rows: list[Row]) -> str:
     head = ("Mesa", "setup", "status", "first line", "validation layer")
-    body = [(r.mesa, r.setup + (" (zink's path)" if r.zinks_path else ""), r.status, r.message,
-             r.validation or "-") for r in rows]
+    body = [(r.mesa, r.setup + (" (zink's path)" if r.zinks_path else "")
+             + (f" [{r.renderer}; recorded in {r.recorded}]" if r.recorded else ""),
+             r.status, r.message, r.validation or "-") for r in rows]
     widths = [max(len(str(x[i])) for x in [head] + body) for i in range(4)]
     return "\n".join("  ".join(str(c).ljust(w) for c, w in zip(line[:4], widths)) + "  " + line[4]
                      for line in [head] + body)

@@ -52,6 +52,8 @@ class Row:
     message: str = ""              # the verdict's first line
     validation: str = ""           # the validation layer's first error ('' none or not watched)
     zinks_path: bool = False       # a layer row in the multi-draw path zink takes on lavapipe
+    renderer: str = ""             # the GL or Vulkan renderer string the setup reported
+    recorded: str = ""             # gathered on another machine: the evidence file (blame --evidence)
 
 
 @dataclass(frozen=True)
