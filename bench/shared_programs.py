@@ -7,6 +7,7 @@ linked in case N's context is drawn in case N+1's after that context is destroye
 each Mesa's counts. Not a conformance verdict (the target forbids the sharing): evidence.
 
     .venv/bin/python bench/shared_programs.py --mesa mesa/22.3.6-1+deb12u2 --mesa mesa/26.2.6-1
+    python3 bench/shared_programs.py --mesa "$HARNESS_MESA" --target zink-system     # over a GPU's driver
 """
 from __future__ import annotations
 
@@ -28,9 +29,9 @@ from harness.oracle.verdict import judge  # noqa: E402
 PREFIXES = ("tess/no-tcs/quads/equal/types/var/", "tess/no-tcs/triangles/equal/ccw/coords/")
 
 
-def run(build: mesa.Build) -> collections.Counter:
+def run(build: mesa.Build, target: str = "zink") -> collections.Counter:
     cases = [c for c in catalog.cases("tess") if c.id.startswith(PREFIXES)]
-    executor = Executor(dataclasses.replace(targets.get("zink"), shared_programs=True), mesa=build, case_timeout=20)
+    executor = Executor(dataclasses.replace(targets.get(target), shared_programs=True), mesa=build, case_timeout=20)
     counts = collections.Counter()
     try:
         for case in cases:
@@ -43,10 +44,11 @@ def run(build: mesa.Build) -> collections.Counter:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mesa", action="append", required=True, metavar="PATH")
+    parser.add_argument("--target", default="zink", help="zink-system: zink over the machine's own Vulkan driver")
     args = parser.parse_args()
     for path in args.mesa:
         build = mesa.locate(path)
-        counts = run(build)
+        counts = run(build, args.target)
         print(f"Mesa {build.version}: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())))
     return 0
 

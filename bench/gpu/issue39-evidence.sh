@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The GPU calls of 2026-11-26 (second session) for issue 39: evidence only a machine with another
+# Vulkan driver than lavapipe gives. From the root of a tree of this branch on the lent H100:
+#
+#   bash bench/gpu/issue39-evidence.sh nv26|nv25 OUT_DIR
+#
+# nv26  .mesa/ holds sid's Mesa 26.2.6 closure (bench/gpu/run.sh's header):
+#       - NVIDIA's Vulkan features and limits that zink's choices depend on (bench/gpu/vk_features.py);
+#       - the three wrong-value multi-draw findings of the zink-system exploration (ids in
+#         bench/gpu/issue39-ids.txt) on zink-system, system-gl and system-vk (the harness's layer,
+#         each multi-draw path), each alone in a fresh child, twice;
+#       - `harness blame` of each with the setups this machine has (llvmpipe, zink over NVIDIA),
+#         saved for `blame --evidence` on the CPU machine.
+# nv25  .mesa/ holds trixie's Mesa 25.0.7 closure less mesa-vulkan-drivers:
+#       - `harness blame` of zink-seq-delete-crash's case, 5 runs a setup, saved likewise;
+#       - bench/shared_programs.py over NVIDIA (zink-program-from-destroyed-context).
+set -uo pipefail
+part=$1
+o=$2
+mkdir -p "$o"
+export PYTHONUNBUFFERED=1
+source "$(dirname "$0")/env.sh"
+deadline=$((SECONDS + ${PART_SECONDS:-560}))
+step() { echo; echo "== $(date +%T) [$((deadline - SECONDS)) s left] $*"; }
+ids=bench/gpu/issue39-ids.txt
+
+step "machine"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+[ -n "$nv_egl" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$nv_egl
+export HARNESS_EGL_PLATFORM=device
+export HARNESS_MESA
+HARNESS_MESA=$(mesa_closure) || exit 1
+step "targets"
+timeout 120 python3 -m harness targets zink-system system-vk system-gl llvmpipe
+
+case $part in
+nv26)
+    step "NVIDIA's Vulkan features (vk_features.py)"
+    timeout 60 python3 -m harness run system-vk -- python3 bench/gpu/vk_features.py > "$o/vk-features-nvidia.json"
+    echo "exit $?"; cat "$o/vk-features-nvidia.json"
+    for t in zink-system system-gl system-vk:native system-vk:split; do
+        for run in 1 2; do
+            step "the three findings on $t, run $run"
+            timeout 120 python3 bench/gpu/run_ids.py --target "${t%%:*}" --vk-path "$( [ "${t#*:}" != "$t" ] && echo "${t#*:}" || echo auto)" \
+                --case-timeout 20 --ids-file $ids --json "$o/ids-${t/:/-}-$run.json" 2>&1 | cut -c1-600 | head -n 40
+        done
+    done
+    step "blame, the setups this machine has, saved"
+    timeout $((deadline - SECONDS - 10)) python3 -m harness blame $(grep -v '^#' $ids) --mesa "$HARNESS_MESA" \
+        --setups llvmpipe,zink/other --runs 2 --save-evidence "$o/blame-nv26.json"
+    echo "blame exit $?"
+    ;;
+nv25)
+    step "blame zink-seq-delete-crash's case, 5 runs a setup, saved"
+    timeout 300 python3 -m harness blame tess/seq/quads/fractional_odd/shared-tes-x3/delete2 --mesa "$HARNESS_MESA" \
+        --setups llvmpipe,zink/other --runs 5 --save-evidence "$o/blame-nv25.json"
+    echo "blame exit $?"
+    step "programs shared across contexts, zink over NVIDIA"
+    timeout $((deadline - SECONDS - 10)) python3 bench/shared_programs.py --mesa "$HARNESS_MESA" --target zink-system
+    echo "exit $?"
+    ;;
+esac
+step end
