@@ -11,6 +11,10 @@
 #         each multi-draw path), each alone in a fresh child, twice;
 #       - `harness blame` of each with the setups this machine has (llvmpipe, zink over NVIDIA),
 #         saved for `blame --evidence` on the CPU machine.
+# poison  (nv26's .mesa/) whether the findings above follow a hang on the same GPU: the three ids
+#       on zink-system, system-gl and system-vk in fresh processes; then the parameter-buffer hang
+#       (triage/mesa-22.3.6/st-indirect-draw-parameter-buffer) on zink-system; then the three ids
+#       again on each, in fresh processes; then once more after 60 s.
 # nv25  .mesa/ holds trixie's Mesa 25.0.7 closure less mesa-vulkan-drivers:
 #       - `harness blame` of zink-seq-delete-crash's case, 5 runs a setup, saved likewise;
 #       - bench/shared_programs.py over NVIDIA (zink-program-from-destroyed-context).
@@ -49,6 +53,23 @@ nv26)
     timeout $((deadline - SECONDS - 10)) python3 -m harness blame $(grep -v '^#' $ids) --mesa "$HARNESS_MESA" \
         --setups llvmpipe,zink/other --runs 2 --save-evidence "$o/blame-nv26.json"
     echo "blame exit $?"
+    ;;
+poison)
+    hang=draw_params/explore/v1-k0as12.ak1as36.0.az.0.f.36z.k1as31.n.aa17.2.6.0.1zz.0.f.0z.k1as21.n.aa0.1.9.0.0zz.0.f.0zz.s15.f.460z
+    three() {
+        for t in zink-system system-gl system-vk; do
+            step "$1: the three findings on $t (a fresh process)"
+            timeout 90 python3 bench/gpu/run_ids.py --target $t --case-timeout 20 --ids-file $ids \
+                --json "$o/$1-$t.json" 2>&1 | cut -c1-400 | head -n 12
+        done
+        nvidia-smi --query-gpu=utilization.gpu,pstate,clocks.sm,memory.used --format=csv,noheader
+    }
+    three before
+    step "the parameter-buffer hang on zink-system"
+    timeout 60 python3 bench/gpu/run_ids.py --target zink-system --case-timeout 20 $hang 2>&1 | cut -c1-300 | head -n 5
+    three after
+    sleep 60
+    three later
     ;;
 nv25)
     step "blame zink-seq-delete-crash's case, 5 runs a setup, saved"
