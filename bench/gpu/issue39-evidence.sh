@@ -15,6 +15,10 @@
 #       on zink-system, system-gl and system-vk in fresh processes; then the parameter-buffer hang
 #       (triage/mesa-22.3.6/st-indirect-draw-parameter-buffer) on zink-system; then the three ids
 #       again on each, in fresh processes; then once more after 60 s.
+# poison2 (nv26's .mesa/) whether what persists after the hang is a shader cache: each phase
+#       with its own Mesa (the harness's cache home, XDG_CACHE_HOME: --mesa sets MESA_SHADER_CACHE_DIR
+#       under it) and NVIDIA (__GL_SHADER_DISK_CACHE_PATH, a folder the driver needs made) caches: the three ids (fresh caches A), the hang (caches A), then the three ids with
+#       caches A, with both fresh, with Mesa's A and NVIDIA's fresh, with Mesa's fresh and NVIDIA's A.
 # nv25  .mesa/ holds trixie's Mesa 25.0.7 closure less mesa-vulkan-drivers:
 #       - `harness blame` of zink-seq-delete-crash's case, 5 runs a setup, saved likewise;
 #       - bench/shared_programs.py over NVIDIA (zink-program-from-destroyed-context).
@@ -70,6 +74,26 @@ poison)
     three after
     sleep 60
     three later
+    ;;
+poison2)
+    hang=draw_params/explore/v1-k0as12.ak1as36.0.az.0.f.36z.k1as31.n.aa17.2.6.0.1zz.0.f.0z.k1as21.n.aa0.1.9.0.0zz.0.f.0zz.s15.f.460z
+    with() {   # with MESA_CACHE NV_CACHE LABEL: the three ids on zink-system
+        step "$3: the three findings on zink-system, Mesa cache $1, NVIDIA cache $2"
+        mkdir -p /tmp/c/home-$1 /tmp/c/nv-$2
+        XDG_CACHE_HOME=/tmp/c/home-$1 __GL_SHADER_DISK_CACHE_PATH=/tmp/c/nv-$2 timeout 90 \
+            python3 bench/gpu/run_ids.py --target zink-system --case-timeout 20 --ids-file $ids \
+            --json "$o/$3.json" 2>&1 | cut -c1-300 | grep '^draw_params'
+        du -s /tmp/c/* 2>/dev/null
+    }
+    rm -rf /tmp/c; mkdir -p /tmp/c
+    with A A before
+    step "the parameter-buffer hang on zink-system, caches A"
+    XDG_CACHE_HOME=/tmp/c/home-A __GL_SHADER_DISK_CACHE_PATH=/tmp/c/nv-A timeout 60 \
+        python3 bench/gpu/run_ids.py --target zink-system --case-timeout 20 $hang 2>&1 | cut -c1-300 | grep '^draw_params'
+    with A A after-AA
+    with B B after-BB
+    with A C after-AC
+    with D A after-DA
     ;;
 nv25)
     step "blame zink-seq-delete-crash's case, 5 runs a setup, saved"
