@@ -20,6 +20,7 @@
 #       under it) and NVIDIA (__GL_SHADER_DISK_CACHE_PATH, a folder the driver needs made) caches: the three ids (fresh caches A), the hang (caches A), then the three ids with
 #       caches A, with both fresh, with Mesa's A and NVIDIA's fresh, with Mesa's fresh and NVIDIA's A.
 # nv25  .mesa/ holds trixie's Mesa 25.0.7 closure less mesa-vulkan-drivers:
+#       - the three findings on zink-system first (a control: no hang yet on this machine);
 #       - `harness blame` of zink-seq-delete-crash's case, 5 runs a setup, saved likewise;
 #       - bench/shared_programs.py over NVIDIA (zink-program-from-destroyed-context).
 set -uo pipefail
@@ -96,6 +97,9 @@ poison2)
     with D A after-DA
     ;;
 nv25)
+    step "control on a fresh machine: the three findings on zink-system (Mesa 25.0.7)"
+    timeout 90 python3 bench/gpu/run_ids.py --target zink-system --case-timeout 20 --ids-file $ids 2>&1 \
+        | cut -c1-300 | grep '^draw_params'
     step "blame zink-seq-delete-crash's case, 5 runs a setup, saved"
     timeout 300 python3 -m harness blame tess/seq/quads/fractional_odd/shared-tes-x3/delete2 --mesa "$HARNESS_MESA" \
         --setups llvmpipe,zink/other --runs 5 --save-evidence "$o/blame-nv25.json"
