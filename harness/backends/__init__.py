@@ -28,6 +28,12 @@ class BackendError(Exception):
     """The driver did not do what the case asks (GL error, compile or link failure, ...)."""
 
 
+class DeviceLost(Exception):
+    """The driver lost its device while the case ran (VK_ERROR_DEVICE_LOST): the case could not
+    finish, as if its process had died, so its verdict is a crash; and the backend cannot run
+    another case, so the executor replaces the child that holds it. The message names the call."""
+
+
 def check_requirements(case, facts: dict, query=None) -> None:
     """Skip, naming what is missing, where the context lacks the case's GL version, an
     extension or a limit. `facts` holds version_number, version, extensions and limits;

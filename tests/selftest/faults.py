@@ -12,8 +12,10 @@ Backends and targets:
   with `*` is a pattern: {"tess/explore/*": "hang"}), so a whole pytest run shows how one bad
   case is reported while the others keep their verdicts.
 - `FaultyVK` (backend "fault-vk", target "fault-lavapipe") is the Vulkan backend on lavapipe with
-  one invalid Vulkan call per draw, $HARNESS_VK_FAULT (`VK_FAULTS`), that the validation layer
-  reports and lavapipe ignores, so that a test can show `--vk-validation` failing a case.
+  one invalid Vulkan call per draw, $HARNESS_VK_FAULT (`VK_FAULTS`, or none), that the validation
+  layer reports and lavapipe ignores, so that a test can show `--vk-validation` failing a case;
+  and a lost device (`device-lost` in $HARNESS_FAULTS for a case id): from that case on, the
+  calls that report a lost device raise the `vulkan` package's VkErrorDeviceLost in that process.
 
 Faults: segv, abort, exit (status 3), hang, garbage (control bytes and invalid UTF-8 on stderr,
 then SIGSEGV), gl-error (an invalid GL call after the case), dirty-state (the case leaves every kind of state
@@ -186,28 +188,57 @@ class FaultyVK:
     fence-stype: a vkCreateFence whose create info has a buffer's sType (VUID-VkFenceCreateInfo-sType-sType).
     The calls are planted through the `vulkan` module as the backend's runner sees it, while a case runs."""
 
-    def __init__(self, backend, fault: str):
+    def __init__(self, backend, fault: str, faults: str = ""):
         self.backend, self.fault = backend, fault
+        self.faults = json.loads(faults or "{}")
+        self.lost = False               # a lost device stays lost, for every later case of this process
 
     @classmethod
     def from_options(cls, options) -> "FaultyVK":
         from harness.backends.vk.runner import VKBackend
         fault = os.environ.get("HARNESS_VK_FAULT", "")
-        if fault not in VK_FAULTS:
+        if fault not in ("",) + VK_FAULTS:
             raise BackendError(f"unknown HARNESS_VK_FAULT {fault!r}; known: {', '.join(VK_FAULTS)}")
-        return cls(VKBackend.from_options(options), fault)
+        return cls(VKBackend.from_options(options), fault, os.environ.get("HARNESS_FAULTS", ""))
 
     def info(self) -> dict:
         return self.backend.info()
 
     def run(self, case) -> dict:
-        from harness.backends.vk import runner
-        vulkan = runner.vk
-        runner.vk = _Planted(vulkan, self.fault, self.backend.dev.device)
+        from harness.backends.vk import device, runner
+        saved = runner.vk, device.vk
+        self.lost = self.lost or self.faults.get(case.id) == "device-lost"
+        if self.fault:
+            runner.vk = _Planted(runner.vk, self.fault, self.backend.dev.device)
+        if self.lost:
+            runner.vk, device.vk = _Lost(runner.vk), _Lost(device.vk)
         try:
             return self.backend.run(case)
         finally:
-            runner.vk = vulkan
+            runner.vk, device.vk = saved
+
+
+class _Lost:
+    """The `vulkan` module on a lost device: the calls the backend makes that report
+    VK_ERROR_DEVICE_LOST raise the package's exception for it, as they would on the real thing."""
+
+    def __init__(self, vulkan):
+        self._vk = vulkan
+
+    def __getattr__(self, name):
+        return getattr(self._vk, name)
+
+    def vkQueueSubmit(self, *args):
+        raise self._vk.VkErrorDeviceLost()
+
+    def vkWaitForFences(self, *args):
+        raise self._vk.VkErrorDeviceLost()
+
+    def vkDeviceWaitIdle(self, *args):
+        raise self._vk.VkErrorDeviceLost()
+
+    def vkGetQueryPoolResults(self, *args):
+        raise self._vk.VkErrorDeviceLost()
 
 
 class _Planted:
