@@ -60,6 +60,14 @@ def check_requirements(case, facts: dict, query=None) -> None:
             raise Skip(f"needs {name} {op} {value}, context has {have}")
 
 
+def readback_bytes(count: int, item: int, capacity: int) -> int:
+    """Bytes to read back for `count` items of `item` bytes, where the driver reported `count` (a
+    query result), at most the buffer's `capacity`: a wrong count is the driver's to answer in the
+    verdict (xfb_primitives_written = 2147483648, expected 4), not a read past the buffer or a size
+    over PyOpenGL's int32, as NVIDIA's ~2^31 primitives written was."""
+    return max(0, min(count * item, capacity))
+
+
 def indirect_commands(draw) -> tuple[bytes, int]:
     """A draw's entries as GL's Draw{Arrays,Elements}IndirectCommand structs (the same layout as
     Vulkan's VkDraw{,Indexed}IndirectCommand), at the draw's offset and stride; and the stride."""

@@ -20,8 +20,9 @@ Backends and targets:
 Faults: segv, abort, exit (status 3), hang, garbage (control bytes and invalid UTF-8 on stderr,
 then SIGSEGV), gl-error (an invalid GL call after the case), dirty-state (the case leaves every kind of state
 a case can set changed in its context, see `dirty`), kill-worker (SIGKILL to the pytest
-process that owns the child, as an OOM killer would). $HARNESS_FAULT_MARK: a file a hang writes
-its pid to as it begins.
+process that owns the child, as an OOM killer would), huge-xfb-count (GL and Vulkan: the
+transform-feedback primitives-written query answers 2^31, as NVIDIA's did). $HARNESS_FAULT_MARK:
+a file a hang writes its pid to as it begins.
 
 $HARNESS_FAULT_SHARED_CONTEXT=1 breaks the GL runner's isolation for a self-test that must see it
 fail: every case runs in its profile's long-lived context instead of one of its own, so that the
@@ -50,6 +51,7 @@ from harness.executor import targets
 
 PLUGIN = str(Path(__file__).resolve())      # as $HARNESS_PLUGINS names it
 VK_FAULTS = ("negative-scissor", "fence-stype")
+HUGE_COUNT = 2**31                          # primitives written, as NVIDIA's query answered
 
 
 def environment(faults: dict | None = None, mark: str | os.PathLike = "", shared_context: bool = False,
@@ -170,8 +172,13 @@ class FaultyGL:
         fault = self.faults.get(case.id) or next(
             (f for pattern, f in self.faults.items() if "*" in pattern and fnmatch.fnmatchcase(case.id, pattern)), "none")
         inject(fault, self.mark)
-        observation = self.gl.run(case, inside=dirty if fault == "dirty-state" else None, batch=batch)
         GL = self.gl.gl
+        if fault == "huge-xfb-count":
+            self.gl.gl = _HugeCount(GL)
+        try:
+            observation = self.gl.run(case, inside=dirty if fault == "dirty-state" else None, batch=batch)
+        finally:
+            self.gl.gl = GL
         if fault == "gl-error":
             try:
                 GL.glEnable(0xFFFF)                 # not a capability: GL_INVALID_ENUM
@@ -212,6 +219,8 @@ class FaultyVK:
             runner.vk = _Planted(runner.vk, self.fault, self.backend.dev.device)
         if self.lost:
             runner.vk, device.vk = _Lost(runner.vk), _Lost(device.vk)
+        if self.faults.get(case.id) == "huge-xfb-count":
+            runner.vk = _HugeCount(runner.vk)
         try:
             return self.backend.run(case)
         finally:
@@ -261,6 +270,31 @@ class _Planted:
                                      None)
             vk.vkDestroyFence(self._device, fence, None)
         vk.vkCmdSetScissor(cmd, first, count, scissors)
+
+
+class _HugeCount:
+    """The OpenGL.GL or `vulkan` module whose transform-feedback primitives-written query answers
+    HUGE_COUNT (the queries the GL runner began with that target; the first value the Vulkan
+    runner reads from its transform-feedback stream query)."""
+
+    def __init__(self, api):
+        self._api, self._written = api, set()
+
+    def __getattr__(self, name):
+        return getattr(self._api, name)
+
+    def glBeginQuery(self, target, query):
+        if target == self._api.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN:
+            self._written.add(int(query))
+        self._api.glBeginQuery(target, query)
+
+    def glGetQueryObjectuiv(self, query, pname):
+        value = self._api.glGetQueryObjectuiv(query, pname)
+        return HUGE_COUNT if int(query) in self._written else value
+
+    def vkGetQueryPoolResults(self, device, pool, first, count, size, data, stride, flags):
+        self._api.vkGetQueryPoolResults(device, pool, first, count, size, data, stride, flags)
+        data[0] = HUGE_COUNT              # [primitives written, primitives needed]
 
 
 def dirty(GL) -> None:

@@ -16,7 +16,7 @@ from collections import OrderedDict
 import numpy as np
 import vulkan as vk
 
-from harness.backends import BackendError, DeviceLost, Skip, check_requirements, indirect_commands
+from harness.backends import BackendError, DeviceLost, Skip, check_requirements, indirect_commands, readback_bytes
 from harness.backends.vk import paths, spirv
 from harness.backends.vk import uniforms as uniform_block
 from harness.backends.vk.device import Device
@@ -595,7 +595,7 @@ class _CaseRun:
             vertices = written * XFB_VERTICES[readback.xfb_primitive]
             result["counts"] = {"primitives_generated": needed, "xfb_primitives_written": written,
                                 "xfb_vertices": vertices}
-            result["xfb"] = encode_records(xfb.read(vertices * stride))
+            result["xfb"] = encode_records(xfb.read(readback_bytes(vertices, stride, xfb.size)))
         if image_copy is not None:
             result["image"] = self._decode_image(image_copy)
         return result
