@@ -105,9 +105,7 @@ class VKBackend:
 
     @classmethod
     def from_options(cls, options) -> "VKBackend":
-        # The patch-size path has no option of its own yet (ChildOptions would carry it): auto unless set.
-        return cls(frozenset(options.vk_without), options.vk_validation, options.vk_path,
-                   getattr(options, "vk_patch_path", "auto"))
+        return cls(frozenset(options.vk_without), options.vk_validation, options.vk_path, options.vk_patch_path)
 
     def _facts(self) -> dict:
         d, lim = self.dev, self.dev.limits
