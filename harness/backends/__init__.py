@@ -28,6 +28,12 @@ class BackendError(Exception):
     """The driver did not do what the case asks (GL error, compile or link failure, ...)."""
 
 
+class DeviceLost(Exception):
+    """The driver lost its device while the case ran (VK_ERROR_DEVICE_LOST): the case could not
+    finish, as if its process had died, so its verdict is a crash; and the backend cannot run
+    another case, so the executor replaces the child that holds it. The message names the call."""
+
+
 def check_requirements(case, facts: dict, query=None) -> None:
     """Skip, naming what is missing, where the context lacks the case's GL version, an
     extension or a limit. `facts` holds version_number, version, extensions and limits;
@@ -52,6 +58,14 @@ def check_requirements(case, facts: dict, query=None) -> None:
             raise Skip(f"needs {name} {op} {value}, which this target does not report")
         if not (have >= value if op == ">=" else have == value):
             raise Skip(f"needs {name} {op} {value}, context has {have}")
+
+
+def readback_bytes(count: int, item: int, capacity: int) -> int:
+    """Bytes to read back for `count` items of `item` bytes, where the driver reported `count` (a
+    query result), at most the buffer's `capacity`: a wrong count is the driver's to answer in the
+    verdict (xfb_primitives_written = 2147483648, expected 4), not a read past the buffer or a size
+    over PyOpenGL's int32, as NVIDIA's ~2^31 primitives written was."""
+    return max(0, min(count * item, capacity))
 
 
 def indirect_commands(draw) -> tuple[bytes, int]:

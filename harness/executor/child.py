@@ -22,7 +22,7 @@ from harness.mesa import runtime as mesa
 from harness.base import plugins, profiling
 from harness.executor import protocol, shader_cache, targets
 from harness.backends import registry
-from harness.backends import BackendError, Skip
+from harness.backends import BackendError, DeviceLost, Skip
 from harness.base.config import ChildOptions
 from harness.model.status import Reply
 
@@ -71,7 +71,7 @@ def handle(backend, request: dict) -> dict:
             try:
                 with address_space_budget(budget), profiling.section("backend.run"):
                     observation = backend.run(case, **batched)
-            except (BackendError, Skip):
+            except (BackendError, DeviceLost, Skip):
                 raise
             except Exception as exc:        # under a budget: an allocation that failed (a context, an array)
                 if not budget:
@@ -86,6 +86,8 @@ def handle(backend, request: dict) -> dict:
         return {"status": Reply.SKIP, "message": str(exc)}
     except BackendError as exc:
         return {"status": Reply.FAIL, "message": str(exc), "duration": time.perf_counter() - start}
+    except DeviceLost as exc:       # the executor replaces this child: its device cannot run another case
+        return {"status": Reply.CRASH, "message": str(exc), "duration": time.perf_counter() - start}
     except Exception as exc:  # a harness bug: report it on this case, keep serving
         tb = traceback.format_exc(limit=4)
         print(tb, file=sys.stderr, flush=True)

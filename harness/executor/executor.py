@@ -5,8 +5,9 @@ naming the signal and quoting the tail of the child's stderr; a hung case become
 its child is killed. A case is hung when its child has spent the case's CPU budget without a
 result (a spinning driver), or no CPU at all for a few seconds (a deadlock), or, last, when the
 wall clock passes --case-timeout (a wait on a GPU). CPU, not wall time, is the measure: a case's
-CPU does not grow with the machine's load, its wall time does (docs/decisions.md#hangs). Either way the next case gets a fresh child, as it does after
-a case that is the last in its child (Case.last_in_child).
+CPU does not grow with the machine's load, its wall time does (docs/decisions.md#hangs). A child
+may also answer `crash` itself (a lost Vulkan device, harness.backends.DeviceLost). Either way the
+next case gets a fresh child, as it does after a case that is the last in its child (Case.last_in_child).
 """
 from __future__ import annotations
 
@@ -257,6 +258,7 @@ class Executor:
         if head.last and result.status not in (Reply.CRASH, Reply.TIMEOUT):
             self._retire()                  # nothing is queued behind it; the next case starts a child
         if result.status in (Reply.CRASH, Reply.TIMEOUT):
+            self._kill()                    # one that answered `crash` lives on, its device lost
             waiting = list(self._sent)
             self._sent.clear()
             if waiting and self.info().status is Reply.OK:

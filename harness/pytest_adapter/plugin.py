@@ -73,6 +73,10 @@ def pytest_addoption(parser):
                     help="Vulkan backend: how direct multi-draws are issued: native (VK_EXT_multi_draw, "
                          "DrawIndex), split (single draws, gl_DrawID pushed) or auto (zink's choice by the "
                          "device's features; default). The lavapipe-split target is always split")
+    group.addoption("--vk-patch-path", choices=("auto", "dynamic", "static"), default="auto",
+                    help="Vulkan backend: how a tessellation draw's patch size reaches the driver: dynamic "
+                         "(vkCmdSetPatchControlPointsEXT), static (in the pipeline) or auto (zink's choice by "
+                         "the device's features; default)")
     group.addoption("--vk-validation", action="store_true",
                     help="Vulkan backend: run under the Khronos validation layer; a validation error fails the case")
     group.addoption("--baseline", action="append", default=[], metavar="auto|none|FILE",
@@ -263,6 +267,7 @@ def _settings(config, worker: bool) -> core.RunSettings:
                             gl_platform=config.getoption("gl_platform"),
                             vk_without=config_mod.split_names(config.getoption("vk_without")),
                             vk_validation=config.getoption("vk_validation"), vk_path=config.getoption("vk_path"),
+                            vk_patch_path=config.getoption("vk_patch_path"),
                             mesa=build,
                             fork=not config.getoption("no_spawner"),
                             children=config.stash[LAYOUT].children, batch=config.getoption("batch"),

@@ -12,14 +12,17 @@ Backends and targets:
   with `*` is a pattern: {"tess/explore/*": "hang"}), so a whole pytest run shows how one bad
   case is reported while the others keep their verdicts.
 - `FaultyVK` (backend "fault-vk", target "fault-lavapipe") is the Vulkan backend on lavapipe with
-  one invalid Vulkan call per draw, $HARNESS_VK_FAULT (`VK_FAULTS`), that the validation layer
-  reports and lavapipe ignores, so that a test can show `--vk-validation` failing a case.
+  one invalid Vulkan call per draw, $HARNESS_VK_FAULT (`VK_FAULTS`, or none), that the validation
+  layer reports and lavapipe ignores, so that a test can show `--vk-validation` failing a case;
+  and a lost device (`device-lost` in $HARNESS_FAULTS for a case id): from that case on, the
+  calls that report a lost device raise the `vulkan` package's VkErrorDeviceLost in that process.
 
 Faults: segv, abort, exit (status 3), hang, garbage (control bytes and invalid UTF-8 on stderr,
 then SIGSEGV), gl-error (an invalid GL call after the case), dirty-state (the case leaves every kind of state
 a case can set changed in its context, see `dirty`), kill-worker (SIGKILL to the pytest
-process that owns the child, as an OOM killer would). $HARNESS_FAULT_MARK: a file a hang writes
-its pid to as it begins.
+process that owns the child, as an OOM killer would), huge-xfb-count (GL and Vulkan: the
+transform-feedback primitives-written query answers 2^31, as NVIDIA's did). $HARNESS_FAULT_MARK:
+a file a hang writes its pid to as it begins.
 
 $HARNESS_FAULT_SHARED_CONTEXT=1 breaks the GL runner's isolation for a self-test that must see it
 fail: every case runs in its profile's long-lived context instead of one of its own, so that the
@@ -48,6 +51,7 @@ from harness.executor import targets
 
 PLUGIN = str(Path(__file__).resolve())      # as $HARNESS_PLUGINS names it
 VK_FAULTS = ("negative-scissor", "fence-stype")
+HUGE_COUNT = 2**31                          # primitives written, as NVIDIA's query answered
 
 
 def environment(faults: dict | None = None, mark: str | os.PathLike = "", shared_context: bool = False,
@@ -168,8 +172,13 @@ class FaultyGL:
         fault = self.faults.get(case.id) or next(
             (f for pattern, f in self.faults.items() if "*" in pattern and fnmatch.fnmatchcase(case.id, pattern)), "none")
         inject(fault, self.mark)
-        observation = self.gl.run(case, inside=dirty if fault == "dirty-state" else None, batch=batch)
         GL = self.gl.gl
+        if fault == "huge-xfb-count":
+            self.gl.gl = _HugeCount(GL)
+        try:
+            observation = self.gl.run(case, inside=dirty if fault == "dirty-state" else None, batch=batch)
+        finally:
+            self.gl.gl = GL
         if fault == "gl-error":
             try:
                 GL.glEnable(0xFFFF)                 # not a capability: GL_INVALID_ENUM
@@ -186,28 +195,59 @@ class FaultyVK:
     fence-stype: a vkCreateFence whose create info has a buffer's sType (VUID-VkFenceCreateInfo-sType-sType).
     The calls are planted through the `vulkan` module as the backend's runner sees it, while a case runs."""
 
-    def __init__(self, backend, fault: str):
+    def __init__(self, backend, fault: str, faults: str = ""):
         self.backend, self.fault = backend, fault
+        self.faults = json.loads(faults or "{}")
+        self.lost = False               # a lost device stays lost, for every later case of this process
 
     @classmethod
     def from_options(cls, options) -> "FaultyVK":
         from harness.backends.vk.runner import VKBackend
         fault = os.environ.get("HARNESS_VK_FAULT", "")
-        if fault not in VK_FAULTS:
+        if fault not in ("",) + VK_FAULTS:
             raise BackendError(f"unknown HARNESS_VK_FAULT {fault!r}; known: {', '.join(VK_FAULTS)}")
-        return cls(VKBackend.from_options(options), fault)
+        return cls(VKBackend.from_options(options), fault, os.environ.get("HARNESS_FAULTS", ""))
 
     def info(self) -> dict:
         return self.backend.info()
 
     def run(self, case) -> dict:
-        from harness.backends.vk import runner
-        vulkan = runner.vk
-        runner.vk = _Planted(vulkan, self.fault, self.backend.dev.device)
+        from harness.backends.vk import device, runner
+        saved = runner.vk, device.vk
+        self.lost = self.lost or self.faults.get(case.id) == "device-lost"
+        if self.fault:
+            runner.vk = _Planted(runner.vk, self.fault, self.backend.dev.device)
+        if self.lost:
+            runner.vk, device.vk = _Lost(runner.vk), _Lost(device.vk)
+        if self.faults.get(case.id) == "huge-xfb-count":
+            runner.vk = _HugeCount(runner.vk)
         try:
             return self.backend.run(case)
         finally:
-            runner.vk = vulkan
+            runner.vk, device.vk = saved
+
+
+class _Lost:
+    """The `vulkan` module on a lost device: the calls the backend makes that report
+    VK_ERROR_DEVICE_LOST raise the package's exception for it, as they would on the real thing."""
+
+    def __init__(self, vulkan):
+        self._vk = vulkan
+
+    def __getattr__(self, name):
+        return getattr(self._vk, name)
+
+    def vkQueueSubmit(self, *args):
+        raise self._vk.VkErrorDeviceLost()
+
+    def vkWaitForFences(self, *args):
+        raise self._vk.VkErrorDeviceLost()
+
+    def vkDeviceWaitIdle(self, *args):
+        raise self._vk.VkErrorDeviceLost()
+
+    def vkGetQueryPoolResults(self, *args):
+        raise self._vk.VkErrorDeviceLost()
 
 
 class _Planted:
@@ -230,6 +270,31 @@ class _Planted:
                                      None)
             vk.vkDestroyFence(self._device, fence, None)
         vk.vkCmdSetScissor(cmd, first, count, scissors)
+
+
+class _HugeCount:
+    """The OpenGL.GL or `vulkan` module whose transform-feedback primitives-written query answers
+    HUGE_COUNT (the queries the GL runner began with that target; the first value the Vulkan
+    runner reads from its transform-feedback stream query)."""
+
+    def __init__(self, api):
+        self._api, self._written = api, set()
+
+    def __getattr__(self, name):
+        return getattr(self._api, name)
+
+    def glBeginQuery(self, target, query):
+        if target == self._api.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN:
+            self._written.add(int(query))
+        self._api.glBeginQuery(target, query)
+
+    def glGetQueryObjectuiv(self, query, pname):
+        value = self._api.glGetQueryObjectuiv(query, pname)
+        return HUGE_COUNT if int(query) in self._written else value
+
+    def vkGetQueryPoolResults(self, device, pool, first, count, size, data, stride, flags):
+        self._api.vkGetQueryPoolResults(device, pool, first, count, size, data, stride, flags)
+        data[0] = HUGE_COUNT              # [primitives written, primitives needed]
 
 
 def dirty(GL) -> None:

@@ -250,3 +250,27 @@ def test_the_interface_check_sees_a_naive_slot_map():
     check_interfaces(case.id, translate(program_of(case)))
     with pytest.raises(AssertionError):
         check_interfaces(case.id, translate(program_of(case, without={"slot-map"})))
+
+
+def test_a_lost_device_is_the_cases_crash_and_the_next_case_gets_a_fresh_device():
+    """NVIDIA loses its device on vkCmdDrawIndirectCount with a count >= 2^31. A lost device
+    (faults.FaultyVK `device-lost`: from that case on, every submit or wait of the child reports
+    it) is the case's crash, naming the call and the step; the next case, queued in the same child
+    behind it, runs in a fresh child on a fresh device and passes."""
+    lost, after = "draw_params/DrawArrays/f5c4/glsl450/vs", "draw_params/DrawArrays/f0c4/glsl450/vs"
+    cases = [case_of("draw_params", lost), case_of("draw_params", after)]
+    with planted({lost: "device-lost"}):
+        ex = Executor(FAULT_LAVAPIPE, mesa=pinned_mesa())
+        try:
+            for case in cases:
+                ex.send(case)                   # both queued in the first child
+            first = ex.pid
+            verdicts = [judge(case, ex.run(case), "lavapipe") for case in cases]
+            second = ex.pid
+        finally:
+            ex.close()
+    assert verdicts[0].status == "crash", verdicts[0].message
+    assert verdicts[0].message.startswith("Vulkan device lost (VK_ERROR_DEVICE_LOST) in vkQueueSubmit "
+                                          "during step 0: draw 0 (glDrawArrays)\n"), verdicts[0].message
+    assert second != first, "the child whose device was lost ran the next case"
+    assert verdicts[1].status == "pass", verdicts[1].message

@@ -2,6 +2,7 @@
 the device's features as zink chooses, selectable, and each one really taken on lavapipe."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -88,7 +89,7 @@ def test_auto_takes_zinks_patch_size_path_by_the_devices_feature(dynamic, path, 
 def test_a_named_patch_size_path_is_taken_or_refused_in_one_line():
     assert paths.choose_patch_size("static", True).path == "static"
     assert paths.choose_patch_size("dynamic", True).path == "dynamic"
-    with pytest.raises(paths.PathError, match=r"^patch-size path dynamic: the Vulkan device lacks "
+    with pytest.raises(paths.PathError, match=r"^--vk-patch-path dynamic: the Vulkan device lacks "
                                               r"VK_EXT_extended_dynamic_state2 \(extendedDynamicState2PatchControlPoints\)$"):
         paths.choose_patch_size("dynamic", False)
     with pytest.raises(paths.PathError, match=r"unknown patch-size path 'fast' \(known: auto, dynamic, static\)"):
@@ -146,3 +147,19 @@ def test_each_patch_size_path_runs_on_lavapipe(path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert [line.split()[:3] for line in proc.stdout.splitlines()] == [[path, "pass", c] for c in PATCH_SIZES], \
         proc.stdout + proc.stderr[-2000:]
+
+
+@pytest.mark.parametrize("path", ["dynamic", "static"])
+def test_the_patch_size_path_option_reaches_the_backend(path, tmp_path):
+    """`--vk-patch-path` on pytest's command line, through the scheduler's processes (--jobs 2) to
+    each executor child: the record's platform names the path taken and why. lavapipe (22.3.6 and
+    26.2.6) offers extendedDynamicState2PatchControlPoints, so both are taken here; a device
+    without it refuses `dynamic` in one line (test_a_named_patch_size_path_is_taken_or_refused_in_one_line)."""
+    case_id = "tess/no-tcs/triangles/equal/pv4/o1_1_1-i1"
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tests/tess", "-k", case_id,
+                           "--target", "lavapipe", f"--vk-patch-path={path}", "--jobs", "2",
+                           f"--results-dir={tmp_path}"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    [record] = json.loads((tmp_path / "results.json").read_text())["results"]
+    assert (record["id"], record["status"]) == (case_id, "pass"), record
+    assert f"patch-size path {path} (--vk-patch-path {path})" in record["platform"], record["platform"]

@@ -14,7 +14,7 @@ import re
 
 import numpy as np
 
-from harness.backends import BackendError, Skip, check_requirements
+from harness.backends import BackendError, Skip, check_requirements, readback_bytes
 from harness.backends.gl.context import open_contexts, select_platform
 from harness.backends.gl.draws import issue
 from harness.backends.gl.objects import Objects, quietly
@@ -416,7 +416,8 @@ class GLBackend:
         if xfb is not None:
             vertices = counts["xfb_primitives_written"] * XFB_VERTICES[readback.xfb_primitive]
             counts["xfb_vertices"] = vertices
-            raw = GL.glGetBufferSubData(GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0, vertices * stride) if vertices else b""
+            size = readback_bytes(vertices, stride, stride * readback.max_records)
+            raw = GL.glGetBufferSubData(GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0, size) if size else b""
             result["xfb"] = encode_records(bytes(raw))
         return result
 
@@ -428,7 +429,7 @@ class GLBackend:
         if step.queries:
             result["queries"] = {q.label: self._program_query(case, q) for q in step.queries}
         if step.storage:
-            result["storage"] = {str(b): self._read_storage(b) for b in step.storage}
+            result["storage"] = {str(b): self._read_storage(case, b) for b in step.storage}
         return result
 
     def _atomic_counter_buffer(self, count: int, made: "Objects") -> None:
@@ -511,15 +512,18 @@ class GLBackend:
             return {"glGetProgramResourceiv": int(got[0])}
         return None
 
-    def _read_storage(self, binding: int) -> str | None:
+    def _read_storage(self, case: Case, binding: int) -> str | None:
         """The whole buffer bound at GL_SHADER_STORAGE_BUFFER binding `binding`; None: none is."""
         GL = self.gl
         buffer = int(np.ravel(GL.glGetIntegeri_v(GL.GL_SHADER_STORAGE_BUFFER_BINDING, binding))[0])
         if not buffer:
             return None
         GL.glBindBuffer(GL.GL_SHADER_STORAGE_BUFFER, buffer)
-        size = int(np.ravel(GL.glGetBufferParameteriv(GL.GL_SHADER_STORAGE_BUFFER, GL.GL_BUFFER_SIZE))[0])
-        raw = GL.glGetBufferSubData(GL.GL_SHADER_STORAGE_BUFFER, 0, size)
+        reported = int(np.ravel(GL.glGetBufferParameteriv(GL.GL_SHADER_STORAGE_BUFFER, GL.GL_BUFFER_SIZE))[0])
+        # GL_BUFFER_SIZE is the driver's word; the case made the buffer (shader_runner's `ssbo N SIZE`)
+        made = max((size for s in case.steps for b, size in step_state(s).storage_buffers if b == binding), default=0)
+        size = readback_bytes(reported, 1, made)
+        raw = GL.glGetBufferSubData(GL.GL_SHADER_STORAGE_BUFFER, 0, size) if size else b""
         GL.glBindBuffer(GL.GL_SHADER_STORAGE_BUFFER, 0)
         return encode_records(bytes(raw))
 

@@ -1,6 +1,6 @@
 """Which path the Vulkan layer takes where zink's Vulkan calls depend on the device's features,
 chosen as zink chooses it: a GL direct multi-draw (`--vk-path`), and the tessellation patch size
-(patch control points, below).
+(patch control points, below; `--vk-patch-path`).
 
 - `native`: one `vkCmdDrawMultiEXT` / `vkCmdDrawMultiIndexedEXT` (VK_EXT_multi_draw) with every
   entry of the GL call, zero-count ones included, and `gl_DrawID` read from the native
@@ -82,11 +82,11 @@ def choose_patch_size(requested: str, dynamic_patch_control_points: bool) -> Cho
     if requested not in PATCH_CHOICES:
         raise PathError(f"unknown patch-size path {requested!r} (known: {', '.join(PATCH_CHOICES)})")
     if requested == "static":
-        return Choice("static", "static requested", "patch-size")
+        return Choice("static", "--vk-patch-path static", "patch-size")
     if requested == "dynamic":
         if not dynamic_patch_control_points:
-            raise PathError(f"patch-size path dynamic: the Vulkan device lacks {PATCH_FEATURE}")
-        return Choice("dynamic", "dynamic requested", "patch-size")
+            raise PathError(f"--vk-patch-path dynamic: the Vulkan device lacks {PATCH_FEATURE}")
+        return Choice("dynamic", "--vk-patch-path dynamic", "patch-size")
     if not dynamic_patch_control_points:
         return Choice("static", f"auto: the device lacks {PATCH_FEATURE}, as zink bakes the patch size", "patch-size")
     return Choice("dynamic", "auto: the device offers extendedDynamicState2PatchControlPoints, as zink uses it",

@@ -10,12 +10,13 @@ GL, and image rows are put back into GL's bottom-up order.
 from __future__ import annotations
 
 import struct
+import traceback
 from collections import OrderedDict
 
 import numpy as np
 import vulkan as vk
 
-from harness.backends import BackendError, Skip, check_requirements, indirect_commands
+from harness.backends import BackendError, DeviceLost, Skip, check_requirements, indirect_commands, readback_bytes
 from harness.backends.vk import paths, spirv
 from harness.backends.vk import uniforms as uniform_block
 from harness.backends.vk.device import Device
@@ -23,7 +24,7 @@ from harness.backends.vk.tcs import passthrough_tcs
 from harness.backends.vk.translate import CLIP_PLANES, TRANSLATIONS, Program, locations_used, translate
 from harness.model import glfacts
 from harness.model.case import (CallList, Case, Clear, DeleteList, Dispatch, Draw, Link, NewList, Read, SetState,
-                           step_state)
+                           step_label, step_state)
 from harness.model.glfacts import INDEX_TYPES
 from harness.model.observation import encode_records, record_dtype
 
@@ -104,9 +105,7 @@ class VKBackend:
 
     @classmethod
     def from_options(cls, options) -> "VKBackend":
-        # The patch-size path has no option of its own yet (ChildOptions would carry it): auto unless set.
-        return cls(frozenset(options.vk_without), options.vk_validation, options.vk_path,
-                   getattr(options, "vk_patch_path", "auto"))
+        return cls(frozenset(options.vk_without), options.vk_validation, options.vk_path, options.vk_patch_path)
 
     def _facts(self) -> dict:
         d, lim = self.dev, self.dev.limits
@@ -159,13 +158,23 @@ class VKBackend:
         self._check_features(case)
         self.dev.validation_messages.clear()
         self._trim()
-        run = _CaseRun(self, case)
+        when = "before the first step"
         try:
-            observation = {"steps": [run.step(step) for step in case.steps]}
-        except vk.VkError as exc:
-            raise BackendError(f"Vulkan error {type(exc).__name__} while running the case") from None
-        finally:
-            run.destroy()
+            run = _CaseRun(self, case)
+            try:
+                observation: dict = {"steps": []}
+                for n, step in enumerate(case.steps):
+                    when = f"during step {n}: {step_label(case.steps, n)}"
+                    observation["steps"].append(run.step(step))
+                when = "after the last step"
+            except vk.VkErrorDeviceLost:
+                raise
+            except vk.VkError as exc:
+                raise BackendError(f"Vulkan error {type(exc).__name__} while running the case") from None
+            finally:
+                run.destroy()               # waits for the device: on a lost one, reports it again
+        except vk.VkErrorDeviceLost as exc:     # the driver's failure, wherever the device reports it
+            raise DeviceLost(f"Vulkan device lost (VK_ERROR_DEVICE_LOST) in {_failed_call(exc)} {when}") from None
         if self.dev.validation_messages:
             raise BackendError("Vulkan validation error(s):\n" + "\n".join(self.dev.validation_messages[:5]))
         return observation
@@ -584,7 +593,7 @@ class _CaseRun:
             vertices = written * XFB_VERTICES[readback.xfb_primitive]
             result["counts"] = {"primitives_generated": needed, "xfb_primitives_written": written,
                                 "xfb_vertices": vertices}
-            result["xfb"] = encode_records(xfb.read(vertices * stride))
+            result["xfb"] = encode_records(xfb.read(readback_bytes(vertices, stride, xfb.size)))
         if image_copy is not None:
             result["image"] = self._decode_image(image_copy)
         return result
@@ -667,6 +676,15 @@ class _CaseRun:
             fn, size = self.dev.ext["vkCmdDrawMultiEXT"], vk.ffi.sizeof("VkMultiDrawInfoEXT")
             rec = lambda cmd: fn(cmd, n, infos, 1, 0, size)  # noqa: E731
         return {"indexed": indexed, "draw_id": 0, "record": rec}
+
+
+def _failed_call(exc: BaseException) -> str:
+    """The Vulkan call that reported a lost device: the innermost vk* frame of the first report
+    (the clean-up's vkDeviceWaitIdle reports it again, with the first as its context)."""
+    while isinstance(exc.__context__, vk.VkErrorDeviceLost):
+        exc = exc.__context__
+    calls = [frame.name for frame in traceback.extract_tb(exc.__traceback__) if frame.name.startswith("vk")]
+    return calls[-1] if calls else "a Vulkan call"
 
 
 def _render_pass(device, fmt=COLOR_FORMAT, keep: bool = False):
