@@ -107,6 +107,9 @@ def _judge_mesa(rows: list[Row]) -> Verdict:
     others = [s for s, failed in layer.items() if s != zinks and failed]
     if not any(r.status in FAILING for r in rows):
         return Verdict("undecided", "the case fails on no setup here: nothing to blame")
+    if not llvmpipe and not zink and not any(layer.values()):
+        return Verdict("undecided", "only zink over another Vulkan driver fails here, and zink over lavapipe "
+                                    "gave no verdict: gather its row where lavapipe is (blame --evidence)")
     if not llvmpipe and not zink:
         if in_zinks_path is False and others:
             return Verdict("harness layer", f"only the harness's layer fails ({', '.join(others)}), not in the path "

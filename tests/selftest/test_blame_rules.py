@@ -142,3 +142,12 @@ def test_without_zinks_row_llvmpipe_and_lavapipe_in_zinks_path_name_the_draw_mod
     assert verdict.component == "gallium draw module" and "says nothing of this failure" in verdict.reason
     # not so where lavapipe passes zink's calls: llvmpipe alone could be at fault
     assert judge_mesa(rows("m", "fail", "skip", "pass", "fail")).component == "undecided"
+
+
+def test_zink_over_another_driver_alone_is_undecided_and_says_what_is_missing():
+    """A GPU machine without lavapipe (blame --setups llvmpipe,zink/other) has no zink/lavapipe or
+    layer rows: its table alone cannot name zink, and must not claim the layer's rows conflict."""
+    table = [Row("llvmpipe", "25.0.7", "pass"), Row("zink/other", "25.0.7", "crash", "SIGSEGV (5 of 5 runs)")]
+    verdict = judge(table)
+    assert verdict.component == "undecided"
+    assert "zink over lavapipe gave no verdict" in verdict.reason and "the layer fails" not in verdict.reason
