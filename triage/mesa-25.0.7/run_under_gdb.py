@@ -6,7 +6,10 @@ $GDB_LOG-<pid>-<n>.log (gdb must log to a file: the child's stdout is the execut
         .venv/bin/python triage/mesa-25.0.7/run_under_gdb.py bisect-run CASE --target zink --mesa BUILD
 
 Evidence gathering for triage/mesa-25.0.7 (docs/triage.md), not part of the harness."""
-import os, runpy, sys
+import os
+import runpy
+import sys
+
 from harness.executor import executor
 orig = executor.Executor._child_args
 _n = 0
