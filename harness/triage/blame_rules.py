@@ -9,7 +9,9 @@ The table has one row per setup the case ran on (harness/triage/blame.py gathers
 each with its status and, where the validation layer watched it, its first error.
 
 The rules, in order (docs/triage.md says why each holds):
-1. zink handed the driver invalid SPIR-V or an invalid call (the validation layer on zink) -> zink.
+1. zink handed the driver invalid SPIR-V or an invalid call (the validation layer on zink), and
+   that zink row fails -> zink. (A report on a zink row that passes is another defect: the
+   verdict names it and the rules go on.)
 2. The layer made an invalid Vulkan call (the validation layer on the layer) -> the harness's layer.
 3. Nothing fails -> undecided (nothing to blame).
 4. The GL side (llvmpipe, zink/lavapipe) passes, the layer fails in a path -> the harness's layer
@@ -93,8 +95,18 @@ def judge_mesa(rows: list[Row], failure: str = "") -> Verdict:
 
 
 def _judge_mesa(rows: list[Row]) -> Verdict:
+    verdict = _judge_told(rows)
+    unheard = [r for r in rows if r.setup.startswith("zink") and r.validation and r.status not in FAILING]
+    if unheard:   # zink's invalid SPIR-V that its driver ran right: another defect, not this failure's
+        listed = ", ".join(f"{r.setup} ({r.status}): {r.validation}" for r in unheard)
+        verdict = Verdict(verdict.component, f"{verdict.reason}; the validation layer also reports zink's Vulkan "
+                                             f"use where zink passes, another defect: {listed}")
+    return verdict
+
+
+def _judge_told(rows: list[Row]) -> Verdict:
     for r in rows:
-        if r.setup.startswith("zink") and r.validation:
+        if r.setup.startswith("zink") and r.validation and r.status in FAILING:
             return Verdict("zink", f"the validation layer reports zink's Vulkan use on {r.setup}: {r.validation}")
     for r in rows:
         if r.setup.startswith("layer") and r.validation:
@@ -117,7 +129,8 @@ def _judge_mesa(rows: list[Row]) -> Verdict:
         return Verdict("undecided", "the layer fails on lavapipe in the path zink takes, yet zink over lavapipe "
                                     "passes: the evidence conflicts")
     if llvmpipe and zink is False:
-        return Verdict("llvmpipe", "llvmpipe fails; zink over lavapipe passes")
+        return Verdict("llvmpipe", "llvmpipe fails; zink over lavapipe passes (llvmpipe's driver, or a state "
+                                   "tracker path zink does not take: read the source)")
     if zink and llvmpipe is False:
         if in_zinks_path:
             return Verdict("lavapipe", f"zink over lavapipe fails and so do the Vulkan calls zink makes, issued by "

@@ -151,3 +151,14 @@ def test_zink_over_another_driver_alone_is_undecided_and_says_what_is_missing():
     verdict = judge(table)
     assert verdict.component == "undecided"
     assert "zink over lavapipe gave no verdict" in verdict.reason and "the layer fails" not in verdict.reason
+
+
+def test_a_validation_report_on_a_passing_zink_row_is_another_defect():
+    """25.0.7, llvmpipe-tcs-large-out-crash's case: llvmpipe crashes, zink passes, and the validation
+    layer reports zink's SPIR-V ("Entry-point has conflicting ..."): zink is not at fault for the
+    crash it does not have; the report is named as another defect."""
+    report = "UNASSIGNED-CoreValidation-Shader-InconsistentSpirv ... SPIR-V module not valid: Entry-point has conflicting"
+    table = rows("25.0.7", ("crash", "child process died: SIGSEGV"), "pass", "skip", "skip", zink_validation=report)
+    verdict = judge(table)
+    assert verdict.component == "llvmpipe", verdict.reason
+    assert "where zink passes, another defect: zink/lavapipe (pass)" in verdict.reason
