@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from harness.sources import catalog
+from harness.sources import catalog  # noqa: E402
 from harness.run import export  # noqa: E402
 from harness.executor.executor import Executor  # noqa: E402
 from harness.executor.targets import get  # noqa: E402

@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from harness.sources import catalog
+from harness.sources import catalog  # noqa: E402
 from harness.oracle import expected_tables, verdict  # noqa: E402
 from harness.model.status import Result  # noqa: E402
 from harness.model.observation import decode_records, encode_records  # noqa: E402
@@ -60,7 +60,7 @@ def mutations(case, result):
             continue
         names = records.dtype.names
 
-        def variant(what, new_records):
+        def variant(what, new_records, d=d):
             draws = [dict(x) for x in observation["steps"]]
             draws[d]["xfb"] = encode_records(new_records.tobytes())
             return what, Result("ok", observation={**observation, "steps": draws})

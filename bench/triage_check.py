@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from export_check import SHADER_RUNNER, piglit_verdict as verdict  # noqa: E402
-from harness.mesa import runtime as mesa
+from harness.mesa import runtime as mesa  # noqa: E402
 from harness.executor import targets  # noqa: E402
 
 

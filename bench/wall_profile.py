@@ -48,7 +48,6 @@ def _pytest_rows(procs, xdist: bool) -> list[tuple[str, float]]:
     logreport = _sum(procs, "logreport")
     close = _sum(procs, "executor.close")           # in teardown, after a target's last case
     judge = _sum(procs, "judge")
-    triage = _sum(procs, "triage files")
     ipc = _sum(procs, "executor.send") + _sum(procs, "executor.run")
     finish = _sum(procs, "sessionfinish")
     rows = [

@@ -1,4 +1,4 @@
-"""Static checks: ruff over harness/ and tests/ (the rules in pyproject's [tool.ruff]), and mypy
+"""Static checks: ruff over harness/, tests/ and bench/ (the rules in pyproject's [tool.ruff]), and mypy
 on the run core's modules ([tool.mypy] files), each as a developer runs it from the checkout."""
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def _tool(name: str, *args: str) -> subprocess.CompletedProcess:
 
 
 def test_ruff_finds_nothing():
-    proc = _tool("ruff", "check", "--no-cache", "harness", "tests")
+    proc = _tool("ruff", "check", "--no-cache", "harness", "tests", "bench")
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert "All checks passed" in proc.stdout
 
