@@ -16,7 +16,7 @@ import shutil
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from harness.run import export
+from harness.run import export, gpu_hangs
 from harness.sources.catalog import prefix as catalog_prefix
 from harness.model.case import Case
 from harness.explore.signature import finding_key, problem_lines, stages
@@ -68,7 +68,9 @@ class Finding:
                 "message": "\n".join(problem_lines(self.reduced_outcome.message)[:4]),
                 "reduced_by": self.reduced_by, "unreduced": self.unreduced, "size_before": case_size(self.original),
                 "size_after": case_size(self.reduced), "seen": len(self.seen), "examples": self.seen[:5],
-                "fixed_also": self.fixed_also, "folder": folder}
+                "fixed_also": self.fixed_also, "folder": folder,
+                "after_gpu_hang": gpu_hangs.flagged(self.original_outcome.message)
+                or gpu_hangs.flagged(self.reduced_outcome.message)}
 
 
 def merge(findings: list[Finding]) -> list[Finding]:
@@ -183,7 +185,8 @@ def summary(paths: list[Path]) -> str:
             what = ", ".join(f["signature"].get("quantities") or [f["signature"].get("driver", "")])
             also = f.get("fixed_also")
             lines.append(f"- {run.get('mesa') or '?'} {run['target']} {run['family']}: **{f['status']}** "
-                         + ("**UNREDUCED** " if f.get("unreduced") else "") +
+                         + ("**UNREDUCED** " if f.get("unreduced") else "")
+                         + ("**AFTER A GPU HANG: rerun on a fresh machine** " if f.get("after_gpu_hang") else "") +
                          f"({'+'.join(f['signature']['stages'])}) {what[:160]}; reduced `{f['reduced_id']}` "
                          f"({f['reduced_by']}); size {_brief(f['size_before'])} -> {_brief(f['size_after'])}; "
                          f"fixed list: {'not compared' if also is None else (', '.join(also[:3]) + (' ...' if len(also) > 3 else '')) or 'none'}")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterator, Protocol
 
-from harness.run import baseline, export, policy
+from harness.run import baseline, export, gpu_hangs, policy
 from harness.base import profiling
 from harness.oracle import verdict
 from harness.executor import targets as targets_mod
@@ -89,6 +89,7 @@ def run_case(case: Case, target: str, runner: Runner, rules: Rules = Rules()) ->
     reruns = (verdict.judge(case, alone(case), place) for _ in range(rules.flake_retries))
     outcome, message = policy.decide(first, expected, reruns=reruns,
                                      flakes=baseline.matching_flakes(rules.flakes, case.id, target))
+    message = gpu_hangs.after(outcome.status, message, case.id, target, facts.get("renderer", ""))
     return Record(id=case.id, target=target, outcome=outcome, message=message,
                   expected=expected.name if expected is not None else "",
                   duration=round(result.duration, 4), renderer=facts.get("renderer", ""),
