@@ -19,6 +19,9 @@
 #       with its own Mesa (the harness's cache home, XDG_CACHE_HOME: --mesa sets MESA_SHADER_CACHE_DIR
 #       under it) and NVIDIA (__GL_SHADER_DISK_CACHE_PATH, a folder the driver needs made) caches: the three ids (fresh caches A), the hang (caches A), then the three ids with
 #       caches A, with both fresh, with Mesa's A and NVIDIA's fresh, with Mesa's fresh and NVIDIA's A.
+# flag  (nv25's .mesa/) the harness's flag after a hang (harness/run/gpu_hangs.py): the three ids,
+#       the parameter-buffer hang, the three ids again, each through bench/gpu/run_ids.py
+#       (core.run_case), printing each message's flag line.
 # nv25  .mesa/ holds trixie's Mesa 25.0.7 closure less mesa-vulkan-drivers:
 #       - the three findings on zink-system first (a control: no hang yet on this machine);
 #       - `harness blame` of zink-seq-delete-crash's case, 5 runs a setup, saved likewise;
@@ -95,6 +98,17 @@ poison2)
     with B B after-BB
     with A C after-AC
     with D A after-DA
+    ;;
+flag)
+    hang=draw_params/explore/v1-k0as12.ak1as36.0.az.0.f.36z.k1as31.n.aa17.2.6.0.1zz.0.f.0z.k1as21.n.aa0.1.9.0.0zz.0.f.0zz.s15.f.460z
+    for phase in before hang after; do
+        step "$phase"
+        if [ $phase = hang ]; then set -- $hang; else set -- --ids-file $ids; fi
+        timeout 90 python3 bench/gpu/run_ids.py --target zink-system --case-timeout 20 "$@" \
+            --json "$o/$phase.json" 2>&1 | cut -c1-300 | grep '^draw_params'
+        python3 -c "import json,sys; [print(' ', r['id'][-30:], r['status'], (r['message'].splitlines() or [''])[-1][:260]) for r in json.load(open(sys.argv[1]))['records']]" "$o/$phase.json"
+    done
+    cat ~/.cache/gl-layer-harness/gpu-hangs.jsonl
     ;;
 nv25)
     step "control on a fresh machine: the three findings on zink-system (Mesa 25.0.7)"
