@@ -21,6 +21,7 @@ import pytest
 from harness.run import baseline, core, gating, journal, sharding
 from harness.sources import catalog
 from harness.base import config as config_mod, plugins, provenance
+from harness.base.args import option_values
 from harness.mesa import runtime as mesa
 from harness.results import files as results
 from harness.executor import shader_cache
@@ -413,15 +414,9 @@ def _narrowed(config) -> bool:
 
 def _without_jobs(args: list[str]) -> list[str]:
     """pytest's arguments less the ones the scheduler has read (-n, --numprocesses, --jobs)."""
-    rest, skip = [], False
-    for arg in args:
-        if skip:
-            skip = False
-        elif arg in ("-n", "--numprocesses", "--jobs"):
-            skip = True
-        elif not arg.startswith(("-n", "--numprocesses=", "--jobs=")):
-            rest.append(arg)
-    return rest
+    for option in ("-n", "--numprocesses", "--jobs"):
+        args = option_values(args, option)[0]
+    return args
 
 
 @pytest.hookimpl(optionalhook=True)          # an xdist hook; pytest may run without xdist

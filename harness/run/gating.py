@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Protocol, Sequence
 
+from harness.base import args as args_mod
 from harness.model.families import CHECKOUT
 
 AUTO = "auto"
@@ -133,24 +134,11 @@ def stable_update(version: str, folder: Path = BASELINES) -> str:
 
 
 def option_values(args: Sequence[str], option: str) -> tuple[list[str], list[str]]:
-    """(the arguments less every `option VALUE` / `option=VALUE`, the values in order)."""
-    rest: list[str] = []
-    values: list[str] = []
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        if arg == option:
-            if i + 1 >= len(args):
-                raise GateError(f"{option} needs a value")
-            values.append(args[i + 1])
-            i += 2
-            continue
-        if arg.startswith(option + "="):
-            values.append(arg.split("=", 1)[1])
-        else:
-            rest.append(arg)
-        i += 1
-    return rest, values
+    """harness.base.args.option_values, its error a GateError."""
+    try:
+        return args_mod.option_values(args, option)
+    except args_mod.ArgsError as e:
+        raise GateError(str(e)) from None
 
 
 def _shown(path: str | os.PathLike) -> str:

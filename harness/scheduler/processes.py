@@ -35,6 +35,7 @@ import uuid
 from collections import Counter
 from pathlib import Path
 
+from harness.base import args as args_mod
 from harness.base import config, provenance
 from harness.run import gating, journal, sharding
 from harness.mesa import runtime as mesa
@@ -57,23 +58,16 @@ class ParallelError(ValueError):
 
 def split_results_dir(args: list[str], option: str = "--results-dir",
                       default: Path | None = Path("results")) -> tuple[list[str], Path | None]:
-    """The pytest arguments less `option`, and its value (default: pytest's default)."""
-    rest, folder, i = [], default, 0
-    while i < len(args):
-        arg = args[i]
-        if arg == option:
-            if i + 1 >= len(args):
-                raise ParallelError(f"{option} needs a folder")
-            folder, i = Path(args[i + 1]), i + 2
-            continue
-        if arg.startswith(option + "="):
-            folder = Path(arg.split("=", 1)[1])
-        elif arg.split("=", 1)[0] in OWN_OPTIONS or (arg.startswith("-n") and arg[2:].isdigit()):
+    """The pytest arguments less `option`, and its value (the last one given; default: pytest's
+    default). An option the scheduler itself sets is refused."""
+    try:
+        rest, values = args_mod.option_values(args, option)
+    except args_mod.ArgsError:
+        raise ParallelError(f"{option} needs a folder") from None
+    for arg in rest:
+        if arg.split("=", 1)[0] in OWN_OPTIONS or (arg.startswith("-n") and arg[2:].isdigit()):
             raise ParallelError(f"{arg}: `parallel` chooses the shards itself; run without it")
-        else:
-            rest.append(arg)
-        i += 1
-    return rest, folder
+    return rest, Path(values[-1]) if values else default
 
 
 def exit_status(codes: list[int]) -> int:
