@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from harness.model import ids
-from harness.model.outcome import Judged
+from harness.model.outcome import FAILURE_KINDS, Judged
 from harness.model.status import Status
 
 OUTCOME_ATTRIBUTE = "harness_outcome"      # on a case's call report: its Outcome.label (a plain string)
@@ -47,6 +47,6 @@ def pytest_report_teststatus(report, config):
 
 def pytest_terminal_summary(terminalreporter):
     kinds = Counter(_label(report) for report in terminalreporter.stats.get("failed", []))
-    named = [f"{kinds[label]} {label}" for label in NAMES if kinds.get(label)]
+    named = [f"{kinds[label]} {label}" for label in FAILURE_KINDS if kinds.get(label)]
     if named:
         terminalreporter.write_line(f"harness: the failures include {', '.join(named)}")
