@@ -120,8 +120,12 @@ def _judge_told(rows: list[Row]) -> Verdict:
     if not any(r.status in FAILING for r in rows):
         return Verdict("undecided", "the case fails on no setup here: nothing to blame")
     if not llvmpipe and not zink and not any(layer.values()):
-        return Verdict("undecided", "only zink over another Vulkan driver fails here, and zink over lavapipe "
-                                    "gave no verdict: gather its row where lavapipe is (blame --evidence)")
+        if zink is None:
+            return Verdict("undecided", "only zink over another Vulkan driver fails here, and zink over lavapipe "
+                                        "gave no verdict: gather its row where lavapipe is (blame --evidence)")
+        return Verdict("undecided", "zink over another Vulkan driver fails and zink over lavapipe passes: that "
+                                    "driver, or a path zink takes over it only; an intermittent failure needs "
+                                    "more --runs")
     if not llvmpipe and not zink:
         if in_zinks_path is False and others:
             return Verdict("harness layer", f"only the harness's layer fails ({', '.join(others)}), not in the path "

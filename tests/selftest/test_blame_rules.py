@@ -162,3 +162,11 @@ def test_a_validation_report_on_a_passing_zink_row_is_another_defect():
     verdict = judge(table)
     assert verdict.component == "llvmpipe", verdict.reason
     assert "where zink passes, another defect: zink/lavapipe (pass)" in verdict.reason
+
+
+def test_zink_passing_over_lavapipe_and_failing_over_another_driver_is_undecided_for_that_reason():
+    table = rows("25.0.7", "pass", "pass", "pass", "pass", other=("crash", "SIGSEGV (5 of 5 runs)"))
+    verdict = judge(table)
+    assert verdict.component == "undecided"
+    assert verdict.reason.endswith("zink over another Vulkan driver fails and zink over lavapipe passes: that "
+                                   "driver, or a path zink takes over it only; an intermittent failure needs more --runs")
