@@ -65,6 +65,8 @@ class Build:
     shader_cache: str = ""          # MESA_SHADER_CACHE_DIR of its processes: a folder of its own
     egl_without_glvnd: str = ""     # Mesa's own libEGL.so.1 (built without glvnd), which GL targets cannot use
     gallium: str = ""               # libgallium-<version>.so (24.3+): EGL loads the drivers from it, no DRI file
+    also: tuple[str, ...] = ()      # other folders whose Mesa libraries its processes load (harness/mesa/mix.py)
+    disk_cache: bool = True         # False: its processes run with Mesa's shader disk cache off
 
     def command(self, argv: list[str], base: dict[str, str]) -> list[str]:
         """ARGV (a program of the host: the harness's Python, shader_runner) started so that its
@@ -83,6 +85,8 @@ class Build:
         # the other release runs beside it. Each build gets a cache of its own.
         if self.shader_cache:
             env["MESA_SHADER_CACHE_DIR"] = self.shader_cache
+        if not self.disk_cache:
+            env["MESA_SHADER_CACHE_DISABLE"] = "true"
         if gl and self.dri_dir:
             env["LIBGL_DRIVERS_PATH"] = self.dri_dir
         if gl:
@@ -108,7 +112,7 @@ class Build:
     def check_loaded(self, facts: dict) -> str:
         """'' if the child's driver came from this build, else one line naming what loaded."""
         libraries = facts.get("mesa_libraries", [])
-        foreign = [lib for lib in libraries if not _under(lib, self.root)]
+        foreign = [lib for lib in libraries if not any(_under(lib, Path(r)) for r in (self.root, *self.also))]
         reported = facts.get("mesa", "")
         if foreign:
             return (f"loaded {', '.join(foreign)} ({_describe(reported)}), not only Mesa {self.version} "

@@ -17,6 +17,8 @@ from pathlib import Path
 from harness.triage import blame_rules
 from harness.executor import targets as targets_mod
 from harness.triage.blame_rules import Row
+from harness.mesa import mix
+from harness.mesa.runtime import MesaError
 from harness.model.case import Case
 from harness.base.config import RunSettings
 from harness.executor.executor import Executor, probe
@@ -38,6 +40,8 @@ class Setup:
     target: targets_mod.Target
     overrides: tuple = ()           # RunSettings fields: (("vk_path", "native"), ...)
     zink_validation: bool = False   # load the validation layer into the GL process
+    mesa: object = None             # a mixed build (harness/mesa/mix.py) run instead of the row's Mesa
+    refused: str = ""               # why the setup cannot run (a mix the loader cannot resolve)
 
 
 def _zink_watched(target: targets_mod.Target, folder: Path) -> targets_mod.Target:
@@ -54,11 +58,21 @@ def _other_vulkan(build) -> bool:
     return result.status is Reply.OK and "llvmpipe" not in (result.observation or {}).get("renderer", "")
 
 
-def setups(build) -> list[Setup]:
+def setups(build, others: tuple = ()) -> list[Setup]:
+    """The setups of one Mesa; `others`: the other Mesas of the run, whose lavapipe this Mesa's
+    zink also runs over (harness/mesa/mix.py)."""
     get = targets_mod.get
     found = [Setup("llvmpipe", get("llvmpipe")), Setup("zink/lavapipe", get("zink"), zink_validation=True)]
     if _other_vulkan(build):
         found.append(Setup("zink/other", get("zink-system"), zink_validation=True))
+    for other in others:
+        if build is None or other is None or other.version == build.version:
+            continue                # the system's Mesa is no folder to mix
+        name = f"{blame_rules.MIXED}{other.version}"
+        try:
+            found.append(Setup(name, get("zink"), mesa=mix.mixed(build, other)))
+        except MesaError as e:
+            found.append(Setup(name, get("zink"), refused=str(e)))
     found += [Setup(f"layer/{path}", get("lavapipe"), (("vk_path", path), ("vk_validation", True)))
               for path in ("native", "split")]
     return found
@@ -94,6 +108,10 @@ def _repeated(case: Case, setup: Setup, build, case_timeout: float, layer_path: 
 
 def _once(case: Case, target: targets_mod.Target, setup: Setup, build, case_timeout: float,
           layer_path: str) -> Row:
+    if setup.refused:
+        return Row(setup.name, build.version if build else "system", "error", f"did not start: {setup.refused}")
+    row_mesa = build.version if build else "system"
+    build = setup.mesa or build
     if layer_path:
         target = replace(target, env=target.env + (("VK_ADD_LAYER_PATH", layer_path),))
     executor = Executor(target, RunSettings(fork=False, mesa=build, case_timeout=case_timeout),
@@ -102,7 +120,7 @@ def _once(case: Case, target: targets_mod.Target, setup: Setup, build, case_time
         info = executor.info()
         if info.status is not Reply.OK:
             first = (info.message or info.status.value).splitlines()[0]
-            return Row(setup.name, build.version if build else "system", "error", f"did not start: {first}")
+            return Row(setup.name, row_mesa, "error", f"did not start: {first}")
         facts = info.observation
         verdict = judge(case, executor.run(case), setup.target.name)
     finally:
@@ -110,7 +128,7 @@ def _once(case: Case, target: targets_mod.Target, setup: Setup, build, case_time
     message, validation = verdict.message, ""
     if message.startswith(VALIDATION_PREFIX):       # the layer's own rows: --vk-validation failed the case
         validation = message.splitlines()[1] if len(message.splitlines()) > 1 else message
-    return Row(setup.name, facts.get("mesa") or (build.version if build else "system"), verdict.status.value,
+    return Row(setup.name, facts.get("mesa") or row_mesa, verdict.status.value,
                _first_line(message), validation[:300], renderer=facts.get("renderer", ""))
 
 
@@ -164,7 +182,8 @@ def gather(case: Case, builds: list, case_timeout: float = 20.0, layers: list[st
     rows = []
     for build, layer_path in zip(builds, layers or [""] * len(builds)):
         zinks = _zinks_path(build)
-        for setup in (s for s in setups(build) if s.name in only):
+        mixes = tuple(builds) if "zink/mixed" in only else ()
+        for setup in (s for s in setups(build, mixes) if s.name in only or s.name.startswith(blame_rules.MIXED)):
             row = _run(case, setup, build, case_timeout, layer_path, runs)
             rows.append(replace(row, zinks_path=setup.name == f"layer/{zinks}"))
     return rows

@@ -28,6 +28,8 @@ The rules, in order (docs/triage.md says why each holds):
    layer fails on lavapipe in zink's path -> the gallium draw module (rule 7's first reason, which
    never needed zink's row).
 Across Mesas: the Mesas where the case fails must agree, or the verdict is undecided.
+Mixing releases (mixed_verdicts), where rule 6 cannot tell zink from lavapipe: zink of Mesa A over
+lavapipe of Mesa B, and the other way round; the failure follows zink A or lavapipe A.
 
 Another defect on one row (set_aside): given the failure under triage as a regular expression
 (`--failure`), a row that fails with a first line it does not match fails of something else (on
@@ -40,7 +42,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-SETUPS = ("llvmpipe", "zink/lavapipe", "zink/other", "layer/native", "layer/split")
+SETUPS = ("llvmpipe", "zink/lavapipe", "zink/other", "zink/mixed", "layer/native", "layer/split")
+MIXED = "zink/lavapipe@"           # + the lavapipe's Mesa: zink of the row's Mesa over another release's lavapipe
 FAILING = ("fail", "crash", "timeout")
 VERDICTS = ("GL front end / state tracker", "llvmpipe", "gallium draw module", "zink", "lavapipe",
             "harness layer", "undecided")
@@ -83,10 +86,14 @@ def set_aside(rows: list[Row], failure: str) -> tuple[list[Row], list[Row]]:
     return [replace(r, status="aside", validation="") if r in aside else r for r in rows], aside
 
 
-def judge_mesa(rows: list[Row], failure: str = "") -> Verdict:
-    """The rules above, over one Mesa's rows; `failure`: set_aside's."""
-    rows, aside = set_aside(rows, failure)
+def judge_mesa(rows: list[Row], failure: str = "", mixed: Verdict | None = None) -> Verdict:
+    """The rules above, over one Mesa's rows (its mixed rows apart); `failure`: set_aside's;
+    `mixed`: what mixing releases says (mixed_verdicts), where zink over lavapipe alone cannot."""
+    rows, aside = set_aside(_plain(rows), failure)
     verdict = _judge_mesa(rows)
+    if mixed is not None and verdict.component == "undecided" and _fails(rows, "zink/lavapipe") \
+            and _fails(rows, "llvmpipe") is False:
+        verdict = Verdict(mixed.component, f"{mixed.reason} (without the mix: {verdict.reason})")
     if aside:
         listed = ", ".join(f"{r.setup} ({r.status}: {r.message or '-'})" for r in aside)
         verdict = Verdict(verdict.component, f"{verdict.reason}; set aside, failing otherwise than "
@@ -163,14 +170,48 @@ def _judge_told(rows: list[Row]) -> Verdict:
     return Verdict("undecided", "the GL setups gave no verdict on the driver (skipped or harness errors)")
 
 
+def _plain(rows: list[Row]) -> list[Row]:
+    return [r for r in rows if not r.setup.startswith(MIXED)]
+
+
+def mixed_verdicts(by_mesa: dict[str, list[Row]], failure: str = "") -> dict[str, Verdict]:
+    """Per Mesa A whose zink fails over its own lavapipe: whether the failure follows zink A or
+    lavapipe A across releases. zink A failing over lavapipe B too, where zink B passes over it,
+    follows zink A (as over another Vulkan driver: rule 6); zink A passing over lavapipe B while
+    zink B fails over lavapipe A follows lavapipe A (zink A over lavapipe B alone could pass by
+    taking another path there, so the other direction is needed). Mixes that disagree say nothing."""
+    found = {}
+    for a, group in by_mesa.items():
+        if not _fails(set_aside(_plain(group), failure)[0], "zink/lavapipe"):
+            continue
+        said = set()
+        for r in set_aside(group, failure)[0]:
+            if not r.setup.startswith(MIXED) or r.status not in FAILING + ("pass",):
+                continue
+            b = r.setup[len(MIXED):]
+            other = set_aside(by_mesa.get(b, []), failure)[0]
+            if _fails(_plain(other), "zink/lavapipe") is not False:
+                continue
+            back = next((o for o in other if o.setup == MIXED + a and o.status in FAILING + ("pass",)), None)
+            if r.status in FAILING:
+                said.add(("zink", f"the failure follows zink {a}: it fails over lavapipe {b} too, where zink {b} passes"))
+            elif back is not None and back.status in FAILING:
+                said.add(("lavapipe", f"the failure follows lavapipe {a}: zink {b} fails over it, while zink {a} "
+                                      f"passes over lavapipe {b} and zink {b} over its own"))
+        if len({component for component, _ in said}) == 1:
+            found[a] = Verdict(next(iter(said))[0], "; ".join(sorted(reason for _, reason in said)))
+    return found
+
+
 def judge(rows: list[Row], failure: str = "") -> Verdict:
     """Over every Mesa: the Mesas where the case fails (of `failure`, where given) must agree."""
     by_mesa: dict[str, list[Row]] = {}
     for r in rows:
         by_mesa.setdefault(r.mesa, []).append(r)
-    verdicts = {mesa: judge_mesa(group, failure) for mesa, group in by_mesa.items()}
+    mixed = mixed_verdicts(by_mesa, failure)
+    verdicts = {mesa: judge_mesa(group, failure, mixed.get(mesa)) for mesa, group in by_mesa.items()}
     failing = {m: v for m, v in verdicts.items()
-               if any(r.status in FAILING for r in set_aside(by_mesa[m], failure)[0])}
+               if any(r.status in FAILING for r in set_aside(_plain(by_mesa[m]), failure)[0])}
     if not failing:
         return Verdict("undecided", "the case fails on no setup and no Mesa: nothing to blame")
     components = {v.component for v in failing.values()}
