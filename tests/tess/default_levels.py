@@ -1,6 +1,9 @@
 """TCS-less programs tessellated with the default levels (glPatchParameterfv): every domain,
 spacing and level set, patch sizes 1..32, point mode, and the same program drawn again with
-other state. Ids: tess/no-tcs/<domain>/<spacing>[/points]/<pvN/levels>[/then/...]."""
+other state; and the VS and the TES as separable programs of one pipeline (zink precompiles a
+32-vertex TCS for a separable TES where it uses shader objects, zink_compiler.c:4169-4180 in
+25.0.7, and pipeline libraries of patchControlPoints 32 elsewhere: the TES must still see the
+patch size GL set). Ids: tess/no-tcs/<domain>/<spacing>[/points][/separable]/<pvN/levels>[/then/...]."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -47,12 +50,14 @@ def step_token(domain: str, step: Step) -> str:
     return "/".join(parts)
 
 
-def make_case(domain: str, spacing: str, point_mode: bool, steps: tuple[Step, ...]) -> Case:
-    path = ["tess", "no-tcs", domain, SHORT_SPACING[spacing]] + (["points"] if point_mode else [])
+def make_case(domain: str, spacing: str, point_mode: bool, steps: tuple[Step, ...], separable: bool = False) -> Case:
+    path = (["tess", "no-tcs", domain, SHORT_SPACING[spacing]] + (["points"] if point_mode else [])
+            + (["separable"] if separable else []))
     id_ = "/".join(path) + "/" + "/then/".join(step_token(domain, s) for s in steps)
     n_outer, n_inner = used_levels(domain)
-    shaders = (("vs", shader("no_tcs.vert")),
-               ("tes", shader("no_tcs.tese", domain=domain, spacing=spacing, point_mode=point_mode)))
+    shaders = (("vs", shader("no_tcs.vert", separable=separable)),
+               ("tes", shader("no_tcs.tese", domain=domain, spacing=spacing, point_mode=point_mode,
+                              separable=separable)))
 
     draws, expects = [], []
     patch_vertices, levels, first = INITIAL_PATCH_VERTICES, INITIAL, 0
@@ -85,16 +90,18 @@ def make_case(domain: str, spacing: str, point_mode: bool, steps: tuple[Step, ..
     most = max(e.counts[2][1] for e in expects)
     return Case(
         id=id_, family=FAMILY, shaders=shaders,
-        requires=Requirements(gl_version=(4, 0), profile="core", limits=tuple(limits)),
+        requires=Requirements(gl_version=(4, 1) if separable else (4, 0), profile="core", limits=tuple(limits)),
         vertices=first,
         attributes=(Attribute(0, 4, tuple(c for v in range(first) for c in attribute(v))),),
         steps=tuple(draws),
         readback=Readback(CAPTURES, XFB_PRIMITIVE[domain] if not point_mode else "POINTS",
                           max_records=2 * most + 64),
         expect=tuple(expects),
-        description=f"VS+TES without a TCS, {domain}, {spacing}"
+        description=f"VS+TES without a TCS{', separable programs' if separable else ''}, {domain}, {spacing}"
                     f"{', point_mode' if point_mode else ''}, {len(steps)} draw(s)",
-        params=(("domain", domain), ("spacing", spacing), ("point_mode", point_mode)),
+        params=(("domain", domain), ("spacing", spacing), ("point_mode", point_mode))
+        + ((("separable", True),) if separable else ()),
+        separable=separable,
     )
 
 
@@ -147,6 +154,14 @@ def default_level_cases() -> list[Case]:
                                (Step(32, LEVELS["fractional"]), Step(1, None))))
         # Nothing set: GL's initial patch size (3) and default levels (1.0) must apply.
         cases.append(make_case(domain, "equal_spacing", False, (Step(None, None),)))
+    # Separable programs: the patch size the TES sees is GL's, not a layer's precompiled TCS's.
+    for domain in DOMAINS:
+        for steps in ((Step(4, LEVELS["integer"]),), (Step(3, LEVELS["fractional"]),), (Step(32, LEVELS["integer"]),),
+                      (Step(1, LEVELS["integer"]),), (Step(None, None),),
+                      (Step(4, LEVELS["integer"]), Step(16, LEVELS["fractional"]))):
+            cases.append(make_case(domain, "equal_spacing", False, steps, separable=True))
+        cases.append(make_case(domain, "fractional_odd_spacing", True, (Step(3, LEVELS["fractional"]),),
+                               separable=True))
     # Level sets that differ only in levels a domain does not read give the same case: keep one.
     unique = {}
     for case in cases:

@@ -1,4 +1,4 @@
-#version 400 core
+#version {{ "410" if separable else "400" }} core
 // No TCS: the tessellator uses the default levels set with glPatchParameterfv.
 layout({{ domain }}, {{ spacing }}{% if point_mode %}, point_mode{% endif %}) in;
 
@@ -7,6 +7,11 @@ in VertexData {
     float pair[2];
     int vertex_id;
 } v_in[];
+{% if separable %}
+// A separable program redeclares the built-ins it reads and writes (GLSL 4.50, 7.1.1).
+in gl_PerVertex { vec4 gl_Position; } gl_in[];
+out gl_PerVertex { vec4 gl_Position; };
+{% endif %}
 
 // One transform-feedback record per TES invocation. Per-vertex inputs are reduced over the
 // patch to sums (and a position-weighted sum, which also catches reordered vertices).

@@ -1,4 +1,4 @@
-#version 400 core
+#version {{ "410" if separable else "400" }} core
 // Each vertex hands on its identity, so the TES can tell which vertices formed its patch.
 layout(location = 0) in vec4 a_attr;
 
@@ -7,6 +7,10 @@ out VertexData {
     float pair[2];
     int vertex_id;
 } v_out;
+{% if separable %}
+// A separable program redeclares the built-ins it writes (GLSL 4.50, 7.1.1).
+out gl_PerVertex { vec4 gl_Position; };
+{% endif %}
 
 void main()
 {

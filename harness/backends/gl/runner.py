@@ -208,10 +208,11 @@ class GLBackend:
         GL = self.gl
         if case.separable:
             pipeline = made.pipeline(GL.glGenProgramPipelines(1))
+            last = _last_vertex_stage(case.shaders)
             for stage, source in case.shaders:
                 program = made.program(GL.glCreateProgram())
                 GL.glProgramParameteri(program, GL.GL_PROGRAM_SEPARABLE, GL.GL_TRUE)
-                self._link(case, program, [(stage, source)], made, {})
+                self._link(case, program, [(stage, source)], made, {}, capture=stage == last)
                 GL.glUseProgramStages(pipeline, getattr(GL, STAGE[stage].pipeline_bit), program)
             GL.glBindProgramPipeline(pipeline)
             return []
@@ -230,18 +231,22 @@ class GLBackend:
         shader that does not compile fails the case, as in shader_runner."""
         GL = self.gl
         groups = [[shader] for shader in case.shaders] if case.separable else [case.shaders]
+        last = _last_vertex_stage(case.shaders)
         for shaders in groups:
             program = made.program(GL.glCreateProgram())
             if case.separable:
                 GL.glProgramParameteri(program, GL.GL_PROGRAM_SEPARABLE, GL.GL_TRUE)
             try:
-                self._link(case, program, shaders, made, {})
+                self._link(case, program, shaders, made, {},
+                           capture=not case.separable or any(stage == last for stage, _ in shaders))
             except _LinkFailed:
                 return 1
         return 0
 
     def _link(self, case: Case, program: int, shaders, made: "Objects", compiled: dict,
-              which: str = "") -> None:
+              which: str = "", capture: bool = True) -> None:
+        """`capture`: the program holds the last vertex-processing stage, whose outputs transform
+        feedback records (a separable pipeline's other programs name no varyings)."""
         GL = self.gl
         for stage, source in shaders:
             shader = compiled.get((stage, source))
@@ -257,7 +262,7 @@ class GLBackend:
         for attr in case.attributes:
             if attr.name:
                 GL.glBindAttribLocation(program, attr.location, attr.name)
-        names = [c.varying.encode() for c in case.readback.captures]
+        names = [c.varying.encode() for c in case.readback.captures] if capture else []
         if names:
             array = (ctypes.c_char_p * len(names))(*names)
             array = ctypes.cast(array, ctypes.POINTER(ctypes.POINTER(ctypes.c_char)))
@@ -653,3 +658,9 @@ def _error_name(GL, code: int) -> str:
 def _args(exc) -> str:
     args = getattr(exc, "cArguments", None)
     return "(" + ", ".join(repr(a) for a in args) + ")" if args else ""
+
+
+def _last_vertex_stage(shaders) -> str:
+    """The stage whose outputs transform feedback captures: GS, else TES, else VS."""
+    stages = {stage for stage, _ in shaders}
+    return next((s for s in ("gs", "tes", "vs") if s in stages), "vs")
