@@ -105,6 +105,47 @@ def test_only_patch_draws_with_a_tes_depend_on_the_patch_size_path():
                    if c.id.endswith("/vs"))
 
 
+VI_LACKS = "VK_EXT_vertex_input_dynamic_state (vertexInputDynamicState)"
+EDS2_LACKS = "VK_EXT_extended_dynamic_state2 (extendedDynamicState2)"
+
+
+@pytest.mark.parametrize("vertex_input, eds2, path, words", [
+    (True, True, "dynamic", "offers vertexInputDynamicState and extendedDynamicState2, as zink records"),
+    (True, False, "static", f"lacks {EDS2_LACKS}, as zink bakes the vertex input"),
+    (False, True, "static", f"lacks {VI_LACKS}, as zink bakes the vertex input"),
+    (False, False, "static", f"lacks {VI_LACKS} and {EDS2_LACKS}, as zink bakes"),
+])
+def test_auto_takes_zinks_vertex_input_path_by_the_devices_features(vertex_input, eds2, path, words):
+    """zink 25.0.7 uses VK_EXT_vertex_input_dynamic_state only with its feature and with
+    extendedDynamicState2 (zink_device_info.py's conditions, zink_screen.c:2848-2850)."""
+    choice = paths.choose_vertex_input("auto", vertex_input, eds2)
+    assert choice.path == path and words in choice.why
+    assert choice.describe().startswith(f"vertex-input path {path} (auto: ")
+
+
+@pytest.mark.parametrize("vertex_input, eds2, lacks", [
+    (False, True, VI_LACKS), (True, False, EDS2_LACKS), (False, False, f"{VI_LACKS} and {EDS2_LACKS}")])
+def test_a_named_vertex_input_path_is_taken_or_refused_in_one_line(vertex_input, eds2, lacks):
+    assert paths.choose_vertex_input("static", vertex_input, eds2).describe() == \
+        "vertex-input path static (--vk-vertex-input static)"
+    assert paths.choose_vertex_input("dynamic", True, True).describe() == \
+        "vertex-input path dynamic (--vk-vertex-input dynamic)"
+    with pytest.raises(paths.PathError) as refused:
+        paths.choose_vertex_input("dynamic", vertex_input, eds2)
+    assert str(refused.value) == f"--vk-vertex-input dynamic: the Vulkan device lacks {lacks}"
+    with pytest.raises(paths.PathError, match=r"unknown vertex-input path 'fast' \(known: auto, dynamic, static\)"):
+        paths.choose_vertex_input("fast", True, True)
+
+
+def test_cases_with_vertex_attributes_depend_on_the_vertex_input_path():
+    """Every draw_params case reads a_vertex and a_instance; a case without attributes gives the
+    driver nothing to fetch in either path."""
+    draw_params = family("draw_params").generate()
+    assert all(paths.depends_on_vertex_input(c) for c in draw_params)
+    without = [c for c in family("tess").generate() if not c.attributes]
+    assert without and not any(paths.depends_on_vertex_input(c) for c in without)
+
+
 def test_draw_parameters_are_needed_as_zink_needs_shader_draw_parameters():
     """zink offers GL_ARB_shader_draw_parameters and GL_ARB_base_instance only with
     shaderDrawParameters; the layer skips a case reading a draw parameter on a device without it."""
