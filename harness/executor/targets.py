@@ -36,6 +36,8 @@ class Target:
     shared_programs: bool = True
     # The Vulkan layer's multi-draw path this target always takes ("" = the run's --vk-path).
     vk_path: str = ""
+    # And its vertex-input path ("" = the run's --vk-vertex-input).
+    vk_vertex_input: str = ""
     # Only the cases whose Vulkan calls depend on the path (backends/vk/paths.py): the others
     # are the same calls as on the target taking the other path, and would only cost CI time.
     path_dependent_only: bool = False
@@ -87,12 +89,16 @@ _TARGETS = {t.name: t for t in (
     Target("lavapipe", "vk", (_LAVAPIPE_ONLY,),
            "Mesa lavapipe through the harness's Vulkan backend (a GL-on-Vulkan layer of its own)",
            default=True, renderer=r"llvmpipe", mesa="vk"),
-    # lavapipe with every direct multi-draw split into single draws and gl_DrawID pushed (the
-    # path zink takes without VK_EXT_multi_draw), where `lavapipe` takes zink's own path there.
+    # lavapipe in the paths zink does not take on lavapipe, where `lavapipe` takes zink's own:
+    # every direct multi-draw split into single draws and gl_DrawID pushed (zink without
+    # VK_EXT_multi_draw), and the vertex input baked into the pipeline (zink without
+    # VK_EXT_vertex_input_dynamic_state). Its cases (a direct multi-draw) all read attributes,
+    # so both paths run in CI (docs/vk-paths.md).
     Target("lavapipe-split", "vk", (_LAVAPIPE_ONLY,),
-           "Mesa lavapipe through the harness's Vulkan backend, multi-draws split (--vk-path split); "
-           "only the cases with a direct multi-draw", default=True, renderer=r"llvmpipe", mesa="vk",
-           vk_path="split", path_dependent_only=True),
+           "Mesa lavapipe through the harness's Vulkan backend, multi-draws split (--vk-path split) and the "
+           "vertex input in the pipeline (--vk-vertex-input static); only the cases with a direct multi-draw",
+           default=True, renderer=r"llvmpipe", mesa="vk", vk_path="split", vk_vertex_input="static",
+           path_dependent_only=True),
     Target("system-vk", "vk", (), "the machine's own Vulkan driver through the harness's Vulkan backend",
            shader_cache_slot=True),
     # Mesa's EGL and zink over whatever Vulkan driver the loader finds (bench/gpu/run.sh points

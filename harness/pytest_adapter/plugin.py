@@ -78,6 +78,10 @@ def pytest_addoption(parser):
                     help="Vulkan backend: how a tessellation draw's patch size reaches the driver: dynamic "
                          "(vkCmdSetPatchControlPointsEXT), static (in the pipeline) or auto (zink's choice by "
                          "the device's features; default)")
+    group.addoption("--vk-vertex-input", choices=("auto", "dynamic", "static"), default="auto",
+                    help="Vulkan backend: how the vertex bindings and attributes reach the driver: dynamic "
+                         "(vkCmdSetVertexInputEXT per draw), static (in the pipeline) or auto (zink's choice by "
+                         "the device's features; default). The lavapipe-split target is always static")
     group.addoption("--vk-validation", action="store_true",
                     help="Vulkan backend: run under the Khronos validation layer; a validation error fails the case")
     group.addoption("--baseline", action="append", default=[], metavar="auto|none|FILE",
@@ -269,6 +273,7 @@ def _settings(config, worker: bool) -> core.RunSettings:
                             vk_without=config_mod.split_names(config.getoption("vk_without")),
                             vk_validation=config.getoption("vk_validation"), vk_path=config.getoption("vk_path"),
                             vk_patch_path=config.getoption("vk_patch_path"),
+                            vk_vertex_input=config.getoption("vk_vertex_input"),
                             mesa=build,
                             fork=not config.getoption("no_spawner"),
                             children=config.stash[LAYOUT].children, batch=config.getoption("batch"),

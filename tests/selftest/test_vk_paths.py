@@ -1,4 +1,4 @@
-"""The Vulkan layer's paths (harness/backends/vk/paths.py), multi-draw and patch size: chosen by
+"""The Vulkan layer's paths (harness/backends/vk/paths.py), multi-draw, patch size and vertex input: chosen by
 the device's features as zink chooses, selectable, and each one really taken on lavapipe."""
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+import vulkan
 from conftest import ROOT, SYSTEM_ONLY_ENV, family, on_the_systems_mesa, pinned_mesa
 
 from harness.backends.vk import paths
@@ -105,6 +106,47 @@ def test_only_patch_draws_with_a_tes_depend_on_the_patch_size_path():
                    if c.id.endswith("/vs"))
 
 
+VI_LACKS = "VK_EXT_vertex_input_dynamic_state (vertexInputDynamicState)"
+EDS2_LACKS = "VK_EXT_extended_dynamic_state2 (extendedDynamicState2)"
+
+
+@pytest.mark.parametrize("vertex_input, eds2, path, words", [
+    (True, True, "dynamic", "offers vertexInputDynamicState and extendedDynamicState2, as zink records"),
+    (True, False, "static", f"lacks {EDS2_LACKS}, as zink bakes the vertex input"),
+    (False, True, "static", f"lacks {VI_LACKS}, as zink bakes the vertex input"),
+    (False, False, "static", f"lacks {VI_LACKS} and {EDS2_LACKS}, as zink bakes"),
+])
+def test_auto_takes_zinks_vertex_input_path_by_the_devices_features(vertex_input, eds2, path, words):
+    """zink 25.0.7 uses VK_EXT_vertex_input_dynamic_state only with its feature and with
+    extendedDynamicState2 (zink_device_info.py's conditions, zink_screen.c:2848-2850)."""
+    choice = paths.choose_vertex_input("auto", vertex_input, eds2)
+    assert choice.path == path and words in choice.why
+    assert choice.describe().startswith(f"vertex-input path {path} (auto: ")
+
+
+@pytest.mark.parametrize("vertex_input, eds2, lacks", [
+    (False, True, VI_LACKS), (True, False, EDS2_LACKS), (False, False, f"{VI_LACKS} and {EDS2_LACKS}")])
+def test_a_named_vertex_input_path_is_taken_or_refused_in_one_line(vertex_input, eds2, lacks):
+    assert paths.choose_vertex_input("static", vertex_input, eds2).describe() == \
+        "vertex-input path static (--vk-vertex-input static)"
+    assert paths.choose_vertex_input("dynamic", True, True).describe() == \
+        "vertex-input path dynamic (--vk-vertex-input dynamic)"
+    with pytest.raises(paths.PathError) as refused:
+        paths.choose_vertex_input("dynamic", vertex_input, eds2)
+    assert str(refused.value) == f"--vk-vertex-input dynamic: the Vulkan device lacks {lacks}"
+    with pytest.raises(paths.PathError, match=r"unknown vertex-input path 'fast' \(known: auto, dynamic, static\)"):
+        paths.choose_vertex_input("fast", True, True)
+
+
+def test_cases_with_vertex_attributes_depend_on_the_vertex_input_path():
+    """Every draw_params case reads a_vertex and a_instance; a case without attributes gives the
+    driver nothing to fetch in either path."""
+    draw_params = family("draw_params").generate()
+    assert all(paths.depends_on_vertex_input(c) for c in draw_params)
+    without = [c for c in family("tess").generate() if not c.attributes]
+    assert without and not any(paths.depends_on_vertex_input(c) for c in without)
+
+
 def test_draw_parameters_are_needed_as_zink_needs_shader_draw_parameters():
     """zink offers GL_ARB_shader_draw_parameters and GL_ARB_base_instance only with
     shaderDrawParameters; the layer skips a case reading a draw parameter on a device without it."""
@@ -163,3 +205,92 @@ def test_the_patch_size_path_option_reaches_the_backend(path, tmp_path):
     [record] = json.loads((tmp_path / "results.json").read_text())["results"]
     assert (record["id"], record["status"]) == (case_id, "pass"), record
     assert f"patch-size path {path} (--vk-patch-path {path})" in record["platform"], record["platform"]
+
+
+# The vertex-input path: an attribute-reading draw_params case (a_vertex per vertex, a_instance
+# per instance) whose four vertices fetch different values at either rate.
+ATTRIBUTES_CASE = "draw_params/DrawArraysInstancedBaseInstance/f0c4i1bi0/glsl450/vs"
+_RUN_VERTEX_INPUT = """
+import sys
+from harness.backends.vk import runner
+from harness.backends.vk.runner import VKBackend
+from harness.model.status import Reply, Result
+from harness.oracle.verdict import judge
+from harness.sources import catalog
+path, swap = sys.argv[1], sys.argv[2] == "swap"
+recorded = []
+set_vertex_input = runner._CaseRun._set_vertex_input
+def spy(self, cmd):
+    recorded.append(self.vertex_layout)
+    if swap:        # each binding recorded at the other rate: what the driver fetches by, if it reads the command
+        instance, vertex = runner.vk.VK_VERTEX_INPUT_RATE_INSTANCE, runner.vk.VK_VERTEX_INPUT_RATE_VERTEX
+        self.vertex_layout = tuple(v._replace(rate=vertex if v.rate == instance else instance)
+                                   for v in recorded[-1])
+    try:
+        set_vertex_input(self, cmd)
+    finally:
+        self.vertex_layout = recorded[-1]
+runner._CaseRun._set_vertex_input = spy
+backend = VKBackend(vertex_input=path, validation=True)
+case = catalog.find(sys.argv[3])
+verdict = judge(case, Result(Reply.OK, observation=backend.run(case)), "lavapipe")
+print(backend.info()["vk_vertex_input"], verdict.status.value, len(recorded), [tuple(map(tuple, layout)) for layout in recorded[:1]])
+print(verdict.message)
+"""
+
+
+@pytest.mark.parametrize("path, swap, expected", [
+    ("dynamic", "", ("dynamic", "pass", "1")),
+    ("dynamic", "swap", ("dynamic", "fail", "1")),
+    ("static", "swap", ("static", "pass", "0")),
+])
+def test_the_dynamic_vertex_input_path_is_what_lavapipe_fetches_by(path, swap, expected):
+    """In the dynamic path the draw records vkCmdSetVertexInputEXT (once, before its one draw) and
+    the driver fetches by it: recorded with each binding at the other rate, the case fails on its
+    attributes, though the pipeline is the same; the static path never records it, so the same
+    change does nothing there. Under the validation layer, which reports a draw whose pipeline
+    declares VK_DYNAMIC_STATE_VERTEX_INPUT_EXT without the command recorded. System Mesa only, as
+    test_each_patch_size_path_runs_on_lavapipe."""
+    on_the_systems_mesa({"lavapipe": [ATTRIBUTES_CASE]})
+    proc = subprocess.run([sys.executable, "-m", "harness", "run", "lavapipe", "--", sys.executable, "-c",
+                           _RUN_VERTEX_INPUT, path, swap or "-", ATTRIBUTES_CASE], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300, env=SYSTEM_ONLY_ENV)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    first, message = proc.stdout.split("\n", 1)
+    assert tuple(first.split()[:3]) == expected, proc.stdout + proc.stderr[-2000:]
+    if expected[2] == "1":          # the layout both paths give the driver: binding i, floats, offset 0
+        vertex, instance = vulkan.VK_VERTEX_INPUT_RATE_VERTEX, vulkan.VK_VERTEX_INPUT_RATE_INSTANCE
+        assert f"[((0, 4, {vertex}, 0, {vulkan.VK_FORMAT_R32_SFLOAT}), " \
+               f"(1, 4, {instance}, 1, {vulkan.VK_FORMAT_R32_SFLOAT}))]" in first, first
+    if expected[1] == "fail":
+        assert "attributes fetched (a_vertex, a_instance)" in message, message
+
+
+@pytest.mark.parametrize("path", ["dynamic", "static"])
+def test_the_vertex_input_path_option_reaches_the_backend(path, tmp_path):
+    """`--vk-vertex-input` on pytest's command line, through the scheduler's processes (--jobs 2)
+    to each executor child: an attribute-reading case passes and its record's platform names the
+    path taken. lavapipe (22.3.6 and 26.2.6) offers vertexInputDynamicState and
+    extendedDynamicState2, so both are taken here."""
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tests/draw_params",
+                           "-k", ATTRIBUTES_CASE, "--target", "lavapipe", f"--vk-vertex-input={path}", "--jobs", "2",
+                           f"--results-dir={tmp_path}"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    [record] = json.loads((tmp_path / "results.json").read_text())["results"]
+    assert (record["id"], record["status"]) == (ATTRIBUTES_CASE, "pass"), record
+    assert f"vertex-input path {path} (--vk-vertex-input {path})" in record["platform"], record["platform"]
+
+
+def test_the_lavapipe_split_target_takes_the_paths_zink_does_not_take_on_lavapipe():
+    """lavapipe-split: multi-draws split and the vertex input static, where `lavapipe` takes zink's
+    (native, dynamic on lavapipe). Its draw_params cases read attributes, so the static
+    vertex-input path runs in CI on them (its tess cases read none: the same in either path)."""
+    split, lavapipe = get("lavapipe-split"), get("lavapipe")
+    assert (split.vk_path, split.vk_vertex_input) == ("split", "static")
+    assert (lavapipe.vk_path, lavapipe.vk_vertex_input) == ("", "")
+    collected = {name: [c for c in family(name).generate() if paths.depends_on_path(c)] for name in ("draw_params", "tess")}
+    assert collected["draw_params"] and all(map(paths.depends_on_vertex_input, collected["draw_params"]))
+    assert collected["tess"] and not any(map(paths.depends_on_vertex_input, collected["tess"]))
+    from harness.base.config import RunSettings
+    options = RunSettings(vk_vertex_input="dynamic").child_options(split)
+    assert (options.vk_path, options.vk_vertex_input) == ("split", "static")

@@ -11,7 +11,7 @@ import vulkan
 
 from harness.backends.vk import runner
 from harness.backends.vk.translate import CLIP_PLANES
-from harness.model.case import Draw, DrawEntry
+from harness.model.case import Attribute, Draw, DrawEntry
 
 
 class FakeVulkan:
@@ -122,3 +122,35 @@ def test_push_constants_carry_the_levels_and_the_clip_planes(fake):
     assert struct.unpack_from("<4f2f", data, 0) == (2.0, 3.0, 4.0, 5.0, 6.0, 7.0)
     assert struct.unpack_from("<2i", data, 32) == (1, 0b101)
     assert struct.unpack_from("<4f", data, 48 + 16 * 2) == planes[2]
+
+
+def test_the_dynamic_vertex_input_path_records_the_layout_the_static_path_bakes(fake):
+    """vkCmdSetVertexInputEXT with one binding per attribute (stride, rate, divisor 1) and its
+    attribute (location, format, offset 0): the layout runner.vertex_layout gives both paths."""
+    attributes = (Attribute(0, 4, (0.0,) * 8), Attribute(3, 1, (0.0,) * 2, divisor=1))
+    layout = runner.vertex_layout(attributes)
+    assert [tuple(v) for v in layout] == [
+        (0, 16, vulkan.VK_VERTEX_INPUT_RATE_VERTEX, 0, vulkan.VK_FORMAT_R32G32B32A32_SFLOAT),
+        (1, 4, vulkan.VK_VERTEX_INPUT_RATE_INSTANCE, 3, vulkan.VK_FORMAT_R32_SFLOAT)]
+    run = case_run()
+    run.vertex_layout = layout
+    run.dev = SimpleNamespace(ext={"vkCmdSetVertexInputEXT": fake.__getattr__("vkCmdSetVertexInputEXT")})
+    run._set_vertex_input("cmd")
+    [(name, (nb, bindings, na, attrs))] = fake.calls
+    assert (name, nb, na) == ("vkCmdSetVertexInputEXT", 2, 2)
+    assert [(b.sType, b.binding, b.stride, b.inputRate, b.divisor) for b in list(bindings)[:2]] == [
+        (vulkan.VK_STRUCTURE_TYPE_VERTEX_INPUT_BINDING_DESCRIPTION_2_EXT, 0, 16, vulkan.VK_VERTEX_INPUT_RATE_VERTEX, 1),
+        (vulkan.VK_STRUCTURE_TYPE_VERTEX_INPUT_BINDING_DESCRIPTION_2_EXT, 1, 4, vulkan.VK_VERTEX_INPUT_RATE_INSTANCE, 1)]
+    assert [(a.sType, a.location, a.binding, a.format, a.offset) for a in list(attrs)[:2]] == [
+        (vulkan.VK_STRUCTURE_TYPE_VERTEX_INPUT_ATTRIBUTE_DESCRIPTION_2_EXT, 0, 0,
+         vulkan.VK_FORMAT_R32G32B32A32_SFLOAT, 0),
+        (vulkan.VK_STRUCTURE_TYPE_VERTEX_INPUT_ATTRIBUTE_DESCRIPTION_2_EXT, 3, 1, vulkan.VK_FORMAT_R32_SFLOAT, 0)]
+
+
+def test_a_case_without_attributes_records_an_empty_vertex_input(fake):
+    run = case_run()
+    run.vertex_layout = runner.vertex_layout(())
+    run.dev = SimpleNamespace(ext={"vkCmdSetVertexInputEXT": fake.__getattr__("vkCmdSetVertexInputEXT")})
+    run._set_vertex_input("cmd")
+    [(name, (nb, _, na, _))] = fake.calls
+    assert (name, nb, na) == ("vkCmdSetVertexInputEXT", 0, 0)

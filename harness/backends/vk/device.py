@@ -13,7 +13,7 @@ from harness.backends import BackendError
 WANTED_EXTENSIONS = ("VK_EXT_transform_feedback", "VK_EXT_index_type_uint8",
                      "VK_EXT_primitive_topology_list_restart", "VK_KHR_draw_indirect_count",
                      "VK_EXT_primitives_generated_query", "VK_EXT_multi_draw",
-                     "VK_EXT_extended_dynamic_state2")
+                     "VK_EXT_extended_dynamic_state2", "VK_EXT_vertex_input_dynamic_state")
 
 
 VALIDATION_LAYER = "VK_LAYER_KHRONOS_validation"
@@ -60,6 +60,8 @@ class Device:
         if "VK_EXT_multi_draw" in self.extensions:
             self.ext.update({name: vk.vkGetDeviceProcAddr(self.device, name)
                              for name in ("vkCmdDrawMultiEXT", "vkCmdDrawMultiIndexedEXT")})
+        if self.has("vertex_input_dynamic"):
+            self.ext["vkCmdSetVertexInputEXT"] = vk.vkGetDeviceProcAddr(self.device, "vkCmdSetVertexInputEXT")
         if self.has("patch_control_points_dynamic"):
             self.ext["vkCmdSetPatchControlPointsEXT"] = vk.vkGetDeviceProcAddr(self.device,
                                                                                "vkCmdSetPatchControlPointsEXT")
@@ -93,7 +95,7 @@ class Device:
         self.f12 = vk.VkPhysicalDeviceVulkan12Features(sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
                                                        pNext=self.f11)
         chain = self.f12
-        self.xfb = self.uint8 = self.restart = self.generated = self.multi_draw = self.eds2 = None
+        self.xfb = self.uint8 = self.restart = self.generated = self.multi_draw = self.eds2 = self.vi = None
         if "VK_EXT_transform_feedback" in self.extensions:
             self.xfb = chain = vk.VkPhysicalDeviceTransformFeedbackFeaturesEXT(
                 sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT, pNext=chain)
@@ -112,6 +114,9 @@ class Device:
         if "VK_EXT_extended_dynamic_state2" in self.extensions:
             self.eds2 = chain = vk.VkPhysicalDeviceExtendedDynamicState2FeaturesEXT(
                 sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT, pNext=chain)
+        if "VK_EXT_vertex_input_dynamic_state" in self.extensions:
+            self.vi = chain = vk.VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT(
+                sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT, pNext=chain)
         self.features = vk.VkPhysicalDeviceFeatures2(sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, pNext=chain)
         vk.vkGetPhysicalDeviceFeatures2(self.physical, self.features)
         queue = vk.VkDeviceQueueCreateInfo(sType=vk.VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
@@ -134,6 +139,8 @@ class Device:
             "multi_draw": self.multi_draw is not None and self.multi_draw.multiDraw,
             "shader_draw_parameters": self.f11.shaderDrawParameters,
             "patch_control_points_dynamic": self.eds2 is not None and self.eds2.extendedDynamicState2PatchControlPoints,
+            "extended_dynamic_state2": self.eds2 is not None and self.eds2.extendedDynamicState2,
+            "vertex_input_dynamic": self.vi is not None and self.vi.vertexInputDynamicState,
             "multi_draw_indirect": core.multiDrawIndirect,
             "tessellation": core.tessellationShader,
             "geometry": core.geometryShader,

@@ -1,6 +1,7 @@
 """Which path the Vulkan layer takes where zink's Vulkan calls depend on the device's features,
-chosen as zink chooses it: a GL direct multi-draw (`--vk-path`), and the tessellation patch size
-(patch control points, below; `--vk-patch-path`).
+chosen as zink chooses it: a GL direct multi-draw (`--vk-path`), the tessellation patch size
+(patch control points, below; `--vk-patch-path`), and the vertex input (bindings and attributes,
+below; `--vk-vertex-input`).
 
 - `native`: one `vkCmdDrawMultiEXT` / `vkCmdDrawMultiIndexedEXT` (VK_EXT_multi_draw) with every
   entry of the GL call, zero-count ones included, and `gl_DrawID` read from the native
@@ -25,8 +26,21 @@ The patch size of a draw with tessellation (GL_PATCH_VERTICES) reaches the drive
 - `static`: patchControlPoints in the pipeline, one pipeline per patch size (zink without it:
   `vertices_per_patch` is pipeline state, zink_pipeline.c).
 zink injects its pass-through TCS (a program with a TES and no TCS) whatever the device offers,
-its output patch size GL_PATCH_VERTICES (a shader key) in both paths; docs/vulkan-backend.md
-("zink's feature-dependent paths") lists the other feature-dependent choices.
+its output patch size GL_PATCH_VERTICES (a shader key) in both paths.
+
+The vertex input (the bindings' strides and rates, the attributes' locations, formats and
+offsets) reaches the driver one of two ways:
+- `dynamic`: every pipeline declares VK_DYNAMIC_STATE_VERTEX_INPUT_EXT with an empty vertex input
+  state, and each draw records vkCmdSetVertexInputEXT with VkVertexInputBindingDescription2EXT
+  (divisor 1) and VkVertexInputAttributeDescription2EXT; pipelines are not keyed by the layout.
+  zink (25.0.7 and later) takes it where the device offers VK_EXT_vertex_input_dynamic_state's
+  vertexInputDynamicState and VK_EXT_extended_dynamic_state2's extendedDynamicState2
+  (zink_device_info.py: each extension counts only with its feature; zink_screen.c:2848-2850
+  drops the first without the second; zink_pipeline.c:233-234 the dynamic state,
+  zink_draw.cpp:150-151 the command).
+- `static`: the layout in the pipeline's VkPipelineVertexInputStateCreateInfo, a pipeline per
+  layout (zink without them).
+docs/vulkan-backend.md ("zink's feature-dependent paths") lists the other feature-dependent choices.
 """
 from __future__ import annotations
 
@@ -39,6 +53,10 @@ CHOICES = ("auto",) + PATHS
 PATCH_PATHS = ("dynamic", "static")
 PATCH_CHOICES = ("auto",) + PATCH_PATHS
 PATCH_FEATURE = "VK_EXT_extended_dynamic_state2 (extendedDynamicState2PatchControlPoints)"
+VERTEX_INPUT_PATHS = ("dynamic", "static")
+VERTEX_INPUT_CHOICES = ("auto",) + VERTEX_INPUT_PATHS
+VERTEX_INPUT_FEATURES = ("VK_EXT_vertex_input_dynamic_state (vertexInputDynamicState)",
+                         "VK_EXT_extended_dynamic_state2 (extendedDynamicState2)")
 
 
 class PathError(ValueError):
@@ -49,7 +67,7 @@ class PathError(ValueError):
 class Choice:
     path: str                       # "native" or "split"; "dynamic" or "static"
     why: str                        # how it was chosen, for the target's info and results
-    area: str = "multi-draw"        # or "patch-size"
+    area: str = "multi-draw"        # or "patch-size", "vertex-input"
 
     def describe(self) -> str:
         return f"{self.area} path {self.path} ({self.why})"
@@ -91,6 +109,33 @@ def choose_patch_size(requested: str, dynamic_patch_control_points: bool) -> Cho
         return Choice("static", f"auto: the device lacks {PATCH_FEATURE}, as zink bakes the patch size", "patch-size")
     return Choice("dynamic", "auto: the device offers extendedDynamicState2PatchControlPoints, as zink uses it",
                   "patch-size")
+
+
+def choose_vertex_input(requested: str, vertex_input_dynamic: bool, extended_dynamic_state2: bool) -> Choice:
+    """`requested` is auto, dynamic or static; auto takes dynamic exactly where zink does: the
+    device offers both vertexInputDynamicState and extendedDynamicState2."""
+    if requested not in VERTEX_INPUT_CHOICES:
+        raise PathError(f"unknown vertex-input path {requested!r} (known: {', '.join(VERTEX_INPUT_CHOICES)})")
+    lacks = [name for name, have in zip(VERTEX_INPUT_FEATURES, (vertex_input_dynamic, extended_dynamic_state2))
+             if not have]
+    if requested == "static":
+        return Choice("static", "--vk-vertex-input static", "vertex-input")
+    if requested == "dynamic":
+        if lacks:
+            raise PathError(f"--vk-vertex-input dynamic: the Vulkan device lacks {' and '.join(lacks)}")
+        return Choice("dynamic", "--vk-vertex-input dynamic", "vertex-input")
+    if lacks:
+        return Choice("static", f"auto: the device lacks {' and '.join(lacks)}, as zink bakes the vertex input",
+                      "vertex-input")
+    return Choice("dynamic", "auto: the device offers vertexInputDynamicState and extendedDynamicState2, "
+                  "as zink records the vertex input per draw", "vertex-input")
+
+
+def depends_on_vertex_input(case) -> bool:
+    """Whether the vertex-input paths record any of the case's draws differently: a case with
+    vertex attributes (without any, both paths give the driver an empty layout; the dynamic path
+    records it per draw, which the driver has no attribute to fetch by)."""
+    return bool(case.attributes) and bool(case.draws())
 
 
 def depends_on_patch_size_path(case) -> bool:

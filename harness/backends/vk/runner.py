@@ -4,7 +4,8 @@ GL draw calls map to vkCmdDraw*/vkCmdDraw*Indirect(Count) with the same argument
 multi-draw with direct arguments takes the path zink takes on the device (paths.py): one
 vkCmdDrawMulti*EXT call reading native DrawIndex, or single draws each told its index through the
 layer's push constant (the `draw-id` translation); an indirect multi-draw stays one call and
-gets native DrawIndex. The viewport is flipped (negative height) so that winding and rows match
+gets native DrawIndex. The vertex input (bindings and attributes) is, as zink's on the device,
+either recorded per draw (vkCmdSetVertexInputEXT) or baked into the pipeline (paths.py). The viewport is flipped (negative height) so that winding and rows match
 GL, and image rows are put back into GL's bottom-up order.
 """
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import struct
 import traceback
 from collections import OrderedDict
+from typing import NamedTuple
 
 import numpy as np
 import vulkan as vk
@@ -49,6 +51,9 @@ ALL_STAGES = sum(STAGE_BITS.values())
 CACHED = 32                                 # pipelines and shader modules kept between cases
 COLOR_FORMAT = vk.VK_FORMAT_R32G32B32A32_SFLOAT
 KEPT_FORMATS = {"RGBA8": vk.VK_FORMAT_R8G8B8A8_UNORM, "RGBA32F": COLOR_FORMAT}   # Readback.keep_image targets
+# An attribute's Vulkan format by its float components (1..4).
+ATTRIBUTE_FORMATS = (None, vk.VK_FORMAT_R32_SFLOAT, vk.VK_FORMAT_R32G32_SFLOAT, vk.VK_FORMAT_R32G32B32_SFLOAT,
+                     vk.VK_FORMAT_R32G32B32A32_SFLOAT)
 # GL_ARB_shader_draw_parameters and GL_ARB_base_instance only where the device has
 # shaderDrawParameters, as zink (zink_screen.c: start_instance = draw_parameters =
 # shaderDrawParameters || VK_KHR_shader_draw_parameters); the builtins below need its SPIR-V
@@ -67,7 +72,7 @@ def uses_draw_parameters(case: Case) -> bool:
 
 class VKBackend:
     def __init__(self, without: frozenset[str] = frozenset(), validation: bool = False, path: str = "auto",
-                 patch_path: str = "auto"):
+                 patch_path: str = "auto", vertex_input: str = "auto"):
         unknown = set(without) - set(TRANSLATIONS)
         if unknown:
             raise BackendError(f"unknown translation(s) {sorted(unknown)}; known: {', '.join(TRANSLATIONS)}")
@@ -76,6 +81,8 @@ class VKBackend:
         try:
             self.path = paths.choose(path, self.dev.has("multi_draw"), self.dev.has("shader_draw_parameters"))
             self.patch_path = paths.choose_patch_size(patch_path, self.dev.has("patch_control_points_dynamic"))
+            self.vertex_input = paths.choose_vertex_input(vertex_input, self.dev.has("vertex_input_dynamic"),
+                                                          self.dev.has("extended_dynamic_state2"))
         except paths.PathError as exc:
             raise BackendError(str(exc)) from None
         # (stage, source) -> VkShaderModule and pipeline key -> VkPipeline, least recently used
@@ -105,7 +112,8 @@ class VKBackend:
 
     @classmethod
     def from_options(cls, options) -> "VKBackend":
-        return cls(frozenset(options.vk_without), options.vk_validation, options.vk_path, options.vk_patch_path)
+        return cls(frozenset(options.vk_without), options.vk_validation, options.vk_path, options.vk_patch_path,
+                   options.vk_vertex_input)
 
     def _facts(self) -> dict:
         d, lim = self.dev, self.dev.limits
@@ -148,8 +156,9 @@ class VKBackend:
         without = ", ".join(sorted(self.without)) or "none"
         return {"renderer": facts["renderer"], "vendor": facts["vendor"], "version": facts["version"],
                 "driver_info": facts["driver_info"], "vk_path": self.path.path, "vk_patch_path": self.patch_path.path,
+                "vk_vertex_input": self.vertex_input.path,
                 "platform": f"Vulkan, {self.path.describe()}, {self.patch_path.describe()}, "
-                            f"translations switched off: {without}",
+                            f"{self.vertex_input.describe()}, translations switched off: {without}",
                 "profiles": {"core": facts, "compat": facts}}
 
     # -- running a case -----------------------------------------------------------------------
@@ -195,6 +204,8 @@ class VKBackend:
         if any(a.array for a in case.attributes):
             raise Skip("the Vulkan backend has no fixed-function vertex arrays (texture coordinates "
                        "through glTexCoordPointer)")
+        if any(a.divisor > 1 for a in case.attributes):
+            raise Skip("the Vulkan backend supports attribute divisors 0 and 1 only")
         if any(t.target != "2D" for state in states for t in state.textures):
             raise Skip("the Vulkan backend makes no 1D or 3D textures")
         needs = []
@@ -305,6 +316,7 @@ class _CaseRun:
 
     def _vertex_buffers(self) -> None:
         case = self.case
+        self.vertex_layout = vertex_layout(case.attributes)
         self.attributes = [self._buffer(0, vk.VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
                                         np.asarray(a.data, dtype="<f4").tobytes()) for a in case.attributes]
         self.indices = None
@@ -381,6 +393,24 @@ class _CaseRun:
         return dset
 
     # -- pipelines ---------------------------------------------------------------------------
+    def _dynamic_vertex_input(self) -> bool:
+        return self.b.vertex_input.path == "dynamic"
+
+    def _set_vertex_input(self, cmd) -> None:
+        """The dynamic vertex-input path: the case's bindings and attributes, recorded before each
+        draw as zink records them (zink_draw.cpp, zink_bind_vertex_buffers): the same strides,
+        rates, locations, formats and offsets the static path bakes, each binding's divisor 1."""
+        ffi = vk.ffi
+        layout = self.vertex_layout
+        bindings = ffi.new("VkVertexInputBindingDescription2EXT[]", max(len(layout), 1))
+        attributes = ffi.new("VkVertexInputAttributeDescription2EXT[]", max(len(layout), 1))
+        for b, a, v in zip(bindings, attributes, layout):
+            b.sType, b.binding, b.stride, b.inputRate, b.divisor = (
+                vk.VK_STRUCTURE_TYPE_VERTEX_INPUT_BINDING_DESCRIPTION_2_EXT, v.binding, v.stride, v.rate, 1)
+            a.sType, a.location, a.binding, a.format, a.offset = (
+                vk.VK_STRUCTURE_TYPE_VERTEX_INPUT_ATTRIBUTE_DESCRIPTION_2_EXT, v.location, v.binding, v.format, 0)
+        self.dev.ext["vkCmdSetVertexInputEXT"](cmd, len(layout), bindings, len(layout), attributes)
+
     def _dynamic_patch(self, draw: Draw) -> bool:
         """The draw's patch size is dynamic state (the patch-size path `dynamic`, a program with a TES)."""
         return self.b.patch_path.path == "dynamic" and "tes" in self.translated[draw.program]
@@ -400,9 +430,11 @@ class _CaseRun:
         # The patch-size path (paths.py): dynamic, the size is recorded per draw and a program with a
         # TCS has one pipeline for every size (a TCS-less one differs in its injected TCS anyway).
         dynamic_patch = self._dynamic_patch(draw)
+        # The vertex-input path: dynamic, one pipeline for every vertex layout (recorded per draw).
+        dynamic_input = self._dynamic_vertex_input()
         key = (tuple(sorted(stages.items())), draw.mode, draw.restart_index is not None,
                None if dynamic_patch else self.patch_vertices,
-               tuple((a.location, a.components, bool(a.divisor)) for a in self.case.attributes),
+               None if dynamic_input else self.vertex_layout,
                bool(self.case.readback.captures), self.format, raster)
         if key in self.b.pipelines:
             self.b.pipelines.move_to_end(key)
@@ -411,17 +443,16 @@ class _CaseRun:
             sType=vk.VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, stage=STAGE_BITS[s],
             module=self.b.module(s, src), pName="main") for s, src in stages.items()]
         bindings, attributes = [], []
-        for i, a in enumerate(self.case.attributes):
-            rate = vk.VK_VERTEX_INPUT_RATE_INSTANCE if a.divisor else vk.VK_VERTEX_INPUT_RATE_VERTEX
-            if a.divisor > 1:
-                raise Skip("the Vulkan backend supports attribute divisors 0 and 1 only")
-            bindings.append(vk.VkVertexInputBindingDescription(binding=i, stride=4 * a.components, inputRate=rate))
-            attributes.append(vk.VkVertexInputAttributeDescription(
-                location=a.location, binding=i, format=[None, vk.VK_FORMAT_R32_SFLOAT, vk.VK_FORMAT_R32G32_SFLOAT,
-                                                        vk.VK_FORMAT_R32G32B32_SFLOAT,
-                                                        vk.VK_FORMAT_R32G32B32A32_SFLOAT][a.components], offset=0))
+        if not dynamic_input:       # dynamic: an empty vertex input state, as zink's (zink_pipeline.c)
+            for v in self.vertex_layout:
+                bindings.append(vk.VkVertexInputBindingDescription(binding=v.binding, stride=v.stride,
+                                                                   inputRate=v.rate))
+                attributes.append(vk.VkVertexInputAttributeDescription(location=v.location, binding=v.binding,
+                                                                       format=v.format, offset=0))
         captures = bool(self.case.readback.captures)
         dynamic = [vk.VK_DYNAMIC_STATE_VIEWPORT, vk.VK_DYNAMIC_STATE_SCISSOR]
+        if dynamic_input:
+            dynamic.append(vk.VK_DYNAMIC_STATE_VERTEX_INPUT_EXT)
         if dynamic_patch:
             dynamic.append(vk.VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT)
         info = vk.VkGraphicsPipelineCreateInfo(
@@ -549,6 +580,8 @@ class _CaseRun:
             vk.vkCmdBindPipeline(cmd, vk.VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline)
             if dynamic_patch:
                 self.dev.ext["vkCmdSetPatchControlPointsEXT"](cmd, self.patch_vertices)
+            if self._dynamic_vertex_input():
+                self._set_vertex_input(cmd)
             if uniform_set is not None:
                 vk.vkCmdBindDescriptorSets(cmd, vk.VK_PIPELINE_BIND_POINT_GRAPHICS, self.b.layout, 0, 1,
                                            [uniform_set], 0, None)
@@ -676,6 +709,22 @@ class _CaseRun:
             fn, size = self.dev.ext["vkCmdDrawMultiEXT"], vk.ffi.sizeof("VkMultiDrawInfoEXT")
             rec = lambda cmd: fn(cmd, n, infos, 1, 0, size)  # noqa: E731
         return {"indexed": indexed, "draw_id": 0, "record": rec}
+
+
+class VertexBinding(NamedTuple):
+    """One attribute's binding and its attribute (the layer gives each attribute a buffer of its own)."""
+    binding: int
+    stride: int
+    rate: int                       # VK_VERTEX_INPUT_RATE_VERTEX or _INSTANCE (divisor 1)
+    location: int
+    format: int
+
+
+def vertex_layout(attributes) -> tuple[VertexBinding, ...]:
+    """The vertex input both paths give the driver: binding i, tightly packed floats, offset 0."""
+    return tuple(VertexBinding(i, 4 * a.components,
+                               vk.VK_VERTEX_INPUT_RATE_INSTANCE if a.divisor else vk.VK_VERTEX_INPUT_RATE_VERTEX,
+                               a.location, ATTRIBUTE_FORMATS[a.components]) for i, a in enumerate(attributes))
 
 
 def _failed_call(exc: BaseException) -> str:
