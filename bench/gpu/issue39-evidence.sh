@@ -22,6 +22,8 @@
 # flag  (nv25's .mesa/) the harness's flag after a hang (harness/run/gpu_hangs.py): the three ids,
 #       the parameter-buffer hang, the three ids again, each through bench/gpu/run_ids.py
 #       (core.run_case), printing each message's flag line.
+# separable (nv26's .mesa/) the TCS-less separable tess cases on NVIDIA's GL, the harness's layer
+#       on NVIDIA's Vulkan, and zink 26.2.6 over it (each target in a fresh process, ungated).
 # nv25  .mesa/ holds trixie's Mesa 25.0.7 closure less mesa-vulkan-drivers:
 #       - the three findings on zink-system first (a control: no hang yet on this machine);
 #       - `harness blame` of zink-seq-delete-crash's case, 5 runs a setup, saved likewise;
@@ -109,6 +111,14 @@ flag)
         python3 -c "import json,sys; [print(' ', r['id'][-30:], r['status'], (r['message'].splitlines() or [''])[-1][:260]) for r in json.load(open(sys.argv[1]))['records']]" "$o/$phase.json"
     done
     cat ~/.cache/gl-layer-harness/gpu-hangs.jsonl
+    ;;
+separable)
+    for t in system-gl system-vk zink-system; do
+        step "tess -k separable on $t"
+        timeout 150 python3 -m pytest -q -p no:cacheprovider tests/tess -k separable --target $t --baseline none \
+            --case-timeout 20 -n 0 --results-dir "$o/sep-$t" 2>&1 | tail -n 4
+        python3 -c "import json,sys; [print(' ', r['id'], r['status'], r['message'].splitlines()[0][:200] if r['message'] else '') for r in json.load(open(sys.argv[1]))['results'] if r['status'] != 'pass']" "$o/sep-$t/results.json" | head -n 8
+    done
     ;;
 nv25)
     step "control on a fresh machine: the three findings on zink-system (Mesa 25.0.7)"
