@@ -4,7 +4,9 @@ components apart, print the evidence table and the verdict of harness/triage/bla
 Setups, per Mesa: llvmpipe; zink over lavapipe with the Khronos validation layer loaded into its
 process (its errors go to a log file, read after the case: zink's invalid SPIR-V shows there even
 when the driver then crashes); zink over another Vulkan driver (`zink-system`) where the machine has
-one; the harness's Vulkan layer on lavapipe in each multi-draw path under the validation layer.
+one; with two Mesas or more, zink of this Mesa over each other Mesa's lavapipe (harness/mesa/mix.py);
+the harness's Vulkan layer on lavapipe in each multi-draw path under the validation layer. Rows
+gathered on another machine (a GPU's, `--save-evidence` there) join with `--evidence`.
 """
 from __future__ import annotations
 
