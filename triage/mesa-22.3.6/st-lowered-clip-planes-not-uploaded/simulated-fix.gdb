@@ -1,6 +1,7 @@
 # Simulated fix (no rebuild): after the state tracker updates the VS, TES or GS variant of a draw
 # (st_update_vp/tep/gp), upload that stage's constants too, as a ST_NEW_*_CONSTANTS bit would. Every
-# reproducer of this folder passes with it (README). Needs the state tracker with debug information.
+# reproducer of sequences 1 and 2 passes with it (README; not 22.3.6's plane-equation-change, which makes no
+# variant). Needs the state tracker with debug information.
 set pagination off
 set breakpoint pending on
 set print thread-events off
