@@ -148,7 +148,8 @@ def _judge_told(rows: list[Row]) -> Verdict:
                                        f"the harness's layer on lavapipe ({zinks}); llvmpipe passes")
         if other and in_zinks_path is False:
             return Verdict("zink", "zink fails over lavapipe and over another Vulkan driver; the Vulkan calls zink "
-                                   f"makes pass on lavapipe ({zinks}); llvmpipe passes")
+                                   f"makes pass on lavapipe ({zinks}); llvmpipe passes (zink, or a state tracker "
+                                   "path only zink takes: read the source)")
         why = "no other Vulkan driver to tell zink from lavapipe" if other is None else \
             "zink over another Vulkan driver passes, yet the layer's calls pass on lavapipe"
         return Verdict("undecided", f"zink over lavapipe fails, llvmpipe passes: {why}")
@@ -194,7 +195,8 @@ def mixed_verdicts(by_mesa: dict[str, list[Row]], failure: str = "") -> dict[str
                 continue
             back = next((o for o in other if o.setup == MIXED + a and o.status in FAILING + ("pass",)), None)
             if r.status in FAILING:
-                said.add(("zink", f"the failure follows zink {a}: it fails over lavapipe {b} too, where zink {b} passes"))
+                said.add(("zink", f"the failure follows zink {a}: it fails over lavapipe {b} too, where zink {b} passes "
+                                  "(zink, or a state tracker path only zink takes: read the source)"))
             elif back is not None and back.status in FAILING:
                 said.add(("lavapipe", f"the failure follows lavapipe {a}: zink {b} fails over it, while zink {a} "
                                       f"passes over lavapipe {b} and zink {b} over its own"))
