@@ -50,14 +50,19 @@ def step_token(domain: str, step: Step) -> str:
     return "/".join(parts)
 
 
-def make_case(domain: str, spacing: str, point_mode: bool, steps: tuple[Step, ...], separable: bool = False) -> Case:
+def make_case(domain: str, spacing: str, point_mode: bool, steps: tuple[Step, ...], separable: bool = False,
+              located: bool = False) -> Case:
+    """`separable`: the VS and the TES as separable programs; `located`: their VertexData block at an
+    explicit location (GLSL 4.40), which Mesa's linker lays out alike on both sides
+    (triage/mesa-22.3.6/separable-vs-tes-array-packing: without it the TES misreads `pair[1]` and
+    `vertex_id`), so those cases check everything else of the separable path."""
     path = (["tess", "no-tcs", domain, SHORT_SPACING[spacing]] + (["points"] if point_mode else [])
-            + (["separable"] if separable else []))
+            + (["separable-located" if located else "separable"] if separable else []))
     id_ = "/".join(path) + "/" + "/then/".join(step_token(domain, s) for s in steps)
     n_outer, n_inner = used_levels(domain)
-    shaders = (("vs", shader("no_tcs.vert", separable=separable)),
+    shaders = (("vs", shader("no_tcs.vert", separable=separable, located=located)),
                ("tes", shader("no_tcs.tese", domain=domain, spacing=spacing, point_mode=point_mode,
-                              separable=separable)))
+                              separable=separable, located=located)))
 
     draws, expects = [], []
     patch_vertices, levels, first = INITIAL_PATCH_VERTICES, INITIAL, 0
@@ -90,7 +95,8 @@ def make_case(domain: str, spacing: str, point_mode: bool, steps: tuple[Step, ..
     most = max(e.counts[2][1] for e in expects)
     return Case(
         id=id_, family=FAMILY, shaders=shaders,
-        requires=Requirements(gl_version=(4, 1) if separable else (4, 0), profile="core", limits=tuple(limits)),
+        requires=Requirements(gl_version=(4, 4) if located else (4, 1) if separable else (4, 0), profile="core",
+                              limits=tuple(limits)),
         vertices=first,
         attributes=(Attribute(0, 4, tuple(c for v in range(first) for c in attribute(v))),),
         steps=tuple(draws),
@@ -100,7 +106,7 @@ def make_case(domain: str, spacing: str, point_mode: bool, steps: tuple[Step, ..
         description=f"VS+TES without a TCS{', separable programs' if separable else ''}, {domain}, {spacing}"
                     f"{', point_mode' if point_mode else ''}, {len(steps)} draw(s)",
         params=(("domain", domain), ("spacing", spacing), ("point_mode", point_mode))
-        + ((("separable", True),) if separable else ()),
+        + ((("separable", True),) if separable else ()) + ((("located", True),) if located else ()),
         separable=separable,
     )
 
@@ -162,6 +168,9 @@ def default_level_cases() -> list[Case]:
             cases.append(make_case(domain, "equal_spacing", False, steps, separable=True))
         cases.append(make_case(domain, "fractional_odd_spacing", True, (Step(3, LEVELS["fractional"]),),
                                separable=True))
+        for steps in ((Step(4, LEVELS["integer"]),), (Step(32, LEVELS["integer"]),), (Step(None, None),),
+                      (Step(4, LEVELS["integer"]), Step(16, LEVELS["fractional"]))):
+            cases.append(make_case(domain, "equal_spacing", False, steps, separable=True, located=True))
     # Level sets that differ only in levels a domain does not read give the same case: keep one.
     unique = {}
     for case in cases:

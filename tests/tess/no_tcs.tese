@@ -1,8 +1,8 @@
-#version {{ "410" if separable else "400" }} core
+#version {{ "440" if located else ("410" if separable else "400") }} core
 // No TCS: the tessellator uses the default levels set with glPatchParameterfv.
 layout({{ domain }}, {{ spacing }}{% if point_mode %}, point_mode{% endif %}) in;
 
-in VertexData {
+{% if located %}layout(location = 0) {% endif %}in VertexData {
     vec4 attr;
     float pair[2];
     int vertex_id;

@@ -1,8 +1,8 @@
-#version {{ "410" if separable else "400" }} core
+#version {{ "440" if located else ("410" if separable else "400") }} core
 // Each vertex hands on its identity, so the TES can tell which vertices formed its patch.
 layout(location = 0) in vec4 a_attr;
 
-out VertexData {
+{% if located %}layout(location = 0) {% endif %}out VertexData {
     vec4 attr;
     float pair[2];
     int vertex_id;
