@@ -24,6 +24,9 @@
 #       (core.run_case), printing each message's flag line.
 # separable (nv26's .mesa/) the TCS-less separable tess cases on NVIDIA's GL, the harness's layer
 #       on NVIDIA's Vulkan, and zink 26.2.6 over it (each target in a fresh process, ungated).
+# gated  (nv26's .mesa/) every family gated as docs/gpu.md's CI-style runs: system-gl and system-vk on
+#       baselines/nvidia-h100-580.159.04.csv (the layer now in the dynamic vertex-input path there),
+#       zink-system on baselines/nvidia-h100-580.159.04-zink-mesa-26.2.6-1.csv.
 # nv25  .mesa/ holds trixie's Mesa 25.0.7 closure less mesa-vulkan-drivers:
 #       - the three findings on zink-system first (a control: no hang yet on this machine);
 #       - `harness blame` of zink-seq-delete-crash's case, 5 runs a setup, saved likewise;
@@ -119,6 +122,18 @@ separable)
             --case-timeout 20 -n 0 --results-dir "$o/sep-$t" 2>&1 | tail -n 4
         python3 -c "import json,sys; [print(' ', r['id'], r['status'], r['message'].splitlines()[0][:200] if r['message'] else '') for r in json.load(open(sys.argv[1]))['results'] if r['status'] != 'pass']" "$o/sep-$t/results.json" | head -n 8
     done
+    ;;
+gated)
+    step "every family on system-gl and system-vk, gated"
+    timeout 240 python3 -m pytest -q -p no:cacheprovider -n auto tests/tess tests/draw_params tests/varyings \
+        --target system-gl --target system-vk --baseline baselines/nvidia-h100-580.159.04.csv \
+        --results-dir "$o/gated-nvidia" 2>&1 | tail -n 12
+    echo "pytest exit ${PIPESTATUS[0]}"
+    step "every family on zink-system, gated"
+    timeout 240 python3 -m pytest -q -p no:cacheprovider -n auto tests/tess tests/draw_params tests/varyings \
+        --target zink-system --case-timeout 20 --baseline baselines/nvidia-h100-580.159.04-zink-mesa-26.2.6-1.csv \
+        --results-dir "$o/gated-zink" 2>&1 | tail -n 12
+    echo "pytest exit ${PIPESTATUS[0]}"
     ;;
 nv25)
     step "control on a fresh machine: the three findings on zink-system (Mesa 25.0.7)"
