@@ -14,13 +14,14 @@ on their index (triage/mesa-26.2.6/shader-cache-index-across-releases), so the c
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 from dataclasses import replace
 from pathlib import Path
 
 from harness.base import config
-from harness.mesa.runtime import LIBC, Build, MesaError, _multiarch, _unresolved
+from harness.mesa.runtime import LIBC, Build, MesaError, _multiarch, _unresolved, link_to
 
 GL_OWN = re.compile(r"^(libEGL_mesa\.so|libgallium[-_.]|libglapi\.so|libgbm\.so)")
 SHARED_OBJECT = re.compile(r"\.so(\.\d+)*$")
@@ -60,12 +61,7 @@ def mixed(gl: Build, vulkan: Build, state: Path | None = None) -> Build:
     for name in set(os.listdir(folder)) - set(links):
         (folder / name).unlink()
     for name, target in links.items():
-        link = folder / name
-        if not (link.is_symlink() and os.readlink(link) == str(target)):
-            tmp = folder / f".{name}.{os.getpid()}"
-            tmp.unlink(missing_ok=True)
-            tmp.symlink_to(target)
-            tmp.replace(link)
+        link_to(folder / name, target)
     libc_dirs = [str(d) for d in _multiarch(newer.root / LIBC)] if newer.libc else []
     build = replace(gl, library_dirs=(*libc_dirs, str(folder)), vulkan_icd=vulkan.vulkan_icd, loader=newer.loader,
                     libc=newer.libc, also=(str(vulkan.root),), disk_cache=False,
@@ -78,7 +74,6 @@ def mixed(gl: Build, vulkan: Build, state: Path | None = None) -> Build:
 
 
 def _icd_library(icd: str) -> str:
-    import json
     return json.loads(Path(icd).read_text())["ICD"]["library_path"]
 
 

@@ -293,14 +293,17 @@ def _dri_dir(found: dict[str, Path], own: Path) -> str:
     links = own / "dri"
     links.mkdir(exist_ok=True)
     for name in DRI_NAMES:
-        target = found.get(name, library)
-        link = links / name
-        if not (link.is_symlink() and os.readlink(link) == str(target)):
-            tmp = links / f".{name}.{os.getpid()}"
-            tmp.unlink(missing_ok=True)
-            tmp.symlink_to(target)
-            tmp.replace(link)
+        link_to(links / name, found.get(name, library))
     return str(links)
+
+
+def link_to(link: Path, target: Path) -> None:
+    """`link` made a symbolic link to `target`, atomically (processes of a run make it at once)."""
+    if not (link.is_symlink() and os.readlink(link) == str(target)):
+        tmp = link.with_name(f".{link.name}.{os.getpid()}")
+        tmp.unlink(missing_ok=True)
+        tmp.symlink_to(target)
+        tmp.replace(link)
 
 
 def _write_json(path: Path, data: dict) -> str:
