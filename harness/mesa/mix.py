@@ -76,6 +76,3 @@ def mixed(gl: Build, vulkan: Build, state: Path | None = None) -> Build:
 def _icd_library(icd: str) -> str:
     return json.loads(Path(icd).read_text())["ICD"]["library_path"]
 
-
-def describe(gl: Build, vulkan: Build) -> str:
-    return f"zink {gl.version} over lavapipe {vulkan.version}"
