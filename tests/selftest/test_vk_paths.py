@@ -294,3 +294,68 @@ def test_the_lavapipe_split_target_takes_the_paths_zink_does_not_take_on_lavapip
     from harness.base.config import RunSettings
     options = RunSettings(vk_vertex_input="dynamic").child_options(split)
     assert (options.vk_path, options.vk_vertex_input) == ("split", "static")
+
+
+M5_LACKS = "VK_KHR_maintenance5 (maintenance5)"
+
+
+@pytest.mark.parametrize("maintenance5, path, words", [
+    (True, "default", "offers maintenance5, as zink leaves an unwritten point size to the driver's 1.0"),
+    (False, "written", f"lacks {M5_LACKS}, as zink writes gl_PointSize = 1.0"),
+])
+def test_auto_takes_zinks_point_size_path_by_the_devices_feature(maintenance5, path, words):
+    """zink 25.0.7 with VK_KHR_maintenance5 injects no gl_PointSize store and deletes a constant
+    1.0 one the next stage does not read (zink_screen.c:1165-1167, zink_compiler.c:2893-2911)."""
+    choice = paths.choose_point_size("auto", maintenance5)
+    assert choice.path == path and words in choice.why
+    assert choice.describe().startswith(f"point-size path {path} (auto: ")
+
+
+def test_a_named_point_size_path_is_taken_or_refused_in_one_line():
+    for maintenance5 in (True, False):
+        assert paths.choose_point_size("written", maintenance5).describe() == \
+            "point-size path written (--vk-point-size written)"
+    assert paths.choose_point_size("default", True).describe() == "point-size path default (--vk-point-size default)"
+    with pytest.raises(paths.PathError) as refused:
+        paths.choose_point_size("default", False)
+    assert str(refused.value) == (f"--vk-point-size default: the Vulkan device lacks {M5_LACKS}, "
+                                  "without which a point's size must be written")
+    assert "\n" not in str(refused.value)
+    with pytest.raises(paths.PathError, match=r"unknown point-size path 'big' \(known: auto, default, written\)"):
+        paths.choose_point_size("big", True)
+
+
+def test_which_cases_depend_on_the_point_size_path_and_which_rasterize_points():
+    """Nearly every case leaves gl_PointSize to the layer (those whose last stage writes it do not
+    depend on the path); no case of the families rasterizes points: every draw of point primitives
+    captures varyings, with rasterization discarded, so the path shows only in what the driver is
+    given (a point topology without a PointSize store), never in a point's size."""
+    tess, draw_params, varyings = (family(name).generate() for name in ("tess", "draw_params", "varyings"))
+    writes = [c for c in tess + varyings if "gl_PointSize" in dict(c.shaders).get("vs", "")
+              and not {"tes", "gs"} & set(dict(c.shaders))]
+    assert writes and not any(map(paths.depends_on_point_size, writes))
+    assert all(map(paths.depends_on_point_size, draw_params))
+    point_draws = [c for c in tess + draw_params if any(d.mode == "POINTS" for d in c.draws())]
+    assert point_draws and all(c.readback.captures for c in point_draws)
+    assert not any(map(paths.rasterizes_points, tess + draw_params + varyings))
+
+
+def test_rasterizes_points_sees_each_way_points_are_made():
+    from dataclasses import replace
+    from harness.model.case import DrawState
+    case = {c.id: c for c in family("draw_params").generate()}[ATTRIBUTES_CASE]
+    assert case.draws()[0].mode == "POINTS" and not paths.rasterizes_points(case)      # captured
+    shown = replace(case, readback=replace(case.readback, captures=()))
+    assert paths.rasterizes_points(shown)
+    [step] = [s for s in shown.steps if s is shown.draws()[0]]
+    triangles = replace(shown, steps=tuple(replace(s, mode="TRIANGLES") if s is step else s for s in shown.steps))
+    assert not paths.rasterizes_points(triangles)
+    as_points = replace(shown, steps=tuple(replace(s, mode="TRIANGLES", state=DrawState(polygon_mode="POINT"))
+                                           if s is step else s for s in shown.steps))
+    assert paths.rasterizes_points(as_points)
+    gs = "layout(triangles) in;\nlayout(points, max_vertices = 3) out;\nvoid main() {}\n"
+    assert paths.rasterizes_points(replace(triangles, shaders=tuple(case.shaders) + (("gs", gs),)))
+    tes = "layout(triangles, point_mode) in;\nvoid main() {}\n"
+    assert paths.rasterizes_points(replace(triangles, shaders=tuple(case.shaders) + (("tes", tes),)))
+    assert not paths.rasterizes_points(replace(triangles, shaders=tuple(case.shaders)
+                                               + (("tes", tes.replace(", point_mode", "")),)))
