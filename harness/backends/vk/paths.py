@@ -173,14 +173,13 @@ def choose_point_size(requested: str, maintenance5: bool) -> Choice:
 
 def depends_on_point_size(case) -> bool:
     """Whether the point-size paths give the driver different shaders: a program whose last
-    pre-rasterization stage does not write gl_PointSize (the `written` path adds the store there;
-    a gl_PerVertex redeclared without gl_PointSize gets it in neither path, which this does not
-    model: such a case counts as dependent though its shaders are the same)."""
-    programs = (case.shaders,) + tuple(case.programs)
-    for shaders in programs:
-        stages = dict(shaders)
+    pre-rasterization stage does not write gl_PointSize itself (translate.writes_point_size: a
+    read of gl_in[i].gl_PointSize is no write), where the `written` path adds `gl_PointSize = 1.0`."""
+    from harness.backends.vk.translate import Program, models, writes_point_size
+    for shaders in (case.shaders,) + tuple(case.programs):
+        stages = models(Program(dict(shaders), frozenset()))
         last = next((stages[s] for s in ("gs", "tes", "vs") if s in stages), None)
-        if last is not None and "gl_PointSize" not in last:
+        if last is not None and not writes_point_size(last):
             return True
     return False
 
