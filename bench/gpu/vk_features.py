@@ -88,7 +88,8 @@ def zink_paths(f: dict, limits: dict, extensions: set) -> dict:
         "indirect count": "vkCmdDraw*IndirectCount" if f["drawIndirectCount"] else "not offered",
         "vertex input": "dynamic (vkCmdSetVertexInputEXT)" if f["vertexInputDynamicState"]
         and f["extendedDynamicState2"] else "pipeline state",
-        "point size": "removed where unread" if f["maintenance5"] else "always written",
+        "point size": "default (no PointSize store: maintenance5's 1.0)" if f["maintenance5"]
+        else "written (gl_PointSize = 1.0 in the last vertex stage)",
         "GL_MAX_VARYING_COMPONENTS": 4 * min(limits["maxVertexOutputComponents"] // 8, 16),
     }
 

@@ -71,6 +71,7 @@ class ChildOptions:
     vk_path: str = "auto"             # the Vulkan layer's multi-draw path (backends/vk/paths.py)
     vk_patch_path: str = "auto"       # and its patch-size path
     vk_vertex_input: str = "auto"     # and its vertex-input path
+    vk_point_size: str = "auto"       # and its point-size path
     program_cache: bool = True
     egl_platform: str = ""
     profile: str = ""
@@ -117,6 +118,7 @@ class RunSettings:
     vk_path: str = "auto"             # --vk-path; a target that names its own path keeps it
     vk_patch_path: str = "auto"       # --vk-patch-path
     vk_vertex_input: str = "auto"     # --vk-vertex-input; a target that names its own path keeps it
+    vk_point_size: str = "auto"       # --vk-point-size; a target that names its own path keeps it
     mesa: Any = None                  # a harness.mesa.runtime.Build (config sits below mesa: no import)
     fork: bool = True                 # fork children from a spawner (harness/executor/spawner.py)
     children: int = 1                 # executor children per target in this process
@@ -129,5 +131,6 @@ class RunSettings:
                             vk_without=self.vk_without, vk_validation=self.vk_validation,
                             vk_path=target.vk_path or self.vk_path, vk_patch_path=self.vk_patch_path,
                             vk_vertex_input=target.vk_vertex_input or self.vk_vertex_input,
+                            vk_point_size=target.vk_point_size or self.vk_point_size,
                             program_cache=k.program_cache and target.shared_programs, egl_platform=k.egl_platform,
                             profile=k.profile, plugins=plugins_mod.loaded())

@@ -38,6 +38,8 @@ class Target:
     vk_path: str = ""
     # And its vertex-input path ("" = the run's --vk-vertex-input).
     vk_vertex_input: str = ""
+    # And its point-size path ("" = the run's --vk-point-size).
+    vk_point_size: str = ""
     # Only the cases whose Vulkan calls depend on the path (backends/vk/paths.py): the others
     # are the same calls as on the target taking the other path, and would only cost CI time.
     path_dependent_only: bool = False
@@ -92,13 +94,16 @@ _TARGETS = {t.name: t for t in (
     # lavapipe in the paths zink does not take on lavapipe, where `lavapipe` takes zink's own:
     # every direct multi-draw split into single draws and gl_DrawID pushed (zink without
     # VK_EXT_multi_draw), and the vertex input baked into the pipeline (zink without
-    # VK_EXT_vertex_input_dynamic_state). Its cases (a direct multi-draw) all read attributes,
-    # so both paths run in CI (docs/vk-paths.md).
+    # VK_EXT_vertex_input_dynamic_state), and GL's point size written (zink without
+    # VK_KHR_maintenance5: lavapipe 22.3.6 lacks it, so there `lavapipe` writes it too; 26.2.6
+    # offers it, and `lavapipe` leaves it to the driver). Its cases (a direct multi-draw) all read
+    # attributes and leave gl_PointSize to the layer, so both paths run in CI (docs/vk-paths.md).
     Target("lavapipe-split", "vk", (_LAVAPIPE_ONLY,),
            "Mesa lavapipe through the harness's Vulkan backend, multi-draws split (--vk-path split) and the "
-           "vertex input in the pipeline (--vk-vertex-input static); only the cases with a direct multi-draw",
+           "vertex input in the pipeline (--vk-vertex-input static), GL's point size written (--vk-point-size "
+           "written); only the cases with a direct multi-draw",
            default=True, renderer=r"llvmpipe", mesa="vk", vk_path="split", vk_vertex_input="static",
-           path_dependent_only=True),
+           vk_point_size="written", path_dependent_only=True),
     Target("system-vk", "vk", (), "the machine's own Vulkan driver through the harness's Vulkan backend",
            shader_cache_slot=True),
     # Mesa's EGL and zink over whatever Vulkan driver the loader finds (bench/gpu/run.sh points

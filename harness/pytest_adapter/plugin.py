@@ -82,6 +82,11 @@ def pytest_addoption(parser):
                     help="Vulkan backend: how the vertex bindings and attributes reach the driver: dynamic "
                          "(vkCmdSetVertexInputEXT per draw), static (in the pipeline) or auto (zink's choice by "
                          "the device's features; default). The lavapipe-split target is always static")
+    group.addoption("--vk-point-size", choices=("auto", "default", "written"), default="auto",
+                    help="Vulkan backend: GL's point size where no shader writes gl_PointSize: default (no "
+                         "PointSize store, the driver's 1.0 under VK_KHR_maintenance5), written (gl_PointSize = 1.0 "
+                         "in the last vertex stage) or auto (zink's choice by the device's features; default). "
+                         "The lavapipe-split target is always written")
     group.addoption("--vk-validation", action="store_true",
                     help="Vulkan backend: run under the Khronos validation layer; a validation error fails the case")
     group.addoption("--baseline", action="append", default=[], metavar="auto|none|FILE",
@@ -274,6 +279,7 @@ def _settings(config, worker: bool) -> core.RunSettings:
                             vk_validation=config.getoption("vk_validation"), vk_path=config.getoption("vk_path"),
                             vk_patch_path=config.getoption("vk_patch_path"),
                             vk_vertex_input=config.getoption("vk_vertex_input"),
+                            vk_point_size=config.getoption("vk_point_size"),
                             mesa=build,
                             fork=not config.getoption("no_spawner"),
                             children=config.stash[LAYOUT].children, batch=config.getoption("batch"),

@@ -294,3 +294,224 @@ def test_the_lavapipe_split_target_takes_the_paths_zink_does_not_take_on_lavapip
     from harness.base.config import RunSettings
     options = RunSettings(vk_vertex_input="dynamic").child_options(split)
     assert (options.vk_path, options.vk_vertex_input) == ("split", "static")
+
+
+M5_LACKS = "VK_KHR_maintenance5 (maintenance5)"
+
+
+@pytest.mark.parametrize("maintenance5, path, words", [
+    (True, "default", "offers maintenance5, as zink leaves an unwritten point size to the driver's 1.0"),
+    (False, "written", f"lacks {M5_LACKS}, as zink writes gl_PointSize = 1.0"),
+])
+def test_auto_takes_zinks_point_size_path_by_the_devices_feature(maintenance5, path, words):
+    """zink 25.0.7 with VK_KHR_maintenance5 injects no gl_PointSize store and deletes a constant
+    1.0 one the next stage does not read (zink_screen.c:1165-1167, zink_compiler.c:2893-2911)."""
+    choice = paths.choose_point_size("auto", maintenance5)
+    assert choice.path == path and words in choice.why
+    assert choice.describe().startswith(f"point-size path {path} (auto: ")
+
+
+def test_a_named_point_size_path_is_taken_or_refused_in_one_line():
+    for maintenance5 in (True, False):
+        assert paths.choose_point_size("written", maintenance5).describe() == \
+            "point-size path written (--vk-point-size written)"
+    assert paths.choose_point_size("default", True).describe() == "point-size path default (--vk-point-size default)"
+    with pytest.raises(paths.PathError) as refused:
+        paths.choose_point_size("default", False)
+    assert str(refused.value) == (f"--vk-point-size default: the Vulkan device lacks {M5_LACKS}, "
+                                  "without which a point's size must be written")
+    assert "\n" not in str(refused.value)
+    with pytest.raises(paths.PathError, match=r"unknown point-size path 'big' \(known: auto, default, written\)"):
+        paths.choose_point_size("big", True)
+
+
+def test_which_cases_depend_on_the_point_size_path_and_which_rasterize_points():
+    """Nearly every case leaves gl_PointSize to the layer (those whose last stage writes it do not
+    depend on the path); no case of the families rasterizes points: every draw of point primitives
+    captures varyings, with rasterization discarded, so the path shows only in what the driver is
+    given (a point topology without a PointSize store), never in a point's size."""
+    tess, draw_params, varyings = (family(name).generate() for name in ("tess", "draw_params", "varyings"))
+    writes = [c for c in tess + varyings if "gl_PointSize" in dict(c.shaders).get("vs", "")
+              and not {"tes", "gs"} & set(dict(c.shaders))]
+    assert writes and not any(map(paths.depends_on_point_size, writes))
+    assert all(map(paths.depends_on_point_size, draw_params))
+    point_draws = [c for c in tess + draw_params if any(d.mode == "POINTS" for d in c.draws())]
+    assert point_draws and all(c.readback.captures for c in point_draws)
+    assert not any(map(paths.rasterizes_points, tess + draw_params + varyings))
+
+
+def test_rasterizes_points_sees_each_way_points_are_made():
+    from dataclasses import replace
+    from harness.model.case import DrawState
+    case = {c.id: c for c in family("draw_params").generate()}[ATTRIBUTES_CASE]
+    assert case.draws()[0].mode == "POINTS" and not paths.rasterizes_points(case)      # captured
+    shown = replace(case, readback=replace(case.readback, captures=()))
+    assert paths.rasterizes_points(shown)
+    [step] = [s for s in shown.steps if s is shown.draws()[0]]
+    triangles = replace(shown, steps=tuple(replace(s, mode="TRIANGLES") if s is step else s for s in shown.steps))
+    assert not paths.rasterizes_points(triangles)
+    as_points = replace(shown, steps=tuple(replace(s, mode="TRIANGLES", state=DrawState(polygon_mode="POINT"))
+                                           if s is step else s for s in shown.steps))
+    assert paths.rasterizes_points(as_points)
+    gs = "layout(triangles) in;\nlayout(points, max_vertices = 3) out;\nvoid main() {}\n"
+    assert paths.rasterizes_points(replace(triangles, shaders=tuple(case.shaders) + (("gs", gs),)))
+    tes = "layout(triangles, point_mode) in;\nvoid main() {}\n"
+    assert paths.rasterizes_points(replace(triangles, shaders=tuple(case.shaders) + (("tes", tes),)))
+    assert not paths.rasterizes_points(replace(triangles, shaders=tuple(case.shaders)
+                                               + (("tes", tes.replace(", point_mode", "")),)))
+
+
+# The point-size path in what the driver is given: the translated stages compiled to SPIR-V
+# (glslang, as the runner compiles them) and the stores counted through a PointSize builtin.
+POINT_SIZE_CASES = {
+    "vs": ATTRIBUTES_CASE,                                              # GL_POINTS, the VS last
+    "tes": "tess/no-tcs/triangles/equal/points/pv4/o2_3_4-i6",          # point_mode TES, the injected TCS
+    "gs": "tess/tcs/triangles/equal/gs/arrays/points",                  # a GS emitting points
+    "tcs": "tess/no-tcs/triangles/equal/types/gl_in/pointsize/pv1",     # the VS writes it, the injected TCS passes it
+}
+WRITES_ITSELF = "varyings/vs-fs/glsl450core/separable/builtins-pointsize/users-3xvec4-loc0+3+8-12c"
+
+
+def _point_size_stores(stage: str, source: str) -> int:
+    """OpStores through a PointSize builtin of an Output variable (gl_PointSize alone, or the
+    PointSize member of gl_PerVertex, gl_out[] included) in the stage's SPIR-V."""
+    import re
+    import shutil
+    from harness.backends.vk.spirv import compile_glsl
+    if not shutil.which("spirv-dis"):
+        pytest.skip("spirv-dis (Debian's spirv-tools) is not installed")
+    dis = subprocess.run(["spirv-dis", "--raw-id", "-"], input=compile_glsl(stage, source), capture_output=True,
+                         check=True).stdout.decode()
+    members = dict(re.findall(r"OpMemberDecorate (%\d+) (\d+) BuiltIn PointSize", dis))
+    direct = set(re.findall(r"OpDecorate (%\d+) BuiltIn PointSize", dis))
+    pointee = dict(re.findall(r"(%\d+) = OpTypePointer Output (%\d+)", dis))
+    element = dict(re.findall(r"(%\d+) = OpType(?:Runtime)?Array (%\d+)", dis))
+    constants = dict(re.findall(r"(%\d+) = OpConstant %\d+ (\d+)", dis))
+    outputs = {}
+    for var, ptr in re.findall(r"(%\d+) = OpVariable (%\d+) Output", dis):
+        type_ = pointee[ptr]
+        outputs[var] = element.get(type_, type_)
+    targets = set(direct & set(outputs))
+    for result, base, indices in re.findall(r"(%\d+) = OpAccessChain %\d+ (%\d+)((?: %\d+)+)", dis):
+        if base in outputs and outputs[base] in members and \
+                constants.get(indices.split()[-1]) == members[outputs[base]]:
+            targets.add(result)
+    return sum(1 for target in re.findall(r"OpStore (%\d+) ", dis) if target in targets)
+
+
+def _translated(case_id: str, written: bool) -> dict[str, str]:
+    from harness.backends.vk.tcs import passthrough_tcs
+    from harness.backends.vk.translate import Program, translate
+    from harness.sources import catalog
+    case = catalog.find(case_id)
+    stages = translate(Program(dict(case.shaders), frozenset(),
+                               captures=tuple((c.varying, c.type) for c in case.readback.captures),
+                               attributes={a.name: a.location for a in case.attributes if a.name},
+                               separable=case.separable, point_size_written=written))
+    if "tes" in stages and "tcs" not in stages:
+        stages["tcs"] = passthrough_tcs(stages["vs"], 4)
+    return stages
+
+
+@pytest.mark.parametrize("last", sorted(POINT_SIZE_CASES))
+def test_the_default_point_size_path_gives_the_driver_no_point_size_store(last):
+    """`written`: the last pre-rasterization stage stores PointSize (the VS, a point_mode TES, a
+    GS before each EmitVertex); `default`: no stage does, so maintenance5's default applies. The
+    other stages are the same text in both paths: the injected TCS passes gl_PointSize on only
+    where the VS writes it itself, and does so in both."""
+    case_id = POINT_SIZE_CASES[last]
+    written, default = _translated(case_id, True), _translated(case_id, False)
+    assert written.keys() == default.keys()
+    final = [s for s in ("gs", "tes", "vs") if s in written][0]
+    assert final == (last if last != "tcs" else "tes")
+    assert _point_size_stores(final, written[final]) >= 1, written[final]
+    assert _point_size_stores(final, default[final]) == 0, default[final]
+    for stage in written.keys() - {final, "fs"}:
+        assert written[stage] == default[stage], stage
+        assert _point_size_stores(stage, default[stage]) == (1 if (last, stage) in {("tcs", "tcs"), ("tcs", "vs")}
+                                                             else 0), (stage, default[stage])
+
+
+def test_a_shader_writing_gl_point_size_itself_is_the_same_in_both_point_size_paths():
+    written, default = _translated(WRITES_ITSELF, True), _translated(WRITES_ITSELF, False)
+    assert written == default and _point_size_stores("vs", default["vs"]) == 1
+
+
+def test_a_gl_per_vertex_redeclared_without_gl_point_size_gets_it_in_the_written_path():
+    """Mesa's linker adds a PointSize output of its own whatever the redeclaration
+    (gl_nir_add_point_size), so zink without maintenance5 writes it; the layer adds the member.
+    (Before, such a point_mode TES wrote none: VUID-...-TessellationEvaluation-07723 under the
+    validation layer on three separable tess cases.) A redeclaration with gl_PointSize that the
+    code does not write gets the store too: the declaration is no write."""
+    from harness.backends.vk.translate import Program, translate
+    vs = ("#version 450\nout gl_PerVertex { vec4 gl_Position; };\nlayout(location = 0) in vec4 p;\n"
+          "void main() { gl_Position = p; }\n")
+    declared = vs.replace("vec4 gl_Position; }", "vec4 gl_Position; float gl_PointSize; }")
+    for source in (vs, declared):
+        stores = {w: _point_size_stores("vs", translate(Program({"vs": source}, frozenset(), attributes={"p": 0},
+                                                                point_size_written=w))["vs"]) for w in (True, False)}
+        assert stores == {True: 1, False: 0}, source
+    separable = "tess/no-tcs/triangles/fractional_odd/points/separable/pv3/o2.5_1.25_3.75-i3.5"
+    assert "out gl_PerVertex { vec4 gl_Position; };" in dict(catalog_find(separable).shaders)["tes"]
+    assert [_point_size_stores("tes", _translated(separable, w)["tes"]) for w in (True, False)] == [1, 0]
+    from harness.backends.vk import paths
+    assert paths.depends_on_point_size(catalog_find(separable))
+
+
+def catalog_find(case_id: str):
+    from harness.sources import catalog
+    return catalog.find(case_id)
+
+
+# lavapipe with VK_KHR_maintenance5 (Mesa 26.2.6 as bin/fetch-mesa fetches it): the pinned 22.3.6
+# lacks it, so the default point-size path can only be taken there.
+MAINTENANCE5_MESA = ROOT / "mesa" / "26.2.6-1"
+
+
+@pytest.mark.parametrize("path", ["default", "written"])
+def test_the_point_size_path_option_reaches_the_backend(path, tmp_path):
+    """`--vk-point-size` on pytest's command line, through the scheduler's processes (--jobs 2)
+    to each executor child: a GL_POINTS case (the VS last, no gl_PointSize of its own) passes and
+    its record's platform names the path taken. On 26.2.6, which offers maintenance5: both paths."""
+    if not (MAINTENANCE5_MESA / ".fetched").exists():
+        pytest.skip(f"{MAINTENANCE5_MESA} not fetched (bin/fetch-mesa 26.2.6-1)")
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tests/draw_params",
+                           "-k", ATTRIBUTES_CASE, "--target", "lavapipe", f"--mesa={MAINTENANCE5_MESA}",
+                           f"--vk-point-size={path}", "--jobs", "2", f"--results-dir={tmp_path}"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    [record] = json.loads((tmp_path / "results.json").read_text())["results"]
+    assert (record["id"], record["status"]) == (ATTRIBUTES_CASE, "pass"), record
+    assert f"point-size path {path} (--vk-point-size {path})" in record["platform"], record["platform"]
+
+
+def test_the_default_point_size_path_is_refused_on_a_lavapipe_without_maintenance5(tmp_path):
+    """The pinned 22.3.6 lacks VK_KHR_maintenance5: `--vk-point-size default` stops the run on one
+    line naming it, and `auto` takes `written` there."""
+    from conftest import PINNED, pinned_args
+    if not PINNED:
+        pytest.skip("the pinned Mesa 22.3.6 is not fetched: the system's may offer maintenance5")
+    base = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tests/draw_params", "-k", ATTRIBUTES_CASE,
+            "--target", "lavapipe", *pinned_args()]
+    refused = subprocess.run(base + ["--vk-point-size=default", f"--results-dir={tmp_path / 'default'}"], cwd=ROOT,
+                             capture_output=True, text=True, timeout=300)
+    line = "--vk-point-size default: the Vulkan device lacks VK_KHR_maintenance5 (maintenance5), " \
+           "without which a point's size must be written"
+    assert line in refused.stdout + refused.stderr, refused.stdout[-3000:] + refused.stderr[-3000:]
+    auto = subprocess.run(base + [f"--results-dir={tmp_path / 'auto'}"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+    assert auto.returncode == 0, auto.stdout[-3000:] + auto.stderr[-3000:]
+    [record] = json.loads((tmp_path / "auto" / "results.json").read_text())["results"]
+    assert "point-size path written (auto: the device lacks VK_KHR_maintenance5 (maintenance5)" in record["platform"]
+
+
+def test_the_lavapipe_split_target_writes_the_point_size():
+    """lavapipe-split takes `written` (zink without maintenance5), so that on 26.2.6, where
+    `lavapipe` takes `default`, CI runs both; its cases all leave gl_PointSize to the layer."""
+    split = get("lavapipe-split")
+    assert split.vk_point_size == "written" and get("lavapipe").vk_point_size == ""
+    collected = [c for name in ("draw_params", "tess") for c in family(name).generate() if paths.depends_on_path(c)]
+    assert collected and all(map(paths.depends_on_point_size, collected))
+    from harness.base.config import RunSettings
+    assert RunSettings(vk_point_size="default").child_options(split).vk_point_size == "written"
+    assert RunSettings(vk_point_size="default").child_options(get("lavapipe")).vk_point_size == "default"

@@ -13,7 +13,11 @@ from harness.backends import BackendError
 WANTED_EXTENSIONS = ("VK_EXT_transform_feedback", "VK_EXT_index_type_uint8",
                      "VK_EXT_primitive_topology_list_restart", "VK_KHR_draw_indirect_count",
                      "VK_EXT_primitives_generated_query", "VK_EXT_multi_draw",
-                     "VK_EXT_extended_dynamic_state2", "VK_EXT_vertex_input_dynamic_state")
+                     "VK_EXT_extended_dynamic_state2", "VK_EXT_vertex_input_dynamic_state",
+                     "VK_KHR_maintenance5")
+# What a wanted extension needs enabled with it at the instance's Vulkan 1.2 (VK_KHR_maintenance5:
+# VK_KHR_dynamic_rendering, core in 1.3); without it the wanted one is left out.
+REQUIRED_WITH = {"VK_KHR_maintenance5": ("VK_KHR_dynamic_rendering",)}
 
 
 VALIDATION_LAYER = "VK_LAYER_KHRONOS_validation"
@@ -47,7 +51,9 @@ class Device:
         self.limits = self.properties.limits
         self.driver_info = self._driver_info()
         available = {e.extensionName for e in vk.vkEnumerateDeviceExtensionProperties(self.physical, None)}
-        self.extensions = [e for e in WANTED_EXTENSIONS if e in available]
+        self.extensions = [e for e in WANTED_EXTENSIONS
+                           if e in available and all(r in available for r in REQUIRED_WITH.get(e, ()))]
+        self.extensions += sorted({r for e in self.extensions for r in REQUIRED_WITH.get(e, ())})
         self._create_device()
         self.memory = vk.vkGetPhysicalDeviceMemoryProperties(self.physical)
         self.pool = vk.vkCreateCommandPool(self.device, vk.VkCommandPoolCreateInfo(
@@ -96,6 +102,7 @@ class Device:
                                                        pNext=self.f11)
         chain = self.f12
         self.xfb = self.uint8 = self.restart = self.generated = self.multi_draw = self.eds2 = self.vi = None
+        self.maintenance5 = None
         if "VK_EXT_transform_feedback" in self.extensions:
             self.xfb = chain = vk.VkPhysicalDeviceTransformFeedbackFeaturesEXT(
                 sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT, pNext=chain)
@@ -117,6 +124,9 @@ class Device:
         if "VK_EXT_vertex_input_dynamic_state" in self.extensions:
             self.vi = chain = vk.VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT(
                 sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT, pNext=chain)
+        if "VK_KHR_maintenance5" in self.extensions:
+            self.maintenance5 = chain = vk.VkPhysicalDeviceMaintenance5FeaturesKHR(
+                sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_5_FEATURES_KHR, pNext=chain)
         self.features = vk.VkPhysicalDeviceFeatures2(sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, pNext=chain)
         vk.vkGetPhysicalDeviceFeatures2(self.physical, self.features)
         queue = vk.VkDeviceQueueCreateInfo(sType=vk.VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
@@ -141,6 +151,8 @@ class Device:
             "patch_control_points_dynamic": self.eds2 is not None and self.eds2.extendedDynamicState2PatchControlPoints,
             "extended_dynamic_state2": self.eds2 is not None and self.eds2.extendedDynamicState2,
             "vertex_input_dynamic": self.vi is not None and self.vi.vertexInputDynamicState,
+            # maintenance5: an unwritten PointSize is 1.0 (the point-size path, paths.py)
+            "maintenance5": self.maintenance5 is not None and self.maintenance5.maintenance5,
             "multi_draw_indirect": core.multiDrawIndirect,
             "tessellation": core.tessellationShader,
             "geometry": core.geometryShader,

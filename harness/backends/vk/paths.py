@@ -1,7 +1,7 @@
 """Which path the Vulkan layer takes where zink's Vulkan calls depend on the device's features,
 chosen as zink chooses it: a GL direct multi-draw (`--vk-path`), the tessellation patch size
-(patch control points, below; `--vk-patch-path`), and the vertex input (bindings and attributes,
-below; `--vk-vertex-input`).
+(patch control points, below; `--vk-patch-path`), the vertex input (bindings and attributes,
+below; `--vk-vertex-input`) and GL's point size (below; `--vk-point-size`).
 
 - `native`: one `vkCmdDrawMultiEXT` / `vkCmdDrawMultiIndexedEXT` (VK_EXT_multi_draw) with every
   entry of the GL call, zero-count ones included, and `gl_DrawID` read from the native
@@ -40,10 +40,28 @@ offsets) reaches the driver one of two ways:
   zink_draw.cpp:150-151 the command).
 - `static`: the layout in the pipeline's VkPipelineVertexInputStateCreateInfo, a pipeline per
   layout (zink without them).
+
+GL's point size (1.0: the harness sets no other), where no shader writes gl_PointSize, reaches
+the driver one of two ways:
+- `default`: no PointSize store at all, so the driver's default applies: maintenance5's "If the
+  maintenance5 feature is enabled and a value is not written to a variable decorated with
+  PointSize, a value of 1.0 is used as the size of points" (the Vulkan spec, PointSize). zink
+  25.0.7 with VK_KHR_maintenance5 (have_KHR_maintenance5: the extension offered, which requires
+  the feature) reports point_size_fixed PIPE_POINT_SIZE_LOWER_USER_ONLY (zink_screen.c:1165-1167),
+  so Mesa's GLSL linker injects no `gl_PointSize = 1.0` (consts->PointSizeFixed,
+  gl_nir_linker.c) in any stage; and zink_compiler_assign_io (zink_compiler.c:2893-2911) deletes
+  a producer's constant-1.0 PointSize store where the consumer does not read PointSize and it is
+  not captured (explicit_xfb_buffer), the last pre-rasterization stage (consumer: the FS)
+  included. Whatever the topology: zink does not look at it.
+- `written`: the last pre-rasterization stage writes `gl_PointSize = 1.0` (zink without
+  maintenance5: PIPE_POINT_SIZE_LOWER_ALWAYS, the linker injects the store into every VS, TES
+  and GS that does not write it, and zink_compiler_assign_io removes it again from all but the
+  last: the same as the layer writing it in the last stage only).
 docs/vulkan-backend.md ("zink's feature-dependent paths") lists the other feature-dependent choices.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from harness.model import glfacts
@@ -55,6 +73,9 @@ PATCH_CHOICES = ("auto",) + PATCH_PATHS
 PATCH_FEATURE = "VK_EXT_extended_dynamic_state2 (extendedDynamicState2PatchControlPoints)"
 VERTEX_INPUT_PATHS = ("dynamic", "static")
 VERTEX_INPUT_CHOICES = ("auto",) + VERTEX_INPUT_PATHS
+POINT_SIZE_PATHS = ("default", "written")
+POINT_SIZE_CHOICES = ("auto",) + POINT_SIZE_PATHS
+POINT_SIZE_FEATURE = "VK_KHR_maintenance5 (maintenance5)"
 VERTEX_INPUT_FEATURES = ("VK_EXT_vertex_input_dynamic_state (vertexInputDynamicState)",
                          "VK_EXT_extended_dynamic_state2 (extendedDynamicState2)")
 
@@ -65,9 +86,9 @@ class PathError(ValueError):
 
 @dataclass(frozen=True)
 class Choice:
-    path: str                       # "native" or "split"; "dynamic" or "static"
+    path: str                       # "native" or "split"; "dynamic" or "static"; "default" or "written"
     why: str                        # how it was chosen, for the target's info and results
-    area: str = "multi-draw"        # or "patch-size", "vertex-input"
+    area: str = "multi-draw"        # or "patch-size", "vertex-input", "point-size"
 
     def describe(self) -> str:
         return f"{self.area} path {self.path} ({self.why})"
@@ -129,6 +150,61 @@ def choose_vertex_input(requested: str, vertex_input_dynamic: bool, extended_dyn
                       "vertex-input")
     return Choice("dynamic", "auto: the device offers vertexInputDynamicState and extendedDynamicState2, "
                   "as zink records the vertex input per draw", "vertex-input")
+
+
+def choose_point_size(requested: str, maintenance5: bool) -> Choice:
+    """`requested` is auto, default or written; auto takes default exactly where zink does: the
+    device offers VK_KHR_maintenance5."""
+    if requested not in POINT_SIZE_CHOICES:
+        raise PathError(f"unknown point-size path {requested!r} (known: {', '.join(POINT_SIZE_CHOICES)})")
+    if requested == "written":
+        return Choice("written", "--vk-point-size written", "point-size")
+    if requested == "default":
+        if not maintenance5:
+            raise PathError(f"--vk-point-size default: the Vulkan device lacks {POINT_SIZE_FEATURE}, "
+                            "without which a point's size must be written")
+        return Choice("default", "--vk-point-size default", "point-size")
+    if not maintenance5:
+        return Choice("written", f"auto: the device lacks {POINT_SIZE_FEATURE}, as zink writes gl_PointSize = 1.0",
+                      "point-size")
+    return Choice("default", "auto: the device offers maintenance5, as zink leaves an unwritten point size "
+                  "to the driver's 1.0", "point-size")
+
+
+def depends_on_point_size(case) -> bool:
+    """Whether the point-size paths give the driver different shaders: a program whose last
+    pre-rasterization stage does not write gl_PointSize itself (translate.writes_point_size: a
+    read of gl_in[i].gl_PointSize is no write), where the `written` path adds `gl_PointSize = 1.0`."""
+    from harness.backends.vk.translate import Program, models, writes_point_size
+    for shaders in (case.shaders,) + tuple(case.programs):
+        stages = models(Program(dict(shaders), frozenset()))
+        last = next((stages[s] for s in ("gs", "tes", "vs") if s in stages), None)
+        if last is not None and not writes_point_size(last):
+            return True
+    return False
+
+
+def rasterizes_points(case) -> bool:
+    """Whether a draw of the case rasterizes points, where a point's size can matter: the last
+    pre-rasterization stage's primitives are points (GL_POINTS without a TES or GS, a TES in
+    point_mode, a GS whose output is points) or triangles in polygon mode GL_POINT. A case that
+    captures varyings draws with rasterization discarded (as the GL backend does), so never."""
+    if case.readback.captures:
+        return False
+    programs = (case.shaders,) + tuple(case.programs)
+    for d in case.draws():
+        stages = dict(programs[d.program])
+        if "gs" in stages:
+            out = re.search(r"layout\s*\(\s*(points|line_strip|triangle_strip)\b[^)]*\)\s*out\b", stages["gs"])
+            primitive = {"points": "points", "line_strip": "lines"}.get(out[1] if out else "", "triangles")
+        elif "tes" in stages:
+            primitive = ("points" if re.search(r"\bpoint_mode\b", stages["tes"]) else
+                         "lines" if re.search(r"\bisolines\b", stages["tes"]) else "triangles")
+        else:
+            primitive = ("points" if d.mode == "POINTS" else "lines" if d.mode.startswith("LINE") else "triangles")
+        if primitive == "points" or (primitive == "triangles" and d.state.polygon_mode == "POINT"):
+            return True
+    return False
 
 
 def depends_on_vertex_input(case) -> bool:

@@ -72,7 +72,7 @@ def uses_draw_parameters(case: Case) -> bool:
 
 class VKBackend:
     def __init__(self, without: frozenset[str] = frozenset(), validation: bool = False, path: str = "auto",
-                 patch_path: str = "auto", vertex_input: str = "auto"):
+                 patch_path: str = "auto", vertex_input: str = "auto", point_size: str = "auto"):
         unknown = set(without) - set(TRANSLATIONS)
         if unknown:
             raise BackendError(f"unknown translation(s) {sorted(unknown)}; known: {', '.join(TRANSLATIONS)}")
@@ -83,6 +83,7 @@ class VKBackend:
             self.patch_path = paths.choose_patch_size(patch_path, self.dev.has("patch_control_points_dynamic"))
             self.vertex_input = paths.choose_vertex_input(vertex_input, self.dev.has("vertex_input_dynamic"),
                                                           self.dev.has("extended_dynamic_state2"))
+            self.point_size = paths.choose_point_size(point_size, self.dev.has("maintenance5"))
         except paths.PathError as exc:
             raise BackendError(str(exc)) from None
         # (stage, source) -> VkShaderModule and pipeline key -> VkPipeline, least recently used
@@ -113,7 +114,7 @@ class VKBackend:
     @classmethod
     def from_options(cls, options) -> "VKBackend":
         return cls(frozenset(options.vk_without), options.vk_validation, options.vk_path, options.vk_patch_path,
-                   options.vk_vertex_input)
+                   options.vk_vertex_input, options.vk_point_size)
 
     def _facts(self) -> dict:
         d, lim = self.dev, self.dev.limits
@@ -156,9 +157,10 @@ class VKBackend:
         without = ", ".join(sorted(self.without)) or "none"
         return {"renderer": facts["renderer"], "vendor": facts["vendor"], "version": facts["version"],
                 "driver_info": facts["driver_info"], "vk_path": self.path.path, "vk_patch_path": self.patch_path.path,
-                "vk_vertex_input": self.vertex_input.path,
+                "vk_vertex_input": self.vertex_input.path, "vk_point_size": self.point_size.path,
                 "platform": f"Vulkan, {self.path.describe()}, {self.patch_path.describe()}, "
-                            f"{self.vertex_input.describe()}, translations switched off: {without}",
+                            f"{self.vertex_input.describe()}, {self.point_size.describe()}, "
+                            f"translations switched off: {without}",
                 "profiles": {"core": facts, "compat": facts}}
 
     # -- running a case -----------------------------------------------------------------------
@@ -274,7 +276,8 @@ class _CaseRun:
                                  captures=tuple((c.varying, c.type) for c in case.readback.captures),
                                  attributes={a.name: a.location for a in case.attributes if a.name},
                                  separable=case.separable, fixed_function_fs=bool(case.readback.image),
-                                 native_draw_id=backend.path.path == "native")
+                                 native_draw_id=backend.path.path == "native",
+                                 point_size_written=backend.point_size.path == "written")
                          for shaders in (case.shaders,) + case.programs]
         self.translated = [translate(program) for program in self.programs]
         for program in self.programs:

@@ -82,6 +82,7 @@ class Program:
     separable: bool = False
     fixed_function_fs: bool = False     # no FS: GL's fixed-function fragment processing (a rendered image)
     native_draw_id: bool = False        # the native multi-draw path (paths.py): gl_DrawID is DrawIndex alone
+    point_size_written: bool = True     # the point-size path (paths.py): False, `default`, no store injected
     # Locations per interface: interface i joins the i-th stage present to the next one.
     locations: dict[tuple[int, str], int] = field(default_factory=dict)
     legacy: dict[int, tuple[int, tuple[str, ...]]] = field(default_factory=dict)   # i -> (base, names)
@@ -531,15 +532,30 @@ def _fs_colour(program: Program, index: int, front: str, alias: dict, prelude: l
     return value(front)
 
 
+def writes_point_size(shader: Shader) -> bool:
+    """Whether a VS, TES or GS writes its gl_PointSize output, as Mesa's GLSL linker counts it
+    (outputs_written & VARYING_BIT_PSIZ, where it injects the store): gl_PointSize in its code;
+    not gl_in[i].gl_PointSize (an input) nor a gl_PerVertex redeclaration naming it."""
+    t = shader.tokens
+    return any(t[i].kind == "ident" and t[i].text == "gl_PointSize" and not t[i - 1].is_(".") for i in shader.code())
+
+
 def _epilogue(program: Program, s: _Stage) -> None:
     """What the last pre-rasterization stage does with each vertex it emits, at the end of main
     and before each return in it (before each EmitVertex() in a GS): GL's point size where no
-    shader writes gl_PointSize (Vulkan has no such state), colour clamping (GL's
+    shader writes gl_PointSize (Vulkan has no such state) in the `written` point-size path (in
+    `default` the driver's 1.0 under maintenance5, as zink leaves it), colour clamping (GL's
     CLAMP_VERTEX_COLOR, TRUE in the compatibility profile), gl_ClipVertex against the user planes."""
     stage, shader, edit = s.name, s.shader, s.edit
     statements = []
     out_block = next((b for b in shader.blocks("out") if b.type == "gl_PerVertex"), None)
-    if not shader.uses("gl_PointSize") and (out_block is None or "gl_PointSize" in out_block.member_names()):
+    if program.point_size_written and not writes_point_size(shader):
+        # A gl_PerVertex redeclared without gl_PointSize gets it, as Mesa's linker adds its own
+        # PointSize output whatever the block (gl_nir_add_point_size): without it a point_mode
+        # TES or points GS is invalid Vulkan where maintenance5 is not enabled
+        # (VUID-VkGraphicsPipelineCreateInfo-TessellationEvaluation-07723, Geometry-07725).
+        if out_block is not None and "gl_PointSize" not in out_block.member_names():
+            edit.insert(out_block.members[-1].span[1], " float gl_PointSize;")
         statements.append("gl_PointSize = 1.0;")
     for key in COLOURS:
         if key in s.legacy_out:
