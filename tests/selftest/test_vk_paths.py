@@ -485,6 +485,29 @@ def test_the_point_size_path_option_reaches_the_backend(path, tmp_path):
     assert f"point-size path {path} (--vk-point-size {path})" in record["platform"], record["platform"]
 
 
+def test_an_older_layers_unwritten_point_size_report_counts_only_without_maintenance5():
+    """Debian 12's 1.3.239 layer reports VUID-07722 for a GL_POINTS VS without PointSize even where
+    maintenance5 makes it 1.0 (blame's layer rows on 26.2.6 were named the harness layer's for it)."""
+    from types import SimpleNamespace
+    from harness.backends.vk.device import Device
+    report = ("Validation Error: [ VUID-VkGraphicsPipelineCreateInfo-Vertex-07722 ] ... the last vertex "
+              "processing stage does not write PointSize")
+    with_m5 = SimpleNamespace(maintenance5=SimpleNamespace(maintenance5=1))
+    assert Device._unwritten_point_size_allowed(with_m5, report)
+    assert not Device._unwritten_point_size_allowed(SimpleNamespace(maintenance5=None), report)
+    assert not Device._unwritten_point_size_allowed(with_m5, "VUID-VkGraphicsPipelineCreateInfo-Vertex-07722 other")
+
+
+def test_the_default_point_size_path_passes_the_validation_layer_on_a_maintenance5_lavapipe(tmp_path):
+    if not (MAINTENANCE5_MESA / ".fetched").exists():
+        pytest.skip(f"{MAINTENANCE5_MESA} not fetched (bin/fetch-mesa 26.2.6-1)")
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tests/draw_params",
+                           "-k", ATTRIBUTES_CASE, "--target", "lavapipe", f"--mesa={MAINTENANCE5_MESA}",
+                           "--vk-point-size=default", "--vk-validation", f"--results-dir={tmp_path}"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+
+
 def test_the_default_point_size_path_is_refused_on_a_lavapipe_without_maintenance5(tmp_path):
     """The pinned 22.3.6 lacks VK_KHR_maintenance5: `--vk-point-size default` stops the run on one
     line naming it, and `auto` takes `written` there."""
