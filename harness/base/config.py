@@ -116,7 +116,7 @@ class RunSettings:
     vk_without: tuple[str, ...] = ()
     vk_validation: bool = False
     vk_path: str = "auto"             # --vk-path; a target that names its own path keeps it
-    vk_patch_path: str = "auto"       # --vk-patch-path
+    vk_patch_path: str = "auto"       # --vk-patch-path; a target that names its own path keeps it
     vk_vertex_input: str = "auto"     # --vk-vertex-input; a target that names its own path keeps it
     vk_point_size: str = "auto"       # --vk-point-size; a target that names its own path keeps it
     mesa: Any = None                  # a harness.mesa.runtime.Build (config sits below mesa: no import)
@@ -129,7 +129,7 @@ class RunSettings:
         k = self.knobs
         return ChildOptions(target=target.name, backend=target.backend, gl_platform=self.gl_platform,
                             vk_without=self.vk_without, vk_validation=self.vk_validation,
-                            vk_path=target.vk_path or self.vk_path, vk_patch_path=self.vk_patch_path,
+                            vk_path=target.vk_path or self.vk_path, vk_patch_path=target.vk_patch_path or self.vk_patch_path,
                             vk_vertex_input=target.vk_vertex_input or self.vk_vertex_input,
                             vk_point_size=target.vk_point_size or self.vk_point_size,
                             program_cache=k.program_cache and target.shared_programs, egl_platform=k.egl_platform,

@@ -36,6 +36,8 @@ class Target:
     shared_programs: bool = True
     # The Vulkan layer's multi-draw path this target always takes ("" = the run's --vk-path).
     vk_path: str = ""
+    # And its patch-size path ("" = the run's --vk-patch-path).
+    vk_patch_path: str = ""
     # And its vertex-input path ("" = the run's --vk-vertex-input).
     vk_vertex_input: str = ""
     # And its point-size path ("" = the run's --vk-point-size).
@@ -96,14 +98,17 @@ _TARGETS = {t.name: t for t in (
     # VK_EXT_multi_draw), and the vertex input baked into the pipeline (zink without
     # VK_EXT_vertex_input_dynamic_state), and GL's point size written (zink without
     # VK_KHR_maintenance5: lavapipe 22.3.6 lacks it, so there `lavapipe` writes it too; 26.2.6
-    # offers it, and `lavapipe` leaves it to the driver). Its cases (a direct multi-draw) all read
-    # attributes and leave gl_PointSize to the layer, so both paths run in CI (docs/vk-paths.md).
+    # offers it, and `lavapipe` leaves it to the driver), and the patch size baked into each pipeline
+    # (zink without extendedDynamicState2PatchControlPoints; both lavapipes offer it). Its cases (a
+    # direct multi-draw) all read attributes and leave gl_PointSize to the layer, and 12 of them draw
+    # patches, so every path runs in CI (docs/vk-paths.md).
     Target("lavapipe-split", "vk", (_LAVAPIPE_ONLY,),
            "Mesa lavapipe through the harness's Vulkan backend, multi-draws split (--vk-path split) and the "
            "vertex input in the pipeline (--vk-vertex-input static), GL's point size written (--vk-point-size "
-           "written); only the cases with a direct multi-draw",
+           "written), the patch size in the pipeline (--vk-patch-path static); only the cases with a direct "
+           "multi-draw",
            default=True, renderer=r"llvmpipe", mesa="vk", vk_path="split", vk_vertex_input="static",
-           vk_point_size="written", path_dependent_only=True),
+           vk_point_size="written", vk_patch_path="static", path_dependent_only=True),
     Target("system-vk", "vk", (), "the machine's own Vulkan driver through the harness's Vulkan backend",
            shader_cache_slot=True),
     # Mesa's EGL and zink over whatever Vulkan driver the loader finds (bench/gpu/run.sh points
