@@ -20,6 +20,26 @@ WANTED_EXTENSIONS = ("VK_EXT_transform_feedback", "VK_EXT_index_type_uint8",
 # What a wanted extension needs enabled with it at the instance's Vulkan 1.2 (VK_KHR_maintenance5:
 # VK_KHR_dynamic_rendering, core in 1.3); without it the wanted one is left out.
 REQUIRED_WITH = {"VK_KHR_maintenance5": ("VK_KHR_dynamic_rendering",)}
+# The optional feature structs queried, each where its extension is offered, as (the Device
+# attribute that holds it, None without the extension; the extension; the struct; its sType).
+OPTIONAL_FEATURES = (
+    ("xfb", "VK_EXT_transform_feedback", "VkPhysicalDeviceTransformFeedbackFeaturesEXT",
+     "VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT"),
+    ("uint8", "VK_EXT_index_type_uint8", "VkPhysicalDeviceIndexTypeUint8FeaturesEXT",
+     "VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT"),
+    ("restart", "VK_EXT_primitive_topology_list_restart", "VkPhysicalDevicePrimitiveTopologyListRestartFeaturesEXT",
+     "VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVE_TOPOLOGY_LIST_RESTART_FEATURES_EXT"),
+    ("generated", "VK_EXT_primitives_generated_query", "VkPhysicalDevicePrimitivesGeneratedQueryFeaturesEXT",
+     "VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVES_GENERATED_QUERY_FEATURES_EXT"),
+    ("multi_draw", "VK_EXT_multi_draw", "VkPhysicalDeviceMultiDrawFeaturesEXT",
+     "VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT"),
+    ("eds2", "VK_EXT_extended_dynamic_state2", "VkPhysicalDeviceExtendedDynamicState2FeaturesEXT",
+     "VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT"),
+    ("vi", "VK_EXT_vertex_input_dynamic_state", "VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT",
+     "VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT"),
+    ("maintenance5", "VK_KHR_maintenance5", "VkPhysicalDeviceMaintenance5FeaturesKHR",
+     "VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_5_FEATURES_KHR"),
+)
 # The pipeline VUIDs of an unwritten PointSize in a point topology's last stage (07722 VS, 07723
 # TES, 07725 GS), which maintenance5 lifts.
 UNWRITTEN_POINT_SIZE = re.compile(r"VUID-VkGraphicsPipelineCreateInfo-\w+-0772[235]")
@@ -117,32 +137,11 @@ class Device:
         self.f12 = vk.VkPhysicalDeviceVulkan12Features(sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
                                                        pNext=self.f11)
         chain = self.f12
-        self.xfb = self.uint8 = self.restart = self.generated = self.multi_draw = self.eds2 = self.vi = None
-        self.maintenance5 = None
-        if "VK_EXT_transform_feedback" in self.extensions:
-            self.xfb = chain = vk.VkPhysicalDeviceTransformFeedbackFeaturesEXT(
-                sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT, pNext=chain)
-        if "VK_EXT_index_type_uint8" in self.extensions:
-            self.uint8 = chain = vk.VkPhysicalDeviceIndexTypeUint8FeaturesEXT(
-                sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT, pNext=chain)
-        if "VK_EXT_primitive_topology_list_restart" in self.extensions:
-            self.restart = chain = vk.VkPhysicalDevicePrimitiveTopologyListRestartFeaturesEXT(
-                sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVE_TOPOLOGY_LIST_RESTART_FEATURES_EXT, pNext=chain)
-        if "VK_EXT_primitives_generated_query" in self.extensions:
-            self.generated = chain = vk.VkPhysicalDevicePrimitivesGeneratedQueryFeaturesEXT(
-                sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVES_GENERATED_QUERY_FEATURES_EXT, pNext=chain)
-        if "VK_EXT_multi_draw" in self.extensions:
-            self.multi_draw = chain = vk.VkPhysicalDeviceMultiDrawFeaturesEXT(
-                sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT, pNext=chain)
-        if "VK_EXT_extended_dynamic_state2" in self.extensions:
-            self.eds2 = chain = vk.VkPhysicalDeviceExtendedDynamicState2FeaturesEXT(
-                sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT, pNext=chain)
-        if "VK_EXT_vertex_input_dynamic_state" in self.extensions:
-            self.vi = chain = vk.VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT(
-                sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT, pNext=chain)
-        if "VK_KHR_maintenance5" in self.extensions:
-            self.maintenance5 = chain = vk.VkPhysicalDeviceMaintenance5FeaturesKHR(
-                sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_5_FEATURES_KHR, pNext=chain)
+        for attribute, extension, struct, stype in OPTIONAL_FEATURES:
+            found = None
+            if extension in self.extensions:
+                found = chain = getattr(vk, struct)(sType=getattr(vk, stype), pNext=chain)
+            setattr(self, attribute, found)
         self.features = vk.VkPhysicalDeviceFeatures2(sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, pNext=chain)
         vk.vkGetPhysicalDeviceFeatures2(self.physical, self.features)
         queue = vk.VkDeviceQueueCreateInfo(sType=vk.VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
