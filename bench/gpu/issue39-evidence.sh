@@ -117,7 +117,7 @@ flag)
     ;;
 separable)
     for t in system-gl system-vk zink-system; do
-        step "tess -k separable on $t"
+        step "tess -k separable on $t (the TCS-less separable cases, the separable type cases among them)"
         timeout 150 python3 -m pytest -q -p no:cacheprovider tests/tess -k separable --target $t --baseline none \
             --case-timeout 20 -n 0 --results-dir "$o/sep-$t" 2>&1 | tail -n 4
         python3 -c "import json,sys; [print(' ', r['id'], r['status'], r['message'].splitlines()[0][:200] if r['message'] else '') for r in json.load(open(sys.argv[1]))['results'] if r['status'] != 'pass']" "$o/sep-$t/results.json" | head -n 8

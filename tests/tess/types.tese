@@ -22,6 +22,10 @@ in VertexData {
 {{ "flat " if c.flat }}in {{ c.type }} v_{{ c.name }}[]{{ "[%d]" % c.length if c.length }};
 {% endfor %}
 {% endif %}
+{% if separable %}
+// A separable program redeclares the built-ins it writes (GLSL 4.50, 7.1.1).
+out gl_PerVertex { vec4 gl_Position; };
+{% endif %}
 
 out int x_patch;
 out int x_patch_vertices;

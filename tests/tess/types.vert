@@ -21,6 +21,10 @@ out VertexData {
 {# a builtin array is sized where it is written #}
 out {{ o.carried.type }} {{ o.carried.name }}[{{ o.carried.length }}];
 {% endfor %}
+{% if separable %}
+// A separable program redeclares the built-ins it writes (GLSL 4.50, 7.1.1).
+out gl_PerVertex { vec4 gl_Position; };
+{% endif %}
 
 void main()
 {

@@ -83,9 +83,10 @@ class Output:
     scalars: tuple[Scalar, ...]    # of the whole output; of one element if it is written in a loop
 
 
-def _type_shaders(ts: TypeSet, form: str, domain: str):
+def _type_shaders(ts: TypeSet, form: str, domain: str, separable: bool = False):
     """VS and TES sources (types.vert, types.tese), their captures, the expected results' layout
-    [(quantity, [(kind, k, array)])] and the GL version they need."""
+    [(quantity, [(kind, k, array)])] and the GL version they need (`separable`: two separable
+    programs, GLSL 4.10 at least, gl_PerVertex redeclared)."""
     outputs, layout = [], []
     singles = doubles = k = 0
     for c in ts.carried:
@@ -124,12 +125,12 @@ def _type_shaders(ts: TypeSet, form: str, domain: str):
             sums.append((captures[-1].varying, index))
     users = [c for c in ts.carried if not c.builtin]
     arrays_of_arrays = form == "var" and any(c.length for c in users)
-    params = dict(version=430 if arrays_of_arrays else 400, compat=ts.compat, form=form, outputs=outputs,
-                  struct=STRUCT_S if any(c.type == "S" for c in users) else ())
+    params = dict(version=430 if arrays_of_arrays else 410 if separable else 400, compat=ts.compat, form=form,
+                  outputs=outputs, struct=STRUCT_S if any(c.type == "S" for c in users) else (), separable=separable)
     vs = shader("types.vert", **params)
     tes = shader("types.tese", **params, domain=domain, captures=captures, singles=singles, doubles=doubles,
                  groups=groups, sums=sums)
-    return vs, tes, tuple(captures), results, (4, 3) if arrays_of_arrays else (4, 0)
+    return vs, tes, tuple(captures), results, (4, 3) if arrays_of_arrays else (4, 1) if separable else (4, 0)
 
 
 TYPE_BASE_CAPTURES = (Capture("x_patch", "int", "gl_PrimitiveID"),
@@ -156,9 +157,11 @@ def expected_results(results, vertices: list[int]) -> tuple:
 TYPE_LEVELS = ((1.0, 1.0, 1.0, 1.0), (1.0, 1.0))
 
 
-def type_case(ts: TypeSet, form: str, domain: str, size: int) -> Case:
-    id_ = f"tess/no-tcs/{domain}/equal/types/{form}/{ts.token}/pv{size}"
-    vs, tes, captures, results, version = _type_shaders(ts, form, domain)
+def type_case(ts: TypeSet, form: str, domain: str, size: int, separable: bool = False) -> Case:
+    """`separable`: the VS and the TES as separable programs of one pipeline, which Mesa's linker
+    lays out one at a time (triage/mesa-22.3.6/separable-vs-tes-array-packing)."""
+    id_ = f"tess/no-tcs/{domain}/equal/types/{form}/{ts.token}/{'separable/' if separable else ''}pv{size}"
+    vs, tes, captures, results, version = _type_shaders(ts, form, domain, separable)
     captures = TYPE_BASE_CAPTURES + captures
     assert sum(CAPTURE_TYPES_COMPONENTS[c.type] for c in captures) <= 64, id_
     first = 1
@@ -189,7 +192,9 @@ def type_case(ts: TypeSet, form: str, domain: str, size: int) -> Case:
         expect=(expect,),
         description=f"VS outputs {', '.join(c.name + ':' + c.type for c in ts.carried)} ({form}) reach a "
                     f"TCS-less TES, {domain}, patches of {size}",
-        params=(("domain", domain), ("form", form), ("types", ts.token), ("patch_vertices", size)),
+        params=(("domain", domain), ("form", form), ("types", ts.token), ("patch_vertices", size))
+        + ((("separable", True),) if separable else ()),
+        separable=separable,
     )
 
 
@@ -212,5 +217,9 @@ def type_cases() -> list[Case]:
         for size in range(1, 33):
             cases.append(type_case(vec4, "block", domain, size))
             cases.append(type_case(mixed, "var", domain, size))
+    # Each core user-type set through separable programs, as variables and as a block, patches of 3.
+    for ts in TYPE_SETS:
+        if not ts.compat and not any(c.builtin for c in ts.carried):
+            cases += [type_case(ts, form, "quads", 3, separable=True) for form in ts.forms if form in ("var", "block")]
     return cases
 
