@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Which difference makes the harness's Vulkan layer on NVIDIA read a separable TES's doubles as 0:
 the separable dvec2 case as it is, the same sources linked as one program, and the non-separable
-case's sources (bench/results/2026-11-26-gpu-evidence.md). Run from the repository root on the
+case's sources. Answer (H100, 2026-11-26): none; every variant fails on system-vk, alone or in
+any order, the linked case too: the known NVIDIA 64-bit TCS -> TES shift
+(baselines/nvidia-h100-580.159.04.csv); system-gl passes all but the separable one without its
+gl_PerVertex redeclared, which NVIDIA's GL refuses to link. Run from the repository root on the
 GPU machine, after `source bench/gpu/env.sh`:  python3 bench/gpu/separable_doubles.py [TARGET]"""
 from __future__ import annotations
 
