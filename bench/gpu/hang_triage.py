@@ -10,7 +10,7 @@ status is timeout first, then the journal's timeouts), and for each of up to --m
    dumps every thread's state, kernel wait channel and native stack (py-spy, cuda-gdb) of the
    child 8 s into the case;
 2. writes it as a standalone C program (`harness export --format c`: EGL + GL, no harness),
-   given an EGL device-platform fallback (REPRO_EGL_DEVICE=N, as the harness opens zink on a
+   which picks an EGL device with REPRO_EGL_DEVICE=N (as the harness opens zink on a
    machine without a DRM node), builds it with the machine's cc where there is one, and runs it
    through `harness run TARGET` (the target's environment and Mesa loader), dumping its stacks
    the same way if it is still running after 10 s;
@@ -37,27 +37,6 @@ sys.path.insert(0, str(HERE))
 
 from run_ids import stacks  # noqa: E402
 
-DEVICE_FALLBACK = r"""
-static EGLDisplay open_display(void)
-{
-    /* REPRO_EGL_DEVICE=N: the N-th EGL device (the EGL device platform), else surfaceless. */
-    PFNEGLGETPLATFORMDISPLAYEXTPROC get_display =
-        (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
-    PFNEGLQUERYDEVICESEXTPROC query_devices = (PFNEGLQUERYDEVICESEXTPROC)eglGetProcAddress("eglQueryDevicesEXT");
-    const char *want = getenv("REPRO_EGL_DEVICE");
-    EGLDeviceEXT devices[16];
-    EGLint n = 0;
-    if (!get_display)
-        return EGL_NO_DISPLAY;
-    if (!want)
-        return get_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-    if (!query_devices || !query_devices(16, devices, &n) || atoi(want) >= n) {
-        fprintf(stderr, "no EGL device %s (%d devices)\n", want, n);
-        return EGL_NO_DISPLAY;
-    }
-    return get_display(EGL_PLATFORM_DEVICE_EXT, devices[atoi(want)], NULL);
-}
-"""
 
 
 def sh(cmd: list[str], timeout: float, env=None) -> tuple[int | None, str]:
@@ -112,15 +91,7 @@ def c_repro(target: str, case_id: str, out: Path) -> None:
     if code != 0 or not sources:
         print(f"export --format c: {code}: {text}")
         return
-    source = sources[-1]
-    text = source.read_text()
-    call = "get_display ? get_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL)\n                                     : EGL_NO_DISPLAY"
-    if call not in text:
-        print("the exported program's display call changed; not patched")
-    else:
-        text = text.replace(call, "open_display()")
-        text = text.replace("static int start(void)", DEVICE_FALLBACK + "\nstatic int start(void)", 1)
-        source.write_text(text)
+    source = sources[-1]                # REPRO_EGL_DEVICE picks its EGL device (repro.c.j2)
     cc = shutil.which("cc") or shutil.which("gcc")
     binary = source.with_suffix("")
     if not cc:
