@@ -94,81 +94,81 @@ class Choice:
         return f"{self.area} path {self.path} ({self.why})"
 
 
+@dataclass(frozen=True)
+class _Rule:
+    """One area's choice, as zink makes it: the path that needs device features (taken by auto
+    where the device has them all), the other one (always possible), and the words of its lines."""
+    area: str                       # Choice.area
+    option: str                     # the command-line option
+    unknown: str                    # what an unknown name is called
+    featured: str                   # the path that needs the features
+    other: str                      # the path without them
+    choices: tuple[str, ...]
+    offered: str                    # auto's reason where the device has the features
+    as_zink: str                    # auto's reason where it lacks one, after "the device lacks ..."
+    refused: str = ""               # after the refusal's list of what the device lacks
+
+
+_MULTI_DRAW = _Rule("multi-draw", "--vk-path", "Vulkan path", "native", "split", CHOICES,
+                    "the device offers VK_EXT_multi_draw and shaderDrawParameters, as zink does", "as zink splits")
+_PATCH_SIZE = _Rule("patch-size", "--vk-patch-path", "patch-size path", "dynamic", "static", PATCH_CHOICES,
+                    "the device offers extendedDynamicState2PatchControlPoints, as zink uses it",
+                    "as zink bakes the patch size")
+_VERTEX_INPUT = _Rule("vertex-input", "--vk-vertex-input", "vertex-input path", "dynamic", "static",
+                      VERTEX_INPUT_CHOICES, "the device offers vertexInputDynamicState and extendedDynamicState2, "
+                      "as zink records the vertex input per draw", "as zink bakes the vertex input")
+_POINT_SIZE = _Rule("point-size", "--vk-point-size", "point-size path", "default", "written", POINT_SIZE_CHOICES,
+                    "the device offers maintenance5, as zink leaves an unwritten point size to the driver's 1.0",
+                    "as zink writes gl_PointSize = 1.0", ", without which a point's size must be written")
+
+
+def _choose(rule: _Rule, requested: str, lacks: list[str]) -> Choice:
+    """`requested` is auto or one of the rule's paths; auto takes the featured path exactly where
+    the device lacks none of its features (`lacks`), as zink does."""
+    if requested not in rule.choices:
+        raise PathError(f"unknown {rule.unknown} {requested!r} (known: {', '.join(rule.choices)})")
+    lacking = " and ".join(lacks)
+    if requested == rule.other:
+        return Choice(rule.other, f"{rule.option} {rule.other}", rule.area)
+    if requested == rule.featured:
+        if lacks:
+            raise PathError(f"{rule.option} {rule.featured}: the Vulkan device lacks {lacking}{rule.refused}")
+        return Choice(rule.featured, f"{rule.option} {rule.featured}", rule.area)
+    if lacks:
+        return Choice(rule.other, f"auto: the device lacks {lacking}, {rule.as_zink}", rule.area)
+    return Choice(rule.featured, f"auto: {rule.offered}", rule.area)
+
+
+def _lacking(features) -> list[str]:
+    return [name for name, have in features if not have]
+
+
 def missing(multi_draw: bool, draw_parameters: bool) -> list[str]:
     """What the native path needs that the device lacks."""
-    return [name for name, have in (("VK_EXT_multi_draw (multiDraw)", multi_draw),
-                                     ("shaderDrawParameters", draw_parameters)) if not have]
+    return _lacking((("VK_EXT_multi_draw (multiDraw)", multi_draw), ("shaderDrawParameters", draw_parameters)))
 
 
 def choose(requested: str, multi_draw: bool, draw_parameters: bool) -> Choice:
     """`requested` is auto, native or split; auto takes native exactly where zink does."""
-    if requested not in CHOICES:
-        raise PathError(f"unknown Vulkan path {requested!r} (known: {', '.join(CHOICES)})")
-    lacks = missing(multi_draw, draw_parameters)
-    if requested == "split":
-        return Choice("split", "--vk-path split")
-    if requested == "native":
-        if lacks:
-            raise PathError(f"--vk-path native: the Vulkan device lacks {' and '.join(lacks)}")
-        return Choice("native", "--vk-path native")
-    if lacks:
-        return Choice("split", f"auto: the device lacks {' and '.join(lacks)}, as zink splits")
-    return Choice("native", "auto: the device offers VK_EXT_multi_draw and shaderDrawParameters, as zink does")
+    return _choose(_MULTI_DRAW, requested, missing(multi_draw, draw_parameters))
 
 
 def choose_patch_size(requested: str, dynamic_patch_control_points: bool) -> Choice:
     """`requested` is auto, dynamic or static; auto takes dynamic exactly where zink does."""
-    if requested not in PATCH_CHOICES:
-        raise PathError(f"unknown patch-size path {requested!r} (known: {', '.join(PATCH_CHOICES)})")
-    if requested == "static":
-        return Choice("static", "--vk-patch-path static", "patch-size")
-    if requested == "dynamic":
-        if not dynamic_patch_control_points:
-            raise PathError(f"--vk-patch-path dynamic: the Vulkan device lacks {PATCH_FEATURE}")
-        return Choice("dynamic", "--vk-patch-path dynamic", "patch-size")
-    if not dynamic_patch_control_points:
-        return Choice("static", f"auto: the device lacks {PATCH_FEATURE}, as zink bakes the patch size", "patch-size")
-    return Choice("dynamic", "auto: the device offers extendedDynamicState2PatchControlPoints, as zink uses it",
-                  "patch-size")
+    return _choose(_PATCH_SIZE, requested, _lacking(((PATCH_FEATURE, dynamic_patch_control_points),)))
 
 
 def choose_vertex_input(requested: str, vertex_input_dynamic: bool, extended_dynamic_state2: bool) -> Choice:
     """`requested` is auto, dynamic or static; auto takes dynamic exactly where zink does: the
     device offers both vertexInputDynamicState and extendedDynamicState2."""
-    if requested not in VERTEX_INPUT_CHOICES:
-        raise PathError(f"unknown vertex-input path {requested!r} (known: {', '.join(VERTEX_INPUT_CHOICES)})")
-    lacks = [name for name, have in zip(VERTEX_INPUT_FEATURES, (vertex_input_dynamic, extended_dynamic_state2))
-             if not have]
-    if requested == "static":
-        return Choice("static", "--vk-vertex-input static", "vertex-input")
-    if requested == "dynamic":
-        if lacks:
-            raise PathError(f"--vk-vertex-input dynamic: the Vulkan device lacks {' and '.join(lacks)}")
-        return Choice("dynamic", "--vk-vertex-input dynamic", "vertex-input")
-    if lacks:
-        return Choice("static", f"auto: the device lacks {' and '.join(lacks)}, as zink bakes the vertex input",
-                      "vertex-input")
-    return Choice("dynamic", "auto: the device offers vertexInputDynamicState and extendedDynamicState2, "
-                  "as zink records the vertex input per draw", "vertex-input")
+    return _choose(_VERTEX_INPUT, requested,
+                   _lacking(zip(VERTEX_INPUT_FEATURES, (vertex_input_dynamic, extended_dynamic_state2))))
 
 
 def choose_point_size(requested: str, maintenance5: bool) -> Choice:
     """`requested` is auto, default or written; auto takes default exactly where zink does: the
     device offers VK_KHR_maintenance5."""
-    if requested not in POINT_SIZE_CHOICES:
-        raise PathError(f"unknown point-size path {requested!r} (known: {', '.join(POINT_SIZE_CHOICES)})")
-    if requested == "written":
-        return Choice("written", "--vk-point-size written", "point-size")
-    if requested == "default":
-        if not maintenance5:
-            raise PathError(f"--vk-point-size default: the Vulkan device lacks {POINT_SIZE_FEATURE}, "
-                            "without which a point's size must be written")
-        return Choice("default", "--vk-point-size default", "point-size")
-    if not maintenance5:
-        return Choice("written", f"auto: the device lacks {POINT_SIZE_FEATURE}, as zink writes gl_PointSize = 1.0",
-                      "point-size")
-    return Choice("default", "auto: the device offers maintenance5, as zink leaves an unwritten point size "
-                  "to the driver's 1.0", "point-size")
+    return _choose(_POINT_SIZE, requested, _lacking(((POINT_SIZE_FEATURE, maintenance5),)))
 
 
 def depends_on_point_size(case) -> bool:
