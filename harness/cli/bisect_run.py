@@ -2,6 +2,7 @@
 pass, 1 if one fails, 125 if untestable (harness/triage/bisect_run.py)."""
 from __future__ import annotations
 
+from harness.backends.vk import paths
 from harness.base import config
 from harness.cli import options
 from harness.executor import targets as targets_mod
@@ -16,15 +17,8 @@ def add_arguments(cmd) -> None:
     cmd.add_argument("case_ids", nargs="+", metavar="CASE_ID")
     cmd.add_argument("--target", required=True)
     cmd.add_argument("--vk-without", default="")
-    cmd.add_argument("--vk-path", choices=("auto", "native", "split"), default="auto",
-                     help="Vulkan targets: how direct multi-draws are issued (default: zink's choice)")
-    cmd.add_argument("--vk-patch-path", choices=("auto", "dynamic", "static"), default="auto",
-                     help="Vulkan targets: how a tessellation draw's patch size is set (default: zink's choice)")
-    cmd.add_argument("--vk-vertex-input", choices=("auto", "dynamic", "static"), default="auto",
-                     help="Vulkan targets: how the vertex bindings and attributes are set (default: zink's choice)")
-    cmd.add_argument("--vk-point-size", choices=("auto", "default", "written"), default="auto",
-                     help="Vulkan targets: whether GL's point size 1.0 is written or left to the driver's default "
-                          "(default: zink's choice)")
+    for option, _, choices, help in paths.OPTIONS:
+        cmd.add_argument(option, choices=choices, default="auto", help=help)
     cmd.add_argument("--flake-retries", type=int, default=1, metavar="N",
                      help="re-run a failing case up to N times; one that then passes is a flake, not bad (default 1)")
     cmd.add_argument("--baseline", action="append", default=[], metavar="auto|none|FILE",
@@ -38,8 +32,7 @@ def add_arguments(cmd) -> None:
 
 def run(args) -> int:
     settings = config.RunSettings(mesa=mesa.chosen(args.mesa), vk_without=config.split_names(args.vk_without),
-                                  vk_path=args.vk_path, vk_patch_path=args.vk_patch_path,
-                                  vk_vertex_input=args.vk_vertex_input, vk_point_size=args.vk_point_size)
+                                  **{field: getattr(args, field) for _, field, _, _ in paths.OPTIONS})
     gate = gating.choose(args.baseline, args.flakes, settings.mesa)
     print(gate.line, flush=True)                        # the first line: what gates the run
     rules = core.Rules(baseline=baseline.load(gate.baselines), flakes=tuple(baseline.load_flakes(gate.flakes)),

@@ -22,6 +22,7 @@ from harness.run import baseline, core, gating, journal, sharding
 from harness.sources import catalog
 from harness.base import config as config_mod, plugins, provenance
 from harness.base.args import option_values
+from harness.backends.vk import paths
 from harness.mesa import runtime as mesa
 from harness.results import files as results
 from harness.executor import shader_cache
@@ -70,23 +71,8 @@ def pytest_addoption(parser):
     group.addoption("--vk-without", default="", metavar="T1,T2",
                     help="Vulkan backend: translations to switch off, to show the cases catch the hazard "
                          "(passthrough-tcs, base-vertex, draw-id, slot-map)")
-    group.addoption("--vk-path", choices=("auto", "native", "split"), default="auto",
-                    help="Vulkan backend: how direct multi-draws are issued: native (VK_EXT_multi_draw, "
-                         "DrawIndex), split (single draws, gl_DrawID pushed) or auto (zink's choice by the "
-                         "device's features; default). The lavapipe-split target is always split")
-    group.addoption("--vk-patch-path", choices=("auto", "dynamic", "static"), default="auto",
-                    help="Vulkan backend: how a tessellation draw's patch size reaches the driver: dynamic "
-                         "(vkCmdSetPatchControlPointsEXT), static (in the pipeline) or auto (zink's choice by "
-                         "the device's features; default)")
-    group.addoption("--vk-vertex-input", choices=("auto", "dynamic", "static"), default="auto",
-                    help="Vulkan backend: how the vertex bindings and attributes reach the driver: dynamic "
-                         "(vkCmdSetVertexInputEXT per draw), static (in the pipeline) or auto (zink's choice by "
-                         "the device's features; default). The lavapipe-split target is always static")
-    group.addoption("--vk-point-size", choices=("auto", "default", "written"), default="auto",
-                    help="Vulkan backend: GL's point size where no shader writes gl_PointSize: default (no "
-                         "PointSize store, the driver's 1.0 under VK_KHR_maintenance5), written (gl_PointSize = 1.0 "
-                         "in the last vertex stage) or auto (zink's choice by the device's features; default). "
-                         "The lavapipe-split target is always written")
+    for option, _, choices, help in paths.OPTIONS:
+        group.addoption(option, choices=choices, default="auto", help=help)
     group.addoption("--vk-validation", action="store_true",
                     help="Vulkan backend: run under the Khronos validation layer; a validation error fails the case")
     group.addoption("--baseline", action="append", default=[], metavar="auto|none|FILE",
@@ -276,10 +262,8 @@ def _settings(config, worker: bool) -> core.RunSettings:
     return core.RunSettings(case_timeout=config.getoption("case_timeout"), case_cpu=config.getoption("case_cpu"),
                             gl_platform=config.getoption("gl_platform"),
                             vk_without=config_mod.split_names(config.getoption("vk_without")),
-                            vk_validation=config.getoption("vk_validation"), vk_path=config.getoption("vk_path"),
-                            vk_patch_path=config.getoption("vk_patch_path"),
-                            vk_vertex_input=config.getoption("vk_vertex_input"),
-                            vk_point_size=config.getoption("vk_point_size"),
+                            vk_validation=config.getoption("vk_validation"),
+                            **{field: config.getoption(field) for _, field, _, _ in paths.OPTIONS},
                             mesa=build,
                             fork=not config.getoption("no_spawner"),
                             children=config.stash[LAYOUT].children, batch=config.getoption("batch"),
