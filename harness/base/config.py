@@ -60,6 +60,11 @@ def knobs(environment=None) -> Knobs:
                  egl_platform=env.get("HARNESS_EGL_PLATFORM", ""))
 
 
+# The Vulkan layer's paths (backends/vk/paths.py): a field each of ChildOptions, RunSettings and
+# executor.targets.Target, where a target that names its own path keeps it over the run's.
+VK_PATHS = ("vk_path", "vk_patch_path", "vk_vertex_input", "vk_point_size")
+
+
 @dataclass(frozen=True)
 class ChildOptions:
     """What an executor's child is told on its command line (one JSON argument)."""
@@ -129,8 +134,6 @@ class RunSettings:
         k = self.knobs
         return ChildOptions(target=target.name, backend=target.backend, gl_platform=self.gl_platform,
                             vk_without=self.vk_without, vk_validation=self.vk_validation,
-                            vk_path=target.vk_path or self.vk_path, vk_patch_path=target.vk_patch_path or self.vk_patch_path,
-                            vk_vertex_input=target.vk_vertex_input or self.vk_vertex_input,
-                            vk_point_size=target.vk_point_size or self.vk_point_size,
+                            **{path: getattr(target, path) or getattr(self, path) for path in VK_PATHS},
                             program_cache=k.program_cache and target.shared_programs, egl_platform=k.egl_platform,
                             profile=k.profile, plugins=plugins_mod.loaded())

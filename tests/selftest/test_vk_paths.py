@@ -538,3 +538,10 @@ def test_the_lavapipe_split_target_writes_the_point_size():
     from harness.base.config import RunSettings
     assert RunSettings(vk_point_size="default").child_options(split).vk_point_size == "written"
     assert RunSettings(vk_point_size="default").child_options(get("lavapipe")).vk_point_size == "default"
+
+
+def test_every_path_option_names_a_settings_field():
+    """The options pytest and bisect-run declare (paths.OPTIONS) are the fields the settings hand on
+    to each child, a target's own path first (config.VK_PATHS)."""
+    from harness.base import config
+    assert [field for _, field, _, _ in paths.OPTIONS] == list(config.VK_PATHS)
