@@ -39,6 +39,13 @@ STAGE_KEYS: tuple[str, ...] = tuple(STAGE)
 STAGE_BY_PIGLIT_SECTION = {stage.piglit_section: stage for stage in STAGES}
 
 
+def last_vertex_stage(stages) -> str | None:
+    """Of the stage keys given, the last before rasterization (GS, else TES, else TCS, else VS):
+    the one transform feedback captures and whose primitives are rasterized; None if none."""
+    present = set(stages)
+    return next((key for key in ("gs", "tes", "tcs", "vs") if key in present), None)
+
+
 # Drawing commands of section 10.4, in the order the spec introduces them (no "gl" prefix).
 COMMANDS: tuple[str, ...] = (
     "DrawArrays", "DrawArraysInstanced", "DrawArraysInstancedBaseInstance",

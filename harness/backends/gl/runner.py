@@ -22,7 +22,7 @@ from harness.backends.gl.uniforms import active_program, block_property, set_uni
 from harness.glsl.model import ParseError, parse
 from harness.glsl.preprocess import PreprocessError, preprocess
 from harness.model.case import CallList, Case, Clear, DeleteList, Dispatch, Draw, Link, NewList, Read, step_draw, step_state
-from harness.model.glfacts import INDEX_TYPES, STAGE
+from harness.model.glfacts import INDEX_TYPES, STAGE, last_vertex_stage
 from harness.model.observation import encode_records, record_dtype
 from harness.base.profiling import section
 
@@ -208,7 +208,7 @@ class GLBackend:
         GL = self.gl
         if case.separable:
             pipeline = made.pipeline(GL.glGenProgramPipelines(1))
-            last = _last_vertex_stage(case.shaders)
+            last = last_vertex_stage(stage for stage, _ in case.shaders)
             for stage, source in case.shaders:
                 program = made.program(GL.glCreateProgram())
                 GL.glProgramParameteri(program, GL.GL_PROGRAM_SEPARABLE, GL.GL_TRUE)
@@ -231,7 +231,7 @@ class GLBackend:
         shader that does not compile fails the case, as in shader_runner."""
         GL = self.gl
         groups = [[shader] for shader in case.shaders] if case.separable else [case.shaders]
-        last = _last_vertex_stage(case.shaders)
+        last = last_vertex_stage(stage for stage, _ in case.shaders)
         for shaders in groups:
             program = made.program(GL.glCreateProgram())
             if case.separable:
@@ -659,8 +659,3 @@ def _args(exc) -> str:
     args = getattr(exc, "cArguments", None)
     return "(" + ", ".join(repr(a) for a in args) + ")" if args else ""
 
-
-def _last_vertex_stage(shaders) -> str:
-    """The stage whose outputs transform feedback captures: GS, else TES, else VS."""
-    stages = {stage for stage, _ in shaders}
-    return next((s for s in ("gs", "tes", "vs") if s in stages), "vs")

@@ -200,8 +200,8 @@ def depends_on_point_size(case) -> bool:
     from harness.backends.vk.translate import Program, models, writes_point_size
     for shaders in (case.shaders,) + tuple(case.programs):
         stages = models(Program(dict(shaders), frozenset()))
-        last = next((stages[s] for s in ("gs", "tes", "vs") if s in stages), None)
-        if last is not None and not writes_point_size(last):
+        last = glfacts.last_vertex_stage(stages)
+        if last is not None and not writes_point_size(stages[last]):
             return True
     return False
 

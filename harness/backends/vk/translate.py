@@ -30,7 +30,7 @@ from harness.glsl.model import Declaration, Editor, ParseError, Shader, parse
 from harness.glsl.preprocess import PreprocessError, preprocess
 from harness.glsl.tokens import directive_words, tokenize
 from harness.backends.vk import uniforms as uniform_block
-from harness.model.glfacts import STAGE_KEYS
+from harness.model.glfacts import STAGE_KEYS, last_vertex_stage
 
 TRANSLATIONS = ("passthrough-tcs", "base-vertex", "draw-id", "slot-map")
 CLIP_PLANES = 4
@@ -281,7 +281,7 @@ def translate(program: Program) -> dict[str, str]:
     clip_vertex = "ClipVertex" in program.legacy_used and "slot-map" not in program.without
     program.uniforms = uniform_block.layout(shaders, clip_vertex=clip_vertex)
     stages = stage_order(program)
-    last = [s for s in stages if s != "fs"][-1]
+    last = last_vertex_stage(stages)
     out = {}
     for stage in stages:
         try:
