@@ -70,9 +70,9 @@ def run(args) -> int:
                                       if args.validation_layer_path else "")
     for note in notes:
         print(note, flush=True)
-    undecided, gathered = False, {}
+    undecided, gathered, plans = False, {}, blame.plan(builds, layers, only)
     for case in cases:
-        rows = gathered[case.id] = blame.gather(case, builds, args.case_timeout, layers, args.runs, only)
+        rows = gathered[case.id] = blame.gather(case, plans, args.case_timeout, args.runs)
         if args.save_evidence:            # after each case: what ran is kept if a later one is stopped
             blame.save(Path(args.save_evidence), gathered)
         left_out: list = []

@@ -175,20 +175,31 @@ def layer_paths(builds: list, layer_path: str) -> tuple[list[str], list[str]]:
     return paths, notes
 
 
-def gather(case: Case, builds: list, case_timeout: float = 20.0, layers: list[str] | None = None,
-           runs: int = 1, only: tuple[str, ...] = blame_rules.SETUPS) -> list[Row]:
+@dataclass(frozen=True)
+class MesaPlan:
+    """One Mesa's part of a blame run, the same for every case: its setups and what they need."""
+    build: object                   # a harness.mesa.runtime.Build, None for the system's
+    layer_path: str                 # the folder of the validation layer its processes search ('': the system's)
+    zinks_path: str                 # the multi-draw path zink takes on its lavapipe
+    setups: tuple[Setup, ...]
+
+
+def plan(builds: list, layers: list[str] | None = None, only: tuple[str, ...] = blame_rules.SETUPS) -> list[MesaPlan]:
     """Every setup (of `only`) on every Mesa (None: the system's), each Mesa's processes searching
-    its folder of `layers` (layer_paths) for the validation layer, each setup run `runs` times. A
-    layer row is in zink's path when the layer, asked for zink's choice on the device (auto), takes
-    that path."""
-    rows = []
-    for build, layer_path in zip(builds, layers or [""] * len(builds)):
-        zinks = _zinks_path(build)
-        mixes = tuple(builds) if "zink/mixed" in only else ()
-        for setup in (s for s in setups(build, mixes) if s.name in only or s.name.startswith(blame_rules.MIXED)):
-            row = _run(case, setup, build, case_timeout, layer_path, runs)
-            rows.append(replace(row, zinks_path=setup.name == f"layer/{zinks}"))
-    return rows
+    its folder of `layers` (layer_paths) for the validation layer; probed and mixed once, before
+    the first case. A layer row is in zink's path when the layer, asked for zink's choice on the
+    device (auto), takes that path."""
+    mixes = tuple(builds) if "zink/mixed" in only else ()
+    return [MesaPlan(build, layer_path, _zinks_path(build),
+                     tuple(s for s in setups(build, mixes) if s.name in only or s.name.startswith(blame_rules.MIXED)))
+            for build, layer_path in zip(builds, layers or [""] * len(builds))]
+
+
+def gather(case: Case, plans: list[MesaPlan], case_timeout: float = 20.0, runs: int = 1) -> list[Row]:
+    """The case on every setup of every Mesa's plan, each run `runs` times."""
+    return [replace(_run(case, setup, p.build, case_timeout, p.layer_path, runs),
+                    zinks_path=setup.name == f"layer/{p.zinks_path}")
+            for p in plans for setup in p.setups]
 
 
 def _zinks_path(build) -> str:
