@@ -175,22 +175,23 @@ def _plain(rows: list[Row]) -> list[Row]:
     return [r for r in rows if not r.setup.startswith(MIXED)]
 
 
-def mixed_verdicts(by_mesa: dict[str, list[Row]], failure: str = "") -> dict[str, Verdict]:
+def mixed_verdicts(by_mesa: dict[str, list[Row]]) -> dict[str, Verdict]:
     """Per Mesa A whose zink fails over its own lavapipe: whether the failure follows zink A or
     lavapipe A across releases. zink A failing over lavapipe B too, where zink B passes over it,
     follows zink A (as over another Vulkan driver: rule 6); zink A passing over lavapipe B while
     zink B fails over lavapipe A follows lavapipe A (zink A over lavapipe B alone could pass by
-    taking another path there, so the other direction is needed). Mixes that disagree say nothing."""
+    taking another path there, so the other direction is needed). Mixes that disagree say nothing.
+    `by_mesa`: each Mesa's rows, those failing otherwise already set aside (set_aside)."""
     found = {}
     for a, group in by_mesa.items():
-        if not _fails(set_aside(_plain(group), failure)[0], "zink/lavapipe"):
+        if not _fails(_plain(group), "zink/lavapipe"):
             continue
         said = set()
-        for r in set_aside(group, failure)[0]:
+        for r in group:
             if not r.setup.startswith(MIXED) or r.status not in FAILING + ("pass",):
                 continue
             b = r.setup[len(MIXED):]
-            other = set_aside(by_mesa.get(b, []), failure)[0]
+            other = by_mesa.get(b, [])
             if _fails(_plain(other), "zink/lavapipe") is not False:
                 continue
             back = next((o for o in other if o.setup == MIXED + a and o.status in FAILING + ("pass",)), None)
@@ -210,10 +211,10 @@ def judge(rows: list[Row], failure: str = "") -> Verdict:
     by_mesa: dict[str, list[Row]] = {}
     for r in rows:
         by_mesa.setdefault(r.mesa, []).append(r)
-    mixed = mixed_verdicts(by_mesa, failure)
+    kept = {mesa: set_aside(group, failure)[0] for mesa, group in by_mesa.items()}
+    mixed = mixed_verdicts(kept)
     verdicts = {mesa: judge_mesa(group, failure, mixed.get(mesa)) for mesa, group in by_mesa.items()}
-    failing = {m: v for m, v in verdicts.items()
-               if any(r.status in FAILING for r in set_aside(_plain(by_mesa[m]), failure)[0])}
+    failing = {m: v for m, v in verdicts.items() if any(r.status in FAILING for r in _plain(kept[m]))}
     if not failing:
         return Verdict("undecided", "the case fails on no setup and no Mesa: nothing to blame")
     components = {v.component for v in failing.values()}
