@@ -19,11 +19,7 @@ set -uo pipefail
 part=$1
 o=$2
 mkdir -p "$o"
-export PYTHONUNBUFFERED=1
-source "$(dirname "$0")/env.sh"
-deadline=$((SECONDS + ${PART_SECONDS:-560}))
-left() { echo $((deadline - SECONDS)); }
-step() { echo; echo "== $(date +%T) [$((deadline - SECONDS)) s left] $*"; }
+source "$(dirname "$0")/env.sh"        # PYTHONUNBUFFERED, and the clock: deadline, left, step
 
 step "machine"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
