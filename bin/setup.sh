@@ -1,7 +1,8 @@
 # Sourced by bin/conformance and bin/selftest: installs what is missing, and nothing else.
 # - Debian packages: the GL/EGL and Vulkan drivers (Mesa), glslang, Xvfb (GLFW self-test),
 #   xauth (xvfb-run needs it), the Khronos validation layer (Vulkan backend self-test), and $SETUP_EXTRA_PACKAGES
-#   (bin/selftest: chromium, for the report's browser test)
+#   (bin/selftest: chromium and chromium-driver, for the report's and the dashboard's browser tests;
+#   postgresql, whose server the history self-tests start in a temporary folder)
 # - with `--mesa mesa/VERSION` among the arguments and no such folder: that Mesa, fetched by
 #   bin/fetch-mesa VERSION (a Debian package version, e.g. mesa/26.2.6-1)
 # - Python packages: a virtual environment in .venv with this project installed (editable)

@@ -41,6 +41,7 @@ class Knobs:
     case_cache: bool = True           # HARNESS_CASE_CACHE=0: generate every family afresh
     shader_tests: str = ""            # HARNESS_SHADER_TESTS: where piglit .shader_test files are looked for
     profile: str = ""                 # HARNESS_PROFILE: folder for bench/bench.py's timers
+    history: str = ""                 # HARNESS_HISTORY: the results history's store (a file or a database URL)
     ci_node_index: str = ""           # CI_NODE_INDEX (GitLab's parallel:, from 1): this job's shard
     ci_node_total: str = ""           # CI_NODE_TOTAL: the shards in all (harness/run/sharding.py)
     plugins: tuple[str, ...] = ()     # HARNESS_PLUGINS=A,B: modules or .py files that add backends and targets
@@ -49,11 +50,25 @@ class Knobs:
     egl_platform: str = ""            # HARNESS_EGL_PLATFORM=device: skip surfaceless (tests the fallback)
 
 
+# The CI variables a run records in its run.json (harness/base/provenance.py), GitLab's names; the
+# history (harness/history) files each run under its pipeline, job and commit by them.
+CI_VARIABLES = ("CI_PIPELINE_ID", "CI_PIPELINE_URL", "CI_PIPELINE_SOURCE", "CI_JOB_ID", "CI_JOB_NAME",
+                "CI_JOB_URL", "CI_COMMIT_SHA", "CI_COMMIT_REF_NAME", "CI_PROJECT_PATH", "CI_NODE_INDEX",
+                "CI_NODE_TOTAL")
+
+
+def ci_variables(environment=None) -> dict[str, str]:
+    """The CI variables set in the environment, by their lower-case names (ci_pipeline_id, ...)."""
+    env = os.environ if environment is None else environment
+    return {name.lower(): env[name].strip() for name in CI_VARIABLES if env.get(name, "").strip()}
+
+
 def knobs(environment=None) -> Knobs:
     env = os.environ if environment is None else environment
     return Knobs(targets=env.get("HARNESS_TARGETS", ""), mesa=env.get("HARNESS_MESA", ""),
                  case_cache=env.get("HARNESS_CASE_CACHE") != "0",
                  shader_tests=env.get("HARNESS_SHADER_TESTS", ""), profile=env.get("HARNESS_PROFILE", ""),
+                 history=env.get("HARNESS_HISTORY", ""),
                  ci_node_index=env.get("CI_NODE_INDEX", "").strip(), ci_node_total=env.get("CI_NODE_TOTAL", "").strip(),
                  plugins=tuple(name.strip() for name in env.get("HARNESS_PLUGINS", "").split(",") if name.strip()),
                  program_cache=env.get("HARNESS_GL_PROGRAM_CACHE") != "0",

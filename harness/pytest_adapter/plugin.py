@@ -225,7 +225,8 @@ def _configure(config):
         config.stash[SHARD] = sharding.chosen(config.getoption("shard"), config.stash[SETTINGS].knobs)
     except sharding.ShardError as exc:
         raise HarnessUsageError(str(exc)) from None
-    config.stash[HARNESS] = provenance.run_properties()
+    config.stash[HARNESS] = {**provenance.run_properties(), **gating.mesa_properties(config.stash[SETTINGS].mesa),
+                             **({"started": results.timestamp(config.stash[STARTED])} if STARTED in config.stash else {})}
     config.stash[DONE] = _resumed(config)
     config.stash[JOURNAL] = journal.Journal(results_dir, config.stash[RUN]) if config.stash[TARGETS] else None
     if config.stash[TARGETS] and not worker:

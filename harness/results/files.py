@@ -2,6 +2,10 @@
 manifest.json), all derived from the same entries (the journal's records, harness/run/journal.py),
 and reading results back from results.json or JUnit, for compare, merge, resume and report.
 
+run.json says which run this is: the harness's version and commit, the machine, the CI pipeline
+and job (harness/base/provenance.py), the Mesa folder and build commit, when it started and when
+its results were written; the results history (harness/history) files the run by it.
+
 results.csv is deqp-runner's: `case-id[target],Status,duration` lines, no header, the status
 in its spelling (Pass, Fail, Crash, Timeout, Skip, Flake, ExpectedFail,
 UnexpectedImprovement(Pass|Fail)), so that Mesa CI's tools read it and it is a --baseline as it
@@ -10,8 +14,11 @@ with its sha256) and the JUnit options, which `merge` carries over from the shar
 """
 from __future__ import annotations
 
+import csv
+import datetime
 import hashlib
 import json
+import re
 import shutil
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -19,13 +26,27 @@ from pathlib import Path
 from harness.run import baseline, export, journal
 from harness.sources import catalog
 from harness.model import ids
-from harness.model.outcome import Outcome, Record, RecordError, Report, expected_statuses
+from harness.model.outcome import DEQP_NAMES, Judged, Outcome, Record, RecordError, Report, expected_statuses
 from harness.model.status import Status
 
 MANIFEST = "manifest.json"
+RUN = "run.json"
+# The results files' format: run.json's and results.json's `schema`. A reader refuses a higher one
+# (written by a newer harness, which may mean something else by its fields); none is 1.
+SCHEMA = 1
 
-# The JUnit properties of a case, besides those of the run (harness version and git describe).
+# The JUnit properties of a case, besides those of the run below.
 JUNIT_PROPERTIES = ("case_id", "target", "status", "expected", "renderer", "gl_version", "mesa", "platform")
+# The run's properties every JUnit test case carries (run.json has them all): a CI dashboard
+# reading JUnit alone still knows the harness and the pipeline and job.
+JUNIT_RUN_PROPERTIES = ("harness_version", "harness_git", "ci_pipeline_id", "ci_job_id")
+
+
+def timestamp(seconds: float | None = None) -> str:
+    """UTC, ISO 8601, to the second: run.json's times."""
+    moment = datetime.datetime.now(datetime.UTC) if seconds is None else \
+        datetime.datetime.fromtimestamp(seconds, datetime.UTC)
+    return moment.replace(microsecond=0).isoformat()
 
 
 class ResultsError(ValueError):
@@ -62,7 +83,11 @@ def write(folder: Path, entries: list[Record], junit: Path | None = None, run_pr
         write_junit(junit, entries, run_properties or {}, options)
     if run_manifest is not None:
         (folder / MANIFEST).write_text(json.dumps(run_manifest, indent=1) + "\n")
-    (folder / "results.json").write_text(json.dumps({"results": [e.to_json() for e in entries]}, indent=1) + "\n")
+    if run_properties is not None:
+        run = {"schema": SCHEMA, **run_properties, "written": timestamp()}
+        (folder / RUN).write_text(json.dumps(run, indent=1) + "\n")
+    (folder / "results.json").write_text(json.dumps({"schema": SCHEMA, "results": [e.to_json() for e in entries]},
+                                                    indent=1) + "\n")
     (folder / "results.csv").write_text("".join(f"{e.key},{e.outcome.deqp},{e.duration}\n" for e in entries))
     failures = [baseline.failure_line(e.id, e.target, e.status) for e in entries]
     (folder / "failures.csv").write_text(
@@ -109,8 +134,9 @@ def write_junit(path: Path, entries: list[Record], run_properties: dict,
         for name in (*JUNIT_PROPERTIES, "case_duration"):
             if values.get(name) not in (None, ""):
                 properties.add_property(Property(name, str(values[name])))
-        for name, value in run_properties.items():
-            properties.add_property(Property(name, str(value)))
+        for name in JUNIT_RUN_PROPERTIES:
+            if run_properties.get(name):
+                properties.add_property(Property(name, str(run_properties[name])))
         case.append(properties)
         suite.append(case)             # add_testcase recounts the suite each time: quadratic
     if left_out:
@@ -126,23 +152,80 @@ def write_junit(path: Path, entries: list[Record], run_properties: dict,
     xml.write(str(path))
 
 
+def _check_schema(data: dict, path: Path) -> None:
+    schema = data.get("schema", 1)
+    if not isinstance(schema, int) or isinstance(schema, bool) or not 1 <= schema <= SCHEMA:
+        raise ResultsError(f"{path}: schema {schema!r}, this harness reads schema 1 to {SCHEMA}")
+
+
 def read(path: Path) -> list[Record]:
-    """The Records of a results directory, a results.json (of this version or an earlier one:
-    Record.from_json) or a JUnit file."""
+    """The Records of a results directory (results.json, else junit.xml, else results.csv), a
+    results.json (of this version or an earlier one: Record.from_json), a JUnit file or a results.csv."""
     path = Path(path)
     if path.is_dir():
-        path = path / "results.json" if (path / "results.json").exists() else path / "junit.xml"
+        path = next((path / name for name in ("results.json", "junit.xml") if (path / name).exists()),
+                    path / "results.csv")
     if not path.exists():
         raise ResultsError(f"{path}: no such results file")
     if path.suffix == ".xml":
         return _read_junit(path)
+    if path.suffix == ".csv":
+        return read_csv(path)
     try:
-        entries = json.loads(path.read_text())["results"]
+        data = json.loads(path.read_text())
+        entries = data["results"]
         if not isinstance(entries, list):
             raise TypeError("'results' is not a list")
     except (ValueError, KeyError, TypeError) as exc:
         raise ResultsError(f"{path}: not a results.json ({type(exc).__name__}: {exc})") from None
+    _check_schema(data, path)
     return read_entries(entries, str(path))
+
+
+def read_run(folder: Path) -> dict:
+    """A results folder's run.json ({} without one); ResultsError for one that is not."""
+    path = Path(folder) / RUN
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text())
+        if not isinstance(data, dict):
+            raise TypeError("not an object")
+    except (ValueError, TypeError) as exc:
+        raise ResultsError(f"{path}: not a run.json ({exc})") from None
+    _check_schema(data, path)
+    return data
+
+
+# results.csv's statuses (deqp-runner's spelling): the status and how the baseline judged it.
+_CSV_STATUSES = {**{name: (status, Judged.AS_IS) for status, name in DEQP_NAMES.items() if status is not Status.ERROR
+                    and status is not Status.ORDER_DEPENDENT},
+                 "ExpectedFail": (Status.FAIL, Judged.EXPECTED_FAIL), "KnownFlake": (Status.FLAKE, Judged.AS_IS),
+                 "UnexpectedImprovement(Pass)": (Status.PASS, Judged.UNEXPECTED_PASS),
+                 **{f"UnexpectedImprovement({DEQP_NAMES[s]})": (s, Judged.UNEXPECTED_IMPROVEMENT)
+                    for s in (Status.FAIL, Status.TIMEOUT, Status.CRASH)}}
+
+
+def read_csv(path: Path) -> list[Record]:
+    """The Records of a results.csv (`case-id[target],Status,duration` lines): ids, statuses and
+    durations only. ResultsError names the first line that is not one."""
+    records = []
+    with open(path, newline="") as lines:
+        for number, row in enumerate(csv.reader(lines), 1):
+            if not row or row[0].startswith("#"):
+                continue
+            named = ids.split(row[0]) if len(row) in (2, 3) else None
+            if named is None or row[1] not in _CSV_STATUSES:
+                raise ResultsError(f"{path}:{number}: not a results.csv line 'case-id[target],Status,duration' "
+                                   f"with a known status ({', '.join(sorted(_CSV_STATUSES))}): {','.join(row)[:120]!r}")
+            try:
+                duration = float(row[2]) if len(row) == 3 else 0.0
+            except ValueError:
+                raise ResultsError(f"{path}:{number}: duration {row[2]!r} is not a number") from None
+            status, judged = _CSV_STATUSES[row[1]]
+            records.append(Record(named[0], named[1], Outcome(status, judged), duration=duration,
+                                  expected=row[1] if judged is Judged.EXPECTED_FAIL else ""))
+    return records
 
 
 def read_entries(entries: list, where: str) -> list[Record]:
@@ -180,9 +263,14 @@ def fill_mesa(entries: list[Record]) -> list[Record]:
 
 
 def _read_junit(path: Path) -> list[Record]:
+    from defusedxml import DefusedXmlException
+    from defusedxml.ElementTree import parse
     from junitparser import Error, Failure, JUnitXml, Properties, Skipped
     try:
+        parse(str(path))            # refuses entities and DTDs first: JUnit from CI artifacts is untrusted
         xml = JUnitXml.fromfile(str(path))
+    except DefusedXmlException as exc:
+        raise ResultsError(f"{path}: refused, its XML declares entities or a DTD ({type(exc).__name__})") from None
     except Exception as exc:  # junitparser raises lxml/ElementTree errors of several kinds
         raise ResultsError(f"{path}: not JUnit XML ({exc})") from None
     entries = []
@@ -235,6 +323,37 @@ def _shards_manifest(folders: list[Path]) -> dict | None:
     return found[0][1] if found else None
 
 
+def job_group(name: str) -> str:
+    """A CI job's name without GitLab's shard suffix (`conformance 2/3` -> `conformance`)."""
+    return re.sub(r"\s+\d+/\d+$", "", name.strip())
+
+
+def shards_run(folders: list[Path]) -> dict:
+    """The shards' run.json (combine_runs), for the merged folder's."""
+    return combine_runs([read_run(folder) for folder in folders])
+
+
+def combine_runs(found: list[dict]) -> dict:
+    """Several shards' run.json as one: what they all say alike, the job's name without its shard
+    suffix (so that the history files the merged run under the shards' job, not the merging
+    one's), every shard's job id, and the earliest start."""
+    found = [run for run in found if run]
+    if not found:
+        return {}
+    alike = {name: value for name, value in found[0].items()
+             if name not in ("schema", "written", "ci_node_index", "ci_job_id", "ci_job_url")
+             and all(run.get(name) == value for run in found[1:])}
+    groups = {job_group(run.get("ci_job_name", "")) for run in found}
+    if len(groups) == 1 and "" not in groups:
+        alike["ci_job_name"] = groups.pop()
+    job_ids = list(dict.fromkeys(job for run in found for name in ("ci_job_id", "ci_job_ids") if run.get(name)
+                                 for job in str(run[name]).split(",")))
+    if job_ids:
+        alike["ci_job_ids"] = ",".join(job_ids)
+    started = sorted(str(run["started"]) for run in found if run.get("started"))
+    return {**alike, "started": started[0]} if started else alike
+
+
 def merge(paths: list[Path], out: Path, junit: dict | None = None, run_properties: dict | None = None) -> list[Record]:
     """Shard results into one: results files, one JUnit, the shards' manifest (the JUnit options
     in `junit`, JunitOptions' fields, replacing theirs), and the shards' reproducers and observations. A case in two shards
@@ -256,6 +375,7 @@ def merge(paths: list[Path], out: Path, junit: dict | None = None, run_propertie
             entries.append(entry)
     dirs = [Path(path) if Path(path).is_dir() else Path(path).parent for path in paths]
     run_manifest = _shards_manifest(dirs)
+    run_properties = {**(run_properties or {}), **shards_run(dirs)}
     if junit:
         run_manifest = run_manifest or manifest((), (), ())
         run_manifest = {**run_manifest, "junit": {**run_manifest["junit"], **junit}}

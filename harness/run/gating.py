@@ -84,6 +84,19 @@ def package_version(build: MesaBuild | None, system: Callable[[], str] = system_
                 f"build ({BUILT})")
 
 
+def mesa_properties(build: MesaBuild | None) -> dict[str, str]:
+    """What a run's run.json records of the Mesa under test beyond its version (which each record
+    names): the folder --mesa named, and for a bin/build-mesa build its source commit."""
+    if build is None:
+        return {}
+    properties = {"mesa_root": str(build.root)}
+    try:
+        commit = json.loads((Path(build.root) / BUILT).read_text()).get("commit") or ""
+    except (OSError, ValueError, AttributeError):
+        commit = ""
+    return {**properties, "mesa_commit": commit} if commit else properties
+
+
 def choose(words: Sequence[str], flakes: Sequence[str], build: MesaBuild | None,
            folder: Path = BASELINES, system: Callable[[], str] = system_version) -> Gate:
     """The gate `--baseline WORD...` (none given: auto) and `--flakes FILE...` ask for."""

@@ -22,7 +22,7 @@ ENVIRONMENT_READERS = {"harness/base/config.py", "harness/executor/child.py",
 # The layers, lowest first: a module may import its own layer's modules and those of any layer
 # before it, never one after it (docs/architecture.md draws them).
 LAYERS = ["base", "model", "glsl", "oracle", "sources", "backends", "mesa", "executor", "run", "results",
-          "report", "scheduler", "explore", "triage", "pytest_adapter", "cli"]
+          "report", "history", "scheduler", "explore", "triage", "pytest_adapter", "cli"]
 TOP = {"harness": 0, "harness.__main__": len(LAYERS) - 1}       # the package's own files
 
 

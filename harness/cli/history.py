@@ -1,0 +1,253 @@
+"""`python -m harness history COMMAND`: the results history (harness/history).
+
+  ingest RESULTS...        results folders, results.json, JUnit or results.csv (a pipeline's artifacts as they are)
+  runs                     the stored runs, newest first, with their counts per target
+  case CASE_ID[TARGET]     a case's status in each run, its transitions, the last good and first bad runs
+  flakes                   failure rates over a window, with the 95% interval, and whether fixed
+  diff OLD NEW             what changed between two stored runs or pipelines (as `harness compare`)
+  lines --mesa VERSION     baseline and flakes lines with their evidence
+
+Every command takes `--store FILE|URL` (default $HARNESS_HISTORY, else ./history.sqlite; a
+PostgreSQL database as postgresql+psycopg://user@host/db) and `--json`.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import sys
+from pathlib import Path
+
+from harness.base import config
+from harness.history import ingest as ingest_mod, lines, queries, sources
+from harness.history.store import StoreError, open_store
+from harness.model import ids
+from harness.results import compare
+from harness.results.files import ResultsError
+
+DEFAULT_STORE = "history.sqlite"
+
+
+class BadInput(ValueError):
+    """A bad argument: one line for the user."""
+
+
+def store_argument(parser: argparse.ArgumentParser, default=None) -> None:
+    parser.add_argument("--store", default=default, metavar="FILE|URL",
+                        help=f"the history: an SQLite file or a database URL (default $HARNESS_HISTORY, else {DEFAULT_STORE})")
+
+
+def store_of(args) -> str:
+    return args.store or config.knobs().history or DEFAULT_STORE
+
+
+def _day(text: str) -> datetime.datetime:
+    try:
+        return datetime.datetime.fromisoformat(text).replace(tzinfo=None)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD[THH:MM])") from None
+
+
+def _window(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--days", type=float, default=None, help="the last N days only")
+    parser.add_argument("--since", type=_day, default=None, help="runs from this date (UTC)")
+    parser.add_argument("--until", type=_day, default=None, help="runs up to this date (UTC)")
+    parser.add_argument("--target", default=None, help="this target only")
+    parser.add_argument("--lane", default=None, help="this lane only: a CI job's name, or 'mesa VERSION'")
+
+
+def _since(args) -> datetime.datetime | None:
+    if args.days is not None:
+        return datetime.datetime.now(datetime.UTC).replace(tzinfo=None) - datetime.timedelta(days=args.days)
+    return args.since
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="python -m harness history", description=__doc__,
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+    store_argument(top)
+    sub = top.add_subparsers(dest="command", required=True)
+    cmd = sub.add_parser("ingest", help="store runs")
+    cmd.add_argument("results", nargs="+", help="results folders or files, searched below")
+    cmd.add_argument("--one-run", action="store_true", help="everything given is one run (its shards)")
+    cmd.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                     help=f"a run property to set or override, one of {', '.join(sources.SETTABLE)}")
+    cmd = sub.add_parser("runs", help="the stored runs")
+    _window(cmd)
+    cmd.add_argument("--pipeline", default=None)
+    cmd.add_argument("--limit", type=int, default=50)
+    cmd = sub.add_parser("case", help="a case's history")
+    cmd.add_argument("case", help="CASE_ID or CASE_ID[TARGET]")
+    cmd.add_argument("--lane", default=None)
+    cmd = sub.add_parser("flakes", help="failure rates over a window")
+    _window(cmd)
+    cmd.add_argument("--mesa", default=None, help="runs of this Mesa version only")
+    cmd.add_argument("--all", action="store_true", help="also regressions, fixed and always failing cases")
+    cmd.add_argument("--threshold", type=float, default=0.05,
+                     help="'fixed?': the confidence that the rate is now below this (default 0.05)")
+    cmd = sub.add_parser("diff", help="what changed between two runs or pipelines")
+    cmd.add_argument("old", help="a run id, or pipeline:ID (all its runs)")
+    cmd.add_argument("new")
+    cmd = sub.add_parser("lines", help="baseline and flakes lines with their evidence")
+    _window(cmd)
+    cmd.add_argument("--mesa", required=True, help="the Mesa version the lines are for")
+    cmd.add_argument("--baseline-out", type=Path, default=None)
+    cmd.add_argument("--flakes-out", type=Path, default=None)
+    for name, command in sub.choices.items():
+        store_argument(command, argparse.SUPPRESS)          # before or after the command
+        if name != "lines":
+            command.add_argument("--json", action="store_true", help="print JSON")
+    return top
+
+
+def main(argv: list[str]) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except (StoreError, ResultsError, BadInput) as exc:
+        print(f"python -m harness history {args.command}: {exc}", file=sys.stderr)
+        return 2
+
+
+def _print_json(data) -> None:
+    print(json.dumps(data, indent=1, default=str))
+
+
+def ingest(args) -> int:
+    overrides = {}
+    for item in args.set:
+        name, equals, value = item.partition("=")
+        if not equals or name not in sources.SETTABLE:
+            raise BadInput(f"--set {item}: expected NAME=VALUE, NAME one of {', '.join(sources.SETTABLE)}")
+        overrides[name] = value
+    found = sources.runs([Path(p) for p in args.results], overrides, args.one_run)    # all read before any write
+    stored = ingest_mod.ingest(open_store(store_of(args)), found)
+    if args.json:
+        _print_json([{"run": s.run_id, "added": s.added, "results": len(s.run.records), "sources": s.run.sources}
+                     for s in stored])
+        return 0
+    for s in stored:
+        what = "stored" if s.added else "already stored, nothing added"
+        print(f"run {s.run_id}: {what} ({len(s.run.records)} results, Mesa {s.run.mesa or '?'}, "
+              f"{s.run.started.isoformat()}, lane {queries.lane_of(s.run.job, s.run.mesa)}): {', '.join(s.run.sources)}")
+    return 0
+
+
+def runs(args) -> int:
+    with open_store(store_of(args), readonly=True).connect() as connection:
+        found = queries.runs(connection, _since(args), args.until, args.target, args.lane, args.pipeline, args.limit)
+    if args.json:
+        _print_json([r.to_json() for r in found])
+        return 0
+    for r in found:
+        counts = "; ".join(f"{t}: " + " ".join(f"{c[name]} {name}" for name in queries.COUNTS if c[name])
+                           for t, c in sorted(r.targets.items()))
+        print(f"run {r.id}  {r.started:%Y-%m-%d %H:%M}  {r.lane}  Mesa {r.mesa}"
+              f"{' @' + r.mesa_commit[:12] if r.mesa_commit else ''}"
+              f"{'  pipeline ' + r.pipeline if r.pipeline else ''}  {counts}")
+    return 0
+
+
+def case(args) -> int:
+    named = ids.split(args.case)
+    name, target = named if named else (args.case, None)
+    with open_store(store_of(args), readonly=True).connect() as connection:
+        found = queries.history(connection, name, target, args.lane)
+    if not found:
+        raise BadInput(f"{args.case}: not in the history")
+    if args.json:
+        _print_json([h.to_json() for h in found])
+        return 0
+    for h in found:
+        print(f"{ids.key(h.name, h.target)}  lane {h.lane}: "
+              + "".join(_glyph(p) for p in h.points) + "  (oldest first; . pass, x known failure, F fail, "
+              "C crash, T timeout, f flake, s skip, E harness error)")
+        rate = h.rate
+        low, high = rate.interval
+        print(f"  {rate.failed}/{rate.runs} runs failed ({rate.rate:.0%}, 95% CI {low:.0%}-{high:.0%}), {rate.kind}, "
+              f"{rate.clean_since} clean runs since the last failure")
+        for a, b in h.transitions:
+            print(f"  run {a.run.id} ({a.run.started:%Y-%m-%d}, Mesa {a.run.mesa}) {a.status} -> "
+                  f"run {b.run.id} ({b.run.started:%Y-%m-%d}, Mesa {b.run.mesa}) {b.status}")
+        good, bad = h.last_good, h.first_bad
+        if bad is not None:
+            print(f"  first bad: run {bad.run.id}, {bad.run.started:%Y-%m-%d %H:%M}, Mesa {bad.run.mesa} "
+                  f"{bad.run.mesa_commit or ''} {('pipeline ' + bad.run.pipeline) if bad.run.pipeline else ''}")
+            print(f"    {bad.message.splitlines()[0] if bad.message else bad.status}")
+            if good is not None:
+                print(f"  last good: run {good.run.id}, {good.run.started:%Y-%m-%d %H:%M}, Mesa {good.run.mesa} "
+                      f"{good.run.mesa_commit or ''}")
+    return 0
+
+
+GLYPHS = {"pass": ".", "skip": "s", "flake": "f", "order-dependent": "o", "fail": "F", "timeout": "T",
+          "crash": "C", "error": "E"}
+
+
+def _glyph(point: queries.Point) -> str:
+    return "x" if point.known else GLYPHS[point.status.value]
+
+
+def flakes(args) -> int:
+    kinds = ("flaky", "regressed", "fixed", "failing") if args.all else ("flaky",)
+    if not 0 < args.threshold <= 1:
+        raise BadInput(f"--threshold {args.threshold}: expected a rate in (0, 1]")
+    with open_store(store_of(args), readonly=True).connect() as connection:
+        found = queries.rates(connection, _since(args), args.until, args.target, args.lane, args.mesa, kinds)
+    if args.json:
+        _print_json([r.to_json(args.threshold) for r in found])
+        return 0
+    print(f"{'rate':>5} {'failed':>9} {'95% CI':>11}  {'kind':9} {'clean':>5} {'fixed?':>6}  case [target] (lane)")
+    for r in found:
+        low, high = r.interval
+        print(f"{r.rate:5.0%} {r.failed:>4}/{r.runs:<4} {low:4.0%}-{high:<4.0%}  {r.kind:9} {r.clean_since:>5} "
+              f"{r.confidence_fixed(args.threshold):6.0%}  {ids.key(r.name, r.target)} ({r.lane})")
+    print(f"{len(found)} cases; 'fixed?': the confidence that the rate is now below {args.threshold:g}, "
+          f"from the clean runs since the last failure")
+    return 0
+
+
+def _run_ids(connection, text: str) -> list[int]:
+    if text.startswith("pipeline:"):
+        found = [r.id for r in queries.runs(connection, pipeline=text.partition(":")[2])]
+    elif text.isdigit():
+        found = [int(text)] if queries.run(connection, int(text)) else []
+    else:
+        raise BadInput(f"{text}: expected a run id or pipeline:ID")
+    if not found:
+        raise BadInput(f"{text}: no such run in the history")
+    return found
+
+
+def diff(args) -> int:
+    with open_store(store_of(args), readonly=True).connect() as connection:
+        old = [r for i in _run_ids(connection, args.old) for r in queries.records(connection, i)]
+        new = [r for i in _run_ids(connection, args.new) for r in queries.records(connection, i)]
+    changes = compare.compare(old, new)
+    if args.json:
+        _print_json({change.value: [{"case": r.case_id, "target": r.target, "old": r.old, "new": r.new}
+                                    for r in rows] for change, rows in changes.changes.items()})
+    else:
+        print(compare.format_report(changes, f"old: {args.old}", f"new: {args.new}"))
+    return 1 if changes.regressions else 0
+
+
+def lines_command(args) -> int:
+    with open_store(store_of(args), readonly=True).connect() as connection:
+        found = queries.rates(connection, _since(args), args.until, args.target, args.lane, args.mesa)
+        recent = queries.runs(connection, mesa=args.mesa, limit=1)
+    renderers = {t: c["renderer"] for r in recent for t, c in r.targets.items()}
+    header = f"# from the history ({store_of(args)}), Mesa {args.mesa}, {datetime.date.today().isoformat()}"
+    baseline = [header] + lines.baseline_lines(found, renderers) + lines.fixed_lines(found)
+    flaky = [header] + lines.flakes_lines(found, renderers)
+    for out, text in ((args.baseline_out, baseline), (args.flakes_out, flaky)):
+        if out is not None:
+            out.write_text("\n".join(text) + "\n")
+    if args.baseline_out is None:
+        print("\n".join(["# --- baseline ---"] + baseline))
+    if args.flakes_out is None:
+        print("\n".join(["# --- flakes ---"] + flaky))
+    return 0
+
+
+COMMANDS = {"ingest": ingest, "runs": runs, "case": case, "flakes": flakes, "diff": diff, "lines": lines_command}

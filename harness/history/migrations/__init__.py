@@ -1,0 +1,1 @@
+"""Alembic migrations of the results history's schema (harness/history/store.py runs them)."""

@@ -1,0 +1,331 @@
+"""The questions a CI maintainer asks of the history, answered from the store (SQLAlchemy Core,
+the same SQL on SQLite and PostgreSQL):
+
+- `runs`: the stored runs, newest first, with their counts per target;
+- `history`: one case's status in each run, its transitions, and the last good and first bad
+  runs of its latest failure (with the Mesa versions or commits between them);
+- `rates`: failures out of runs over a window, per case, target and lane, with the Wilson
+  interval, how the failures lie (flaky, regressed, fixed, always failing) and the clean runs since
+  the last one;
+- `records`: a stored run as the Records `harness compare` and `harness report` take.
+
+A *lane* is the sequence of runs a status history is read along: a CI job's runs (its name less
+the shard suffix), else the runs of one Mesa version. Two gates of one pipeline (the system's
+Mesa and sid's) are two lanes, so a case that fails on one Mesa and passes on the other is not
+called flaky, and a regression shows where the job's Mesa moved.
+"""
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from sqlalchemy import select
+
+from harness.history import schema, stats
+from harness.model.outcome import Judged, Outcome, Record
+from harness.model.status import Status
+
+R, C, M, T, RT = schema.runs, schema.cases, schema.messages, schema.results, schema.run_targets
+COUNTS = ("passed", "skipped", "flaked", "failed", "known")
+
+
+def lane_of(job: str, mesa: str) -> str:
+    return job or f"mesa {mesa}"
+
+
+@dataclass(frozen=True)
+class Run:
+    id: int
+    started: datetime.datetime
+    pipeline: str
+    job: str
+    commit: str
+    ref: str
+    url: str
+    mesa: str
+    mesa_commit: str
+    machine: str
+    harness_version: str
+    harness_commit: str
+    job_ids: str
+    source: str
+    targets: dict = field(default_factory=dict, compare=False)   # target -> {renderer, gl_version, counts...}
+
+    @property
+    def lane(self) -> str:
+        return lane_of(self.job, self.mesa)
+
+    @property
+    def mesa_rev(self) -> str:
+        """What names its Mesa for `git bisect`: the build's commit, else the release tag."""
+        return self.mesa_commit or mesa_tag(self.mesa)
+
+    def to_json(self) -> dict:
+        data = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        return {**data, "started": self.started.isoformat(), "lane": self.lane}
+
+
+def mesa_tag(version: str) -> str:
+    """Mesa's git tag of a version its drivers or Debian name (`25.0.7-2~bpo12+1` -> `mesa-25.0.7`)."""
+    upstream = version.split("-")[0].split("~")[0].strip()
+    return f"mesa-{upstream}" if upstream and upstream[0].isdigit() else ""
+
+
+_RUN_COLUMNS = [R.c[name] for name in Run.__dataclass_fields__ if name != "targets"]
+
+
+def _run(row, targets: dict | None = None) -> Run:
+    return Run(*row[:len(_RUN_COLUMNS)], targets=targets or {})
+
+
+def runs(connection, since=None, until=None, target: str | None = None, lane: str | None = None,
+         pipeline: str | None = None, limit: int | None = None, mesa: str | None = None) -> list[Run]:
+    """Stored runs, newest first, each with its targets' renderer and counts."""
+    query = select(*_RUN_COLUMNS).order_by(R.c.started.desc(), R.c.id.desc())
+    if since is not None:
+        query = query.where(R.c.started >= since)
+    if until is not None:
+        query = query.where(R.c.started <= until)
+    if pipeline:
+        query = query.where(R.c.pipeline == pipeline)
+    if mesa:
+        query = query.where(R.c.mesa == mesa)
+    if target:
+        query = query.where(R.c.id.in_(select(RT.c.run_id).where(RT.c.target == target)))
+    found = [_run(row) for row in connection.execute(query)]
+    if lane:
+        found = [run for run in found if run.lane == lane]
+    found = found[:limit] if limit else found
+    targets: dict[int, dict] = defaultdict(dict)
+    ids = [run.id for run in found]
+    for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
+        for row in connection.execute(select(RT).where(RT.c.run_id.in_(chunk))).mappings():
+            targets[row["run_id"]][row["target"]] = {k: v for k, v in row.items() if k not in ("run_id", "target")}
+    return [Run(*(getattr(run, name) for name in Run.__dataclass_fields__ if name != "targets"),
+                targets=targets[run.id]) for run in found]
+
+
+def run(connection, run_id: int) -> Run | None:
+    row = connection.execute(select(*_RUN_COLUMNS).where(R.c.id == run_id)).first()
+    if row is None:
+        return None
+    targets = {r["target"]: {k: v for k, v in r.items() if k not in ("run_id", "target")}
+               for r in connection.execute(select(RT).where(RT.c.run_id == run_id)).mappings()}
+    return _run(row, targets)
+
+
+def records(connection, run_id: int) -> list[Record]:
+    """A stored run's Records, as results.json held them (less what the history keeps not)."""
+    stored = run(connection, run_id)
+    if stored is None:
+        return []
+    query = (select(C.c.name, C.c.target, T.c.status, T.c.judged, T.c.duration, M.c.text, T.c.expected,
+                    T.c.reproducer)
+             .join(C, C.c.id == T.c.case_id).outerjoin(M, M.c.id == T.c.message_id)
+             .where(T.c.run_id == run_id).order_by(C.c.name, C.c.target))
+    out = []
+    for name, target, status, judged, duration, message, expected, reproducer in connection.execute(query):
+        environment = stored.targets.get(target, {})
+        out.append(Record(name, target, Outcome(Status(status), Judged(judged)), message=message or "",
+                          expected=expected, duration=duration, renderer=environment.get("renderer", ""),
+                          gl_version=environment.get("gl_version", ""), platform=environment.get("platform", ""),
+                          mesa=stored.mesa, reproducer=reproducer))
+    return out
+
+
+@dataclass(frozen=True)
+class Point:
+    """A case in one run."""
+    run: Run
+    status: Status
+    judged: Judged
+    failure: bool
+    message: str
+    duration: float
+    reproducer: str
+
+    @property
+    def known(self) -> bool:
+        return self.judged is Judged.EXPECTED_FAIL
+
+    def to_json(self) -> dict:
+        return {"run": self.run.id, "started": self.run.started.isoformat(), "pipeline": self.run.pipeline,
+                "mesa": self.run.mesa, "mesa_commit": self.run.mesa_commit, "status": self.status.value,
+                "known": self.known, "failure": self.failure, "message": self.message,
+                "duration": self.duration, "reproducer": self.reproducer}
+
+
+@dataclass
+class History:
+    """A case on a target along one lane, oldest run first."""
+    name: str
+    target: str
+    lane: str
+    points: list[Point]
+
+    @property
+    def transitions(self) -> list[tuple[Point, Point]]:
+        """Each change between passing and failing (skips and harness errors in between are passed over)."""
+        judged = [p for p in self.points if p.failure or p.status is Status.PASS]
+        return [(a, b) for a, b in zip(judged, judged[1:]) if a.failure != b.failure]
+
+    @property
+    def last_good(self) -> Point | None:
+        """The last passing run before the latest failure (None: it never passed before it)."""
+        bad = self.first_bad
+        if bad is None:
+            return None
+        before = [p for p in self.points[:self.points.index(bad)] if p.status is Status.PASS]
+        return before[-1] if before else None
+
+    @property
+    def first_bad(self) -> Point | None:
+        """The first failing run after the last passing one before the latest failure."""
+        failing = [i for i, p in enumerate(self.points) if p.failure]
+        if not failing:
+            return None
+        last = failing[-1]
+        start = last
+        while start > 0 and self.points[start - 1].status is not Status.PASS:
+            start -= 1
+        return next(p for p in self.points[start:last + 1] if p.failure)
+
+    @property
+    def rate(self) -> "Rate":
+        return Rate.of(self.name, self.target, self.lane, [p.failure for p in self.points if _counted(p)],
+                       [p for p in self.points if _counted(p)])
+
+    def to_json(self) -> dict:
+        good, bad = self.last_good, self.first_bad
+        return {"case": self.name, "target": self.target, "lane": self.lane,
+                "runs": [p.to_json() for p in self.points],
+                "transitions": [{"from": a.run.id, "to": b.run.id, "became": "failing" if b.failure else "passing"}
+                                for a, b in self.transitions],
+                "last_good": good.to_json() if good else None, "first_bad": bad.to_json() if bad else None,
+                "rate": self.rate.to_json()}
+
+
+def _counted(point: Point) -> bool:
+    """Runs a rate counts: those where the driver passed or failed (not skips, not harness errors)."""
+    return point.failure or point.status is Status.PASS
+
+
+def history(connection, name: str, target: str | None = None, lane: str | None = None) -> list[History]:
+    """The case's history on each target and lane (every one it ran on, or those named)."""
+    query = (select(C.c.target, T.c.status, T.c.judged, T.c.failure, M.c.text, T.c.duration, T.c.reproducer,
+                    *_RUN_COLUMNS)
+             .join(C, C.c.id == T.c.case_id).join(R, R.c.id == T.c.run_id).outerjoin(M, M.c.id == T.c.message_id)
+             .where(C.c.name == name).order_by(R.c.started, R.c.id))
+    if target:
+        query = query.where(C.c.target == target)
+    found: dict[tuple[str, str], History] = {}
+    for row in connection.execute(query):
+        stored = _run(row[7:])
+        if lane and stored.lane != lane:
+            continue
+        point = Point(stored, Status(row[1]), Judged(row[2]), bool(row[3]), row[4] or "", row[5], row[6])
+        found.setdefault((row[0], stored.lane), History(name, row[0], stored.lane, [])).points.append(point)
+    return [found[key] for key in sorted(found)]
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A case's failures over the runs of a window on one lane."""
+    name: str
+    target: str
+    lane: str
+    failed: int
+    runs: int
+    first: datetime.datetime | None          # first and last run in the window
+    last: datetime.datetime | None
+    first_failed: datetime.datetime | None
+    last_failed: datetime.datetime | None
+    clean_since: int                          # runs since the last failure
+    kind: str                                 # flaky, regressed, fixed, failing, passing
+    mesa: tuple[str, ...] = ()                # the Mesa versions of its failing runs
+    statuses: tuple[str, ...] = ()            # the failing statuses seen
+
+    @classmethod
+    def of(cls, name: str, target: str, lane: str, failures: list[bool], points: list) -> "Rate":
+        failed = sum(failures)
+        bad = [i for i, f in enumerate(failures) if f]
+        clean = len(failures) - 1 - bad[-1] if bad else len(failures)
+        if not bad:
+            kind = "passing"
+        elif failed == len(failures):
+            kind = "failing"
+        elif bad == list(range(bad[0], len(failures))):
+            kind = "regressed"                    # one streak to the end: a regression, not a flake
+        elif bad == list(range(0, len(bad))):
+            kind = "fixed"                        # one streak from the start, then clean
+        else:
+            kind = "flaky"
+        started = [_started(p) for p in points]
+        return cls(name, target, lane, failed, len(failures), started[0] if started else None,
+                   started[-1] if started else None, started[bad[0]] if bad else None,
+                   started[bad[-1]] if bad else None, clean, kind,
+                   tuple(dict.fromkeys(_mesa(points[i]) for i in bad)),
+                   tuple(dict.fromkeys(_status(points[i]) for i in bad)))
+
+    @property
+    def rate(self) -> float:
+        return self.failed / self.runs if self.runs else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return stats.wilson(self.failed, self.runs)
+
+    def confidence_fixed(self, threshold: float) -> float:
+        """The confidence that its rate is now below `threshold` (its clean runs since the last failure)."""
+        return stats.fixed_confidence(self.clean_since, threshold)
+
+    def to_json(self, threshold: float = 0.05) -> dict:
+        low, high = self.interval
+        when = {name: (getattr(self, name).isoformat() if getattr(self, name) else None)
+                for name in ("first", "last", "first_failed", "last_failed")}
+        return {"case": self.name, "target": self.target, "lane": self.lane, "failed": self.failed, "runs": self.runs,
+                "rate": round(self.rate, 4), "interval95": [round(low, 4), round(high, 4)], **when,
+                "clean_since": self.clean_since, "kind": self.kind, "mesa": list(self.mesa),
+                "statuses": list(self.statuses), "fixed_threshold": threshold,
+                "fixed_confidence": round(self.confidence_fixed(threshold), 4)}
+
+
+def _started(point) -> datetime.datetime:
+    return point.run.started if isinstance(point, Point) else point[0]
+
+
+def _mesa(point) -> str:
+    return point.run.mesa if isinstance(point, Point) else point[1]
+
+
+def _status(point) -> str:
+    return point.status.value if isinstance(point, Point) else point[2]
+
+
+def rates(connection, since=None, until=None, target: str | None = None, lane: str | None = None,
+          mesa: str | None = None, kinds: tuple[str, ...] = ("flaky", "regressed", "fixed", "failing")) -> list[Rate]:
+    """Every case that failed in the window, per target and lane, ranked by rate (then runs)."""
+    window = []
+    if since is not None:
+        window.append(R.c.started >= since)
+    if until is not None:
+        window.append(R.c.started <= until)
+    if mesa:
+        window.append(R.c.mesa == mesa)
+    failing = select(T.c.case_id).join(R, R.c.id == T.c.run_id).where(T.c.failure, *window).distinct()
+    if target:
+        failing = failing.join(C, C.c.id == T.c.case_id).where(C.c.target == target)
+    query = (select(T.c.case_id, C.c.name, C.c.target, T.c.failure, T.c.status, R.c.started, R.c.job, R.c.mesa)
+             .join(C, C.c.id == T.c.case_id).join(R, R.c.id == T.c.run_id)
+             .where(T.c.case_id.in_(failing), *window, T.c.failure | (T.c.status == Status.PASS.value))
+             .order_by(T.c.case_id, R.c.started, R.c.id))
+    series: dict[tuple, list] = defaultdict(list)
+    for _case, name, case_target, failure, status, started, job, mesa in connection.execute(query):
+        key = (name, case_target, lane_of(job, mesa))
+        if lane and key[2] != lane:
+            continue
+        series[key].append((started, mesa, status, bool(failure)))
+    found = [Rate.of(*key, [p[3] for p in points], points) for key, points in series.items()]
+    found = [r for r in found if r.kind in kinds]
+    return sorted(found, key=lambda r: (-r.rate, -r.runs, r.name, r.target, r.lane))

@@ -1,0 +1,163 @@
+"""What `harness history ingest` reads: results folders, results.json, JUnit or results.csv files,
+anywhere below the paths given (a GitLab pipeline's downloaded artifacts folder as it is), each
+with the run.json beside it where there is one (harness/results/files.py), grouped into runs.
+
+A run is one CI job's results, its shards together: sources whose run.json names the same
+pipeline and job (the job's name less GitLab's ` 2/3` suffix) are one run, and a merged folder of
+those shards is the same run again (the same records: nothing is counted twice). Sources that
+name no pipeline are a run each, unless the caller says they are one (`--one-run`).
+Everything is read and checked before anything is stored: a bad file is one ResultsError naming it.
+"""
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness.model.outcome import Record
+from harness.results import files
+from harness.results.files import ResultsError
+
+RESULT_FILES = ("results.json", "junit.xml", "results.csv")
+SKIPPED_FOLDERS = {"journal", "repro", "observations", "shards", "report", ".cache"}
+# The run properties a caller may set or override (`harness history ingest --set NAME=VALUE`).
+SETTABLE = ("ci_pipeline_id", "ci_job_name", "ci_commit_sha", "ci_commit_ref_name", "ci_pipeline_url",
+            "mesa", "mesa_commit", "machine", "started", "harness_commit")
+
+
+@dataclass
+class Run:
+    """One run to store: its properties (run.json's names) and every record."""
+    properties: dict
+    records: list[Record]
+    sources: list[str] = field(default_factory=list)
+
+    @property
+    def pipeline(self) -> str:
+        return str(self.properties.get("ci_pipeline_id", ""))
+
+    @property
+    def job(self) -> str:
+        return files.job_group(str(self.properties.get("ci_job_name", "")))
+
+    @property
+    def mesa(self) -> str:
+        """The run's Mesa: run.json's, else the version most of its records name."""
+        named = Counter(r.mesa for r in self.records if r.mesa)
+        return str(self.properties.get("mesa") or (named.most_common(1)[0][0] if named else ""))
+
+    @property
+    def started(self) -> datetime.datetime:
+        """When it ran, UTC without a zone (read(): run.json's start, else when its results were written)."""
+        text = self.properties.get("started")
+        try:
+            moment = datetime.datetime.fromisoformat(str(text))
+        except ValueError:
+            raise ResultsError(f"{', '.join(self.sources)}: start time {text!r} is not ISO 8601") from None
+        if moment.tzinfo is not None:
+            moment = moment.astimezone(datetime.UTC).replace(tzinfo=None)
+        return moment
+
+    def fingerprint(self) -> str:
+        """sha256 of the run's pipeline and job and of every record: the same run ingested again,
+        from the same files or from its shards and merged folder, has the same one."""
+        digest = hashlib.sha256(json.dumps([self.pipeline, self.job]).encode())
+        for record in sorted(self.records, key=lambda r: r.key):
+            line = [record.key, record.status.value, record.outcome.judged.value, record.expected,
+                    round(record.duration, 4), hashlib.sha256(record.message.encode()).hexdigest()]
+            digest.update(json.dumps(line).encode())
+        return digest.hexdigest()
+
+
+def find(paths: list[Path]) -> list[Path]:
+    """The results sources below `paths`: a results file given, or each folder holding one (its
+    results.json, else junit.xml, else results.csv is read), not looking inside such a folder."""
+    found: list[Path] = []
+    for path in map(Path, paths):
+        if path.is_file():
+            found.append(path)
+        elif not path.is_dir():
+            raise ResultsError(f"{path}: no such file or folder")
+        else:
+            before = len(found)
+            _walk(path, found)
+            if len(found) == before:
+                raise ResultsError(f"{path}: no {', '.join(RESULT_FILES)} below it")
+    return found
+
+
+def _walk(folder: Path, found: list[Path]) -> None:
+    if any((folder / name).is_file() for name in RESULT_FILES):
+        found.append(folder)
+        return
+    for child in sorted(folder.iterdir()):
+        if child.is_dir() and child.name not in SKIPPED_FOLDERS:
+            _walk(child, found)
+
+
+def junit_properties(path: Path) -> dict:
+    """The run properties a JUnit file's first test case carries (files.JUNIT_RUN_PROPERTIES)."""
+    from defusedxml.ElementTree import iterparse
+    wanted = {"harness_version", "harness_git", "ci_pipeline_id", "ci_job_id"}
+    found: dict = {}
+    try:
+        for _event, element in iterparse(str(path)):
+            if element.tag == "property" and element.get("name") in wanted:
+                found.setdefault(element.get("name"), element.get("value", ""))
+            if element.tag == "testcase":
+                break
+    except Exception as exc:        # noqa: BLE001 - files.read has already said what is wrong with it
+        raise ResultsError(f"{path}: not JUnit XML ({type(exc).__name__})") from None
+    return found
+
+
+def read(source: Path, overrides: dict) -> Run:
+    """One source as a run: its records, its folder's run.json (or a JUnit file's run
+    properties), then `overrides`, and when it ran (run.json's start or write time, else the
+    results file's modification time)."""
+    folder = source if source.is_dir() else source.parent
+    records = files.read(source)
+    if not records:
+        raise ResultsError(f"{source}: holds no results")
+    properties = files.read_run(folder)
+    chosen = source if source.is_file() else next(folder / n for n in RESULT_FILES if (folder / n).is_file())
+    if not properties and chosen.suffix == ".xml":
+        properties = junit_properties(chosen)
+    properties = {**properties, **overrides}
+    if not properties.get("started"):
+        properties["started"] = properties.get("written") or files.timestamp(chosen.stat().st_mtime)
+    run = Run(properties, records, [str(chosen)])
+    run.started                         # noqa: B018 - checks the time now, before anything is stored
+    return run
+
+
+def group(sources: list[Run], one_run: bool = False) -> list[Run]:
+    """Sources of one CI job (or all, with `one_run`) joined into one run each; a case in two of
+    them with different records is an error (shards that overlap)."""
+    groups: dict[object, list[Run]] = {}
+    for number, run in enumerate(sources):
+        key = "all" if one_run else (run.pipeline, run.job) if run.pipeline and run.job else number
+        groups.setdefault(key, []).append(run)
+    joined = []
+    for members in groups.values():
+        if len(members) == 1:
+            joined.append(members[0])
+            continue
+        records: dict[str, tuple[str, Record]] = {}
+        for run in members:
+            for record in run.records:
+                earlier = records.get(record.key)
+                if earlier is not None and earlier[1] != record:
+                    raise ResultsError(f"{record.key} differs between {earlier[0]} and {run.sources[0]}")
+                records.setdefault(record.key, (run.sources[0], record))
+        properties = files.combine_runs([run.properties for run in members])
+        joined.append(Run(properties, [r for _, r in records.values()], [s for run in members for s in run.sources]))
+    return joined
+
+
+def runs(paths: list[Path], overrides: dict | None = None, one_run: bool = False) -> list[Run]:
+    """Every run below `paths`, read and checked."""
+    return group([read(source, overrides or {}) for source in find(paths)], one_run)
