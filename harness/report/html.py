@@ -21,10 +21,14 @@ from harness.results import release_matrix as matrix, files as results
 from harness.model.case import Case, CaseError, step_label
 from harness.model.observation import steps_of
 from harness.report import images
-from harness.model.outcome import Outcome, Record
+from harness.model.outcome import Judged, Outcome, Record
 from harness.model.status import Status
 
-STATUSES = tuple(s.value for s in Status)                   # columns, best first
+KNOWN = "known"                 # a failure the baseline expects (Judged.EXPECTED_FAIL): its own column
+# Columns, best first; a known failure is counted as known, not under its status, so that a gated
+# run's expected failures and its new ones stand apart.
+STATUSES = tuple(s.value for s in Status if not s.is_failure()) + (KNOWN,) + \
+    tuple(s.value for s in Status if s.is_failure())
 # Shown with message, GLSL and images: failures, and flakes (they failed once).
 FAILED = tuple(s.value for s in Status if s.is_failure() or s in (Status.FLAKE, Status.ORDER_DEPENDENT))
 DEFAULT_OUT = Path("results") / "report"
@@ -46,6 +50,7 @@ class Row:
     message: str
     folder: Path                   # the results directory, where observations/ may be
     mesa: str = ""                 # the Mesa version that ran it ('' when not Mesa or unknown)
+    known: bool = False            # the baseline expects this failure
     family: str = field(init=False)
     column: str = field(init=False)   # one column per target and Mesa: runs of one target on two
                                       # Mesas stand side by side
@@ -53,6 +58,11 @@ class Row:
     def __post_init__(self):
         self.family = catalog.prefix(self.id)
         self.column = f"{self.target} · Mesa {self.mesa}" if self.mesa else self.target
+
+    @property
+    def shown(self) -> str:
+        """Its column and colour: `known` for an expected failure, else its status."""
+        return KNOWN if self.known else self.status
 
 
 def load(paths: list[Path]) -> tuple[list[Row], list[str]]:
@@ -92,7 +102,8 @@ def _read(path: Path) -> list[Row]:
     records = results.fill_mesa(records)              # a dead worker's entry: its run's Mesa
     return [Row(id=r.id, target=r.target, status=r.status.value, expected=r.expected,
                 duration=r.duration if has_time else None, renderer=r.renderer, mesa=r.mesa,
-                message=r.message, folder=file.parent) for r, has_time in zip(records, timed)]
+                message=r.message, folder=file.parent, known=r.outcome.judged is Judged.EXPECTED_FAIL)
+            for r, has_time in zip(records, timed)]
 
 
 def observation_path(folder: Path, case_id: str, target: str) -> Path:
@@ -110,7 +121,7 @@ def anchor(case_id: str) -> str:
 
 
 def _counts(rows: list[Row], statuses: tuple[str, ...]) -> dict:
-    count = Counter(row.status for row in rows)
+    count = Counter(row.shown for row in rows)
     durations = [row.duration for row in rows if row.duration is not None]
     seconds = sum(durations)
     whole = len(durations) == len(rows) and seconds > 0
@@ -121,12 +132,13 @@ def _counts(rows: list[Row], statuses: tuple[str, ...]) -> dict:
 
 def _statuses(rows: list[Row]) -> tuple[str, ...]:
     """Every status, and any other a results file holds, after them."""
-    extra = sorted({row.status for row in rows} - set(STATUSES))
+    extra = sorted({row.shown for row in rows} - set(STATUSES))
     return STATUSES + tuple(extra)
 
 
 def _title(row: Row) -> str:
-    lines = [f"{row.status}" + (f" (expected {row.expected})" if row.expected else "")]
+    lines = [f"{row.status}" + (" (known: the baseline expects it)" if row.known else "")
+             + (f" (expected {row.expected})" if row.expected else "")]
     if row.message:
         lines.append(row.message.strip().splitlines()[0][:300])
     return "\n".join(lines)
@@ -223,7 +235,7 @@ def context(rows: list[Row], out_dir: Path, inputs: list[Path], notes: list[str]
         diff_rows.append({
             "id": case_id, "family": catalog.prefix(case_id), "disagree": disagree,
             "anchor": anchor(case_id) if failed else "",
-            "cells": [{"status": present[t].status, "expected": present[t].expected,
+            "cells": [{"status": present[t].status, "shown": present[t].shown, "expected": present[t].expected,
                        "title": _title(present[t])} if t in present else None for t in targets]})
     diff_rows.sort(key=lambda d: not d["disagree"])          # stable: by id within each part
 
@@ -241,7 +253,7 @@ def context(rows: list[Row], out_dir: Path, inputs: list[Path], notes: list[str]
             shown, image_notes = writer.of(row, case, observation) if case else ([], [])
             if case and not entry["programs"]:
                 entry["programs"] = _programs(case)
-            entry["targets"].append({"target": row.column, "status": row.status,
+            entry["targets"].append({"target": row.column, "status": row.status, "shown": row.shown,
                                      "expected": row.expected, "renderer": row.renderer,
                                      "duration": row.duration, "message": row.message,
                                      "images": shown, "notes": ([note] if note else []) + image_notes})

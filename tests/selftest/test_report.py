@@ -165,8 +165,10 @@ def test_totals_per_target(built):
     totals = dom.find("table", id="totals")
     llvmpipe = counts(totals.find("tr", **{"data-target": "llvmpipe"}))
     zink = counts(totals.find("tr", **{"data-target": "zink"}))
-    assert llvmpipe == {"pass": 2, "fail": 1, "skip": 1, "crash": 0, "timeout": 1, "error": 0, "flake": 1, "order-dependent": 0}
-    assert zink == {"pass": 2, "fail": 2, "skip": 0, "crash": 1, "timeout": 0, "error": 1, "flake": 0, "order-dependent": 0}
+    assert llvmpipe == {"pass": 2, "fail": 1, "skip": 1, "crash": 0, "timeout": 1, "error": 0, "flake": 1, "order-dependent": 0,
+                        "known": 0}
+    assert zink == {"pass": 2, "fail": 2, "skip": 0, "crash": 1, "timeout": 0, "error": 1, "flake": 0, "order-dependent": 0,
+                    "known": 0}
     row = totals.find("tr", **{"data-target": "llvmpipe"})
     cells = [td.text().strip() for td in row.find_all("td")]
     assert cells[0] == "6" and "3.00 s" in cells and "2.0" in cells    # 6 cases in 3 s
@@ -178,7 +180,8 @@ def test_family_tables(built, image_case):
     tables = {t.attrs["data-family"]: t for t in dom.find_all("table", class_="family")}
     assert set(tables) == {"tess", "draw_params", "varyings"}
     assert counts(tables["tess"].find("tr", **{"data-target": "zink"})) == \
-        {"pass": 1, "fail": 0, "skip": 0, "crash": 1, "timeout": 0, "error": 1, "flake": 0, "order-dependent": 0}
+        {"pass": 1, "fail": 0, "skip": 0, "crash": 1, "timeout": 0, "error": 1, "flake": 0, "order-dependent": 0,
+         "known": 0}
     assert counts(tables["draw_params"].find("tr", **{"data-target": "llvmpipe"}))["flake"] == 1
     assert counts(tables["varyings"].find("tr", **{"data-target": "zink"}))["fail"] == 1
 
@@ -258,6 +261,28 @@ def test_diff_marks_dont_care_grey():
     diff = np.asarray(images.diff_image(wrong, care, 4))
     assert diff[0, 0].tolist() == [0, 0, 0] and diff[0, 3].tolist() == [255, 0, 0]
     assert diff[3, 0].tolist() == [128, 128, 128] and diff[3, 3].tolist() == [128, 128, 128]
+
+
+def test_known_failures_apart_from_new_ones(tmp_path):
+    """A gated run's expected failures (the baseline lists them) are counted and coloured as
+    known, not in the fail column with the new ones."""
+    known = {**entry(DISAGREE, "zink", "fail", 0.1, "known: why"), "expected": "Fail", "label": "expected fail"}
+    new = entry(PASS_BOTH, "zink", "fail", 0.1, "new: why")
+    write_results(tmp_path / "res", "zink", [known, new])
+    dom = parse(report.write_report([tmp_path / "res"], tmp_path / "out").read_text(encoding="utf-8"))
+    totals = counts(dom.find("table", id="totals").find("tr", **{"data-target": "zink"}))
+    assert totals["known"] == 1 and totals["fail"] == 1
+    header = [th.text() for th in dom.find("table", id="totals").find("tr").find_all("th")]
+    assert header.index("known") < header.index("fail")
+    table = dom.find("table", id="diff")
+    cells = {case: table.find("tr", **{"data-case": case}).find("td", **{"data-target": "zink"})
+             for case in (DISAGREE, PASS_BOTH)}
+    assert "st-known" in cells[DISAGREE].classes() and "st-fail" not in cells[DISAGREE].classes()
+    assert "st-fail" in cells[PASS_BOTH].classes() and "st-known" not in cells[PASS_BOTH].classes()
+    assert "known" in cells[DISAGREE].attrs["title"]
+    heading = dom.find("section", id=report.anchor(DISAGREE)).find("h4").find("span")
+    assert "st-known" in heading.classes() and "(known)" in heading.text()
+    assert "(known)" not in dom.find("section", id=report.anchor(PASS_BOTH)).find("h4").text()
 
 
 def test_main(tmp_path, capsys):
