@@ -160,6 +160,14 @@ def install_build_packages(log) -> None:
         raise BuildError(f"installing the build dependencies failed; log: {log.name}")
 
 
+def dependencies(tree: Path, log, install: bool = True) -> tuple[int, str]:
+    """What a build of TREE needs from the machine: the build packages (installed when INSTALL)
+    and the LLVM to build with (choose_llvm, installed when INSTALL and missing)."""
+    if install:
+        install_build_packages(log)
+    return choose_llvm(tree, log, install=install)
+
+
 def installed(package: str) -> bool:
     return subprocess.run(["dpkg-query", "-W", "-f=${db:Status-Status}", package], capture_output=True,
                           text=True).stdout == "installed"
@@ -273,10 +281,8 @@ def build(tree: Path, build_dir: Path, targets: tuple[str, ...], log_path: Path,
     returns the stamp written into the build directory."""
     build_dir.mkdir(parents=True, exist_ok=True)
     with open(log_path, "a") as log:
-        if install_packages:
-            install_build_packages(log)
+        llvm, llvm_why = dependencies(tree, log, install=install_packages)
         options = read_options(tree)
-        llvm, llvm_why = choose_llvm(tree, log, install=install_packages)
         # meson takes llvm-config from this file, not PATH; outside the build directory, which
         # `meson setup --wipe` empties
         native = config.cache_home() / "mesa-build-tools" / f"llvm-{llvm}.ini"
@@ -322,9 +328,22 @@ def debian_flags(tree: Path) -> dict[str, str]:
 def _run(argv: list[str], log, what: str, **kwargs) -> None:
     log.write(f"\n$ {' '.join(argv)}\n")
     log.flush()
+    start = log.tell()
     proc = subprocess.run(argv, stdout=log, stderr=subprocess.STDOUT, **kwargs)
     if proc.returncode != 0:
-        raise BuildError(f"{what} failed (exit {proc.returncode}); log: {log.name}")
+        with open(log.name, "rb") as said:        # this command's output only: the log is appended to
+            said.seek(start)
+            why = failure_line(said.read().decode(errors="replace"))
+        raise BuildError(f"{what} failed (exit {proc.returncode}){': ' + why if why else ''}; log: {log.name}")
+
+
+def failure_line(output: str) -> str:
+    """The line of a failed command's output that says why: the first meson `ERROR:` or compiler
+    `error:` (the cause; later ones are often its consequences), else the last non-empty line
+    (meson's and ninja's last lines only point at logs)."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    cause = next((line for line in lines if re.search(r"\bERROR\b|\berror:", line)), lines[-1] if lines else "")
+    return cause[:300]
 
 
 def main(argv: list[str] | None = None) -> int:

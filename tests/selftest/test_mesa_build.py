@@ -115,5 +115,7 @@ def test_a_failing_configure_names_its_log(tmp_path):
     log = tmp_path / "build.log"
     with pytest.raises(mesa_build.BuildError) as caught:
         mesa_build.build(tree, tmp_path / "build", ("llvmpipe",), log, install_packages=False)
-    assert str(caught.value) == f"meson setup failed (exit 1); log: {log}"
+    # the line names the cause, read from this command's output in the log
+    assert str(caught.value) == (f"meson setup failed (exit 1): meson.build:2:0: ERROR: Problem encountered: "
+                                 f"this tree does not configure; log: {log}")
     assert "this tree does not configure" in log.read_text()
