@@ -21,6 +21,9 @@ def add_arguments(cmd) -> None:
         cmd.add_argument(option, choices=choices, default="auto", help=help)
     cmd.add_argument("--flake-retries", type=int, default=1, metavar="N",
                      help="re-run a failing case up to N times; one that then passes is a flake, not bad (default 1)")
+    cmd.add_argument("--runs", type=int, default=1, metavar="K",
+                     help="run each case K times, bad if any run fails, even one a retry or flakes file forgives: "
+                          "an intermittent failure (harness bisect --rate: K from the failure rate; default 1)")
     cmd.add_argument("--baseline", action="append", default=[], metavar="auto|none|FILE",
                      help="the baseline that labels a verdict (default auto: the Mesa's own, harness/run/gating.py); "
                           "its flakes file forgives a listed flake; good or bad is the verdict's")
@@ -38,4 +41,4 @@ def run(args) -> int:
     rules = core.Rules(baseline=baseline.load(gate.baselines), flakes=tuple(baseline.load_flakes(gate.flakes)),
                        flake_retries=args.flake_retries)
     return bisect.bisect_run(args.case_ids, targets_mod.get(args.target), settings=settings,
-                             shader_tests=args.shader_tests, rules=rules)
+                             shader_tests=args.shader_tests, rules=rules, runs=max(1, args.runs))

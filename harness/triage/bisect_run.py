@@ -3,8 +3,14 @@ or crashes (Status.blames_driver), 125 the target cannot start or a case gives n
 the driver: a skip, or an `error` (a harness fault says nothing of the commit, so git bisect
 skips it rather than calling it bad). An unknown id raises catalog.NoSuchCase (the caller
 exits 128, which stops `git bisect run`). Cases run through the run core, with its flake
-re-runs where asked: a case that fails once and then passes is a flake, not a bad commit."""
+re-runs where asked: a case that fails once and then passes is a flake, not a bad commit.
+
+An intermittent failure is bisected with `runs` > 1 (harness/triage/mesa_bisect.py's
+runs_per_step): each case runs that many times and any failing run makes the commit bad, a
+flake included (a retry's pass or a flakes file forgives exactly the failure looked for)."""
 from __future__ import annotations
+
+from typing import Callable
 
 from harness.sources import catalog
 from harness.run import core
@@ -15,8 +21,37 @@ from harness.executor.targets import Target
 GOOD, BAD, UNTESTABLE = 0, 1, 125
 
 
+def repeat(run_once: Callable[[], int], runs: int) -> tuple[int, int]:
+    """A step's verdict over up to RUNS runs of one test: the first run that is not GOOD decides it
+    (BAD, or UNTESTABLE: no verdict), GOOD only when every run is. Returns (verdict, runs made)."""
+    for made in range(1, runs + 1):
+        code = run_once()
+        if code != GOOD:
+            return code, made
+    return GOOD, runs
+
+
+def verdict(status: Status, strict: bool = False) -> int:
+    """A record's exit code for git bisect; STRICT (several runs a step): a flake is a failure."""
+    if status.blames_driver() or (strict and status is Status.FLAKE):
+        return BAD
+    return GOOD if status in (Status.PASS, Status.FLAKE) else UNTESTABLE
+
+
+def _repeated(case, target_name: str, runner, rules: core.Rules, runs: int):
+    """(verdict, runs made, the last run's record) of one case run up to RUNS times."""
+    records = []
+
+    def once() -> int:
+        records.append(core.run_case(case, target_name, runner, rules))
+        return verdict(records[-1].status, strict=runs > 1)
+
+    code, made = repeat(once, runs)
+    return code, made, records[-1]
+
+
 def bisect_run(case_ids: list[str], target: Target, out=print, settings: core.RunSettings | None = None,
-               shader_tests=(), rules: core.Rules = core.Rules()) -> int:
+               shader_tests=(), rules: core.Rules = core.Rules(), runs: int = 1) -> int:
     cases = [catalog.find(case_id, shader_tests) for case_id in case_ids]
     settings = settings or core.RunSettings()
     with core.runner(settings, target.name, children=1) as runner:
@@ -26,11 +61,12 @@ def bisect_run(case_ids: list[str], target: Target, out=print, settings: core.Ru
             return UNTESTABLE
         worst = GOOD
         for case in cases:
-            record = core.run_case(case, target.name, runner, rules)
-            out(f"{case.id}[{target.name}]: {record.status}"
+            code, made, record = _repeated(case, target.name, runner, rules, runs)
+            count = "" if runs == 1 else f" ({runs} runs)" if code == GOOD else f" (run {made} of {runs})"
+            out(f"{case.id}[{target.name}]: {record.status}{count}"
                 + (f": {record.message.splitlines()[0]}" if record.message else ""))
-            if record.status.blames_driver():
+            if code == BAD:
                 worst = BAD
-            elif record.status not in (Status.PASS, Status.FLAKE) and worst == GOOD:
+            elif code == UNTESTABLE and worst == GOOD:
                 worst = UNTESTABLE
         return worst
