@@ -11,21 +11,34 @@ Everything lives in the results folder, so a bisection survives a killed process
 machine or a time limit: `run.json` (what is bisected), `bisect.log` (`git bisect log`, copied at
 every step), `steps.jsonl` (each step's commit, subject, verdict, build and run seconds) and the
 build log. The same command resumes: it continues the tree's bisection if the tree is still in
-it, or replays `bisect.log` if it is not. At the end the first bad (fixed) commit is verified by
+it (first undoing a checkout that the kill cut short: git's stale lock, a half-written tree), or
+replays `bisect.log` if it is not. At the end the first bad (fixed) commit is verified by
 building it and its parent and running the cases on both, the tree goes back where it was
 (`git bisect reset`), and `result.json` holds the answer.
+
+An intermittent failure (--rate P, its measured failure rate) is bisected with k runs a step
+(runs_per_step): a commit is bad when any run fails, and one wrongly called good, its failure
+missed in all k runs, has probability <= 1 - --confidence.
+
+Before the first step, the build dependencies and an LLVM are installed as bin/build-mesa
+installs them (the steps do not install); a step that still does not build says why on stderr.
+`bisect()` is the whole command for callers in Python; `Plan.command` bisects any test command
+(no build) with the same machinery.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import subprocess
 import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Sequence
 
-from harness.triage import bisect_run as bisect
+from harness.triage import bisect_run as case_runs
 from harness.sources import catalog
 from harness.base import config
 from harness.run import core
@@ -33,6 +46,8 @@ from harness.mesa import runtime as mesa, build as mesa_build
 from harness.executor import targets as targets_mod
 
 GOOD, BAD, SKIP, ABORT = 0, 1, 125, 128
+# What a git killed mid-checkout leaves in the git directory.
+LOCKS = ("index.lock", "HEAD.lock")
 # The drivers a target needs built: zink runs over the build's own lavapipe.
 DRIVERS = {"llvmpipe": ("llvmpipe",), "zink": ("zink", "lavapipe"), "lavapipe": ("lavapipe",)}
 
@@ -53,6 +68,16 @@ class BisectError(Exception):
     """One line for the user."""
 
 
+def runs_per_step(rate: float, error: float = 0.01) -> int:
+    """How many runs a step needs so that a commit failing with probability RATE a run passes
+    them all, and is wrongly called good, with probability (1 - rate)^k <= ERROR."""
+    if not (0 < rate <= 1 and 0 < error < 1):
+        raise BisectError(f"give a failure rate 0 < P <= 1 and a confidence 0 < C < 1, not P={rate:g}, C={1 - error:g}")
+    if rate == 1:
+        return 1
+    return math.ceil(math.log(error) / math.log(1 - rate) - 1e-9)    # a ratio of 2 rounded up to 2.0000001 stays 2
+
+
 @dataclass(frozen=True)
 class Plan:
     """What is bisected: run.json. A resumed command must ask for the same."""
@@ -66,6 +91,13 @@ class Plan:
     optimization: str = "0"
     flake_retries: int = 1
     shader_tests: tuple[str, ...] = field(default_factory=tuple)
+    rate: float = 1.0                 # the failure's rate a run, and the confidence a step asks
+    confidence: float = 0.99
+    command: tuple[str, ...] = ()     # instead of building and running cases: this, in the tree
+
+    @property
+    def runs(self) -> int:
+        return runs_per_step(self.rate, 1 - self.confidence)
 
     @property
     def terms(self) -> tuple[str, str]:
@@ -88,7 +120,8 @@ def bisecting(tree: str | Path) -> bool:
 
 def load(folder: Path) -> Plan:
     raw = json.loads((folder / "run.json").read_text())
-    return Plan(**{**raw, "cases": tuple(raw["cases"]), "shader_tests": tuple(raw["shader_tests"])})
+    return Plan(**{**raw, "cases": tuple(raw["cases"]), "shader_tests": tuple(raw["shader_tests"]),
+                   "command": tuple(raw.get("command", ()))})
 
 
 def step(folder: Path, out=print) -> int:
@@ -112,10 +145,12 @@ def step(folder: Path, out=print) -> int:
 
 
 def run_at(plan: Plan, folder: Path, out) -> tuple[int, float, float]:
-    """Build the tree as it is checked out and run the cases: (bisect-run's exit code, seconds
-    building, seconds running). A build failure is SKIP, with its log's path."""
-    build_dir = Path(plan.build_dir)
+    """Build the tree as it is checked out and run the cases, plan.runs times: (bisect-run's exit
+    code, seconds building, seconds running). A build failure is SKIP, with its reason and log."""
     started = time.monotonic()
+    if plan.command:
+        return run_command(plan, out), 0.0, time.monotonic() - started
+    build_dir = Path(plan.build_dir)
     try:
         mesa_build.build(Path(plan.tree), build_dir, DRIVERS[plan.target], folder / "build.log",
                          optimization=plan.optimization, install_packages=False)
@@ -128,9 +163,24 @@ def run_at(plan: Plan, folder: Path, out) -> tuple[int, float, float]:
     except mesa.MesaError as exc:
         out(f"not a usable build: {exc}")
         return SKIP, built - started, 0.0
-    code = bisect.bisect_run(list(plan.cases), targets_mod.get(plan.target), out=out, settings=settings,
-                             shader_tests=plan.shader_tests, rules=core.Rules(flake_retries=plan.flake_retries))
+    # several runs a step count a flake as bad: retrying a failure would only cost time
+    rules = core.Rules(flake_retries=plan.flake_retries if plan.runs == 1 else 0)
+    code = case_runs.bisect_run(list(plan.cases), targets_mod.get(plan.target), out=out, settings=settings,
+                                shader_tests=plan.shader_tests, rules=rules, runs=plan.runs)
     return code, built - started, time.monotonic() - built
+
+
+def run_command(plan: Plan, out) -> int:
+    """plan.command in the tree, up to plan.runs times, read as `git bisect run` reads an exit
+    status: 0 good, 125 skip, 1-127 bad, anything else (a signal) stops the bisection."""
+    def once() -> int:
+        code = subprocess.run(plan.command, cwd=plan.tree).returncode
+        return code if code in (GOOD, SKIP) else BAD if 0 < code < 128 else ABORT
+
+    code, made = case_runs.repeat(once, plan.runs)
+    said = {GOOD: "passes", BAD: "fails", SKIP: "skip"}.get(code, "abort")
+    out(f"{' '.join(plan.command)}: {said} " + (f"({made} runs)" if code == GOOD else f"(run {made} of {plan.runs})"))
+    return code
 
 
 # -- the whole bisection -------------------------------------------------------------------------
@@ -146,6 +196,7 @@ def start(plan: Plan, folder: Path, out=print) -> None:
         if not saved.exists():
             raise BisectError(f"{plan.tree} is in the middle of another bisection; `git bisect reset` it first")
         out(f"bisect: resuming the bisection in progress in {plan.tree}")
+        recover(plan.tree, out)
         return
     saved.write_text(json.dumps(asdict(plan), indent=1) + "\n")
     log = folder / "bisect.log"
@@ -158,6 +209,43 @@ def start(plan: Plan, folder: Path, out=print) -> None:
     git(plan.tree, "bisect", new, plan.bad)
     git(plan.tree, "bisect", old, plan.good)
     log.write_text(git(plan.tree, "bisect", "log") + "\n")
+
+
+def recover(tree: str, out) -> None:
+    """Undo what a bisection killed while git checked out its next commit leaves: git's lock and
+    a half-written tree, HEAD still at the commit just judged. `git bisect run` would judge that
+    commit again on the next one's files, or fail (`'git bisect--helper --bisect-state skip'
+    exited with error code -1`); the commit to test is BISECT_EXPECTED_REV, git bisect's own."""
+    git_dir = Path(git(tree, "rev-parse", "--absolute-git-dir"))
+    locks = [git_dir / name for name in LOCKS if (git_dir / name).exists()]
+    head = git(tree, "rev-parse", "HEAD")
+    expected = git(tree, "rev-parse", "--verify", "-q", "BISECT_EXPECTED_REV", check=False) or head
+    # without a lock, a dirty tree away from the expected commit is a checkout killed between
+    # writing the index and moving HEAD; a dirty tree at it is the developer's, and stays
+    cut_short = locks or (expected != head and git(tree, "status", "--porcelain", "--untracked-files=no"))
+    if not cut_short:
+        return
+    busy = git_processes(Path(tree))
+    if busy:
+        raise BisectError(f"git (pid {busy[0]}) is still at work in {tree}; let it finish or end it, then run this again")
+    for lock in locks:
+        lock.unlink()
+    git(tree, "checkout", "-q", "-f", "--detach", expected)
+    out(f"bisect: a checkout was cut short in {tree} ({', '.join(lock.name for lock in locks) or 'a half-written tree'}"
+        f" left); checked out {expected[:12]} again, the commit git bisect tests next")
+
+
+def git_processes(tree: Path) -> list[int]:
+    """The git processes working in TREE (their current folder, as `git -C` sets it): while one
+    lives, its lock is not stale."""
+    pids = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            if proc.joinpath("comm").read_text().startswith("git") and Path(os.readlink(proc / "cwd")) == tree:
+                pids.append(int(proc.name))
+        except OSError:                          # gone, or not ours to read
+            continue
+    return pids
 
 
 def first_commit(plan: Plan) -> str:
@@ -184,9 +272,14 @@ def verify(plan: Plan, folder: Path, commit: str, out=print) -> dict:
     return verdicts
 
 
-def bisect_run(plan: Plan, folder: Path, step_command: list[str], out) -> tuple[str, int]:
+def warn(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def bisect_run(plan: Plan, folder: Path, step_command: list[str], out, err=warn) -> tuple[str, int]:
     """`git bisect run STEP_COMMAND`, its output echoed as it comes (a bisection takes an hour)
-    and kept in bisect-run.out: (the output, its exit status)."""
+    and kept in bisect-run.out: (the output, its exit status). Why a step did not build goes to
+    ERR: a skip that is the machine's fault, not the commit's, is for the user to act on."""
     said = []
     with open(folder / "bisect-run.out", "a") as log, subprocess.Popen(
             ["git", "-C", plan.tree, "bisect", "run", *step_command], text=True, stdout=subprocess.PIPE,
@@ -196,25 +289,57 @@ def bisect_run(plan: Plan, folder: Path, step_command: list[str], out) -> tuple[
             log.flush()
             said.append(line)
             if line.startswith("bisect: "):
-                out(line.rstrip())
+                (err if "does not build:" in line else out)(line.rstrip())
     return "".join(said), proc.returncode
 
 
-def run(plan: Plan, folder: Path, out=print, verify_result: bool = True, step_command: list[str] | None = None) -> int:
+def prepare(plan: Plan, folder: Path, out) -> None:
+    """Install what bin/build-mesa would (the build packages, an LLVM), once: the steps build
+    without installing, and without them every step would be skipped as not building."""
+    with open(folder / "build.log", "a") as log:
+        _, llvm = mesa_build.dependencies(Path(plan.tree), log)
+    out(f"bisect: build dependencies installed; {llvm}")
+
+
+def undecided(plan: Plan, folder: Path, steps: list[dict], output: str) -> str:
+    """Why the bisection named no commit, in one line."""
+    unbuilt = [line for s in steps for line in s["lines"] if line.startswith("does not build:")]
+    if steps and all(s["verdict"] == "skip" for s in steps) and unbuilt:
+        return (f"every step was skipped, {len(unbuilt)} of {len(steps)} because the build failed "
+                f"(last: {unbuilt[-1].removeprefix('does not build: ')}); build log: {folder / 'build.log'}")
+    lines = [line for line in output.splitlines() if "skip" in line or "could be" in line]
+    return f"{(lines or output.strip().splitlines() or ['git bisect run failed'])[-1]} (log: {folder / 'bisect-run.out'})"
+
+
+def certainty(plan: Plan, steps: list[dict]) -> dict:
+    """How sure an answer bisected with several runs a step is: each step whose runs all passed
+    was wrong with probability <= 1 - confidence, so none was with probability >= that to the
+    power of their number."""
+    passed = sum(s["verdict"] == plan.terms[1 if plan.fixed else 0] for s in steps)
+    return {"rate": plan.rate, "runs_per_step": plan.runs, "passing_steps": passed,
+            "at_least": round(plan.confidence ** passed, 4)}
+
+
+def run(plan: Plan, folder: Path, out=print, verify_result: bool = True, step_command: list[str] | None = None,
+        install: bool = False, err=warn) -> int:
     """Bisect to the end (or resume), verify, reset the tree; 0 when a verified commit was found.
-    `step_command` is what `git bisect run` calls (default: this module's --step)."""
+    `step_command` is what `git bisect run` calls (default: this module's --step); `install`
+    first installs the build dependencies (prepare)."""
     folder.mkdir(parents=True, exist_ok=True)
-    for case_id in plan.cases:
-        catalog.find(case_id, plan.shader_tests)             # an unknown id: one line, before any build
-    targets_mod.get(plan.target)
+    if not plan.command:
+        for case_id in plan.cases:
+            catalog.find(case_id, plan.shader_tests)         # an unknown id: one line, before any build
+        targets_mod.get(plan.target)
     start(plan, folder, out)
+    if install:
+        prepare(plan, folder, out)
     here = step_command or [sys.executable, "-c", STEP, "--step", "--results-dir", str(folder)]
     # The verdicts so far may decide it already: a --bad whose parent is --good (a candidate
     # read in the history), or commits marked by hand (`git bisect good REV`) before resuming.
     # Else `git bisect next` checks out the next commit to test, as `git bisect run` would.
     decided = subprocess.run(["git", "-C", plan.tree, "bisect", "next"], capture_output=True, text=True).stdout
     output, returncode = (decided, 0) if f"is the first {plan.terms[1]} commit" in decided else \
-        bisect_run(plan, folder, here, out)
+        bisect_run(plan, folder, here, out, err)
     (folder / "bisect.log").write_text(git(plan.tree, "bisect", "log") + "\n")
     commit = first_commit(plan)
     steps = [json.loads(line) for line in (folder / "steps.jsonl").read_text().splitlines()] \
@@ -223,19 +348,49 @@ def run(plan: Plan, folder: Path, out=print, verify_result: bool = True, step_co
         out(f"  {s['commit'][:12]} {s['verdict']:7} build {s['build_seconds']:5.0f} s  {s['subject']}")
     new = plan.terms[1]
     if returncode != 0 or not commit or f"first {new} commit" not in output:
-        undecided = [line for line in output.splitlines() if "skip" in line or "could be" in line]
-        out(f"bisect: no first {new} commit: {(undecided or output.strip().splitlines() or ['git bisect run failed'])[-1]}"
-            f" (log: {folder / 'bisect-run.out'})")
+        out(f"bisect: no first {new} commit: {undecided(plan, folder, steps, output)}")
         return 1
     result = {"first": commit, "subject": git(plan.tree, "log", "-1", "--format=%s", commit),
               "term": new, "steps": len(steps)}
     out(f"bisect: first {new} commit: {commit[:12]} {result['subject']} ({len(steps)} steps)")
+    if plan.runs > 1:
+        sure = result["confidence"] = certainty(plan, steps)
+        out(f"bisect: {plan.runs} runs a step for a failure rate of {plan.rate:g}: each of the "
+            f"{sure['passing_steps']} passing steps missed the failure with probability <= {1 - plan.confidence:.2g}, "
+            f"so none did with probability >= {sure['at_least']:.3f}")
     if verify_result:
         result["verify"] = verify(plan, folder, commit, out)
         out(f"bisect: verified: {'yes' if result['verify']['holds'] else 'NO, the parent and the commit do not differ as the bisection says'}")
     git(plan.tree, "bisect", "reset", check=False)
     (folder / "result.json").write_text(json.dumps(result, indent=1) + "\n")
     return 0 if result.get("verify", {}).get("holds", True) else 1
+
+
+# What bisect() raises for bad input: one line for the user.
+ERRORS = (BisectError, mesa_build.BuildError, catalog.NoSuchCase, targets_mod.UnknownTarget)
+
+
+def bisect(case_ids: Sequence[str], tree: str | Path, good: str, bad: str, target: str = "llvmpipe", *,
+           rate: float = 1.0, confidence: float = 0.99, fixed: bool = False, results_dir: str | Path | None = None,
+           build_dir: str | Path | None = None, optimization: str = "0", flake_retries: int = 1,
+           shader_tests: Sequence[str] = (), verify_result: bool = True, out=print, err=warn) -> int:
+    """`harness bisect` for callers in Python: the first commit of the Mesa checkout TREE between
+    GOOD and BAD (any revisions) where the cases fail (FIXED: pass) on TARGET, a failure of RATE a
+    run bisected with runs_per_step(rate, 1 - confidence) runs a step. Installs the build
+    dependencies first, resumes a bisection of the same plan, and returns the exit status: 0
+    when a verified commit was found (result.json in the results folder), 1 when none was.
+    Raises one of ERRORS for bad input."""
+    runs_per_step(rate, 1 - confidence)                 # a bad --rate: one line, before anything
+    if not case_ids:
+        raise BisectError("give CASE_ID...")
+    tree = mesa_build.mesa_tree(Path(tree).expanduser().resolve())
+    good, bad = (git(tree, "rev-parse", "--verify", f"{rev}^{{commit}}") for rev in (good, bad))
+    folder = Path(results_dir or f"results/bisect-{target}-{good[:10]}-{bad[:10]}").resolve()
+    plan = Plan(tree=str(tree), good=good, bad=bad, target=target, cases=tuple(case_ids), fixed=fixed,
+                build_dir=str(Path(build_dir).resolve() if build_dir else tree / "build-bisect"),
+                optimization=optimization, flake_retries=flake_retries, shader_tests=tuple(shader_tests),
+                rate=rate, confidence=confidence)
+    return run(plan, folder, out, verify_result=verify_result, install=True, err=err)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -246,6 +401,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bad", help="a commit where they fail (with --fixed: where they pass)")
     parser.add_argument("--fixed", action="store_true", help="look for the first commit where the cases pass")
     parser.add_argument("--target", default="llvmpipe", choices=sorted(DRIVERS))
+    parser.add_argument("--rate", type=float, default=1.0, metavar="P",
+                        help="the failure's measured rate a run, 0 < P <= 1: an intermittent failure is "
+                             "bisected with several runs a step, bad if any fails (default 1)")
+    parser.add_argument("--confidence", type=float, default=0.99, metavar="C",
+                        help="with --rate: a step misses the failure in all its runs with probability <= 1 - C "
+                             "(default 0.99)")
     parser.add_argument("--results-dir", help="default: results/bisect-<target>-<good>-<bad>")
     parser.add_argument("--build-dir", help="default: TREE/build-bisect")
     parser.add_argument("-O", "--optimization", default="0", help="meson optimization of each step's build (default 0)")
@@ -257,17 +418,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.step:
             return step(Path(args.results_dir))
-        if not (args.case_ids and args.good and args.bad):
+        if not (args.good and args.bad):
             raise BisectError("give CASE_ID..., --good and --bad")
-        tree = Path(args.tree).expanduser().resolve()
-        mesa_build.mesa_tree(tree)
-        good, bad = (git(tree, "rev-parse", "--verify", f"{rev}^{{commit}}") for rev in (args.good, args.bad))
-        folder = Path(args.results_dir or f"results/bisect-{args.target}-{good[:10]}-{bad[:10]}").resolve()
-        plan = Plan(tree=str(tree), good=good, bad=bad, target=args.target, cases=tuple(args.case_ids),
-                    fixed=args.fixed, build_dir=str(Path(args.build_dir).resolve() if args.build_dir else tree / "build-bisect"),
-                    optimization=args.optimization, flake_retries=args.flake_retries, shader_tests=tuple(args.shader_tests))
-        return run(plan, folder, verify_result=not args.no_verify)
-    except (BisectError, mesa_build.BuildError, catalog.NoSuchCase, targets_mod.UnknownTarget) as exc:
+        return bisect(args.case_ids, args.tree, args.good, args.bad, args.target, rate=args.rate,
+                      confidence=args.confidence, fixed=args.fixed, results_dir=args.results_dir,
+                      build_dir=args.build_dir, optimization=args.optimization, flake_retries=args.flake_retries,
+                      shader_tests=args.shader_tests, verify_result=not args.no_verify)
+    except ERRORS as exc:
         print(f"python -m harness bisect: {exc}", file=sys.stderr)
         return ABORT if args.step else 2
     except Exception:
