@@ -51,8 +51,8 @@ class Run:
 
     @property
     def started(self) -> datetime.datetime:
-        """When it ran, UTC without a zone (read(): run.json's start, else when its results were written)."""
-        text = self.properties.get("started")
+        """When it ran, UTC without a zone: run.json's start (or write time), else its file's time."""
+        text = self.properties.get("started") or self.properties.get("file_time")
         try:
             moment = datetime.datetime.fromisoformat(str(text))
         except ValueError:
@@ -62,9 +62,11 @@ class Run:
         return moment
 
     def fingerprint(self) -> str:
-        """sha256 of the run's pipeline and job and of every record: the same run ingested again,
-        from the same files or from its shards and merged folder, has the same one."""
-        digest = hashlib.sha256(json.dumps([self.pipeline, self.job]).encode())
+        """sha256 of the run's pipeline, job and start (as its run.json says: not a file's time,
+        which a download changes) and of every record: the same run ingested again, from the same
+        files or from its shards and merged folder, has the same one."""
+        identity = [self.pipeline, self.job, str(self.properties.get("started", ""))]
+        digest = hashlib.sha256(json.dumps(identity).encode())
         for record in sorted(self.records, key=lambda r: r.key):
             line = [record.key, record.status.value, record.outcome.judged.value, record.expected,
                     round(record.duration, 4), hashlib.sha256(record.message.encode()).hexdigest()]
@@ -127,8 +129,10 @@ def read(source: Path, overrides: dict) -> Run:
     if not properties and chosen.suffix == ".xml":
         properties = junit_properties(chosen)
     properties = {**properties, **overrides}
+    if not properties.get("started") and properties.get("written"):
+        properties["started"] = properties["written"]
     if not properties.get("started"):
-        properties["started"] = properties.get("written") or files.timestamp(chosen.stat().st_mtime)
+        properties["file_time"] = files.timestamp(chosen.stat().st_mtime)
     run = Run(properties, records, [str(chosen)])
     run.started                         # noqa: B018 - checks the time now, before anything is stored
     return run

@@ -341,7 +341,7 @@ def combine_runs(found: list[dict]) -> dict:
     if not found:
         return {}
     alike = {name: value for name, value in found[0].items()
-             if name not in ("schema", "written", "ci_node_index", "ci_job_id", "ci_job_url")
+             if name not in ("schema", "written", "file_time", "ci_node_index", "ci_job_id", "ci_job_url")
              and all(run.get(name) == value for run in found[1:])}
     groups = {job_group(run.get("ci_job_name", "")) for run in found}
     if len(groups) == 1 and "" not in groups:
@@ -350,8 +350,11 @@ def combine_runs(found: list[dict]) -> dict:
                                  for job in str(run[name]).split(",")))
     if job_ids:
         alike["ci_job_ids"] = ",".join(job_ids)
-    started = sorted(str(run["started"]) for run in found if run.get("started"))
-    return {**alike, "started": started[0]} if started else alike
+    for name in ("started", "file_time"):           # the earliest
+        times = sorted(str(run[name]) for run in found if run.get(name))
+        if times:
+            alike[name] = times[0]
+    return alike
 
 
 def merge(paths: list[Path], out: Path, junit: dict | None = None, run_properties: dict | None = None) -> list[Record]:

@@ -1,0 +1,125 @@
+"""The questions asked of the history: a case's transitions and first bad run, failure rates
+with their Wilson interval and kind, lanes kept apart, the diff of stored runs, baseline and
+flakes lines with their evidence; and the statistics, against values worked by hand."""
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness.history import ingest, lines, queries, sources, stats, store
+from make import record, run, series
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture
+def stored(database_url, tmp_path):
+    """Eight nightly runs of one job: a regression from run 5, a flake, a fix, a known failure."""
+    series(tmp_path, {"tess/regressed": "....FFFF", "tess/flaky": ".C..F.C.", "tess/fixed": "FF......",
+                      "tess/known": "xxxxxxxx", "tess/skipped": "ssss.F..", "tess/fine": "........"},
+           ci_job_name="nightly", ci_pipeline_id="{day}")
+    ingest.ingest(store.open_store(database_url), sources.runs(sorted(tmp_path.glob("run*"))))
+    return store.open_store(database_url, readonly=True)
+
+
+def test_case_history_names_the_first_bad_run(stored):
+    with stored.connect() as connection:
+        (history,) = queries.history(connection, "tess/regressed")
+    assert [p.status.value for p in history.points] == ["pass"] * 4 + ["fail"] * 4
+    assert history.first_bad.run.started.day == 5 and history.last_good.run.started.day == 4
+    (change,) = history.transitions
+    assert change[0].run.started.day == 4 and change[1].failure
+    assert history.rate.kind == "regressed"
+
+
+def test_first_bad_of_a_flake_is_after_the_last_pass(stored):
+    with stored.connect() as connection:
+        (history,) = queries.history(connection, "tess/flaky", "llvmpipe")
+    assert history.first_bad.run.started.day == 7 and history.last_good.run.started.day == 6
+    assert len(history.transitions) == 6
+
+
+def test_rates_rank_and_classify(stored):
+    with stored.connect() as connection:
+        found = {r.name: r for r in queries.rates(connection)}
+    assert set(found) == {"tess/regressed", "tess/flaky", "tess/fixed", "tess/known", "tess/skipped"}
+    assert (found["tess/flaky"].failed, found["tess/flaky"].runs, found["tess/flaky"].kind) == (3, 8, "flaky")
+    assert found["tess/known"].kind == "failing" and found["tess/fixed"].kind == "fixed"
+    assert found["tess/fixed"].clean_since == 6
+    assert found["tess/skipped"].runs == 4                  # skips are not runs of the case
+    assert found["tess/flaky"].statuses == ("crash", "fail")
+    with stored.connect() as connection:
+        assert [r.name for r in queries.rates(connection, kinds=("flaky",))] == ["tess/flaky", "tess/skipped"]
+
+
+def test_lanes_are_kept_apart(database_url, tmp_path):
+    """The same case failing on one Mesa and passing on another, in the same nights: two lanes,
+    neither flaky."""
+    for day in range(1, 5):
+        run(tmp_path / f"old{day}", [record("tess/a")], f"2026-11-0{day}T01:00:00")
+        run(tmp_path / f"new{day}", [record("tess/a", queries.Status.FAIL, mesa="26.2.6-1")], f"2026-11-0{day}T02:00:00")
+    ingest.ingest(store.open_store(database_url), sources.runs([tmp_path]))
+    with store.open_store(database_url).connect() as connection:
+        found = queries.rates(connection)
+        histories = queries.history(connection, "tess/a")
+    assert [(r.lane, r.kind) for r in found] == [("mesa 26.2.6-1", "failing")]
+    assert sorted(h.lane for h in histories) == ["mesa 22.3.6-1+deb12u2", "mesa 26.2.6-1"]
+
+
+def test_wilson_against_worked_values():
+    low, high = stats.wilson(3, 8)          # p = .375, n = 8, z = 1.96: (0.1368, 0.6943) by hand
+    assert math.isclose(low, 0.1368, abs_tol=1e-4) and math.isclose(high, 0.6943, abs_tol=1e-4)
+    assert stats.wilson(0, 10)[0] == 0 and math.isclose(stats.wilson(0, 10)[1], 0.2775, abs_tol=5e-4)
+    assert math.isclose(stats.wilson(10, 10)[1], 1) and stats.wilson(0, 0) == (0.0, 1.0)
+
+
+def test_fixed_confidence():
+    assert math.isclose(stats.fixed_confidence(59, 0.05), 1 - 0.95 ** 59)      # ~95%: the rule of three's 3/n
+    assert stats.fixed_confidence(0, 0.05) == 0
+    with pytest.raises(ValueError):
+        stats.fixed_confidence(3, 0)
+
+
+def test_lines_carry_their_evidence(stored):
+    with stored.connect() as connection:
+        found = queries.rates(connection)
+    baseline = lines.baseline_lines(found, {"llvmpipe": "llvmpipe (LLVM 15)"})
+    assert "tess/regressed[llvmpipe],Fail" in baseline and "tess/known[llvmpipe],Fail" in baseline
+    comment = baseline[baseline.index("tess/regressed[llvmpipe],Fail") - 1]
+    assert "Board: llvmpipe (llvmpipe (LLVM 15))" in comment and "4/4 runs since it regressed" in comment
+    assert "first seen 2026-11-05" in comment
+    flake, _skipped = lines.flakes_lines(found)
+    assert flake.startswith(r"^tess/flaky\[llvmpipe\]$ crash,fail  # ") and "3/8 runs (38%, 95% CI 14%-69%)" in flake
+    assert any("tess/fixed" in line for line in lines.fixed_lines(found))
+
+
+def test_flakes_lines_are_a_flakes_file(stored, tmp_path):
+    """What `lines` writes loads as the harness's own flakes file and matches the case."""
+    from harness.run import baseline
+    with stored.connect() as connection:
+        (tmp_path / "flakes.txt").write_text("\n".join(lines.flakes_lines(queries.rates(connection))) + "\n")
+        (tmp_path / "baseline.csv").write_text("\n".join(lines.baseline_lines(queries.rates(connection))) + "\n")
+    (pattern, statuses, _), _skipped = baseline.load_flakes([tmp_path / "flakes.txt"])
+    assert pattern.search("tess/flaky[llvmpipe]") and not pattern.search("tess/flaky[zink]")
+    assert {s.value for s in statuses} == {"crash", "fail"}
+    assert set(baseline.load([tmp_path / "baseline.csv"])) >= {"tess/regressed[llvmpipe]", "tess/known[llvmpipe]"}
+
+
+def harness(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "harness", "history", *args], capture_output=True, text=True, cwd=ROOT)
+
+
+def test_cli_answers_in_json(stored, database_url):
+    case = json.loads(harness("case", "tess/regressed[llvmpipe]", "--store", database_url, "--json").stdout)
+    assert case[0]["first_bad"]["pipeline"] == "5" and case[0]["last_good"]["pipeline"] == "4"
+    flakes = json.loads(harness("flakes", "--store", database_url, "--json").stdout)
+    assert [f["case"] for f in flakes] == ["tess/flaky", "tess/skipped"] and flakes[0]["interval95"] == [0.1368, 0.6943]
+    diff = harness("diff", "pipeline:4", "pipeline:5", "--store", database_url)
+    assert diff.returncode == 1 and "tess/regressed: pass -> fail" in diff.stdout
+    missing = harness("case", "tess/nothing", "--store", database_url)
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1
