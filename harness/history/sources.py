@@ -76,7 +76,8 @@ class Run:
 
 def find(paths: list[Path]) -> list[Path]:
     """The results sources below `paths`: a results file given, or each folder holding one (its
-    results.json, else junit.xml, else results.csv is read), not looking inside such a folder."""
+    results.json, else junit.xml, else results.csv is read), and those below it but for a
+    results folder's own (journal/, repro/, shards/...)."""
     found: list[Path] = []
     for path in map(Path, paths):
         if path.is_file():
@@ -94,7 +95,6 @@ def find(paths: list[Path]) -> list[Path]:
 def _walk(folder: Path, found: list[Path]) -> None:
     if any((folder / name).is_file() for name in RESULT_FILES):
         found.append(folder)
-        return
     for child in sorted(folder.iterdir()):
         if child.is_dir() and child.name not in SKIPPED_FOLDERS:
             _walk(child, found)

@@ -273,7 +273,7 @@ def _settings(config, worker: bool) -> core.RunSettings:
 
 def _clear_results(folder: Path) -> None:
     journal.clear(folder)
-    for name in ("results.json", "results.csv", "failures.csv", results.MANIFEST):
+    for name in ("results.json", "results.csv", "failures.csv", results.MANIFEST, results.RUN):
         (folder / name).unlink(missing_ok=True)
 
 
