@@ -1,0 +1,217 @@
+"""`python -m harness history export|culprit`: the history's runs for other systems, and blame's
+verdicts into the history. harness/cli/history.py adds these commands to its own (and --store to
+each); this module imports nothing of it, so the two make no import cycle.
+
+  export --format kcidb RUN_ID|pipeline:ID...    stored runs as KernelCI's KCIDB data, validated
+  export --format kcidb --since/--until/--days   every run of the window
+  culprit CASE_ID[TARGET] --mesa VERSION --component NAME [--reason TEXT]
+  culprit --from-blame FILE... [--failure REGEX]  the verdicts on `harness blame --save-evidence`'s rows
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import functools
+import json
+import re
+import sys
+from pathlib import Path
+
+from sqlalchemy import select
+
+from harness.base import config
+from harness.history import culprits, kcidb, queries, schema
+from harness.history.store import open_store
+from harness.model import ids
+from harness.triage import blame_rules
+
+FORMATS = ("kcidb",)
+DEFAULT_STORE = "history.sqlite"          # harness/cli/history.py's default too
+
+
+class BadInput(ValueError):
+    """A bad argument: one line for the user."""
+
+
+def _day(text: str) -> datetime.datetime:
+    try:
+        return datetime.datetime.fromisoformat(text).replace(tzinfo=None)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD[THH:MM])") from None
+
+
+def add_commands(sub) -> None:
+    """The commands' parsers (harness/cli/history.py adds --store to each, and --json to culprit)."""
+    cmd = sub.add_parser("export", help="stored runs as KernelCI's KCIDB data")
+    cmd.add_argument("runs", nargs="*", metavar="RUN_ID", help="a run id, or pipeline:ID (all its runs)")
+    cmd.add_argument("--format", required=True, choices=FORMATS)
+    cmd.add_argument("--days", type=float, default=None, help="the runs of the last N days")
+    cmd.add_argument("--since", type=_day, default=None, help="runs from this date (UTC)")
+    cmd.add_argument("--until", type=_day, default=None, help="runs up to this date (UTC)")
+    cmd.add_argument("-o", "--output", type=Path, default=None, help="the file to write (default: standard output)")
+    cmd = sub.add_parser("culprit", help="record harness blame's verdict on a case, for the KCIDB export")
+    cmd.add_argument("case", nargs="?", help="CASE_ID or CASE_ID[TARGET] (no target: each it failed on)")
+    cmd.add_argument("--mesa", default=None, help="the Mesa version the verdict is for, as the runs name it")
+    cmd.add_argument("--component", default=None, help=f"the culprit, one of {', '.join(culprits.COMPONENTS)}")
+    cmd.add_argument("--reason", default="", help="why (blame's reason)")
+    cmd.add_argument("--from-blame", action="append", default=[], type=Path, metavar="FILE",
+                     help="the rows `harness blame --save-evidence FILE` wrote: each case's verdict by blame's rules "
+                          "(a later file's rows join the first's, as blame --evidence joins them)")
+    cmd.add_argument("--failure", default="", metavar="REGEX", help="with --from-blame: blame's --failure")
+
+
+def _one_line(command):
+    """Bad input: one line on stderr, exit 2 (harness/cli/history.py says so of the store's errors)."""
+    @functools.wraps(command)
+    def wrapped(args) -> int:
+        try:
+            return command(args)
+        except BadInput as e:
+            print(f"python -m harness history {args.command}: {e}", file=sys.stderr)
+            return 2
+    return wrapped
+
+
+def _store(args) -> str:
+    return getattr(args, "store", None) or config.knobs().history or DEFAULT_STORE
+
+
+@_one_line
+def export(args) -> int:
+    if bool(args.runs) == any(x is not None for x in (args.days, args.since, args.until)):
+        raise BadInput("give RUN_ID... or a window (--since/--until/--days), one of them")
+    with open_store(_store(args), readonly=True).connect() as connection:
+        run_ids = _named_runs(connection, args.runs) if args.runs else _window(connection, args)
+        data = kcidb.document(_stored(connection, run_ids))
+    try:
+        kcidb.validate(data)
+    except kcidb.InvalidDocument as e:
+        raise BadInput(str(e)) from None
+    text = json.dumps(data, separators=(",", ":")) + "\n"
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    args.output.write_text(text)
+    counts = ", ".join(f"{len(data.get(name, []))} {name}"
+                       for name in ("checkouts", "builds", "tests", "issues", "incidents"))
+    print(f"{args.output}: KCIDB {kcidb.SCHEMA.major}.{kcidb.SCHEMA.minor}, valid: {counts}")
+    return 0
+
+
+def _named_runs(connection, names: list[str]) -> list[int]:
+    """The runs named (a run id, or pipeline:ID for all of a pipeline's), each once, in order."""
+    found: list[int] = []
+    for text in names:
+        if text.startswith("pipeline:"):
+            mine = [r.id for r in reversed(queries.runs(connection, pipeline=text.partition(":")[2]))]
+        elif text.isdigit():
+            mine = [int(text)] if queries.run(connection, int(text)) else []
+        else:
+            raise BadInput(f"{text}: expected a run id or pipeline:ID")
+        if not mine:
+            raise BadInput(f"{text}: no such run in the history")
+        found += [i for i in mine if i not in found]
+    return found
+
+
+def _window(connection, args) -> list[int]:
+    """The window's runs, oldest first."""
+    since = args.since if args.days is None else \
+        datetime.datetime.now(datetime.UTC).replace(tzinfo=None) - datetime.timedelta(days=args.days)
+    found = [r.id for r in reversed(queries.runs(connection, since, args.until))]
+    if not found:
+        raise BadInput("no stored run in the window")
+    return found
+
+
+def _stored(connection, run_ids: list[int]) -> list[kcidb.Stored]:
+    """Each run with its records and the verdicts on its Mesa."""
+    prints = dict(connection.execute(select(schema.runs.c.id, schema.runs.c.fingerprint)
+                                     .where(schema.runs.c.id.in_(run_ids))).all())
+    verdicts: dict[str, dict] = {}
+    out = []
+    for run_id in run_ids:
+        run = queries.run(connection, run_id)
+        if run.mesa not in verdicts:
+            verdicts[run.mesa] = culprits.of_mesa(connection, run.mesa)
+        out.append(kcidb.Stored(run, prints[run_id], queries.records(connection, run_id), verdicts[run.mesa]))
+    return out
+
+
+@_one_line
+def culprit(args) -> int:
+    if bool(args.case) == bool(args.from_blame):
+        raise BadInput("give CASE_ID[TARGET] with --mesa and --component, or --from-blame FILE, one of them")
+    if args.case and not (args.mesa and args.component):
+        raise BadInput(f"{args.case}: give --mesa VERSION and --component NAME")
+    if args.from_blame and (args.mesa or args.component or args.reason):
+        raise BadInput("--from-blame takes the Mesa, component and reason from the evidence: "
+                       "leave out --mesa, --component and --reason")
+    try:
+        re.compile(args.failure)
+        found = evidence_verdicts(args.from_blame, args.failure)
+    except re.error as e:
+        raise BadInput(f"--failure {args.failure!r}: {e}") from None
+    except ValueError as e:
+        raise BadInput(str(e)) from None
+    open_store(_store(args), readonly=True).dispose()        # a store that is not there is not made
+    with open_store(_store(args)).begin() as connection:    # all or nothing
+        if args.case:
+            named = ids.split(args.case)
+            name, target = named if named else (args.case, None)
+            try:
+                recorded = culprits.record(connection, name, target, args.mesa, args.component, args.reason)
+            except culprits.CulpritError as e:
+                raise BadInput(str(e)) from None
+            skipped: list[str] = []
+        else:
+            recorded, skipped = _record_verdicts(connection, found)
+    if getattr(args, "json", False):
+        print(json.dumps({"recorded": [c.to_json() for c in recorded], "not_recorded": skipped}, indent=1))
+        return 0
+    for c in recorded:
+        print(f"{ids.key(c.name, c.target)} on Mesa {c.mesa}: {c.component}")
+    for line in skipped:
+        print(f"not recorded: {line}")
+    return 0
+
+
+def evidence_verdicts(paths: list[Path], failure: str = "") -> list[tuple[str, blame_rules.Verdict, list[str]]]:
+    """(case id, blame's verdict by its own rules, the Mesas where the case fails) for each case of
+    saved evidence; a later file's rows join the first's as `blame --evidence` joins them.
+    `failure`: blame's --failure (rows failing otherwise are set aside). ValueError names a bad file."""
+    from harness.triage import blame        # the executor comes with it: only where evidence is read
+    rows: dict[str, list[blame_rules.Row]] = {}
+    for path in paths:
+        for name, found in blame.recorded(path).items():
+            rows[name] = blame.merge(rows[name], found)[0] if name in rows else found
+    return [(name, blame_rules.judge(table, failure), _failing_mesas(table, failure)) for name, table in rows.items()]
+
+
+def _failing_mesas(rows: list[blame_rules.Row], failure: str) -> list[str]:
+    """The Mesas where the case fails (of `failure`) on a setup of that Mesa alone: the verdict's."""
+    by_mesa: dict[str, list[blame_rules.Row]] = {}
+    for r in rows:
+        by_mesa.setdefault(r.mesa, []).append(r)
+    return [mesa for mesa, group in by_mesa.items()
+            if any(r.status in blame_rules.FAILING and not r.setup.startswith(blame_rules.MIXED)
+                   for r in blame_rules.set_aside(group, failure)[0])]
+
+
+def _record_verdicts(connection, found) -> tuple[list[culprits.Culprit], list[str]]:
+    """Each decided verdict, recorded for every Mesa where the case failed in blame's rows and in
+    the history; what was not recorded, one line each (an undecided verdict, a failure not stored)."""
+    recorded, skipped = [], []
+    for name, verdict, mesas in found:
+        if verdict.component not in culprits.COMPONENTS:
+            skipped.append(f"{name}: {verdict.component} ({verdict.reason})")
+            continue
+        for mesa in mesas:
+            try:
+                recorded += culprits.record(connection, name, None, mesa, verdict.component, verdict.reason)
+            except culprits.CulpritError as e:
+                skipped.append(str(e))
+    return recorded, skipped
+
+
+COMMANDS = {"export": export, "culprit": culprit}
