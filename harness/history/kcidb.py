@@ -2,7 +2,8 @@
 with the kcidb-io package's own schema, its newest version (kcidb_io.schema.LATEST).
 
 The mapping (ids are "<ORIGIN>:" then the run's fingerprint's first RUN_DIGITS hex digits, the
-same wherever the run is stored, then the target and the case id):
+same wherever the run is stored, then the target and the case id as it is: a test's id names its
+case, its path is the case in KCIDB's spelling):
 - a run -> a checkout of Mesa's repository: the build's commit where bin/build-mesa recorded one,
   else the release tag (`git describe`'s name of it); the Mesa version in its comment, the run's
   CI and harness properties in misc;
@@ -198,9 +199,9 @@ def _test(run: queries.Run, key: str, record: Record) -> dict:
                               "misc": _misc(target=record.target, renderer=record.renderer)},
                  log_excerpt=excerpt(record.message) if record.message else "",
                  output_files=output or None,
-                 misc=_misc(case_id=record.id, harness_status=record.status.value, known=known,
-                            judged=record.outcome.judged.value, expected=record.expected,
-                            reproducer=record.reproducer))
+                 misc=_misc(harness_status=record.status.value, known=known,
+                            judged="" if record.outcome.judged is Judged.AS_IS else record.outcome.judged.value,
+                            expected=record.expected, reproducer=record.reproducer))
 
 
 def _incident(test: dict, culprit: Culprit) -> dict:

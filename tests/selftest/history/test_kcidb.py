@@ -71,7 +71,9 @@ def test_an_exported_run_passes_kcidb_validation(database_url, tmp_path, capsys)
     assert tests["tess/c"]["misc"]["known"] is True and tests["tess/c"]["misc"]["expected"] == "Fail"
     assert tests["tess/b"]["misc"]["known"] is False and tests["tess/b"]["misc"]["harness_status"] == "crash"
     a = tests["tess/a"]
-    assert a["build_id"].endswith(":zink") and a["environment"]["misc"]["target"] == "zink"
+    assert a["id"] == f"{a['build_id']}:tess/a" and a["build_id"].endswith(":zink")
+    assert a["environment"]["misc"]["target"] == "zink" and "judged" not in a["misc"]
+    assert tests["tess/c"]["misc"]["judged"] == "expected fail"
     assert len(a["log_excerpt"]) == kcidb.LOG_LIMIT and a["log_excerpt"].endswith(f"{len(LONG)} characters in all]")
     assert a["output_files"] == [{"name": "tess~a.shader_test", "url": Path(a["misc"]["reproducer"]).as_uri()}]
     assert tests["tess/e"]["log_excerpt"] == "GL_ARB_tessellation_shader: not supported"
