@@ -52,7 +52,7 @@ def record(connection, name: str, target: str | None, mesa: str, component: str,
         raise CulpritError(f"{name}{on}: no failure of it in a stored run of Mesa {mesa!r} "
                            f"(the Mesa versions it ran on: {', '.join(_mesas(connection, name)) or 'none'})")
     now = datetime.datetime.now(datetime.UTC).replace(tzinfo=None, microsecond=0)
-    connection.execute(delete(K).where(K.c.case_id.in_(cases.values()), K.c.mesa == mesa))
+    connection.execute(delete(K).where(K.c.case_id.in_(list(cases.values())), K.c.mesa == mesa))
     connection.execute(K.insert(), [{"case_id": case_id, "mesa": mesa, "component": component, "reason": reason,
                                      "recorded": now} for case_id in cases.values()])
     return [Culprit(name, t, mesa, component, reason, now) for t in sorted(cases)]
