@@ -13,6 +13,7 @@
   python -m harness blame CASE_ID... [--mesa PATH]...   evidence table and the component at fault
   python -m harness export CASE_ID --format F [-o DIR] standalone reproducer
   python -m harness history ingest|runs|case|flakes|diff|lines|export|bisect   the results history (a database)
+  python -m harness dashboard [--static OUT]          the history's web pages, served locally or exported
   python -m harness explore --family F --seed N --budget B --target T   seeded exploration, findings
   python -m harness reduce CASE_ID --target T         shrink a failing case (harness/cli/explore.py)
 """
@@ -35,7 +36,7 @@ from harness.sources import catalog
 OWN_PARSERS = {"report": ("harness.report.html", "main"), "matrix": ("harness.cli.matrix", "main"),
                "explore": ("harness.cli.explore", "explore_main"), "reduce": ("harness.cli.explore", "reduce_main"),
                "bisect": ("harness.triage.mesa_bisect", "main"), "parallel": ("harness.cli.parallel", "main"),
-               "history": ("harness.cli.history", "main")}
+               "history": ("harness.cli.history", "main"), "dashboard": ("harness.cli.dashboard", "main")}
 # The others: name -> module under harness/cli/ with HELP, add_arguments(parser) and run(args).
 COMMANDS = {"targets": "targets", "env": "env", "run": "run", "compare": "compare", "merge": "merge",
             "bisect-run": "bisect_run", "blame": "blame", "export": "export"}

@@ -1,0 +1,64 @@
+"""`python -m harness dashboard`: the results history (harness/history) as web pages, served
+locally from the store (read-only; 127.0.0.1 unless --host says otherwise), or written once as a
+static site with relative links (`--static OUT`: opens from file://, or publish it on GitLab Pages).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from harness.cli.history import store_argument, store_of
+from harness.history import dashboard, serve
+from harness.history.store import StoreError, open_store
+
+PROG = "python -m harness dashboard"
+
+
+def _days(text: str) -> float:
+    try:
+        days = float(text)
+    except ValueError:
+        days = 0.0
+    if not days > 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a positive number of days")
+    return days
+
+
+def parser() -> argparse.ArgumentParser:
+    cmd = argparse.ArgumentParser(prog=PROG, description=__doc__,
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+    store_argument(cmd)
+    cmd.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)")
+    cmd.add_argument("--port", type=int, default=8045, help="the port (default 8045; 0: any free one)")
+    cmd.add_argument("--static", type=Path, default=None, metavar="OUT",
+                     help="write every page under OUT and exit, instead of serving")
+    cmd.add_argument("--days", type=_days, default=dashboard.DEFAULT_DAYS,
+                     help=f"the flakes page's window: the last N days (default {dashboard.DEFAULT_DAYS:g})")
+    return cmd
+
+
+def main(argv: list[str]) -> int:
+    args = parser().parse_args(argv)
+    store = store_of(args)
+    try:
+        engine = open_store(store, readonly=True)
+        if args.static is not None:
+            pages = dashboard.export(engine, args.static, args.days)
+            print(f"{pages} pages: {args.static / 'index.html'}")
+            return 0
+        server = serve.Server(engine, (args.host, args.port), args.days)
+    except StoreError as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:                  # the port is taken, OUT cannot be written
+        print(f"{PROG}: {exc.strerror or exc}{': ' + str(exc.filename) if exc.filename else ''}", file=sys.stderr)
+        return 2
+    print(f"serving {store} at {server.url} (Ctrl-C stops)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0

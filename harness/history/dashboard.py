@@ -1,0 +1,399 @@
+"""The dashboard's pages, each built from the store by one function of a read-only connection and
+written by a Jinja template (harness/history/templates; autoescaped: messages and renderer strings
+are the driver's text). Every page lives at the path the static export writes it to and links the
+others by relative paths, so the local server (harness/history/serve.py) and the exported folder
+(opened from file://, or published on GitLab Pages, where artifacts expire and the store's history
+does not) show the same pages:
+
+  index.html                 a timeline plot per target, the runs table below it (a text filter)
+  runs/<id>.html             a run: its properties, counts per target, new and known failures apart
+  cases/<slug>.html          a case: a history strip per target and lane, messages, the first-bad
+                             range and the `harness bisect` command for it
+  flakes.html                failure rates over a window, ranked, with the 95% interval
+  regressions/<id>.html      a run against the previous run of its lane (the server also answers
+  regressions.html             regressions.html?old=ID&new=ID; without them: the list of pairs)
+"""
+from __future__ import annotations
+
+import datetime
+import functools
+import hashlib
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+from sqlalchemy import Engine, func, select
+
+from harness.history import queries, schema
+from harness.model import ids
+from harness.model.outcome import Judged, Record
+from harness.model.status import Change, Status
+from harness.results import compare
+
+NEW, KNOWN = "new", "known"                     # a failure the baseline does not list, and one it does
+SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
+SLUG_MAX = 150                                  # a case page's file name, well under 255 bytes
+THRESHOLD = 0.05                                # "fixed?": the confidence the rate is below this
+DEFAULT_DAYS = 30.0
+BISECT_TREE = "/path/to/mesa"
+
+
+def slug(name: str) -> str:
+    """A case id as a file name, safely and deterministically: every byte outside [A-Za-z0-9._-]
+    as ~XX (reversible: `unslug`), a long one cut and ended with ~~ and a digest of the whole id."""
+    pieces = [c if c in SAFE else "".join(f"~{b:02x}" for b in c.encode()) for c in name]
+    whole = "".join(pieces)
+    if len(whole) <= SLUG_MAX:
+        return whole
+    kept, size = [], 0
+    for piece in pieces:                        # cut between characters, never inside an escape
+        if size + len(piece) > SLUG_MAX - 20:
+            break
+        kept.append(piece)
+        size += len(piece)
+    return "".join(kept) + "~~" + hashlib.sha256(name.encode()).hexdigest()[:16]
+
+
+def unslug(text: str) -> tuple[str, bool] | None:
+    """The case id a slug names, or its start when the slug was cut (then True); None: no slug."""
+    head, cut, _ = text.partition("~~")
+    raw, i = bytearray(), 0
+    while i < len(head):
+        if head[i] == "~":
+            try:
+                raw.append(int(head[i + 1:i + 3], 16))
+            except ValueError:
+                return None
+            i += 3
+        elif head[i] in SAFE:
+            raw += head[i].encode()
+            i += 1
+        else:
+            return None
+    try:
+        return raw.decode(), bool(cut)
+    except UnicodeDecodeError:
+        return None
+
+
+def case_named(connection, text: str) -> str | None:
+    """The stored case id whose slug is `text`, or None."""
+    decoded = unslug(text)
+    if decoded is None:
+        return None
+    start, cut = decoded
+    names = schema.cases.c.name
+    where = func.substr(names, 1, len(start)) == start if cut else names == start
+    found = connection.execute(select(names).where(where).distinct()).scalars()
+    return next((name for name in found if slug(name) == text), None)
+
+
+@dataclass
+class Links:
+    """A page's links to the others, relative to its folder (`root`: '' or '../'). The case pages
+    it links are noted in `cases`: the static export writes those."""
+    root: str = ""
+    cases: set[str] = field(default_factory=set)
+
+    def case(self, name: str) -> str:
+        self.cases.add(name)
+        return f"{self.root}cases/{slug(name)}.html"
+
+    def run(self, run_id: int) -> str:
+        return f"{self.root}runs/{run_id}.html"
+
+    def regressions(self, new_id: int) -> str:
+        return f"{self.root}regressions/{new_id}.html"
+
+    def page(self, name: str) -> str:
+        return f"{self.root}{name}"
+
+    def nested(self) -> "Links":
+        """The same, for a page one folder down (runs/, cases/, regressions/)."""
+        return Links("../", self.cases)
+
+
+@functools.cache
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.ChoiceLoader([jinja2.PackageLoader("harness.history", "templates"),
+                                                         jinja2.PackageLoader("harness.report", "templates")]),
+                             autoescape=True, trim_blocks=True, lstrip_blocks=True,
+                             undefined=jinja2.StrictUndefined)
+    env.filters["when"] = lambda moment: f"{moment:%Y-%m-%d %H:%M}"
+    env.filters["percent"] = lambda rate: f"{rate:.0%}" if rate >= 0.01 or rate == 0 else f"{rate:.1%}"
+    env.filters["first_line"] = lambda text: text.strip().splitlines()[0] if text.strip() else ""
+    env.filters["short"] = lambda rev: rev[:12] if len(rev) == 40 else rev
+    return env
+
+
+def _render(template: str, links: Links, **context) -> str:
+    return _environment().get_template(template).render(links=links, **context)
+
+
+def shown(record: Record | queries.Point) -> str:
+    """A result's column and colour: `known` for a failure the baseline expects, else its status."""
+    judged = record.outcome.judged if isinstance(record, Record) else record.judged
+    return KNOWN if judged is Judged.EXPECTED_FAIL else record.status.value
+
+
+# ---- index: the timeline and the runs
+
+
+PLOT = {"width": 760, "left": 52, "right": 14, "top": 26, "passed": 46, "gap": 14, "bars": 120, "bottom": 22}
+STACK = (("failed", "new failures"), ("known", "known failures"), ("flaked", "flakes"))
+
+
+def _nice(value: int) -> int:
+    """The axis' top: the value rounded up to 1, 2 or 5 times a power of ten."""
+    step = 1
+    while True:
+        for factor in (1, 2, 5):
+            if value <= step * factor:
+                return step * factor
+        step *= 10
+
+
+def timeline(target: str, runs: list[queries.Run], links: Links) -> dict:
+    """An SVG plot's geometry for one target: its runs oldest first, x by start time; on top the
+    passed count, below a bar per run of new failures, known failures and flakes stacked; a
+    dashed line and label where each Mesa version first ran."""
+    mine = sorted((r for r in runs if target in r.targets), key=lambda r: (r.started, r.id))
+    p = PLOT
+    inner = p["width"] - p["left"] - p["right"]
+    first, last = mine[0].started, mine[-1].started
+    span = (last - first).total_seconds()
+
+    def x(run: queries.Run) -> float:
+        return p["left"] + (inner / 2 if span == 0 else (run.started - first).total_seconds() / span * inner)
+    bar_width = max(2.0, min(14.0, inner / len(mine) * 0.6))
+    bars_top = p["top"] + p["passed"] + p["gap"]
+    bars_max = _nice(max(max(sum(r.targets[target][k] for k, _ in STACK) for r in mine), 1))
+    passed_max = _nice(max(max(r.targets[target]["passed"] for r in mine), 1))
+    bars, dots, marks, seen = [], [], [], set()
+    for run in mine:
+        counts = run.targets[target]
+        base, segments = bars_top + p["bars"], []
+        for name, _label in STACK:
+            height = counts[name] / bars_max * p["bars"]
+            if height:
+                segments.append({"kind": name, "y": round(base - height, 2), "height": round(height, 2)})
+                base -= height
+        title = (f"run {run.id}, {run.started:%Y-%m-%d %H:%M}, Mesa {run.mesa or '?'}, {run.lane}: "
+                 + ", ".join(f"{counts[k]} {label}" for k, label in (("passed", "passed"), *STACK)))
+        bars.append({"x": round(x(run) - bar_width / 2, 2), "width": round(bar_width, 2), "segments": segments,
+                     "title": title, "href": links.run(run.id), "top": bars_top, "height": p["bars"]})
+        dots.append({"x": round(x(run), 2), "title": title,
+                     "y": round(p["top"] + p["passed"] - counts["passed"] / passed_max * p["passed"], 2)})
+        if run.mesa not in seen:
+            seen.add(run.mesa)
+            marks.append({"x": round(x(run), 2), "label": f"Mesa {run.mesa}" if run.mesa else "Mesa ?"})
+    ticks = [{"x": dots[0]["x"], "label": f"{first:%Y-%m-%d}", "anchor": "start"}]
+    if span:
+        ticks.append({"x": dots[-1]["x"], "label": f"{last:%Y-%m-%d}", "anchor": "end"})
+    return {"target": target, "width": p["width"], "left": p["left"], "right": p["width"] - p["right"],
+            "height": bars_top + p["bars"] + p["bottom"], "top": p["top"], "passed_height": p["passed"],
+            "bars_top": bars_top, "bars_bottom": bars_top + p["bars"], "bars_max": bars_max,
+            "passed_max": passed_max, "bars": bars, "dots": dots, "marks": marks, "ticks": ticks,
+            "line": " ".join(f"{d['x']},{d['y']}" for d in dots), "runs": len(mine)}
+
+
+def previous_runs(runs: list[queries.Run]) -> dict[int, queries.Run]:
+    """Each run's previous run on its lane (runs as queries.runs lists them, newest first)."""
+    before: dict[int, queries.Run] = {}
+    last: dict[str, queries.Run] = {}
+    for run in sorted(runs, key=lambda r: (r.started, r.id)):
+        if run.lane in last:
+            before[run.id] = last[run.lane]
+        last[run.lane] = run
+    return before
+
+
+def index(connection, links: Links | None = None, limit: int | None = None) -> str:
+    links = links or Links()
+    runs = queries.runs(connection, limit=limit)
+    targets = sorted({t for r in runs for t in r.targets})
+    previous = previous_runs(runs)
+    rows = [{"run": r, "target": t, "counts": r.targets[t], "previous": previous.get(r.id)}
+            for r in runs for t in sorted(r.targets)]
+    return _render("index.html.j2", links, title="Conformance history", runs=runs, rows=rows,
+                   plots=[timeline(t, runs, links) for t in targets], stack=STACK)
+
+
+# ---- a run
+
+
+def _failures(records: list[Record]) -> dict[str, list[Record]]:
+    """A run's records worth a look: new failures (they fail the run), known ones, flakes."""
+    return {NEW: [r for r in records if r.outcome.failed],
+            KNOWN: [r for r in records if r.outcome.judged is Judged.EXPECTED_FAIL],
+            "flakes": [r for r in records if r.status in (Status.FLAKE, Status.ORDER_DEPENDENT)]}
+
+
+def run(connection, run_id: int, links: Links | None = None) -> str | None:
+    """The run's page; None: no such run."""
+    links = links or Links("../")
+    found = queries.run(connection, run_id)
+    if found is None:
+        return None
+    before = previous_runs(queries.runs(connection, until=found.started, lane=found.lane)).get(found.id)
+    return _render("run.html.j2", links, title=f"Run {found.id}", run=found, previous=before,
+                   failures=_failures(queries.records(connection, run_id)), shown=shown)
+
+
+# ---- a case
+
+
+def first_bad(history: queries.History) -> dict | None:
+    """The first-bad range of the case's latest failure on this target and lane, the command
+    that bisects Mesa over it, or why there is none (None: it never failed)."""
+    bad = history.first_bad
+    if bad is None:
+        return None
+    try:
+        history.bisect_range()
+        why = ""
+    except queries.BisectRangeError as exc:
+        why = str(exc)
+    return {"good": history.last_good, "bad": bad, "command": history.bisect_command(BISECT_TREE), "why": why,
+            "history": f"python -m harness history bisect {shlex.quote(ids.key(history.name, history.target))} "
+                       f"--tree {BISECT_TREE} --lane {shlex.quote(history.lane)}"}
+
+
+def case(connection, name: str, links: Links | None = None) -> str | None:
+    """The case's page; None: not in the history."""
+    links = links or Links("../")
+    histories = queries.history(connection, name)
+    if not histories:
+        return None
+    messages: dict[str, list[tuple[queries.History, queries.Point]]] = {}
+    reproducers: dict[tuple[str, str], None] = {}
+    for h in histories:
+        for point in h.points:
+            if point.message and (point.failure or point.known or point.status.is_failure()):
+                messages.setdefault(point.message, []).append((h, point))
+            if point.reproducer:
+                reproducers[(h.target, point.reproducer)] = None
+    strips = [{"history": h, "rate": h.rate, "bisect": first_bad(h),
+               "cells": [{"point": p, "shown": shown(p), "href": links.run(p.run.id),
+                          "title": f"run {p.run.id}, {p.run.started:%Y-%m-%d %H:%M}, Mesa {p.run.mesa or '?'}: "
+                                   f"{p.status}{' (known)' if p.known else ''}"
+                                   + (f"\n{p.message.strip().splitlines()[0][:300]}" if p.message.strip() else "")}
+                         for p in h.points]} for h in histories]
+    return _render("case.html.j2", links, title=f"Case {name}", name=name, strips=strips,
+                   messages=sorted(messages.items(), key=lambda item: -len(item[1])),
+                   reproducers=list(reproducers), threshold=THRESHOLD)
+
+
+# ---- flakes
+
+
+def _known_cases(connection, since) -> set[tuple[str, str]]:
+    """(case id, target) of the cases the baseline expected to fail in some run of the window."""
+    r, c, t = schema.runs, schema.cases, schema.results
+    query = (select(c.c.name, c.c.target).join(t, t.c.case_id == c.c.id).join(r, r.c.id == t.c.run_id)
+             .where(t.c.judged == Judged.EXPECTED_FAIL.value).distinct())
+    if since is not None:
+        query = query.where(r.c.started >= since)
+    return {(name, target) for name, target in connection.execute(query)}
+
+
+def flakes(connection, days: float = DEFAULT_DAYS, links: Links | None = None,
+           now: datetime.datetime | None = None) -> str:
+    """Failure rates over the last `days`: the flaky cases ranked by rate, then the others that
+    failed (regressed, fixed, always failing)."""
+    links = links or Links()
+    now = now or datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
+    since = now - datetime.timedelta(days=days)
+    rates = queries.rates(connection, since=since)
+    known = _known_cases(connection, since)
+
+    def row(rate: queries.Rate) -> dict:
+        low, high = rate.interval
+        return {"rate": rate, "low": low, "high": high, "known": (rate.name, rate.target) in known,
+                "fixed": rate.confidence_fixed(THRESHOLD), "href": links.case(rate.name)}
+    return _render("flakes.html.j2", links, title="Flakes", days=days, since=since, threshold=THRESHOLD,
+                   flaky=[row(r) for r in rates if r.kind == "flaky"],
+                   others=[row(r) for r in rates if r.kind != "flaky"])
+
+
+# ---- regressions
+
+
+ORDER = (Change.REGRESSION, Change.NEW_FLAKE, Change.FIX, Change.IMPROVEMENT, Change.STILL_FAILING,
+         Change.NEW_SKIP, Change.UNSKIPPED)
+
+
+def regressions(connection, old_id: int, new_id: int, links: Links | None = None) -> str | None:
+    """What changed from run `old_id` to run `new_id` (None: either is not stored)."""
+    links = links or Links()
+    old, new = queries.run(connection, old_id), queries.run(connection, new_id)
+    if old is None or new is None:
+        return None
+    before, after = queries.records(connection, old_id), queries.records(connection, new_id)
+    diff = compare.compare(before, after)
+    now = {(r.id, r.target): r for r in after}
+    was = {(r.id, r.target): r for r in before}
+    sections = [{"name": change.value, "rows": [_change(row, was, now, links) for row in diff.changes[change]]}
+                for change in ORDER]
+    sections += [{"name": "new cases", "rows": [_change(row, was, now, links) for row in diff.new]},
+                 {"name": "removed cases", "rows": [_change(row, was, now, links) for row in diff.removed]}]
+    return _render("regressions.html.j2", links, title=f"Run {old_id} → run {new_id}", old=old, new=new,
+                   sections=[s for s in sections if s["rows"]], pairs=None, live=False)
+
+
+def _change(row: compare.Row, was: dict, now: dict, links: Links) -> dict:
+    old, new = was.get((row.case_id, row.target)), now.get((row.case_id, row.target))
+    failed = any(r is not None and (r.status.is_failure() or r.outcome.failed) for r in (old, new))
+    return {"row": row, "old": shown(old) if old else "", "new": shown(new) if new else "",
+            "message": new.message if new is not None and new.status is not Status.PASS else "",
+            "href": links.case(row.case_id) if failed else ""}
+
+
+def regressions_index(connection, links: Links | None = None, live: bool = False) -> str:
+    """The runs that have a previous run on their lane, each linking its regressions page; `live`:
+    served, so a form may ask for any two runs."""
+    links = links or Links()
+    runs = queries.runs(connection)
+    previous = previous_runs(runs)
+    pairs = [(previous[r.id], r) for r in runs if r.id in previous]
+    return _render("regressions.html.j2", links, title="Regressions", pairs=pairs, runs=runs, live=live,
+                   old=None, new=None, sections=[])
+
+
+def lane_regressions(connection, new_id: int, links: Links | None = None) -> str | None:
+    """Run `new_id` against the previous run of its lane (None: no such run, or the lane's first)."""
+    found = queries.run(connection, new_id)
+    if found is None:
+        return None
+    before = previous_runs(queries.runs(connection, until=found.started, lane=found.lane)).get(found.id)
+    return None if before is None else regressions(connection, before.id, new_id, links or Links("../"))
+
+
+# ---- the static site
+
+
+def export(engine: Engine, out: Path, days: float = DEFAULT_DAYS, now: datetime.datetime | None = None) -> int:
+    """Every page under `out`, linked relatively (it opens from file://); the number of pages."""
+    out = Path(out)
+    for folder in ("runs", "cases", "regressions"):
+        (out / folder).mkdir(parents=True, exist_ok=True)
+    top = Links()
+    down = top.nested()
+    pages: dict[str, str] = {}
+    with engine.connect() as connection:
+        runs = queries.runs(connection)
+        previous = previous_runs(runs)
+        pages["index.html"] = index(connection, top)
+        pages["flakes.html"] = flakes(connection, days, top, now)
+        pages["regressions.html"] = regressions_index(connection, top)
+        for stored in runs:
+            pages[f"runs/{stored.id}.html"] = run(connection, stored.id, down) or ""
+            if stored.id in previous:
+                pages[f"regressions/{stored.id}.html"] = regressions(connection, previous[stored.id].id,
+                                                                     stored.id, down) or ""
+        for name in sorted(top.cases):          # every case some page links (cases link no others)
+            pages[f"cases/{slug(name)}.html"] = case(connection, name, down) or ""
+    for path, text in pages.items():
+        (out / path).write_text(text, encoding="utf-8")
+    return len(pages)
