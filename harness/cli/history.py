@@ -6,6 +6,10 @@
   flakes                   failure rates over a window, with the 95% interval, and whether fixed
   diff OLD NEW             what changed between two stored runs or pipelines (as `harness compare`)
   lines --mesa VERSION     baseline and flakes lines with their evidence
+  bisect CASE_ID[TARGET] --tree MESA   `harness bisect` over the last good and first bad runs' Mesa,
+                           k runs a step for an intermittent failure (its rate since the first bad run)
+  export --format kcidb    stored runs (RUN_ID... or a window) as KernelCI's KCIDB data, validated
+  culprit CASE_ID[TARGET]  record harness blame's verdict (--component, --mesa; or --from-blame FILE)
 
 Every command takes `--store FILE|URL` (default $HARNESS_HISTORY, else ./history.sqlite; a
 PostgreSQL database as postgresql+psycopg://user@host/db) and `--json`.
@@ -19,6 +23,7 @@ import sys
 from pathlib import Path
 
 from harness.base import config
+from harness.cli import history_export
 from harness.history import ingest as ingest_mod, lines, queries, sources
 from harness.history.store import StoreError, open_store
 from harness.model import ids
@@ -93,18 +98,27 @@ def parser() -> argparse.ArgumentParser:
     cmd.add_argument("--mesa", required=True, help="the Mesa version the lines are for")
     cmd.add_argument("--baseline-out", type=Path, default=None)
     cmd.add_argument("--flakes-out", type=Path, default=None)
+    history_export.add_commands(sub)
+    cmd = sub.add_parser("bisect", help="harness bisect over the range the history names")
+    cmd.add_argument("case", help="CASE_ID[TARGET] (the target may be left out where it ran on one)")
+    cmd.add_argument("--tree", required=True, help="the Mesa git checkout")
+    cmd.add_argument("--lane", default=None)
+    cmd.add_argument("--dry-run", action="store_true", help="print the harness bisect command, run nothing")
     for name, command in sub.choices.items():
         store_argument(command, argparse.SUPPRESS)          # before or after the command
-        if name != "lines":
+        if name not in ("lines", "export", "bisect"):           # export's KCIDB is JSON already
             command.add_argument("--json", action="store_true", help="print JSON")
     return top
 
 
 def main(argv: list[str]) -> int:
-    args = parser().parse_args(argv)
+    if "bisect" in argv[:3]:        # harness bisect's own options (--results-dir, --confidence...) pass on
+        args, args.bisect_args = parser().parse_known_args(argv)
+    else:
+        args = parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)
-    except (StoreError, ResultsError, BadInput) as exc:
+    except (StoreError, ResultsError, BadInput, queries.BisectRangeError) as exc:
         print(f"python -m harness history {args.command}: {exc}", file=sys.stderr)
         return 2
 
@@ -250,4 +264,31 @@ def lines_command(args) -> int:
     return 0
 
 
-COMMANDS = {"ingest": ingest, "runs": runs, "case": case, "flakes": flakes, "diff": diff, "lines": lines_command}
+def bisect(args) -> int:
+    from harness.triage import mesa_bisect
+    named = ids.split(args.case)
+    name, target = named if named else (args.case, None)
+    with open_store(store_of(args), readonly=True).connect() as connection:
+        found = queries.history(connection, name, target, args.lane)
+    failing = [h for h in found if h.first_bad is not None]
+    if len(failing) != 1:
+        where = ", ".join(f"[{h.target}] lane {h.lane}" for h in failing) or "none"
+        raise BadInput(f"{args.case}: {len(failing)} failing histories ({where}): name one with CASE_ID[TARGET] "
+                       f"and --lane")
+    (history,) = failing
+    good, bad, rate = history.bisect_range()
+    argv = [name, "--target", history.target, "--tree", args.tree, "--good", good, "--bad", bad,
+            *(["--rate", f"{rate:g}"] if rate < 1 else []), *args.bisect_args]
+    runs = mesa_bisect.runs_per_step(rate) if rate < 1 else 1
+    # an intermittent failure can pass by luck: how sure the good end is, from its passing runs
+    passes = sum(p.status.value == "pass" and p.run.mesa_rev == good
+                 for p in history.points[:history.points.index(history.first_bad)])
+    print(f"history: {ids.key(name, history.target)} in lane {history.lane}: good end Mesa {good} "
+          f"({passes} passing run(s): good with confidence {1 - (1 - rate) ** passes:.2%} at this rate), "
+          f"first bad run {history.first_bad.run.id} (Mesa {bad}); rate since {rate:.0%} -> {runs} run(s) a step"
+          f"\npython -m harness bisect {' '.join(argv)}", file=sys.stderr)
+    return 0 if args.dry_run else mesa_bisect.main(argv)
+
+
+COMMANDS = {"ingest": ingest, "runs": runs, "case": case, "flakes": flakes, "diff": diff, "lines": lines_command,
+            "bisect": bisect, **history_export.COMMANDS}

@@ -28,6 +28,7 @@ from harness.model.status import Status
 
 R, C, M, T, RT = schema.runs, schema.cases, schema.messages, schema.results, schema.run_targets
 COUNTS = ("passed", "skipped", "flaked", "failed", "known")
+LUCK = 0.01             # a passing stretch this unlikely at a failure's rate ends its failing period
 
 
 def lane_of(job: str, mesa: str) -> str:
@@ -134,6 +135,10 @@ def records(connection, run_id: int) -> list[Record]:
     return out
 
 
+class BisectRangeError(ValueError):
+    """A history with no Mesa range to bisect: why, in one line."""
+
+
 @dataclass(frozen=True)
 class Point:
     """A case in one run."""
@@ -181,15 +186,65 @@ class History:
 
     @property
     def first_bad(self) -> Point | None:
-        """The first failing run after the last passing one before the latest failure."""
+        """The first failing run of the latest failing period. A passing stretch inside it is
+        taken for luck while an intermittent failure at the period's rate would pass that many
+        runs with probability above LUCK (for a failure every run: never, so the period starts
+        after the last pass)."""
         failing = [i for i, p in enumerate(self.points) if p.failure]
         if not failing:
             return None
-        last = failing[-1]
-        start = last
-        while start > 0 and self.points[start - 1].status is not Status.PASS:
-            start -= 1
-        return next(p for p in self.points[start:last + 1] if p.failure)
+        j = len(failing) - 1
+        while j > 0:
+            passes = sum(p.status is Status.PASS for p in self.points[failing[j - 1] + 1:failing[j]])
+            tail = [p for p in self.points[failing[j - 1]:] if _counted(p)]      # the period, were it extended
+            rate = sum(p.failure for p in tail) / len(tail)
+            if passes and (1 - rate) ** passes <= LUCK:
+                break
+            j -= 1
+        return self.points[failing[j]]
+
+    @property
+    def rate_since_bad(self) -> float:
+        """The failure rate of the runs from the first bad one on: what a bisection of an
+        intermittent failure must catch (1.0 for one that fails every time)."""
+        bad = self.first_bad
+        if bad is None:
+            return 0.0
+        counted = [p for p in self.points[self.points.index(bad):] if _counted(p)]
+        return sum(p.failure for p in counted) / len(counted)
+
+    def bisect_range(self) -> tuple[str, str, float]:
+        """(good, bad, rate): the Mesa revisions of the last good and first bad runs (a build's
+        commit, else the release's tag) and the rate since; BisectRangeError says why there is none.
+        The good end is the last passing run of another Mesa: one failure proves a Mesa bad."""
+        good, bad = self.last_good, self.first_bad
+        if bad is None:
+            raise BisectRangeError(f"{self.name}[{self.target}] never failed in lane {self.lane}")
+        other = [p for p in self.points[:self.points.index(bad)]
+                 if p.status is Status.PASS and p.run.mesa_rev != bad.run.mesa_rev]
+        good = other[-1] if other else good
+        if good is None:
+            raise BisectRangeError(f"{self.name}[{self.target}] never passed before its first failure in lane "
+                                   f"{self.lane} (run {bad.run.id}): give --good yourself")
+        revisions = good.run.mesa_rev, bad.run.mesa_rev
+        if not all(revisions):
+            raise BisectRangeError(f"runs {good.run.id} and {bad.run.id} name no Mesa commit or release "
+                                   f"(Mesa {good.run.mesa!r}, {bad.run.mesa!r})")
+        if revisions[0] == revisions[1]:
+            raise BisectRangeError(f"the last good run ({good.run.id}) and the first bad one ({bad.run.id}) ran the "
+                                   f"same Mesa ({revisions[0]}): the change is not Mesa's, or the failure is "
+                                   f"intermittent ({self.rate.failed}/{self.rate.runs} runs failed)")
+        return revisions[0], revisions[1], round(self.rate_since_bad, 4)
+
+    def bisect_command(self, tree: str = "/path/to/mesa") -> str:
+        """`harness bisect` over the range, ready to paste ('' where there is no range)."""
+        try:
+            good, bad, rate = self.bisect_range()
+        except BisectRangeError:
+            return ""
+        flaky = f" --rate {rate:g}" if rate < 1 else ""
+        return (f"python -m harness bisect {self.name} --target {self.target} --tree {tree} "
+                f"--good {good} --bad {bad}{flaky}")
 
     @property
     def rate(self) -> "Rate":

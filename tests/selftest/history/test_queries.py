@@ -37,10 +37,12 @@ def test_case_history_names_the_first_bad_run(stored):
     assert history.rate.kind == "regressed"
 
 
-def test_first_bad_of_a_flake_is_after_the_last_pass(stored):
+def test_first_bad_of_a_flake_starts_its_failing_period(stored):
+    """.C..F.C.: the passes between its failures are luck at its rate (3/7 from day 2: two
+    passes in a row have probability 0.33), so its failing period starts on day 2."""
     with stored.connect() as connection:
         (history,) = queries.history(connection, "tess/flaky", "llvmpipe")
-    assert history.first_bad.run.started.day == 7 and history.last_good.run.started.day == 6
+    assert history.first_bad.run.started.day == 2 and history.last_good.run.started.day == 1
     assert len(history.transitions) == 6
 
 
@@ -123,3 +125,37 @@ def test_cli_answers_in_json(stored, database_url):
     assert diff.returncode == 1 and "tess/regressed: pass -> fail" in diff.stdout
     missing = harness("case", "tess/nothing", "--store", database_url)
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1
+
+
+def test_bisect_command_of_a_regression(database_url, tmp_path):
+    for i, (letter, commit) in enumerate(zip("..F.FF", ["c1", "c2", "c2", "c3", "c4", "c5"])):
+        status = queries.Status.CRASH if letter == "F" else queries.Status.PASS
+        run(tmp_path / f"r{i}", [record("tess/a", status, mesa="26.3.0-devel")], f"2026-11-0{i + 1}T01:00:00",
+            mesa_commit=commit, ci_job_name="nightly", ci_pipeline_id=str(i))
+    ingest.ingest(store.open_store(database_url), sources.runs([tmp_path]))
+    with store.open_store(database_url).connect() as connection:
+        (history,) = queries.history(connection, "tess/a")
+    # c2 failed once and passed once: a failure proves a commit bad, so c2 is the first bad
+    # commit the history shows, c1 the good one, and the rate from c2 on is 3/4
+    assert history.bisect_range() == ("c1", "c2", 0.75)
+    done = harness("bisect", "tess/a", "--tree", str(tmp_path), "--store", database_url, "--dry-run",
+                   "--results-dir", "/tmp/x")
+    assert done.returncode == 0, done.stderr
+    assert "python -m harness bisect tess/a --target llvmpipe --tree" in done.stderr
+    assert "--good c1 --bad c2 --rate 0.75 --results-dir /tmp/x" in done.stderr and "4 run(s) a step" in done.stderr
+
+
+def test_bisect_of_an_intermittent_regression_runs_k_times_a_step(database_url, tmp_path):
+    for i, (letter, commit) in enumerate(zip("...F..F.F", ["c1", "c1", "c2", "c3", "c3", "c4", "c4", "c5", "c5"])):
+        status = queries.Status.CRASH if letter == "F" else queries.Status.PASS
+        run(tmp_path / f"r{i}", [record("tess/a", status, mesa="26.3.0-devel")], f"2026-11-0{i + 1}T01:00:00",
+            mesa_commit=commit, ci_job_name="nightly", ci_pipeline_id=str(i))
+    ingest.ingest(store.open_store(database_url), sources.runs([tmp_path]))
+    with store.open_store(database_url).connect() as connection:
+        (history,) = queries.history(connection, "tess/a")
+    good, bad, rate = history.bisect_range()
+    assert (good, bad, rate) == ("c2", "c3", round(3 / 6, 4))        # 3 of the 6 runs from the first bad one
+    assert history.bisect_command().endswith("--good c2 --bad c3 --rate 0.5")
+    done = harness("bisect", "tess/a[llvmpipe]", "--tree", str(tmp_path), "--store", database_url, "--dry-run")
+    assert "-> 7 run(s) a step" in done.stderr                       # ceil(ln 0.01 / ln 0.5) = 7
+    assert "1 passing run(s): good with confidence 50.00%" in done.stderr
