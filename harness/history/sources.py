@@ -22,7 +22,7 @@ from harness.results import files
 from harness.results.files import ResultsError
 
 RESULT_FILES = ("results.json", "junit.xml", "results.csv")
-SKIPPED_FOLDERS = {"journal", "repro", "observations", "shards", "report", ".cache"}
+SKIPPED_FOLDERS = {"journal", "repro", "observations", "shards", "report", "dashboard", ".cache"}
 # The run properties a caller may set or override (`harness history ingest --set NAME=VALUE`).
 SETTABLE = ("ci_pipeline_id", "ci_job_name", "ci_commit_sha", "ci_commit_ref_name", "ci_pipeline_url",
             "mesa", "mesa_commit", "machine", "started", "harness_commit")
@@ -89,7 +89,7 @@ def find(paths: list[Path]) -> list[Path]:
             _walk(path, found)
             if len(found) == before:
                 raise ResultsError(f"{path}: no {', '.join(RESULT_FILES)} below it")
-    return found
+    return list({p.resolve(): p for p in found}.values())        # a folder named and found below another: once
 
 
 def _walk(folder: Path, found: list[Path]) -> None:
