@@ -8,7 +8,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from harness.cli.history import store_argument, store_of
+from harness.cli.history_args import store_argument, store_of
 from harness.history import dashboard, serve
 from harness.history.store import StoreError, open_store
 

@@ -22,49 +22,18 @@ import json
 import sys
 from pathlib import Path
 
-from harness.base import config
 from harness.cli import history_export
+from harness.cli.history_args import BadInput, named_runs, since, store_argument, store_of, window_arguments
 from harness.history import ingest as ingest_mod, lines, queries, sources
 from harness.history.store import StoreError, open_store
 from harness.model import ids
 from harness.results import compare
 from harness.results.files import ResultsError
 
-DEFAULT_STORE = "history.sqlite"
-
-
-class BadInput(ValueError):
-    """A bad argument: one line for the user."""
-
-
-def store_argument(parser: argparse.ArgumentParser, default=None) -> None:
-    parser.add_argument("--store", default=default, metavar="FILE|URL",
-                        help=f"the history: an SQLite file or a database URL (default $HARNESS_HISTORY, else {DEFAULT_STORE})")
-
-
-def store_of(args) -> str:
-    return args.store or config.knobs().history or DEFAULT_STORE
-
-
-def _day(text: str) -> datetime.datetime:
-    try:
-        return datetime.datetime.fromisoformat(text).replace(tzinfo=None)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD[THH:MM])") from None
-
-
 def _window(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--days", type=float, default=None, help="the last N days only")
-    parser.add_argument("--since", type=_day, default=None, help="runs from this date (UTC)")
-    parser.add_argument("--until", type=_day, default=None, help="runs up to this date (UTC)")
+    window_arguments(parser)
     parser.add_argument("--target", default=None, help="this target only")
     parser.add_argument("--lane", default=None, help="this lane only: a CI job's name, or 'mesa VERSION'")
-
-
-def _since(args) -> datetime.datetime | None:
-    if args.days is not None:
-        return datetime.datetime.now(datetime.UTC).replace(tzinfo=None) - datetime.timedelta(days=args.days)
-    return args.since
 
 
 def parser() -> argparse.ArgumentParser:
@@ -149,7 +118,7 @@ def ingest(args) -> int:
 
 def runs(args) -> int:
     with open_store(store_of(args), readonly=True).connect() as connection:
-        found = queries.runs(connection, _since(args), args.until, args.target, args.lane, args.pipeline, args.limit)
+        found = queries.runs(connection, since(args), args.until, args.target, args.lane, args.pipeline, args.limit)
     if args.json:
         _print_json([r.to_json() for r in found])
         return 0
@@ -207,7 +176,7 @@ def flakes(args) -> int:
     if not 0 < args.threshold <= 1:
         raise BadInput(f"--threshold {args.threshold}: expected a rate in (0, 1]")
     with open_store(store_of(args), readonly=True).connect() as connection:
-        found = queries.rates(connection, _since(args), args.until, args.target, args.lane, args.mesa, kinds)
+        found = queries.rates(connection, since(args), args.until, args.target, args.lane, args.mesa, kinds)
     if args.json:
         _print_json([r.to_json(args.threshold) for r in found])
         return 0
@@ -221,22 +190,10 @@ def flakes(args) -> int:
     return 0
 
 
-def _run_ids(connection, text: str) -> list[int]:
-    if text.startswith("pipeline:"):
-        found = [r.id for r in queries.runs(connection, pipeline=text.partition(":")[2])]
-    elif text.isdigit():
-        found = [int(text)] if queries.run(connection, int(text)) else []
-    else:
-        raise BadInput(f"{text}: expected a run id or pipeline:ID")
-    if not found:
-        raise BadInput(f"{text}: no such run in the history")
-    return found
-
-
 def diff(args) -> int:
     with open_store(store_of(args), readonly=True).connect() as connection:
-        old = [r for i in _run_ids(connection, args.old) for r in queries.records(connection, i)]
-        new = [r for i in _run_ids(connection, args.new) for r in queries.records(connection, i)]
+        old = [r for i in named_runs(connection, [args.old]) for r in queries.records(connection, i)]
+        new = [r for i in named_runs(connection, [args.new]) for r in queries.records(connection, i)]
     changes = compare.compare(old, new)
     if args.json:
         _print_json({change.value: [{"case": r.case_id, "target": r.target, "old": r.old, "new": r.new}
@@ -248,7 +205,7 @@ def diff(args) -> int:
 
 def lines_command(args) -> int:
     with open_store(store_of(args), readonly=True).connect() as connection:
-        found = queries.rates(connection, _since(args), args.until, args.target, args.lane, args.mesa)
+        found = queries.rates(connection, since(args), args.until, args.target, args.lane, args.mesa)
         recent = queries.runs(connection, mesa=args.mesa, limit=1)
     renderers = {t: c["renderer"] for r in recent for t, c in r.targets.items()}
     header = f"# from the history ({store_of(args)}), Mesa {args.mesa}, {datetime.date.today().isoformat()}"

@@ -1,6 +1,6 @@
 """`python -m harness history export|culprit`: the history's runs for other systems, and blame's
 verdicts into the history. harness/cli/history.py adds these commands to its own (and --store to
-each); this module imports nothing of it, so the two make no import cycle.
+each).
 
   export --format kcidb RUN_ID|pipeline:ID...    stored runs as KernelCI's KCIDB data, validated
   export --format kcidb --since/--until/--days   every run of the window
@@ -9,8 +9,6 @@ each); this module imports nothing of it, so the two make no import cycle.
 """
 from __future__ import annotations
 
-import argparse
-import datetime
 import functools
 import json
 import re
@@ -19,35 +17,19 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from harness.base import config
+from harness.cli.history_args import BadInput, named_runs, since, store_of, window_arguments
 from harness.history import culprits, kcidb, queries, schema
 from harness.history.store import open_store
 from harness.model import ids
 from harness.triage import blame_rules
 
 FORMATS = ("kcidb",)
-DEFAULT_STORE = "history.sqlite"          # harness/cli/history.py's default too
-
-
-class BadInput(ValueError):
-    """A bad argument: one line for the user."""
-
-
-def _day(text: str) -> datetime.datetime:
-    try:
-        return datetime.datetime.fromisoformat(text).replace(tzinfo=None)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD[THH:MM])") from None
-
-
 def add_commands(sub) -> None:
     """The commands' parsers (harness/cli/history.py adds --store to each, and --json to culprit)."""
     cmd = sub.add_parser("export", help="stored runs as KernelCI's KCIDB data")
     cmd.add_argument("runs", nargs="*", metavar="RUN_ID", help="a run id, or pipeline:ID (all its runs)")
     cmd.add_argument("--format", required=True, choices=FORMATS)
-    cmd.add_argument("--days", type=float, default=None, help="the runs of the last N days")
-    cmd.add_argument("--since", type=_day, default=None, help="runs from this date (UTC)")
-    cmd.add_argument("--until", type=_day, default=None, help="runs up to this date (UTC)")
+    window_arguments(cmd)
     cmd.add_argument("-o", "--output", type=Path, default=None, help="the file to write (default: standard output)")
     cmd = sub.add_parser("culprit", help="record harness blame's verdict on a case, for the KCIDB export")
     cmd.add_argument("case", nargs="?", help="CASE_ID or CASE_ID[TARGET] (no target: each it failed on)")
@@ -72,16 +54,12 @@ def _one_line(command):
     return wrapped
 
 
-def _store(args) -> str:
-    return getattr(args, "store", None) or config.knobs().history or DEFAULT_STORE
-
-
 @_one_line
 def export(args) -> int:
     if bool(args.runs) == any(x is not None for x in (args.days, args.since, args.until)):
         raise BadInput("give RUN_ID... or a window (--since/--until/--days), one of them")
-    with open_store(_store(args), readonly=True).connect() as connection:
-        run_ids = _named_runs(connection, args.runs) if args.runs else _window(connection, args)
+    with open_store(store_of(args), readonly=True).connect() as connection:
+        run_ids = named_runs(connection, args.runs) if args.runs else _window(connection, args)
         data = kcidb.document(_stored(connection, run_ids))
     try:
         kcidb.validate(data)
@@ -98,27 +76,9 @@ def export(args) -> int:
     return 0
 
 
-def _named_runs(connection, names: list[str]) -> list[int]:
-    """The runs named (a run id, or pipeline:ID for all of a pipeline's), each once, in order."""
-    found: list[int] = []
-    for text in names:
-        if text.startswith("pipeline:"):
-            mine = [r.id for r in reversed(queries.runs(connection, pipeline=text.partition(":")[2]))]
-        elif text.isdigit():
-            mine = [int(text)] if queries.run(connection, int(text)) else []
-        else:
-            raise BadInput(f"{text}: expected a run id or pipeline:ID")
-        if not mine:
-            raise BadInput(f"{text}: no such run in the history")
-        found += [i for i in mine if i not in found]
-    return found
-
-
 def _window(connection, args) -> list[int]:
     """The window's runs, oldest first."""
-    since = args.since if args.days is None else \
-        datetime.datetime.now(datetime.UTC).replace(tzinfo=None) - datetime.timedelta(days=args.days)
-    found = [r.id for r in reversed(queries.runs(connection, since, args.until))]
+    found = [r.id for r in reversed(queries.runs(connection, since(args), args.until))]
     if not found:
         raise BadInput("no stored run in the window")
     return found
@@ -154,8 +114,8 @@ def culprit(args) -> int:
         raise BadInput(f"--failure {args.failure!r}: {e}") from None
     except ValueError as e:
         raise BadInput(str(e)) from None
-    open_store(_store(args), readonly=True).dispose()        # a store that is not there is not made
-    with open_store(_store(args)).begin() as connection:    # all or nothing
+    open_store(store_of(args), readonly=True).dispose()        # a store that is not there is not made
+    with open_store(store_of(args)).begin() as connection:    # all or nothing
         if args.case:
             named = ids.split(args.case)
             name, target = named if named else (args.case, None)

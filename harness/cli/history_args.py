@@ -1,0 +1,60 @@
+"""What the history's commands (harness/cli/history.py, history_export.py, dashboard.py) share:
+the store argument and its default, dates and windows, run names, and the bad-input error."""
+from __future__ import annotations
+
+import argparse
+import datetime
+
+from harness.base import config
+from harness.history import queries
+
+DEFAULT_STORE = "history.sqlite"
+
+
+class BadInput(ValueError):
+    """A bad argument: one line for the user."""
+
+
+def store_argument(parser: argparse.ArgumentParser, default=None) -> None:
+    parser.add_argument("--store", default=default, metavar="FILE|URL",
+                        help=f"the history: an SQLite file or a database URL (default $HARNESS_HISTORY, else {DEFAULT_STORE})")
+
+
+def store_of(args) -> str:
+    return getattr(args, "store", None) or config.knobs().history or DEFAULT_STORE
+
+
+def day(text: str) -> datetime.datetime:
+    try:
+        return datetime.datetime.fromisoformat(text).replace(tzinfo=None)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD[THH:MM])") from None
+
+
+def window_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--days", type=float, default=None, help="the last N days only")
+    parser.add_argument("--since", type=day, default=None, help="runs from this date (UTC)")
+    parser.add_argument("--until", type=day, default=None, help="runs up to this date (UTC)")
+
+
+def since(args) -> datetime.datetime | None:
+    """The window's start: --days back from now, else --since."""
+    if args.days is not None:
+        return datetime.datetime.now(datetime.UTC).replace(tzinfo=None) - datetime.timedelta(days=args.days)
+    return args.since
+
+
+def named_runs(connection, names: list[str]) -> list[int]:
+    """The runs named (a run id, or pipeline:ID for all of a pipeline's), each once, oldest first."""
+    found: list[int] = []
+    for text in names:
+        if text.startswith("pipeline:"):
+            mine = [r.id for r in reversed(queries.runs(connection, pipeline=text.partition(":")[2]))]
+        elif text.isdigit():
+            mine = [int(text)] if queries.run(connection, int(text)) else []
+        else:
+            raise BadInput(f"{text}: expected a run id or pipeline:ID")
+        if not mine:
+            raise BadInput(f"{text}: no such run in the history")
+        found += [i for i in mine if i not in found]
+    return found
