@@ -33,6 +33,9 @@ def parser() -> argparse.ArgumentParser:
     cmd.add_argument("--port", type=int, default=8045, help="the port (default 8045; 0: any free one)")
     cmd.add_argument("--static", type=Path, default=None, metavar="OUT",
                      help="write every page under OUT and exit, instead of serving")
+    cmd.add_argument("--runs", type=int, default=None, metavar="N",
+                     help="the index, and with --static the run and regressions pages, for the newest N runs only "
+                          "(default: every run; a long history's static export takes minutes)")
     cmd.add_argument("--days", type=_days, default=dashboard.DEFAULT_DAYS,
                      help=f"the flakes page's window: the last N days (default {dashboard.DEFAULT_DAYS:g})")
     return cmd
@@ -44,10 +47,10 @@ def main(argv: list[str]) -> int:
     try:
         engine = open_store(store, readonly=True)
         if args.static is not None:
-            pages = dashboard.export(engine, args.static, args.days)
+            pages = dashboard.export(engine, args.static, args.days, limit=args.runs)
             print(f"{pages} pages: {args.static / 'index.html'}")
             return 0
-        server = serve.Server(engine, (args.host, args.port), args.days)
+        server = serve.Server(engine, (args.host, args.port), args.days, args.runs)
     except StoreError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2

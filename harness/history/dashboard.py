@@ -95,13 +95,16 @@ class Links:
     it links are noted in `cases`: the static export writes those."""
     root: str = ""
     cases: set[str] = field(default_factory=set)
+    runs: frozenset[int] | None = None       # the runs with a page (None: every run): a static export's newest
+
+    def run(self, run_id: int) -> str:
+        if self.runs is not None and run_id not in self.runs:
+            return f"{self.root}runs/{OLDER}"
+        return f"{self.root}runs/{run_id}.html"
 
     def case(self, name: str) -> str:
         self.cases.add(name)
         return f"{self.root}cases/{slug(name)}.html"
-
-    def run(self, run_id: int) -> str:
-        return f"{self.root}runs/{run_id}.html"
 
     def regressions(self, new_id: int) -> str:
         return f"{self.root}regressions/{new_id}.html"
@@ -111,7 +114,7 @@ class Links:
 
     def nested(self) -> "Links":
         """The same, for a page one folder down (runs/, cases/, regressions/)."""
-        return Links("../", self.cases)
+        return Links("../", self.cases, self.runs)
 
 
 @functools.cache
@@ -350,11 +353,11 @@ def _change(row: compare.Row, was: dict, now: dict, links: Links) -> dict:
             "href": links.case(row.case_id) if failed else ""}
 
 
-def regressions_index(connection, links: Links | None = None, live: bool = False) -> str:
-    """The runs that have a previous run on their lane, each linking its regressions page; `live`:
-    served, so a form may ask for any two runs."""
+def regressions_index(connection, links: Links | None = None, live: bool = False, limit: int | None = None) -> str:
+    """The runs that have a previous run on their lane (among the newest `limit`), each linking its
+    regressions page; `live`: served, so a form may ask for any two runs."""
     links = links or Links()
-    runs = queries.runs(connection)
+    runs = queries.runs(connection, limit=limit)
     previous = previous_runs(runs)
     pairs = [(previous[r.id], r) for r in runs if r.id in previous]
     return _render("regressions.html.j2", links, title="Regressions", pairs=pairs, runs=runs, live=live,
@@ -373,25 +376,32 @@ def lane_regressions(connection, new_id: int, links: Links | None = None) -> str
 # ---- the static site
 
 
-def export(engine: Engine, out: Path, days: float = DEFAULT_DAYS, now: datetime.datetime | None = None) -> int:
-    """Every page under `out`, linked relatively (it opens from file://); the number of pages."""
+OLDER = "older.html"            # where a static export's links to runs it holds no page of go
+
+
+def export(engine: Engine, out: Path, days: float = DEFAULT_DAYS, now: datetime.datetime | None = None,
+           limit: int | None = None) -> int:
+    """Every page under `out`, linked relatively (it opens from file://); the number of pages.
+    With `limit`, the newest runs only get a run and a regressions page (and the index's rows):
+    a long history's every run would take minutes; the case pages still show every run."""
     out = Path(out)
     for folder in ("runs", "cases", "regressions"):
         (out / folder).mkdir(parents=True, exist_ok=True)
-    top = Links()
-    down = top.nested()
     pages: dict[str, str] = {}
     with engine.connect() as connection:
-        runs = queries.runs(connection)
-        previous = previous_runs(runs)
-        pages["index.html"] = index(connection, top)
+        runs = queries.runs(connection, limit=limit)
+        top = Links(runs=frozenset(r.id for r in runs) if limit else None)
+        down = top.nested()
+        pages["index.html"] = index(connection, top, limit)
+        if limit:
+            pages[f"runs/{OLDER}"] = _render("older.html.j2", down, title="An older run", limit=limit)
         pages["flakes.html"] = flakes(connection, days, top, now)
-        pages["regressions.html"] = regressions_index(connection, top)
+        pages["regressions.html"] = regressions_index(connection, top, limit=limit)
         for stored in runs:
             pages[f"runs/{stored.id}.html"] = run(connection, stored.id, down) or ""
-            if stored.id in previous:
-                pages[f"regressions/{stored.id}.html"] = regressions(connection, previous[stored.id].id,
-                                                                     stored.id, down) or ""
+            changes = lane_regressions(connection, stored.id, down)     # None: the first of its lane
+            if changes is not None:
+                pages[f"regressions/{stored.id}.html"] = changes
         for name in sorted(top.cases):          # every case some page links (cases link no others)
             pages[f"cases/{slug(name)}.html"] = case(connection, name, down) or ""
     for path, text in pages.items():

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import dataclass
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -28,24 +29,30 @@ def _number(query: dict, name: str) -> int:
     return int(values[0])
 
 
-def _regressions(connection, _match, query: dict, _days: float) -> str | None:
+@dataclass(frozen=True)
+class Settings:
+    days: float = dashboard.DEFAULT_DAYS        # the flakes page's window
+    runs: int | None = None                     # the index's newest runs (None: all)
+
+
+def _regressions(connection, _match, query: dict, settings: Settings) -> str | None:
     if "old" in query or "new" in query:
         return dashboard.regressions(connection, _number(query, "old"), _number(query, "new"))
-    return dashboard.regressions_index(connection, live=True)
+    return dashboard.regressions_index(connection, live=True, limit=settings.runs)
 
 
-def _case(connection, match, _query, _days):
+def _case(connection, match, _query, _settings):
     name = dashboard.case_named(connection, match[1])
     return None if name is None else dashboard.case(connection, name)
 
 
-# path -> the page: its function of (connection, the path's match, the query string, the flakes window)
+# path -> the page: its function of (connection, the path's match, the query string, the Settings)
 ROUTES = [
-    (re.compile(r"/(index\.html)?"), lambda c, m, q, days: dashboard.index(c)),
-    (re.compile(r"/flakes\.html"), lambda c, m, q, days: dashboard.flakes(c, days)),
+    (re.compile(r"/(index\.html)?"), lambda c, m, q, s: dashboard.index(c, limit=s.runs)),
+    (re.compile(r"/flakes\.html"), lambda c, m, q, s: dashboard.flakes(c, s.days)),
     (re.compile(r"/regressions\.html"), _regressions),
-    (re.compile(r"/runs/([0-9]{1,18})\.html"), lambda c, m, q, days: dashboard.run(c, int(m[1]))),
-    (re.compile(r"/regressions/([0-9]{1,18})\.html"), lambda c, m, q, days: dashboard.lane_regressions(c, int(m[1]))),
+    (re.compile(r"/runs/([0-9]{1,18})\.html"), lambda c, m, q, s: dashboard.run(c, int(m[1]))),
+    (re.compile(r"/regressions/([0-9]{1,18})\.html"), lambda c, m, q, s: dashboard.lane_regressions(c, int(m[1]))),
     (re.compile(r"/cases/([A-Za-z0-9._~-]{1,200})\.html"), _case),
 ]
 
@@ -59,8 +66,9 @@ class Server(ThreadingHTTPServer):
     """The dashboard over `engine` (read-only), listening on `address`."""
     daemon_threads = True
 
-    def __init__(self, engine: Engine, address: tuple[str, int], days: float = dashboard.DEFAULT_DAYS):
-        self.engine, self.days = engine, days
+    def __init__(self, engine: Engine, address: tuple[str, int], days: float = dashboard.DEFAULT_DAYS,
+                 runs: int | None = None):
+        self.engine, self.settings = engine, Settings(days, runs)
         super().__init__(address, Handler)
 
     @property
@@ -78,7 +86,7 @@ class Server(ThreadingHTTPServer):
                 continue
             try:
                 with self.engine.connect() as connection:
-                    text = build(connection, match, query, self.days)
+                    text = build(connection, match, query, self.settings)
             except BadRequest as exc:
                 return 400, _message(400, str(exc))
             except SQLAlchemyError as exc:          # the store went away or broke: say so, keep serving
