@@ -171,3 +171,18 @@ def test_readonly_store_writes_nothing(tmp_path):
             connection.execute(text("DELETE FROM results"))
     with pytest.raises(store.StoreError, match="no such history store"):
         store.open_store(tmp_path / "absent.sqlite", readonly=True)
+
+
+def test_four_ingests_at_once_store_each_run_once(database_url, tmp_path):
+    """Four processes ingesting at once into one store, two of them the same runs and all of them
+    a run in common: every run stored once, none lost, no ingest failing."""
+    folders = series(tmp_path, {"tess/a": "..F.C.", "tess/b": "F....."})
+    shares = [folders[0:2] + folders[5:], folders[2:4] + folders[5:], folders[4:5] + folders[5:], folders[0:2]]
+    started = [subprocess.Popen([sys.executable, "-m", "harness", "history", "--store", database_url, "ingest",
+                                 *map(str, share)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+               for share in shares]
+    for process in started:
+        out, err = process.communicate(timeout=300)
+        assert process.returncode == 0, err
+    assert count(database_url)["runs"] == 6 and count(database_url)["results"] == 12
+    assert count(database_url)["cases"] == 2
