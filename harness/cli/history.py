@@ -233,6 +233,9 @@ def bisect(args) -> int:
         raise BadInput(f"{args.case}: {len(failing)} failing histories ({where}): name one with CASE_ID[TARGET] "
                        f"and --lane")
     (history,) = failing
+    if history.target not in mesa_bisect.DRIVERS:
+        raise BadInput(f"{history.target}: harness bisect builds and runs {', '.join(sorted(mesa_bisect.DRIVERS))}, "
+                       f"not this target")
     good, bad, rate = history.bisect_range()
     argv = [name, "--target", history.target, "--tree", args.tree, "--good", good, "--bad", bad,
             *(["--rate", f"{rate:g}"] if rate < 1 else []), *args.bisect_args]
