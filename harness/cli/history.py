@@ -87,6 +87,9 @@ def main(argv: list[str]) -> int:
         args = parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)
+    except BrokenPipeError:                 # `... | head`: the reader has what it wanted
+        sys.stderr.close()
+        return 0
     except (StoreError, ResultsError, BadInput, queries.BisectRangeError) as exc:
         print(f"python -m harness history {args.command}: {exc}", file=sys.stderr)
         return 2

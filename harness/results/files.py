@@ -324,8 +324,9 @@ def _shards_manifest(folders: list[Path]) -> dict | None:
 
 
 def job_group(name: str) -> str:
-    """A CI job's name without GitLab's shard suffix (`conformance 2/3` -> `conformance`)."""
-    return re.sub(r"\s+\d+/\d+$", "", name.strip())
+    """A CI job's name without its shard suffix: GitLab's `conformance 2/3`, gitlab-ci-local's
+    `conformance: [2/3]` -> `conformance`."""
+    return re.sub(r"(\s+\d+/\d+|:\s*\[\d+/\d+\])$", "", name.strip())
 
 
 def shards_run(folders: list[Path]) -> dict:

@@ -71,6 +71,12 @@ def test_shards_and_their_merged_folder_are_one_run(database_url, tmp_path):
     assert (only.pipeline, only.job, only.commit, only.job_ids) == ("7", "conformance", "abc", "71,72")
 
 
+@pytest.mark.parametrize("name", ["conformance 2/3", "conformance: [2/3]", "conformance"])
+def test_a_shard_suffix_is_not_part_of_the_job(name):
+    from harness.results.files import job_group
+    assert job_group(name) == "conformance"
+
+
 def test_runs_without_ci_ids_are_one_each_unless_one_run(tmp_path):
     folders = series(tmp_path, {"tess/a": ".."})
     assert len(sources.runs(folders)) == 2
