@@ -52,7 +52,7 @@ run_targets = Table(
     Column("target", String(64), primary_key=True),
     Column("renderer", Text, nullable=False, server_default=""),
     Column("gl_version", Text, nullable=False, server_default=""),
-    Column("platform", String(64), nullable=False, server_default=""),
+    Column("platform", Text, nullable=False, server_default=""),   # lavapipe's says its Vulkan paths: 520 characters
     Column("passed", Integer, nullable=False),
     Column("skipped", Integer, nullable=False),
     Column("flaked", Integer, nullable=False),          # flake and order-dependent
@@ -88,8 +88,10 @@ results = Table(
     Column("expected", String(32), nullable=False, server_default=""),
     Column("reproducer", Text, nullable=False, server_default=""),
     Index("ix_results_case", "case_id", "run_id"),
-    # the failures alone, so that the flakes page reads thousands of rows, not millions
-    Index("ix_results_failure", "case_id", "run_id", sqlite_where=text("failure"), postgresql_where=text("failure")),
+    # the failures alone, so that the flakes page reads thousands of rows, not millions. Its WHERE
+    # is the very term the queries' `T.c.failure` renders as (SQLite: `failure = 1`, PostgreSQL:
+    # `failure`): SQLite uses a partial index only for a query with its WHERE's own terms.
+    Index("ix_results_failure", "case_id", "run_id", sqlite_where=text("failure = 1"), postgresql_where=text("failure")),
 )
 
 culprits = Table(
