@@ -25,6 +25,7 @@ from sqlalchemy import select
 from harness.history import schema, stats
 from harness.model.outcome import Judged, Outcome, Record
 from harness.model.status import Status
+from harness.run import policy
 
 R, C, M, T, RT = schema.runs, schema.cases, schema.messages, schema.results, schema.run_targets
 COUNTS = ("passed", "skipped", "flaked", "failed", "known")
@@ -371,16 +372,23 @@ def rates(connection, since=None, until=None, target: str | None = None, lane: s
     failing = select(T.c.case_id).join(R, R.c.id == T.c.run_id).where(T.c.failure, *window).distinct()
     if target:
         failing = failing.join(C, C.c.id == T.c.case_id).where(C.c.target == target)
-    query = (select(T.c.case_id, C.c.name, C.c.target, T.c.failure, T.c.status, R.c.started, R.c.job, R.c.mesa)
+    query = (select(T.c.case_id, C.c.name, C.c.target, T.c.failure, T.c.status, R.c.started, R.c.job, R.c.mesa,
+                    R.c.id)
              .join(C, C.c.id == T.c.case_id).join(R, R.c.id == T.c.run_id)
              .where(T.c.case_id.in_(failing), *window, T.c.failure | (T.c.status == Status.PASS.value))
              .order_by(T.c.case_id, R.c.started, R.c.id))
+    # a flake's failing try, as its message says (a flakes line names the statuses the driver gave)
+    flakes = (select(T.c.case_id, T.c.run_id, M.c.text).join(M, M.c.id == T.c.message_id)
+              .join(R, R.c.id == T.c.run_id).where(T.c.case_id.in_(failing), *window,
+                                                     T.c.status == Status.FLAKE.value))
+    tried = {(case, run_id): policy.flake_status(text) for case, run_id, text in connection.execute(flakes)}
     series: dict[tuple, list] = defaultdict(list)
-    for _case, name, case_target, failure, status, started, job, mesa in connection.execute(query):
+    for case, name, case_target, failure, status, started, job, mesa, run_id in connection.execute(query):
         key = (name, case_target, lane_of(job, mesa))
         if lane and key[2] != lane:
             continue
-        series[key].append((started, mesa, status, bool(failure)))
+        first_try = tried.get((case, run_id))
+        series[key].append((started, mesa, first_try.value if first_try else status, bool(failure)))
     found = [Rate.of(*key, [p[3] for p in points], points) for key, points in series.items()]
     found = [r for r in found if r.kind in kinds]
     return sorted(found, key=lambda r: (-r.rate, -r.runs, r.name, r.target, r.lane))

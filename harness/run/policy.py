@@ -14,6 +14,8 @@ calls `decide`, whose Outcome (harness/model/outcome.py) and message make the ca
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 from typing import Collection, Iterable, Sequence
 
@@ -40,6 +42,18 @@ def first_line(message: str) -> str:
 
 
 Flakes = Sequence[tuple[str, Collection[Status]]]
+
+
+_FLAKE = re.compile(r"flake(?: \(listed in [^)]*\))?: (\S+?)(?::| first)")
+
+
+def flake_status(message: str) -> Status | None:
+    """The status a flake's failing try had, from its message as with_flakes writes it."""
+    match = _FLAKE.match(message)
+    try:
+        return Status(match[1]) if match else None
+    except ValueError:
+        return None
 
 
 def with_flakes(verdict: Verdict, reruns: Iterable[Verdict], flakes: Flakes) -> Verdict:

@@ -159,3 +159,19 @@ def test_bisect_of_an_intermittent_regression_runs_k_times_a_step(database_url, 
     done = harness("bisect", "tess/a[llvmpipe]", "--tree", str(tmp_path), "--store", database_url, "--dry-run")
     assert "-> 7 run(s) a step" in done.stderr                       # ceil(ln 0.01 / ln 0.5) = 7
     assert "1 passing run(s): good with confidence 50.00%" in done.stderr
+
+
+def test_a_flakes_first_try_is_what_its_lines_name(database_url, tmp_path):
+    """A flake (listed, or passed on a re-run) counts as a failure, and its status in a flakes
+    line is its failing try's, as the verdict's message says (harness/run/policy.py)."""
+    messages = {1: "flake (listed in baselines/x-flakes.txt:3): crash: child process died: SIGSEGV",
+                3: "flake: timeout first, passed on re-run 1: the child did not answer in 60 s"}
+    for day in range(1, 5):
+        status = queries.Status.FLAKE if day in messages else queries.Status.PASS
+        run(tmp_path / f"r{day}", [record("tess/a", status, message=messages.get(day, ""))], f"2026-11-0{day}T01:00:00")
+    ingest.ingest(store.open_store(database_url), sources.runs([tmp_path]))
+    with store.open_store(database_url).connect() as connection:
+        (rate,) = queries.rates(connection)
+    assert (rate.failed, rate.runs, rate.kind, rate.statuses) == (2, 4, "flaky", ("crash", "timeout"))
+    (line,) = lines.flakes_lines([rate])
+    assert line.startswith(r"^tess/a\[llvmpipe\]$ crash,timeout  # ")
