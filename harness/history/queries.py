@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sqlalchemy import select
 
@@ -99,22 +99,22 @@ def runs(connection, since=None, until=None, target: str | None = None, lane: st
     if lane:
         found = [run for run in found if run.lane == lane]
     found = found[:limit] if limit else found
+    targets = _targets(connection, [run.id for run in found])
+    return [replace(run, targets=targets[run.id]) for run in found]
+
+
+def _targets(connection, ids: list[int]) -> dict[int, dict]:
+    """Per run id: target -> its run_targets row (renderer, counts...)."""
     targets: dict[int, dict] = defaultdict(dict)
-    ids = [run.id for run in found]
     for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
         for row in connection.execute(select(RT).where(RT.c.run_id.in_(chunk))).mappings():
             targets[row["run_id"]][row["target"]] = {k: v for k, v in row.items() if k not in ("run_id", "target")}
-    return [Run(*(getattr(run, name) for name in Run.__dataclass_fields__ if name != "targets"),
-                targets=targets[run.id]) for run in found]
+    return targets
 
 
 def run(connection, run_id: int) -> Run | None:
     row = connection.execute(select(*_RUN_COLUMNS).where(R.c.id == run_id)).first()
-    if row is None:
-        return None
-    targets = {r["target"]: {k: v for k, v in r.items() if k not in ("run_id", "target")}
-               for r in connection.execute(select(RT).where(RT.c.run_id == run_id)).mappings()}
-    return _run(row, targets)
+    return None if row is None else _run(row, _targets(connection, [run_id])[run_id])
 
 
 def records(connection, run_id: int) -> list[Record]:
