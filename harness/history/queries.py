@@ -173,12 +173,12 @@ class History:
     @property
     def transitions(self) -> list[tuple[Point, Point]]:
         """Each change between passing and failing (skips and harness errors in between are passed over)."""
-        judged = [p for p in self.points if p.failure or p.status is Status.PASS]
+        judged = [p for p in self.points if _counted(p)]
         return [(a, b) for a, b in zip(judged, judged[1:]) if a.failure != b.failure]
 
     @property
     def last_good(self) -> Point | None:
-        """The last passing run before the latest failure (None: it never passed before it)."""
+        """The last passing run before the first bad one (None: it never passed before it)."""
         bad = self.first_bad
         if bad is None:
             return None
