@@ -14,11 +14,15 @@ import json
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
 from harness.cli.history_args import BadInput, named_runs, since, store_of, window_arguments
-from harness.history import culprits, kcidb, queries, schema
+from harness.history import culprits, queries, schema
+
+if TYPE_CHECKING:
+    from harness.history import kcidb
 from harness.history.store import open_store
 from harness.model import ids
 from harness.triage import blame_rules
@@ -56,6 +60,7 @@ def _one_line(command):
 
 @_one_line
 def export(args) -> int:
+    from harness.history import kcidb         # jsonschema and kcidb-io: a fifth of a second, export's alone
     if bool(args.runs) == any(x is not None for x in (args.days, args.since, args.until)):
         raise BadInput("give RUN_ID... or a window (--since/--until/--days), one of them")
     with open_store(store_of(args), readonly=True).connect() as connection:
@@ -86,6 +91,7 @@ def _window(connection, args) -> list[int]:
 
 def _stored(connection, run_ids: list[int]) -> list[kcidb.Stored]:
     """Each run with its records and the verdicts on its Mesa."""
+    from harness.history import kcidb
     prints = dict(connection.execute(select(schema.runs.c.id, schema.runs.c.fingerprint)
                                      .where(schema.runs.c.id.in_(run_ids))).all())
     verdicts: dict[str, dict] = {}

@@ -20,7 +20,7 @@ import datetime
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
-from sqlalchemy import select
+from sqlalchemy import Integer, select, type_coerce
 
 from harness.history import schema, stats
 from harness.model.outcome import Judged, Outcome, Record
@@ -276,8 +276,11 @@ def history(connection, name: str, target: str | None = None, lane: str | None =
     if target:
         query = query.where(C.c.target == target)
     found: dict[tuple[str, str], History] = {}
-    for row in connection.execute(query):
-        stored = _run(row[7:])
+    made: dict[int, Run] = {}                           # each run made once, not once per target
+    for row in connection.execute(query).all():
+        stored = made.get(row[7])
+        if stored is None:
+            stored = made[row[7]] = _run(row[7:])
         if lane and stored.lane != lane:
             continue
         point = Point(stored, Status(row[1]), Judged(row[2]), bool(row[3]), row[4] or "", row[5], row[6])
@@ -372,23 +375,41 @@ def rates(connection, since=None, until=None, target: str | None = None, lane: s
     failing = select(T.c.case_id).join(R, R.c.id == T.c.run_id).where(T.c.failure, *window).distinct()
     if target:
         failing = failing.join(C, C.c.id == T.c.case_id).where(C.c.target == target)
-    query = (select(T.c.case_id, C.c.name, C.c.target, T.c.failure, T.c.status, R.c.started, R.c.job, R.c.mesa,
-                    R.c.id)
-             .join(C, C.c.id == T.c.case_id).join(R, R.c.id == T.c.run_id)
-             .where(T.c.case_id.in_(failing), *window, T.c.failure | (T.c.status == Status.PASS.value))
-             .order_by(T.c.case_id, R.c.started, R.c.id))
-    # a flake's failing try, as its message says (a flakes line names the statuses the driver gave)
-    flakes = (select(T.c.case_id, T.c.run_id, M.c.text).join(M, M.c.id == T.c.message_id)
-              .join(R, R.c.id == T.c.run_id).where(T.c.case_id.in_(failing), *window,
-                                                     T.c.status == Status.FLAKE.value))
-    tried = {(case, run_id): policy.flake_status(text) for case, run_id, text in connection.execute(flakes)}
+    # The failing cases' results alone, by their ids (named, not a subquery: PostgreSQL then plans
+    # an index scan per case, not a merge join over every result), five narrow columns and in no
+    # order (no sort of every row); their runs and names read once each, not with every row.
+    failing_ids = sorted(connection.execute(failing).scalars())
+    chunks = [failing_ids[i:i + 500] for i in range(0, len(failing_ids), 500)]
+    cases = {case: (name, case_target) for chunk in chunks for case, name, case_target in connection.execute(
+        select(C.c.id, C.c.name, C.c.target).where(C.c.id.in_(chunk)))}
+    stored = {run_id: (started, lane_of(job, mesa), mesa) for run_id, started, job, mesa in connection.execute(
+        select(R.c.id, R.c.started, R.c.job, R.c.mesa).where(*window))}
+    rows = []
+    for chunk in chunks:
+        # failure as the stored value: no bool made per row (bool() below)
+        query = (select(T.c.case_id, T.c.run_id, type_coerce(T.c.failure, Integer), T.c.status, T.c.message_id)
+                 .where(T.c.case_id.in_(chunk), T.c.failure | (T.c.status == Status.PASS.value)))
+        if window:
+            query = query.join(R, R.c.id == T.c.run_id).where(*window)
+        rows += connection.execute(query).all()
+    # a flake's failing try, as its message says (a flakes line names the statuses the driver
+    # gave): the flakes are among the rows (failures), their messages read once each
+    flake = Status.FLAKE.value
+    wanted = sorted({row[4] for row in rows if row[3] == flake and row[4] is not None})
+    tried: dict[int, Status | None] = {}
+    for chunk in (wanted[i:i + 500] for i in range(0, len(wanted), 500)):
+        tried.update((message_id, policy.flake_status(text))
+                     for message_id, text in connection.execute(select(M.c.id, M.c.text).where(M.c.id.in_(chunk))))
     series: dict[tuple, list] = defaultdict(list)
-    for case, name, case_target, failure, status, started, job, mesa, run_id in connection.execute(query):
-        key = (name, case_target, lane_of(job, mesa))
-        if lane and key[2] != lane:
+    for case, run_id, failure, status, message_id in rows:
+        started, run_lane, mesa = stored[run_id]
+        if lane and run_lane != lane:
             continue
-        first_try = tried.get((case, run_id))
-        series[key].append((started, mesa, first_try.value if first_try else status, bool(failure)))
+        first_try = tried.get(message_id) if status == flake else None
+        series[(*cases[case], run_lane)].append(
+            (started, mesa, first_try.value if first_try else status, bool(failure), run_id))
+    for points in series.values():
+        points.sort(key=lambda p: (p[0], p[4]))         # oldest first, as the runs ran
     found = [Rate.of(*key, [p[3] for p in points], points) for key, points in series.items()]
     found = [r for r in found if r.kind in kinds]
     return sorted(found, key=lambda r: (-r.rate, -r.runs, r.name, r.target, r.lane))
