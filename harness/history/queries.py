@@ -20,7 +20,7 @@ import datetime
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
-from sqlalchemy import Integer, select, type_coerce
+from sqlalchemy import Integer, func, select, type_coerce
 
 from harness.history import schema, stats
 from harness.model.outcome import Judged, Outcome, Record
@@ -362,9 +362,16 @@ def _status(point) -> str:
     return point.status.value if isinstance(point, Point) else point[2]
 
 
+KINDS = ("flaky", "regressed", "fixed", "failing")     # how a failing series' failures lie (Rate.kind)
+
+
 def rates(connection, since=None, until=None, target: str | None = None, lane: str | None = None,
-          mesa: str | None = None, kinds: tuple[str, ...] = ("flaky", "regressed", "fixed", "failing")) -> list[Rate]:
-    """Every case that failed in the window, per target and lane, ranked by rate (then runs)."""
+          mesa: str | None = None, kinds: tuple[str, ...] = KINDS) -> list[Rate]:
+    """Every case that failed in the window, per target and lane, ranked by rate (then runs).
+
+    Most failing series fail in every run (the baselined ones): those are counted in SQL, from
+    ix_results_case alone (it holds the status), and never come to Python row by row; only the
+    series that also passed are read run by run, as their kind depends on the order."""
     window = []
     if since is not None:
         window.append(R.c.started >= since)
@@ -375,17 +382,53 @@ def rates(connection, since=None, until=None, target: str | None = None, lane: s
     failing = select(T.c.case_id).join(R, R.c.id == T.c.run_id).where(T.c.failure, *window).distinct()
     if target:
         failing = failing.join(C, C.c.id == T.c.case_id).where(C.c.target == target)
-    # The failing cases' results alone, by their ids (named, not a subquery: PostgreSQL then plans
-    # an index scan per case, not a merge join over every result), five narrow columns and in no
-    # order (no sort of every row); their runs and names read once each, not with every row.
+    # the failing cases by their ids (named, not a subquery: PostgreSQL then plans an index scan
+    # per case, not a merge join over every result)
     failing_ids = sorted(connection.execute(failing).scalars())
-    chunks = [failing_ids[i:i + 500] for i in range(0, len(failing_ids), 500)]
-    cases = {case: (name, case_target) for chunk in chunks for case, name, case_target in connection.execute(
-        select(C.c.id, C.c.name, C.c.target).where(C.c.id.in_(chunk)))}
+    cases = {case: (name, case_target) for chunk in _chunks(failing_ids) for case, name, case_target in
+             connection.execute(select(C.c.id, C.c.name, C.c.target).where(C.c.id.in_(chunk)))}
+    counted = (T.c.failure | (T.c.status == Status.PASS.value))
+    groups: dict[tuple, list] = defaultdict(list)       # (case id, lane) -> (status, runs, first, last, mesa)
+    for chunk in _chunks(failing_ids):
+        query = (select(T.c.case_id, R.c.job, R.c.mesa, T.c.status, func.count(), func.min(R.c.started),
+                        func.max(R.c.started))
+                 .join(R, R.c.id == T.c.run_id).where(T.c.case_id.in_(chunk), counted, *window)
+                 .group_by(T.c.case_id, R.c.job, R.c.mesa, T.c.status))
+        for case, job, run_mesa, status, runs_, first, last in connection.execute(query):
+            if not lane or lane_of(job, run_mesa) == lane:
+                groups[(case, lane_of(job, run_mesa))].append((status, runs_, first, last, run_mesa))
+    found, mixed = [], set()
+    for (case, case_lane), members in groups.items():
+        if any(status in (Status.PASS.value, Status.FLAKE.value) for status, *_ in members):
+            mixed.add((case, case_lane))        # passed too, or a flake whose first try its message says
+        else:
+            found.append(_always_failing(*cases[case], case_lane, members))
+    found += _series_rates(connection, sorted({case for case, _ in mixed}), cases, window, lane, mixed)
+    found = [r for r in found if r.kind in kinds]
+    return sorted(found, key=lambda r: (-r.rate, -r.runs, r.name, r.target, r.lane))
+
+
+def _chunks(items: list, size: int = 500) -> list[list]:
+    return [items[i:i + size] for i in range(0, len(items), size)]
+
+
+def _always_failing(name: str, target: str, lane: str, members: list[tuple]) -> Rate:
+    """The Rate of a series that failed in each of its runs, from its counts by status and Mesa."""
+    members = sorted(members, key=lambda m: m[2])               # by first appearance, as Rate.of orders
+    first, last = min(m[2] for m in members), max(m[3] for m in members)
+    runs_ = sum(m[1] for m in members)
+    return Rate(name, target, lane, runs_, runs_, first, last, first, last, 0, "failing",
+                tuple(dict.fromkeys(m[4] for m in members)), tuple(dict.fromkeys(m[0] for m in members)))
+
+
+def _series_rates(connection, case_ids: list[int], cases: dict, window: list, lane: str | None,
+                  wanted: set | None = None) -> list[Rate]:
+    """The Rates of the cases' series read run by run (those of `wanted` (case id, lane) only,
+    where given): five narrow columns, unsorted; a flake's status its failing try's."""
     stored = {run_id: (started, lane_of(job, mesa), mesa) for run_id, started, job, mesa in connection.execute(
         select(R.c.id, R.c.started, R.c.job, R.c.mesa).where(*window))}
     rows = []
-    for chunk in chunks:
+    for chunk in _chunks(case_ids):
         # failure as the stored value: no bool made per row (bool() below)
         query = (select(T.c.case_id, T.c.run_id, type_coerce(T.c.failure, Integer), T.c.status, T.c.message_id)
                  .where(T.c.case_id.in_(chunk), T.c.failure | (T.c.status == Status.PASS.value)))
@@ -395,21 +438,18 @@ def rates(connection, since=None, until=None, target: str | None = None, lane: s
     # a flake's failing try, as its message says (a flakes line names the statuses the driver
     # gave): the flakes are among the rows (failures), their messages read once each
     flake = Status.FLAKE.value
-    wanted = sorted({row[4] for row in rows if row[3] == flake and row[4] is not None})
     tried: dict[int, Status | None] = {}
-    for chunk in (wanted[i:i + 500] for i in range(0, len(wanted), 500)):
+    for chunk in _chunks(sorted({row[4] for row in rows if row[3] == flake and row[4] is not None})):
         tried.update((message_id, policy.flake_status(text))
                      for message_id, text in connection.execute(select(M.c.id, M.c.text).where(M.c.id.in_(chunk))))
     series: dict[tuple, list] = defaultdict(list)
     for case, run_id, failure, status, message_id in rows:
         started, run_lane, mesa = stored[run_id]
-        if lane and run_lane != lane:
+        if (lane and run_lane != lane) or (wanted is not None and (case, run_lane) not in wanted):
             continue
         first_try = tried.get(message_id) if status == flake else None
         series[(*cases[case], run_lane)].append(
             (started, mesa, first_try.value if first_try else status, bool(failure), run_id))
     for points in series.values():
         points.sort(key=lambda p: (p[0], p[4]))         # oldest first, as the runs ran
-    found = [Rate.of(*key, [p[3] for p in points], points) for key, points in series.items()]
-    found = [r for r in found if r.kind in kinds]
-    return sorted(found, key=lambda r: (-r.rate, -r.runs, r.name, r.target, r.lane))
+    return [Rate.of(*key, [p[3] for p in points], points) for key, points in series.items()]

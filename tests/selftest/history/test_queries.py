@@ -175,3 +175,28 @@ def test_a_flakes_first_try_is_what_its_lines_name(database_url, tmp_path):
     assert (rate.failed, rate.runs, rate.kind, rate.statuses) == (2, 4, "flaky", ("crash", "timeout"))
     (line,) = lines.flakes_lines([rate])
     assert line.startswith(r"^tess/a\[llvmpipe\]$ crash,timeout  # ")
+
+
+def test_counted_rates_equal_the_rates_read_run_by_run(database_url, tmp_path):
+    """rates() counts the series that fail every run in SQL: the same Rates, field by field, as
+    reading every series run by run (random statuses over two lanes and two Mesas, a window)."""
+    import random
+    rng = random.Random(45)
+    letters = ".FCTsxf"
+    cases = {f"tess/c{i}": "".join(rng.choice(letters if i % 3 else "FCx") for _ in range(12)) for i in range(30)}
+    series(tmp_path / "a", cases, ci_job_name="nightly")
+    series(tmp_path / "b", cases, started="2026-11-{day:02d}T07:00:00")                  # lane 'mesa ...'
+    ingest.ingest(store.open_store(database_url), sources.runs([tmp_path]))
+    with store.open_store(database_url).connect() as connection:
+        for window in ({}, {"since": queries.datetime.datetime(2026, 11, 4)}):
+            counted = queries.rates(connection, kinds=queries.KINDS, **window)
+            condition = [queries.R.c.started >= window["since"]] if window else []
+            failing = sorted({c for c, in connection.execute(queries.select(queries.T.c.case_id).where(
+                queries.T.c.failure))})
+            names = {c: (n, t) for c, n, t in connection.execute(queries.select(queries.C.c.id, queries.C.c.name,
+                                                                                queries.C.c.target))}
+            read = [r for r in queries._series_rates(connection, failing, names, condition, None)
+                    if r.failed and r.kind in queries.KINDS]
+            key = lambda r: (r.name, r.target, r.lane)           # noqa: E731
+            assert sorted(counted, key=key) == sorted(read, key=key)
+            assert any(r.kind == "failing" for r in counted) and any(r.kind == "flaky" for r in counted)
