@@ -424,30 +424,34 @@ def _always_failing(name: str, target: str, lane: str, members: list[tuple]) -> 
 def _series_rates(connection, case_ids: list[int], cases: dict, window: list, lane: str | None,
                   wanted: set | None = None) -> list[Rate]:
     """The Rates of the cases' series read run by run (those of `wanted` (case id, lane) only,
-    where given): five narrow columns, unsorted; a flake's status its failing try's."""
+    where given): from ix_results_case, unsorted; a flake's status its failing try's."""
     stored = {run_id: (started, lane_of(job, mesa), mesa) for run_id, started, job, mesa in connection.execute(
         select(R.c.id, R.c.started, R.c.job, R.c.mesa).where(*window))}
-    rows = []
+    rows, flakes = [], []
     for chunk in _chunks(case_ids):
-        # failure as the stored value: no bool made per row (bool() below)
-        query = (select(T.c.case_id, T.c.run_id, type_coerce(T.c.failure, Integer), T.c.status, T.c.message_id)
+        # from ix_results_case alone (failure as the stored value: no bool made per row, bool() below)
+        query = (select(T.c.case_id, T.c.run_id, type_coerce(T.c.failure, Integer), T.c.status)
                  .where(T.c.case_id.in_(chunk), T.c.failure | (T.c.status == Status.PASS.value)))
+        # a flake's failing try, as its message says (a flakes line names the statuses the driver
+        # gave): the flakes' message ids, each text read once
+        flaky = select(T.c.case_id, T.c.run_id, T.c.message_id).where(T.c.case_id.in_(chunk),
+                                                                       T.c.status == Status.FLAKE.value)
         if window:
             query = query.join(R, R.c.id == T.c.run_id).where(*window)
+            flaky = flaky.join(R, R.c.id == T.c.run_id).where(*window)
         rows += connection.execute(query).all()
-    # a flake's failing try, as its message says (a flakes line names the statuses the driver
-    # gave): the flakes are among the rows (failures), their messages read once each
-    flake = Status.FLAKE.value
-    tried: dict[int, Status | None] = {}
-    for chunk in _chunks(sorted({row[4] for row in rows if row[3] == flake and row[4] is not None})):
-        tried.update((message_id, policy.flake_status(text))
+        flakes += connection.execute(flaky).all()
+    texts: dict[int, Status | None] = {}
+    for chunk in _chunks(sorted({message_id for *_, message_id in flakes if message_id is not None})):
+        texts.update((message_id, policy.flake_status(text))
                      for message_id, text in connection.execute(select(M.c.id, M.c.text).where(M.c.id.in_(chunk))))
+    tried = {(case, run_id): texts.get(message_id) for case, run_id, message_id in flakes}
     series: dict[tuple, list] = defaultdict(list)
-    for case, run_id, failure, status, message_id in rows:
+    for case, run_id, failure, status in rows:
         started, run_lane, mesa = stored[run_id]
         if (lane and run_lane != lane) or (wanted is not None and (case, run_lane) not in wanted):
             continue
-        first_try = tried.get(message_id) if status == flake else None
+        first_try = tried.get((case, run_id))
         series[(*cases[case], run_lane)].append(
             (started, mesa, first_try.value if first_try else status, bool(failure), run_id))
     for points in series.values():
