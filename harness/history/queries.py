@@ -268,23 +268,26 @@ def _counted(point: Point) -> bool:
 
 
 def history(connection, name: str, target: str | None = None, lane: str | None = None) -> list[History]:
-    """The case's history on each target and lane (every one it ran on, or those named)."""
-    query = (select(C.c.target, T.c.status, T.c.judged, T.c.failure, M.c.text, T.c.duration, T.c.reproducer,
-                    *_RUN_COLUMNS)
-             .join(C, C.c.id == T.c.case_id).join(R, R.c.id == T.c.run_id).outerjoin(M, M.c.id == T.c.message_id)
-             .where(C.c.name == name).order_by(R.c.started, R.c.id))
-    if target:
-        query = query.where(C.c.target == target)
+    """The case's history on each target and lane (every one it ran on, or those named). Its
+    results, their runs and their messages are read apart, each run and message once."""
+    where = [C.c.name == name] + ([C.c.target == target] if target else [])
+    targets = {case: case_target for case, case_target in connection.execute(select(C.c.id, C.c.target).where(*where))}
+    rows = connection.execute(select(T.c.case_id, T.c.run_id, T.c.status, T.c.judged, T.c.failure, T.c.message_id,
+                                     T.c.duration, T.c.reproducer).where(T.c.case_id.in_(list(targets)))).all()
+    made = {row[0]: _run(row) for chunk in _chunks(sorted({row[1] for row in rows}))
+            for row in connection.execute(select(*_RUN_COLUMNS).where(R.c.id.in_(chunk)))}
+    texts = {message_id: text for chunk in _chunks(sorted({row[5] for row in rows if row[5] is not None}))
+             for message_id, text in connection.execute(select(M.c.id, M.c.text).where(M.c.id.in_(chunk)))}
     found: dict[tuple[str, str], History] = {}
-    made: dict[int, Run] = {}                           # each run made once, not once per target
-    for row in connection.execute(query).all():
-        stored = made.get(row[7])
-        if stored is None:
-            stored = made[row[7]] = _run(row[7:])
+    for case, run_id, status, judged, failure, message_id, duration, reproducer in rows:
+        stored = made[run_id]
         if lane and stored.lane != lane:
             continue
-        point = Point(stored, Status(row[1]), Judged(row[2]), bool(row[3]), row[4] or "", row[5], row[6])
-        found.setdefault((row[0], stored.lane), History(name, row[0], stored.lane, [])).points.append(point)
+        point = Point(stored, Status(status), Judged(judged), bool(failure), texts.get(message_id, ""), duration,
+                      reproducer)
+        found.setdefault((targets[case], stored.lane), History(name, targets[case], stored.lane, [])).points.append(point)
+    for found_history in found.values():
+        found_history.points.sort(key=lambda p: (p.run.started, p.run.id))      # oldest first
     return [found[key] for key in sorted(found)]
 
 
