@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import shlex
 import sys
 from pathlib import Path
 
@@ -175,7 +176,7 @@ def _glyph(point: queries.Point) -> str:
 
 
 def flakes(args) -> int:
-    kinds = ("flaky", "regressed", "fixed", "failing") if args.all else ("flaky",)
+    kinds = queries.KINDS if args.all else ("flaky",)
     if not 0 < args.threshold <= 1:
         raise BadInput(f"--threshold {args.threshold}: expected a rate in (0, 1]")
     with open_store(store_of(args), readonly=True).connect() as connection:
@@ -249,7 +250,7 @@ def bisect(args) -> int:
     print(f"history: {ids.key(name, history.target)} in lane {history.lane}: good end Mesa {good} "
           f"({passes} passing run(s): good with confidence {1 - (1 - rate) ** passes:.2%} at this rate), "
           f"first bad run {history.first_bad.run.id} (Mesa {bad}); rate since {rate:.0%} -> {runs} run(s) a step"
-          f"\npython -m harness bisect {' '.join(argv)}", file=sys.stderr)
+          f"\npython -m harness bisect {shlex.join(argv)}", file=sys.stderr)
     return 0 if args.dry_run else mesa_bisect.main(argv)
 
 
