@@ -197,7 +197,7 @@ def choose_llvm(tree: Path, log, install: bool = True) -> tuple[int, str]:
     if not have:
         raise BuildError("no LLVM installed (/usr/lib/llvm-*/bin/llvm-config) and none could be")
     newest = have[-1]
-    for package in (p.format(newest) for p in LLVM_PACKAGES[1:]):     # llvmpipe's clang parts too
+    for package in (p.format(newest) for p in LLVM_PACKAGES):     # its headers (llvm-config is llvm-N's), and clang's
         if install and not installed(package):
             _apt_install([package], log)
     return newest, why + f"LLVM {newest}, the newest installed"
