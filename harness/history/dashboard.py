@@ -291,16 +291,6 @@ def case(connection, name: str, links: Links | None = None) -> str | None:
 # ---- flakes
 
 
-def _known_cases(connection, since) -> set[tuple[str, str]]:
-    """(case id, target) of the cases the baseline expected to fail in some run of the window."""
-    r, c, t = schema.runs, schema.cases, schema.results
-    query = (select(c.c.name, c.c.target).join(t, t.c.case_id == c.c.id).join(r, r.c.id == t.c.run_id)
-             .where(t.c.judged == Judged.EXPECTED_FAIL.value).distinct())
-    if since is not None:
-        query = query.where(r.c.started >= since)
-    return {(name, target) for name, target in connection.execute(query)}
-
-
 def flakes(connection, days: float = DEFAULT_DAYS, links: Links | None = None,
            now: datetime.datetime | None = None) -> str:
     """Failure rates over the last `days`: the flaky cases ranked by rate, then the others that
@@ -309,11 +299,10 @@ def flakes(connection, days: float = DEFAULT_DAYS, links: Links | None = None,
     now = now or datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
     since = now - datetime.timedelta(days=days)
     rates = queries.rates(connection, since=since)
-    known = _known_cases(connection, since)
 
     def row(rate: queries.Rate) -> dict:
         low, high = rate.interval
-        return {"rate": rate, "low": low, "high": high, "known": (rate.name, rate.target) in known,
+        return {"rate": rate, "low": low, "high": high, "known": rate.known,
                 "fixed": rate.confidence_fixed(THRESHOLD), "href": links.case(rate.name)}
     return _render("flakes.html.j2", links, title="Flakes", days=days, since=since, threshold=THRESHOLD,
                    flaky=[row(r) for r in rates if r.kind == "flaky"],

@@ -307,6 +307,7 @@ class Rate:
     kind: str                                 # flaky, regressed, fixed, failing, passing
     mesa: tuple[str, ...] = ()                # the Mesa versions of its failing runs
     statuses: tuple[str, ...] = ()            # the failing statuses seen
+    known: bool = False                       # the baseline expected one of its failures (a known defect)
 
     @classmethod
     def of(cls, name: str, target: str, lane: str, failures: list[bool], points: list) -> "Rate":
@@ -328,7 +329,7 @@ class Rate:
                    started[-1] if started else None, started[bad[0]] if bad else None,
                    started[bad[-1]] if bad else None, clean, kind,
                    tuple(dict.fromkeys(_mesa(points[i]) for i in bad)),
-                   tuple(dict.fromkeys(_status(points[i]) for i in bad)))
+                   tuple(dict.fromkeys(_status(points[i]) for i in bad)), any(_known(points[i]) for i in bad))
 
     @property
     def rate(self) -> float:
@@ -349,7 +350,7 @@ class Rate:
         return {"case": self.name, "target": self.target, "lane": self.lane, "failed": self.failed, "runs": self.runs,
                 "rate": round(self.rate, 4), "interval95": [round(low, 4), round(high, 4)], **when,
                 "clean_since": self.clean_since, "kind": self.kind, "mesa": list(self.mesa),
-                "statuses": list(self.statuses), "fixed_threshold": threshold,
+                "statuses": list(self.statuses), "known": self.known, "fixed_threshold": threshold,
                 "fixed_confidence": round(self.confidence_fixed(threshold), 4)}
 
 
@@ -363,6 +364,10 @@ def _mesa(point) -> str:
 
 def _status(point) -> str:
     return point.status.value if isinstance(point, Point) else point[2]
+
+
+def _known(point) -> bool:
+    return point.known if isinstance(point, Point) else point[5] == Judged.EXPECTED_FAIL.value
 
 
 KINDS = ("flaky", "regressed", "fixed", "failing")     # how a failing series' failures lie (Rate.kind)
@@ -391,15 +396,15 @@ def rates(connection, since=None, until=None, target: str | None = None, lane: s
     cases = {case: (name, case_target) for chunk in _chunks(failing_ids) for case, name, case_target in
              connection.execute(select(C.c.id, C.c.name, C.c.target).where(C.c.id.in_(chunk)))}
     counted = (T.c.failure | (T.c.status == Status.PASS.value))
-    groups: dict[tuple, list] = defaultdict(list)       # (case id, lane) -> (status, runs, first, last, mesa)
+    groups: dict[tuple, list] = defaultdict(list)    # (case id, lane) -> (status, runs, first, last, mesa, judged)
     for chunk in _chunks(failing_ids):
         query = (select(T.c.case_id, R.c.job, R.c.mesa, T.c.status, func.count(), func.min(R.c.started),
-                        func.max(R.c.started))
+                        func.max(R.c.started), T.c.judged)
                  .join(R, R.c.id == T.c.run_id).where(T.c.case_id.in_(chunk), counted, *window)
-                 .group_by(T.c.case_id, R.c.job, R.c.mesa, T.c.status))
-        for case, job, run_mesa, status, runs_, first, last in connection.execute(query):
+                 .group_by(T.c.case_id, R.c.job, R.c.mesa, T.c.status, T.c.judged))
+        for case, job, run_mesa, status, runs_, first, last, judged in connection.execute(query):
             if not lane or lane_of(job, run_mesa) == lane:
-                groups[(case, lane_of(job, run_mesa))].append((status, runs_, first, last, run_mesa))
+                groups[(case, lane_of(job, run_mesa))].append((status, runs_, first, last, run_mesa, judged))
     found, mixed = [], set()
     for (case, case_lane), members in groups.items():
         if any(status in (Status.PASS.value, Status.FLAKE.value) for status, *_ in members):
@@ -421,7 +426,8 @@ def _always_failing(name: str, target: str, lane: str, members: list[tuple]) -> 
     first, last = min(m[2] for m in members), max(m[3] for m in members)
     runs_ = sum(m[1] for m in members)
     return Rate(name, target, lane, runs_, runs_, first, last, first, last, 0, "failing",
-                tuple(dict.fromkeys(m[4] for m in members)), tuple(dict.fromkeys(m[0] for m in members)))
+                tuple(dict.fromkeys(m[4] for m in members)), tuple(dict.fromkeys(m[0] for m in members)),
+                any(m[5] == Judged.EXPECTED_FAIL.value for m in members))
 
 
 def _series_rates(connection, case_ids: list[int], cases: dict, window: list, lane: str | None,
@@ -433,7 +439,7 @@ def _series_rates(connection, case_ids: list[int], cases: dict, window: list, la
     rows, flakes = [], []
     for chunk in _chunks(case_ids):
         # from ix_results_case alone (failure as the stored value: no bool made per row, bool() below)
-        query = (select(T.c.case_id, T.c.run_id, type_coerce(T.c.failure, Integer), T.c.status)
+        query = (select(T.c.case_id, T.c.run_id, type_coerce(T.c.failure, Integer), T.c.status, T.c.judged)
                  .where(T.c.case_id.in_(chunk), T.c.failure | (T.c.status == Status.PASS.value)))
         # a flake's failing try, as its message says (a flakes line names the statuses the driver
         # gave): the flakes' message ids, each text read once
@@ -450,13 +456,13 @@ def _series_rates(connection, case_ids: list[int], cases: dict, window: list, la
                      for message_id, text in connection.execute(select(M.c.id, M.c.text).where(M.c.id.in_(chunk))))
     tried = {(case, run_id): texts.get(message_id) for case, run_id, message_id in flakes}
     series: dict[tuple, list] = defaultdict(list)
-    for case, run_id, failure, status in rows:
+    for case, run_id, failure, status, judged in rows:
         started, run_lane, mesa = stored[run_id]
         if (lane and run_lane != lane) or (wanted is not None and (case, run_lane) not in wanted):
             continue
         first_try = tried.get((case, run_id))
         series[(*cases[case], run_lane)].append(
-            (started, mesa, first_try.value if first_try else status, bool(failure), run_id))
+            (started, mesa, first_try.value if first_try else status, bool(failure), run_id, judged))
     for points in series.values():
         points.sort(key=lambda p: (p[0], p[4]))         # oldest first, as the runs ran
     return [Rate.of(*key, [p[3] for p in points], points) for key, points in series.items()]

@@ -87,9 +87,9 @@ results = Table(
     Column("message_id", Integer, ForeignKey("messages.id"), nullable=True),
     Column("expected", String(32), nullable=False, server_default=""),
     Column("reproducer", Text, nullable=False, server_default=""),
-    # a case's results in run order, with their status: a case's history, and the flakes page's
+    # a case's results in run order, with their verdicts: a case's history, and the flakes page's
     # counts of the series that fail every run, read from this index alone (migration 0005)
-    Index("ix_results_case", "case_id", "run_id", "failure", "status"),
+    Index("ix_results_case", "case_id", "run_id", "failure", "status", "judged"),
     # the failures alone, so that the flakes page reads thousands of rows, not millions. Its WHERE
     # is the very term the queries' `T.c.failure` renders as (SQLite: `failure = 1`, PostgreSQL:
     # `failure`): SQLite uses a partial index only for a query with its WHERE's own terms.

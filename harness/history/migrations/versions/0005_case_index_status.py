@@ -1,6 +1,6 @@
-"""ix_results_case holds each result's failure and status: the flakes page counts the series that
-fail in every run from this index alone, without reading the results table row by row (at 1,000
-runs of 13,000 results that read was most of its time).
+"""ix_results_case holds each result's failure, status and judgement: the flakes page counts the
+series that fail in every run, and tells the known ones, from this index alone, without reading
+the results table row by row (at 1,000 runs of 13,000 results that read was most of its time).
 
 Revision ID: 0005
 Revises: 0004
@@ -20,7 +20,7 @@ def _recreate(*columns: str) -> None:
 
 
 def upgrade() -> None:
-    _recreate("case_id", "run_id", "failure", "status")
+    _recreate("case_id", "run_id", "failure", "status", "judged")
 
 
 def downgrade() -> None:
