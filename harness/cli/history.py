@@ -135,11 +135,16 @@ def runs(args) -> int:
     return 0
 
 
-def case(args) -> int:
+def _histories(args) -> tuple[str, list[queries.History]]:
+    """The case `args.case` names (CASE_ID or CASE_ID[TARGET]) and its histories in `args.lane`."""
     named = ids.split(args.case)
     name, target = named if named else (args.case, None)
     with open_store(store_of(args), readonly=True).connect() as connection:
-        found = queries.history(connection, name, target, args.lane)
+        return name, queries.history(connection, name, target, args.lane)
+
+
+def case(args) -> int:
+    _, found = _histories(args)
     if not found:
         raise BadInput(f"{args.case}: not in the history")
     if args.json:
@@ -227,10 +232,7 @@ def lines_command(args) -> int:
 
 def bisect(args) -> int:
     from harness.triage import mesa_bisect
-    named = ids.split(args.case)
-    name, target = named if named else (args.case, None)
-    with open_store(store_of(args), readonly=True).connect() as connection:
-        found = queries.history(connection, name, target, args.lane)
+    name, found = _histories(args)
     failing = [h for h in found if h.first_bad is not None]
     if len(failing) != 1:
         where = ", ".join(f"[{h.target}] lane {h.lane}" for h in failing) or "none"

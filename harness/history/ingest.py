@@ -14,11 +14,10 @@ from sqlalchemy import Engine, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from harness.history import schema
+from harness.history.store import chunks
 from harness.history.sources import Run
 from harness.model.outcome import Judged, Record
 from harness.model.status import Status
-
-CHUNK = 500                             # names in one IN (...): well under SQLite's variable limit
 
 
 @dataclass(frozen=True)
@@ -79,7 +78,7 @@ def _ids(connection, table, columns: tuple[str, str], wanted: set[tuple[str, str
     found: dict[tuple[str, str], int] = {}
 
     def fetch(seconds: set[str]):
-        for chunk in _chunks(sorted(seconds)):
+        for chunk in chunks(sorted(seconds)):
             for row in connection.execute(select(table.c.id, a, b).where(b.in_(chunk))):
                 if (row[1], row[2]) in wanted:
                     found[(row[1], row[2])] = row[0]
@@ -97,7 +96,7 @@ def _messages(connection, digests: dict[str, str]) -> dict[str, int]:
     found: dict[str, int] = {}
 
     def fetch(wanted):
-        for chunk in _chunks(sorted(wanted)):
+        for chunk in chunks(sorted(wanted)):
             found.update(connection.execute(select(table.c.digest, table.c.id).where(table.c.digest.in_(chunk))).all())
     fetch(set(digests.values()))
     missing = {digest: text for text, digest in digests.items() if digest not in found}
@@ -105,10 +104,6 @@ def _messages(connection, digests: dict[str, str]) -> dict[str, int]:
         connection.execute(_insert(connection, table), [{"digest": d, "text": t} for d, t in sorted(missing.items())])
         fetch(set(missing))
     return found
-
-
-def _chunks(items: list) -> list[list]:
-    return [items[i:i + CHUNK] for i in range(0, len(items), CHUNK)]
 
 
 def _targets(run_id: int, records: list[Record]) -> list[dict]:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from sqlalchemy import Integer, func, select, type_coerce
 
 from harness.history import schema, stats
+from harness.history.store import chunks
 from harness.model.outcome import Judged, Outcome, Record
 from harness.model.status import Status
 from harness.run import policy
@@ -106,7 +107,7 @@ def runs(connection, since=None, until=None, target: str | None = None, lane: st
 def _targets(connection, ids: list[int]) -> dict[int, dict]:
     """Per run id: target -> its run_targets row (renderer, counts...)."""
     targets: dict[int, dict] = defaultdict(dict)
-    for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
+    for chunk in chunks(ids):
         for row in connection.execute(select(RT).where(RT.c.run_id.in_(chunk))).mappings():
             targets[row["run_id"]][row["target"]] = {k: v for k, v in row.items() if k not in ("run_id", "target")}
     return targets
@@ -267,6 +268,12 @@ def _counted(point: Point) -> bool:
     return point.failure or point.status is Status.PASS
 
 
+def _texts(connection, ids: set) -> dict[int, str]:
+    """The messages of these ids (None among them: no message), each read once."""
+    return {message_id: text for chunk in chunks(sorted(i for i in ids if i is not None))
+            for message_id, text in connection.execute(select(M.c.id, M.c.text).where(M.c.id.in_(chunk)))}
+
+
 def history(connection, name: str, target: str | None = None, lane: str | None = None) -> list[History]:
     """The case's history on each target and lane (every one it ran on, or those named). Its
     results, their runs and their messages are read apart, each run and message once."""
@@ -274,10 +281,9 @@ def history(connection, name: str, target: str | None = None, lane: str | None =
     targets = {case: case_target for case, case_target in connection.execute(select(C.c.id, C.c.target).where(*where))}
     rows = connection.execute(select(T.c.case_id, T.c.run_id, T.c.status, T.c.judged, T.c.failure, T.c.message_id,
                                      T.c.duration, T.c.reproducer).where(T.c.case_id.in_(list(targets)))).all()
-    made = {row[0]: _run(row) for chunk in _chunks(sorted({row[1] for row in rows}))
+    made = {row[0]: _run(row) for chunk in chunks(sorted({row[1] for row in rows}))
             for row in connection.execute(select(*_RUN_COLUMNS).where(R.c.id.in_(chunk)))}
-    texts = {message_id: text for chunk in _chunks(sorted({row[5] for row in rows if row[5] is not None}))
-             for message_id, text in connection.execute(select(M.c.id, M.c.text).where(M.c.id.in_(chunk)))}
+    texts = _texts(connection, {row[5] for row in rows})
     found: dict[tuple[str, str], History] = {}
     for case, run_id, status, judged, failure, message_id, duration, reproducer in rows:
         stored = made[run_id]
@@ -393,11 +399,11 @@ def rates(connection, since=None, until=None, target: str | None = None, lane: s
     # the failing cases by their ids (named, not a subquery: PostgreSQL then plans an index scan
     # per case, not a merge join over every result)
     failing_ids = sorted(connection.execute(failing).scalars())
-    cases = {case: (name, case_target) for chunk in _chunks(failing_ids) for case, name, case_target in
+    cases = {case: (name, case_target) for chunk in chunks(failing_ids) for case, name, case_target in
              connection.execute(select(C.c.id, C.c.name, C.c.target).where(C.c.id.in_(chunk)))}
     counted = (T.c.failure | (T.c.status == Status.PASS.value))
     groups: dict[tuple, list] = defaultdict(list)    # (case id, lane) -> (status, runs, first, last, mesa, judged)
-    for chunk in _chunks(failing_ids):
+    for chunk in chunks(failing_ids):
         query = (select(T.c.case_id, R.c.job, R.c.mesa, T.c.status, func.count(), func.min(R.c.started),
                         func.max(R.c.started), T.c.judged)
                  .join(R, R.c.id == T.c.run_id).where(T.c.case_id.in_(chunk), counted, *window)
@@ -414,10 +420,6 @@ def rates(connection, since=None, until=None, target: str | None = None, lane: s
     found += _series_rates(connection, sorted({case for case, _ in mixed}), cases, window, lane, mixed)
     found = [r for r in found if r.kind in kinds]
     return sorted(found, key=lambda r: (-r.rate, -r.runs, r.name, r.target, r.lane))
-
-
-def _chunks(items: list, size: int = 500) -> list[list]:
-    return [items[i:i + size] for i in range(0, len(items), size)]
 
 
 def _always_failing(name: str, target: str, lane: str, members: list[tuple]) -> Rate:
@@ -437,7 +439,7 @@ def _series_rates(connection, case_ids: list[int], cases: dict, window: list, la
     stored = {run_id: (started, lane_of(job, mesa), mesa) for run_id, started, job, mesa in connection.execute(
         select(R.c.id, R.c.started, R.c.job, R.c.mesa).where(*window))}
     rows, flakes = [], []
-    for chunk in _chunks(case_ids):
+    for chunk in chunks(case_ids):
         # from ix_results_case alone (failure as the stored value: no bool made per row, bool() below)
         query = (select(T.c.case_id, T.c.run_id, type_coerce(T.c.failure, Integer), T.c.status, T.c.judged)
                  .where(T.c.case_id.in_(chunk), T.c.failure | (T.c.status == Status.PASS.value)))
@@ -450,11 +452,8 @@ def _series_rates(connection, case_ids: list[int], cases: dict, window: list, la
             flaky = flaky.join(R, R.c.id == T.c.run_id).where(*window)
         rows += connection.execute(query).all()
         flakes += connection.execute(flaky).all()
-    texts: dict[int, Status | None] = {}
-    for chunk in _chunks(sorted({message_id for *_, message_id in flakes if message_id is not None})):
-        texts.update((message_id, policy.flake_status(text))
-                     for message_id, text in connection.execute(select(M.c.id, M.c.text).where(M.c.id.in_(chunk))))
-    tried = {(case, run_id): texts.get(message_id) for case, run_id, message_id in flakes}
+    texts = _texts(connection, {message_id for *_, message_id in flakes})
+    tried = {(case, run_id): policy.flake_status(texts.get(message_id, "")) for case, run_id, message_id in flakes}
     series: dict[tuple, list] = defaultdict(list)
     for case, run_id, failure, status, judged in rows:
         started, run_lane, mesa = stored[run_id]

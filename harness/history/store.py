@@ -18,6 +18,12 @@ from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 LOCK = 4_545_045                      # PostgreSQL advisory lock key of a migration
 WAIT_S = 60                           # how long a writer waits for SQLite's lock
+CHUNK = 500                           # values in one IN (...): well under SQLite's variable limit
+
+
+def chunks(items: list, size: int = CHUNK) -> list[list]:
+    """`items` in lists of at most `size`, for queries with an IN (...) of them."""
+    return [items[i:i + size] for i in range(0, len(items), size)]
 
 
 class StoreError(Exception):

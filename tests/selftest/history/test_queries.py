@@ -127,14 +127,21 @@ def test_cli_answers_in_json(stored, database_url):
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1
 
 
-def test_bisect_command_of_a_regression(database_url, tmp_path):
-    for i, (letter, commit) in enumerate(zip("..F.FF", ["c1", "c2", "c2", "c3", "c4", "c5"])):
+def nightly_builds(database_url: str, folder, letters: str, commits: list[str]) -> queries.History:
+    """Nightly runs of tess/a on builds of a Mesa checkout (`letters`: . pass, F crash; one
+    commit a run), stored; the case's one history."""
+    for i, (letter, commit) in enumerate(zip(letters, commits)):
         status = queries.Status.CRASH if letter == "F" else queries.Status.PASS
-        run(tmp_path / f"r{i}", [record("tess/a", status, mesa="26.3.0-devel")], f"2026-11-0{i + 1}T01:00:00",
+        run(folder / f"r{i}", [record("tess/a", status, mesa="26.3.0-devel")], f"2026-11-0{i + 1}T01:00:00",
             mesa_commit=commit, ci_job_name="nightly", ci_pipeline_id=str(i))
-    ingest.ingest(store.open_store(database_url), sources.runs([tmp_path]))
+    ingest.ingest(store.open_store(database_url), sources.runs([folder]))
     with store.open_store(database_url).connect() as connection:
         (history,) = queries.history(connection, "tess/a")
+    return history
+
+
+def test_bisect_command_of_a_regression(database_url, tmp_path):
+    history = nightly_builds(database_url, tmp_path, "..F.FF", ["c1", "c2", "c2", "c3", "c4", "c5"])
     # c2 failed once and passed once: a failure proves a commit bad, so c2 is the first bad
     # commit the history shows, c1 the good one, and the rate from c2 on is 3/4
     assert history.bisect_range() == ("c1", "c2", 0.75)
@@ -146,13 +153,7 @@ def test_bisect_command_of_a_regression(database_url, tmp_path):
 
 
 def test_bisect_of_an_intermittent_regression_runs_k_times_a_step(database_url, tmp_path):
-    for i, (letter, commit) in enumerate(zip("...F..F.F", ["c1", "c1", "c2", "c3", "c3", "c4", "c4", "c5", "c5"])):
-        status = queries.Status.CRASH if letter == "F" else queries.Status.PASS
-        run(tmp_path / f"r{i}", [record("tess/a", status, mesa="26.3.0-devel")], f"2026-11-0{i + 1}T01:00:00",
-            mesa_commit=commit, ci_job_name="nightly", ci_pipeline_id=str(i))
-    ingest.ingest(store.open_store(database_url), sources.runs([tmp_path]))
-    with store.open_store(database_url).connect() as connection:
-        (history,) = queries.history(connection, "tess/a")
+    history = nightly_builds(database_url, tmp_path, "...F..F.F", ["c1", "c1", "c2", "c3", "c3", "c4", "c4", "c5", "c5"])
     good, bad, rate = history.bisect_range()
     assert (good, bad, rate) == ("c2", "c3", round(3 / 6, 4))        # 3 of the 6 runs from the first bad one
     assert history.bisect_command().endswith("--good c2 --bad c3 --rate 0.5")
