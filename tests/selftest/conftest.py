@@ -12,6 +12,9 @@ from harness.sources import catalog
 from harness.model.case import Case, Draw, DrawEntry, Expectation, Readback, Requirements
 
 ROOT = Path(__file__).resolve().parents[2]
+# This folder: its helpers (faults.py, postgres.py) and the corpora its tests share (shader_tests/,
+# shader_tests_fidelity/, glsl_corpus/); the tests themselves sit in one folder per layer of harness/.
+SELFTEST = ROOT / "tests" / "selftest"
 # The Mesa every self-test that runs a real driver runs on: bookworm's 22.3.6 as bin/fetch-mesa
 # fetched it, the same on any host, whose verdicts the tests are written against (Debian 13's
 # own 25.0.7 has real defects where these tests plant theirs, e.g. zink's crash after
@@ -26,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PINNED_MESA = ROOT / "mesa" / "22.3.6-1+deb12u2"
 # The self-tests' own backends and targets (faults.py: fault injection), added as any plugin adds
 # them; every executor started here hands the plugin on to its children.
-plugins.load([str(Path(__file__).resolve().parent / "faults.py")])
+plugins.load([str(SELFTEST / "faults.py")])
 
 # The children a self-test starts import this checkout's harness. A child started in another
 # folder (a test's tmp_path tree) otherwise imports whatever the venv's editable install points

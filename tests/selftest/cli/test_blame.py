@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from conftest import ROOT
 
 
 def test_an_unknown_case_is_one_line_and_exit_2():

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 from conftest import ROOT
-from test_reliability import pick, run, tree_with
+from e2e.test_reliability import pick, run, tree_with
 
 from harness.run import baseline
 from harness.results import files as results

@@ -10,7 +10,7 @@ import sys
 import pytest
 from conftest import ROOT
 from junitparser import JUnitXml, Properties
-from test_plugin_e2e import HAZARD_FAMILY, family_tree, pytest_run
+from pytest_adapter.test_plugin import HAZARD_FAMILY, family_tree, pytest_run
 
 from harness.sources import catalog
 from harness.run import export

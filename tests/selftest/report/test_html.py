@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 from conftest import family
-from test_matrix import ALWAYS_BAD, ALWAYS_GOOD, FIXED, REGRESSED, RELEASES, write_runs
+from results.test_release_matrix import ALWAYS_BAD, ALWAYS_GOOD, FIXED, REGRESSED, RELEASES, write_runs
 from harness.report import html as report
 from harness.report import images
 from harness.oracle.verdict import check

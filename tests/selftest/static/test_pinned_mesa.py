@@ -10,13 +10,11 @@ import ast
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from conftest import PINNED, PINNED_MESA, ROOT
+from conftest import PINNED, PINNED_MESA, ROOT, SELFTEST
 
-HERE = Path(__file__).resolve().parent
 STARTERS = {"Executor", "probe"}           # what starts a driver child in this process
 # first arguments that start no Mesa driver: the test-only fault backends of test_executor.py
 # and test_spawner.py (Target("fault", "fault", ...)) and a target that does not exist
@@ -37,7 +35,7 @@ def _starts_without_mesa(call: ast.Call) -> bool:
 
 def test_every_executor_in_a_self_test_is_handed_its_mesa():
     unpinned = []
-    for path in sorted(HERE.glob("*.py")):
+    for path in sorted(SELFTEST.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) in STARTERS \
                     and _starts_without_mesa(node):

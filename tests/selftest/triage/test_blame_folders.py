@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from pathlib import Path
 
 from harness.sources import catalog
 from harness.triage.blame_rules import VERDICTS
 
-ROOT = Path(__file__).resolve().parents[2]
+from conftest import ROOT
 spec = importlib.util.spec_from_file_location("blame_folders", ROOT / "bench" / "blame_folders.py")
 blame_folders = importlib.util.module_from_spec(spec)
 sys.modules["blame_folders"] = blame_folders      # dataclasses look their module up

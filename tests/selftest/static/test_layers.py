@@ -9,8 +9,9 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
-PACKAGE = Path(__file__).resolve().parents[2] / "harness"
+PACKAGE = ROOT / "harness"
 # Reading the environment: get, [], in, items, copies. Writes (setdefault before numpy loads,
 # PYOPENGL_PLATFORM before PyOpenGL loads) configure this process and are not reads.
 READ = re.compile(r"os\.environ(\.get\(|\[(?!.*\]\s*=[^=])|\.items\(|\.keys\(|\.copy\(|\b(?!\.setdefault|\[))"

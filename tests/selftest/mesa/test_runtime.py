@@ -17,10 +17,9 @@ from harness.mesa import runtime as mesa
 from harness.executor import targets
 from harness.executor.executor import probe
 from harness.report import html as report
-from conftest import family
-from test_report import chromium_dom, parse
+from conftest import ROOT, family
+from report.test_html import chromium_dom, parse
 
-ROOT = Path(__file__).resolve().parents[2]
 SYSTEM_LIBS = Path("/usr/lib/x86_64-linux-gnu")
 # bin/selftest fetches it; resolved as harness.mesa.runtime.locate resolves it (a checkout whose
 # mesa/ is a link, e.g. a worktree sharing another's fetched Mesas, gets the same paths)

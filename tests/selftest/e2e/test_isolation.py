@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from pathlib import Path
 
 import pytest
 from faults import FAULT_LLVMPIPE, planted
@@ -19,9 +18,8 @@ from harness.sources import shader_test
 from harness.executor.targets import get
 from harness.oracle.verdict import judge
 
-from conftest import pinned_mesa
+from conftest import SELFTEST, pinned_mesa
 
-HERE = Path(__file__).resolve().parent
 DIRTY = "selftest/isolation/dirty"
 # Chosen to notice the dirt: the tess cases read GL's initial patch size and levels (or set
 # their own), draw_params read attributes and indices through bound buffers and draw with
@@ -54,7 +52,7 @@ def fault_target(driver: str):
 def cases(tess_cases, draw_params_cases, varyings_cases):
     found = {**tess_cases, **draw_params_cases, **varyings_cases}
     chosen = [found[i] for family in CASES.values() for i in family]
-    chosen += [shader_test.load(HERE / "shader_tests" / f"{name}.shader_test") for name in SHADER_TESTS]
+    chosen += [shader_test.load(SELFTEST / "shader_tests" / f"{name}.shader_test") for name in SHADER_TESTS]
     # the dirtiers: real cases in each profile, renamed so that the fault target dirties after them
     core = dataclasses.replace(found[CASES["tess"][0]], id=DIRTY + "-core", family="selftest")
     compat = dataclasses.replace(found[CASES["varyings"][0]], id=DIRTY + "-compat", family="selftest")

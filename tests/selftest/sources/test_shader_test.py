@@ -18,10 +18,9 @@ from harness.model.case import ID_RE, Case, Read, step_state
 from harness.sources import shader_test as st
 from harness.oracle.verdict import check, judge
 
-from conftest import pinned_mesa
+from conftest import ROOT, SELFTEST, pinned_mesa
 
-FILES = Path(__file__).parent / "shader_tests"
-ROOT = Path(__file__).resolve().parents[2]
+FILES = SELFTEST / "shader_tests"
 
 
 def load(name: str) -> Case:

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from harness.mesa import build as mesa_build
 
-ROOT = Path(__file__).resolve().parents[2]
+from conftest import ROOT
 
 # The declarations that differ between eras, written the way each era's options file has them.
 MESA_22 = """

@@ -20,7 +20,7 @@ import pytest
 from harness.mesa import build as mesa_build
 from harness.triage import mesa_bisect
 
-ROOT = Path(__file__).resolve().parents[2]
+from conftest import ROOT
 CASE = "tess/tcs/quads/equal/in1-out1"           # any real id: the driver checks ids before building
 CODES = {"pass": (0, 0.0, 0.0), "fail": (1, 0.0, 0.0), "nobuild": (125, 0.0, 0.0)}
 

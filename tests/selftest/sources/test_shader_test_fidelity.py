@@ -12,14 +12,14 @@ written for these tests."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
+from conftest import SELFTEST
 
 from harness.sources import shader_test as st
 from harness.oracle.verdict import judge
 
-FILES = Path(__file__).parent / "shader_tests_fidelity"
+FILES = SELFTEST / "shader_tests_fidelity"
 # file -> (text to replace, replacement) that must turn its pass into a fail
 TWINS = {
     "core-clip-distance": ("probe rect rgba (0, 0, 12, 32) (0.0, 0.0, 0.0, 1.0)",

@@ -5,7 +5,6 @@ the shaders by hand, hold there too)."""
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -15,9 +14,9 @@ from harness.backends.vk.translate import Program, translate
 from harness.sources import shader_test as st
 from harness.oracle.verdict import judge
 
-from conftest import pinned_mesa
+from conftest import SELFTEST, pinned_mesa
 
-CORPUS = sorted((Path(__file__).parent / "glsl_corpus").glob("*.shader_test"))
+CORPUS = sorted((SELFTEST / "glsl_corpus").glob("*.shader_test"))
 NAMES = [p.stem for p in CORPUS]
 
 

@@ -1,0 +1,1 @@
+"""Checks of the checkout itself: its docs, import layers, lint and types, packaging, and the self-tests' own pinned Mesa (a package, so that its test modules' names need not be unique across folders)."""
