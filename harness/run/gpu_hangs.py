@@ -1,12 +1,11 @@
 """Hangs on a GPU, remembered for the machine's boot: a failure after one is flagged.
 
-On NVIDIA's H100 (580.159.04), once zink hung (a device lost under it) and its process was
-killed, later zink processes on that GPU fetched vertex attributes as 0 and hung on cases that
-passed before the hang and pass on a fresh machine, whatever the shader caches
-(bench/results/2026-11-26-gpu-evidence.md). A verdict must depend on the case alone, and on such
-a machine it does not: so a hang or a lost device on a hardware renderer is noted in a file of the
-harness's cache home with the machine's boot id, and every later failure on a hardware renderer,
-in any process until the machine restarts, says so in its message. The verdict itself stands: the
+A hang can leave a GPU in a state where later processes, with fresh shader caches, fail cases
+that pass on a fresh machine (zink on NVIDIA's driver, after a device lost: the evidence is in
+bench/results/2026-11-26-gpu-evidence.md and docs/gpu.md). A verdict must depend on the case
+alone, and on such a machine it does not: so a hang or a lost device on a hardware renderer is
+noted in a file of the harness's cache home with the machine's boot id, and every later failure
+on a hardware renderer, in any process until the machine restarts, says so in its message. The verdict itself stands: the
 failure may be real, but it is to be rerun on a fresh machine before it is triaged (docs/gpu.md).
 """
 from __future__ import annotations
