@@ -5,8 +5,9 @@ that pass on a fresh machine (zink on NVIDIA's driver, after a device lost: the 
 bench/results/2026-11-26-gpu-evidence.md and docs/gpu.md). A verdict must depend on the case
 alone, and on such a machine it does not: so a hang or a lost device on a hardware renderer is
 noted in a file of the harness's cache home with the machine's boot id, and every later failure
-on a hardware renderer, in any process until the machine restarts, says so in its message. The verdict itself stands: the
-failure may be real, but it is to be rerun on a fresh machine before it is triaged (docs/gpu.md).
+on a hardware renderer, in any process until the machine restarts, says so in its message. The
+verdict itself stands: the failure may be real, but it is to be rerun on a fresh machine before it
+is triaged (docs/gpu.md).
 """
 from __future__ import annotations
 
