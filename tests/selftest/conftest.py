@@ -23,9 +23,9 @@ SELFTEST = ROOT / "tests" / "selftest"
 #  - in this process: Executor(..., mesa=pinned_mesa()), probe(..., mesa=pinned_mesa());
 #  - in the children a self-test starts (pytest, harness parallel/run/blame/explore/...):
 #    $HARNESS_MESA, the default --mesa, set here for the whole session. A test about the system's
-#    Mesa itself says so and takes HARNESS_MESA out of its child's environment (test_mesa,
-#    test_gating, harness matrix --mesa system).
-# test_pinned_mesa.py checks that no self-test starts a real driver otherwise.
+#    Mesa itself says so and takes HARNESS_MESA out of its child's environment (mesa/test_runtime,
+#    run/test_gating, harness matrix --mesa system).
+# static/test_pinned_mesa.py checks that no self-test starts a real driver otherwise.
 PINNED_MESA = ROOT / "mesa" / "22.3.6-1+deb12u2"
 # The self-tests' own backends and targets (faults.py: fault injection), added as any plugin adds
 # them; every executor started here hands the plugin on to its children.
@@ -52,7 +52,7 @@ def pinned_mesa():
 
 def pinned_args() -> list[str]:
     """--mesa for the pinned Mesa on a command line (none where it has not been fetched), as one
-    word: a path as a word of its own on pytest's command line moves its rootdir (test_gating)."""
+    word: a path as a word of its own on pytest's command line moves its rootdir (run/test_gating)."""
     return [f"--mesa={PINNED_MESA}"] if PINNED else []
 
 

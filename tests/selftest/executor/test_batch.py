@@ -18,7 +18,7 @@ from harness.model.status import Reply, Result, Status, Verdict
 from conftest import pinned_mesa
 from faults import planted
 
-# cases of each profile that read state a dirtier leaves (test_checks_can_fail.py)
+# cases of each profile that read state a dirtier leaves (e2e/test_checks_can_fail.py)
 READERS = ("tess/no-tcs/quads/equal/initial",
            "varyings/vs-fs/glsl130compat/builtins-color+tex1+tex2+tex3+tex4+tex5+fog/users-9xvec4-36c")
 

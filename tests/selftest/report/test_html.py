@@ -332,7 +332,7 @@ def test_in_chromium(built, tmp_path):
 
 @pytest.fixture(scope="module")
 def releases(tmp_path_factory):
-    """A report of recorded runs on five Mesa releases (test_matrix.py's)."""
+    """A report of recorded runs on five Mesa releases (results/test_release_matrix.py's)."""
     tmp = tmp_path_factory.mktemp("releases")
     index = report.write_report(write_runs(tmp), tmp / "out")
     return index, parse(index.read_text(encoding="utf-8"))

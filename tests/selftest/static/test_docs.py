@@ -62,7 +62,7 @@ def test_the_anchors_code_cites_exist():
 
 
 # ---- The maps in the code and the docs name what is there ----------------------------------
-# Every `harness/...` path and `harness.x.y` module named in a docstring, a comment, a help text,
+# Every `harness/...` (and `tests/selftest/...`) path and `harness.x.y` module named in a docstring, a comment, a help text,
 # a script or a doc exists, and every README section a doc cites by name or anchor is a heading
 # of the README. Not scanned: CHANGELOG.md and bench/results/ (dated records, naming what was
 # there then), and triage/ (defect folders written against the tree of their day).
@@ -71,7 +71,7 @@ MAPS = sorted({*ROOT.glob("harness/**/*"), *ROOT.glob("tests/**/*.py"), *ROOT.gl
                ROOT / "README.md", *(ROOT / "docs").glob("*.md"), ROOT / "pyproject.toml", ROOT / "tox.ini",
                *(ROOT / "ci").glob("*"), *(ROOT / ".ci").glob("*")})
 TEXT = (".py", ".md", ".j2", ".mako", ".css", ".sh", ".toml", ".ini", ".yml", "")
-HARNESS_PATH = re.compile(r"(?<![\w./-])harness/[\w./*<>{}-]*")
+HARNESS_PATH = re.compile(r"(?<![\w./-])(?:harness|tests/selftest)/[\w./*<>{}-]*")
 HARNESS_MODULE = re.compile(r"(?<![\w./-])harness(?:\.\w+)+")
 # The wheel's own names for what a checkout keeps elsewhere (pyproject's [tool.setuptools]
 # package-dir: tests/<family> becomes harness/bundled/tests/<family>).
@@ -173,6 +173,17 @@ def test_every_module_the_harness_names_exists():
     assert not unknown + unmapped, "no such module:\n" + "\n".join(unknown + unmapped)
 
 
+SELF_TEST = re.compile(r"(?<![\w/.-])(test_\w+\.py)\b")
+
+
+def test_every_self_test_named_exists():
+    """A self-test named by its file alone (`test_status.py`) is one of tests/selftest's."""
+    known = {p.name for p in (ROOT / "tests").rglob("test_*.py")}
+    unknown = [f"{path.relative_to(ROOT)}: {name}" for path, _, words in _maps()
+               for name in dict.fromkeys(SELF_TEST.findall(words)) if name not in known]
+    assert not unknown, "no such self-test:\n" + "\n".join(unknown)
+
+
 def test_every_readme_section_cited_is_there():
     missing = [f"{path.relative_to(ROOT)}: {sorted(missing_sections(words))}"
                for path, _, words in _maps() if missing_sections(words)]
@@ -183,6 +194,9 @@ def test_the_scanner_finds_a_planted_stale_reference():
     """The checks above can fail: each kind of reference, right and planted wrong."""
     assert stale_paths("see harness/run/gpu_hangs.py and harness/explore/, harness/<layer>/x") == []
     assert stale_paths("`harness.model.status.Status`, harness.run.core, python -m harness") == []
+    assert stale_paths("tests/selftest/static/test_docs.py, tests/selftest/test_docs.py") == [
+        "tests/selftest/test_docs.py"]
+    assert SELF_TEST.findall("test_status.py, run/test_gating.py, test_x") == ["test_status.py"]
     assert stale_paths("(harness/importers); pytest_items: harness/pytest_adapter/items_old.py.") == [
         "harness/importers", "harness/pytest_adapter/items_old.py"]
     assert stale_paths("harness.explore.driverless, harness.model.status.NoSuchName, harness.__version__") == [

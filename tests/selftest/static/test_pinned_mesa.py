@@ -16,8 +16,8 @@ import pytest
 from conftest import PINNED, PINNED_MESA, ROOT, SELFTEST
 
 STARTERS = {"Executor", "probe"}           # what starts a driver child in this process
-# first arguments that start no Mesa driver: the test-only fault backends of test_executor.py
-# and test_spawner.py (Target("fault", "fault", ...)) and a target that does not exist
+# first arguments that start no Mesa driver: the test-only fault backends of executor/test_executor.py
+# and executor/test_spawner.py (Target("fault", "fault", ...)) and a target that does not exist
 NO_MESA = {"FAULT"}
 
 

@@ -180,7 +180,7 @@ for case_id in sys.argv[2:]:
 @pytest.mark.parametrize("path", ["dynamic", "static"])
 def test_each_patch_size_path_runs_on_lavapipe(path):
     """Both patch-size paths pass, under the validation layer (which checks that the dynamic path
-    records the size before each draw). On the system's Mesa, as test_vk_backend's validation
+    records the size before each draw). On the system's Mesa, as test_translate.py's validation
     tests: the distribution's layer does not load into a fetched Mesa of another release."""
     on_the_systems_mesa({"lavapipe": list(PATCH_SIZES)})
     proc = subprocess.run([sys.executable, "-m", "harness", "run", "lavapipe", "--", sys.executable, "-c", _RUN,
