@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,7 +50,7 @@ def _boot() -> str:
         return ""
 
 
-def note(hang: Hang, environ=None, boot: str | None = None) -> None:
+def note(hang: Hang, environ: Mapping[str, str] | None = None, boot: str | None = None) -> None:
     path = cache_home(environ) / FILE
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -59,7 +60,7 @@ def note(hang: Hang, environ=None, boot: str | None = None) -> None:
         pass                         # a read-only home: the flag is lost, the verdicts are not
 
 
-def first_since_boot(environ=None, boot: str | None = None) -> Hang | None:
+def first_since_boot(environ: Mapping[str, str] | None = None, boot: str | None = None) -> Hang | None:
     """The first hang noted on this boot of the machine (other boots' lines are left out)."""
     boot = _boot() if boot is None else boot
     try:
@@ -87,7 +88,8 @@ def flagged(message: str) -> bool:
     return FLAG in message
 
 
-def after(status: Status, message: str, case_id: str, target: str, renderer: str, environ=None,
+def after(status: Status, message: str, case_id: str, target: str, renderer: str,
+          environ: Mapping[str, str] | None = None,
           boot: str | None = None, now: float | None = None) -> str:
     """The message of a finished case on `renderer`: flagged where a hang came before it on this
     boot; and this case noted where it is one."""
