@@ -1,6 +1,6 @@
 """SQLite's ix_results_failure made usable: its WHERE `failure = 1`, the term SQLAlchemy writes for
 `results.failure` on SQLite (0001's `WHERE failure` is another term to SQLite, which then scanned
-every result for the flakes page: 2.5 s at 80 runs of 9,000 results, growing with the store).
+every result for the flakes page, a cost that grows with the store; bench/results/2026-11-28-history.md).
 PostgreSQL's index (`WHERE failure`, as it writes it there) stays.
 
 Revision ID: 0004
