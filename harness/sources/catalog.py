@@ -38,7 +38,8 @@ def generate(path: Path) -> list[Case]:
     harness/sources/explored/kept.py), from the case cache when their sources are unchanged."""
     def fresh() -> list[Case]:
         from harness.sources.explored import kept  # Hypothesis and the spaces (0.27 s): on a cache miss only
-        return family_module(path).generate() + kept.cases(path.parent.name, path.parents[2])
+        generated: list[Case] = family_module(path).generate()
+        return generated + kept.cases(path.parent.name, path.parents[2])
     return case_cache.load(path, fresh)
 
 
