@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 from pathlib import Path
+from types import ModuleType
 
 FAMILIES = ("tess", "draw_params", "varyings")
 CHECKOUT = Path(__file__).resolve().parents[2]
@@ -17,7 +18,7 @@ ROOT = CHECKOUT if (CHECKOUT / "tests" / FAMILIES[0] / "cases.py").is_file() els
 class NoSuchCase(LookupError):
     """No source has this id: one line for the user, not a harness error."""
 
-    def __str__(self):
+    def __str__(self) -> str:
         return str(self.args[0])
 
 
@@ -30,7 +31,7 @@ def cases_py(family: str, root: Path = ROOT) -> Path:
     return root / "tests" / family / "cases.py"
 
 
-def family_module(path: Path):
+def family_module(path: Path) -> ModuleType:
     """Import a family's cases.py once per process (dataclasses need it in sys.modules), as a
     package whose folder is the family's: `from . import coords` finds a sibling module."""
     if not Path(path).is_file():
@@ -40,6 +41,7 @@ def family_module(path: Path):
     module = sys.modules.get(name)
     if module is None:
         spec = importlib.util.spec_from_file_location(name, path, submodule_search_locations=[str(path.parent)])
+        assert spec is not None and spec.loader is not None          # a .py file always has both
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         spec.loader.exec_module(module)

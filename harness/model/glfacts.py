@@ -6,6 +6,7 @@ the draw-parameters oracle all read them here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ STAGE_KEYS: tuple[str, ...] = tuple(STAGE)
 STAGE_BY_PIGLIT_SECTION = {stage.piglit_section: stage for stage in STAGES}
 
 
-def last_vertex_stage(stages) -> str | None:
+def last_vertex_stage(stages: Iterable[str]) -> str | None:
     """Of the stage keys given, the last before rasterization (GS, else TES, else TCS, else VS):
     the one transform feedback captures and whose primitives are rasterized; None if none."""
     present = set(stages)

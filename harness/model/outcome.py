@@ -71,7 +71,7 @@ class Outcome:
     status: Status
     judged: Judged = Judged.AS_IS
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         allowed = {Judged.AS_IS: True, Judged.EXPECTED_FAIL: self.status.is_failure(),
                    Judged.UNEXPECTED_PASS: self.status is Status.PASS,
                    Judged.UNEXPECTED_IMPROVEMENT: self.status.blames_driver()}
@@ -202,7 +202,7 @@ _FIELDS = ("message", "expected", "duration", "renderer", "gl_version", "mesa", 
 assert set(_FIELDS) | {"id", "target", "outcome", "finished"} == {f.name for f in fields(Record)}
 
 
-def _text(data: dict, name: str) -> str:
+def _text(data: dict[str, Any], name: str) -> str:
     value = data.get(name)
     if value is None:
         return ""

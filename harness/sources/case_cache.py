@@ -14,18 +14,19 @@ import pickle
 import sys
 import tempfile
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable, TypeVar
 
 from harness.base import config
 
 VERSION = 1
+T = TypeVar("T")
 
 
 def folder() -> Path:
     return config.cache_home() / "cases"
 
 
-def load(cases_py: Path, generate: Callable[[], list]) -> list:
+def load(cases_py: Path, generate: Callable[[], list[T]]) -> list[T]:
     """The cases of `cases_py`, from the cache if every source they came from is unchanged;
     else `generate()`, stored for next time."""
     if not config.knobs().case_cache:
@@ -33,9 +34,10 @@ def load(cases_py: Path, generate: Callable[[], list]) -> list:
     entry = folder() / (hashlib.sha256(f"{cases_py.resolve()} {sys.version}".encode()).hexdigest()[:32] + ".pickle")
     try:
         with open(entry, "rb") as stream:
-            version, sources, cases = pickle.load(stream)
+            version, sources, cached = pickle.load(stream)
         if version == VERSION and sources == _stamps(sources):
-            return cases
+            found: list[T] = cached
+            return found
     except Exception:               # missing, stale, truncated or from another numpy: regenerate
         pass
     cases = generate()
@@ -56,8 +58,11 @@ def _family_files(folder: Path) -> list[str]:
     return sorted(str(path) for path in folder.rglob("*") if path.is_file() and "__pycache__" not in path.parts)
 
 
-def _stamps(sources: dict) -> dict:
-    stamps = {}
+Stamps = dict[str, tuple[int, int] | None]                # path -> (size, mtime), None: absent
+
+
+def _stamps(sources: Iterable[str]) -> Stamps:
+    stamps: Stamps = {}
     for path in sources:
         try:
             info = os.stat(path)
@@ -67,7 +72,7 @@ def _stamps(sources: dict) -> dict:
     return stamps
 
 
-def _store(entry: Path, data) -> None:
+def _store(entry: Path, data: object) -> None:
     """Written whole, then renamed: workers that read at the same time see all or nothing."""
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)

@@ -2,12 +2,12 @@
 
 Every case id starts with the prefix of the source that owns it (its first '/' token): the three
 families under tests/ (`tess/`, `draw_params/`, `varyings/`, each a `cases.py` with
-`generate()`), and piglit's shader_runner files (`shader_test/`, harness/importers). `find(id)`
-dispatches on the prefix, so export, bisect-run, --resume and the report resolve an id the same
-way. An id no source has raises NoSuchCase; anything else a source raises is a harness error.
+`generate()`), and piglit's shader_runner files (`shader_test/`, harness/sources/shader_test/).
+`find(id)` dispatches on the prefix, so export, bisect-run, --resume and the report resolve an id
+the same way. An id no source has raises NoSuchCase; anything else a source raises is a harness error.
 
 A `shader_test/` id is the file's path below the nearest folder named `tests` (see
-importers/shader_test.case_id). Its file is looked for under the search path: the folders
+harness/sources/shader_test/ids.py). Its file is looked for under the search path: the folders
 given (`--shader-tests DIR`), then those in $HARNESS_SHADER_TESTS (':'-separated), then this
 checkout's tests/ folder; each may be a piglit `tests` folder or any folder inside one.
 """
@@ -38,7 +38,8 @@ def generate(path: Path) -> list[Case]:
     harness/sources/explored/kept.py), from the case cache when their sources are unchanged."""
     def fresh() -> list[Case]:
         from harness.sources.explored import kept  # Hypothesis and the spaces (0.27 s): on a cache miss only
-        return family_module(path).generate() + kept.cases(path.parent.name, path.parents[2])
+        generated: list[Case] = family_module(path).generate()
+        return generated + kept.cases(path.parent.name, path.parents[2])
     return case_cache.load(path, fresh)
 
 

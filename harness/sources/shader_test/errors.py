@@ -1,0 +1,6 @@
+"""The one way the importer gives up on a file."""
+from __future__ import annotations
+
+
+class Unsupported(Exception):
+    """A line the importer cannot turn into harness terms; the case is skipped naming it."""
