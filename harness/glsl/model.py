@@ -214,6 +214,11 @@ class _Parser:
     def peek(self, k: int = 0) -> Token | None:
         return self.t[self.i + k] if self.i + k < len(self.t) else None
 
+    def at(self, text: str, k: int = 0) -> bool:
+        """Whether the token k ahead is `text`; False at the end (then expect() or ident() says what is missing)."""
+        token = self.peek(k)
+        return token is not None and token.is_(text)
+
     def expect(self, text: str) -> Token:
         token = self.peek()
         if token is None or not token.is_(text):
@@ -231,11 +236,11 @@ class _Parser:
 
     def run(self) -> None:
         while self.i < len(self.t):
-            if self.peek().is_(";"):
+            if self.at(";"):
                 self.i += 1
                 continue
             start = self.peek().start
-            if self.peek().is_("precision"):
+            if self.at("precision"):
                 end = self.s.statement_end(self.i)
                 self.s.declarations.append(Declaration("precision", None, (), self.s.source(self.i + 2, end), (),
                                                        (), (), (start, self.t[end].end)))
@@ -282,7 +287,7 @@ class _Parser:
 
     def dims(self) -> tuple[str, ...]:
         found = []
-        while self.peek() is not None and self.peek().is_("["):
+        while self.at("["):
             close = self.s.close(self.i)
             found.append(self.s.source(self.i + 1, close).strip())
             self.i = close + 1
@@ -296,15 +301,17 @@ class _Parser:
             dims = self.dims()
             initializer = None
             end = self.t[self.i - 1].end
-            if self.peek().is_("="):
+            if self.at("="):
                 k = self.i + 1
-                while not (self.t[k].is_(",") or self.t[k].is_(";")):
+                while k < len(self.t) and not (self.t[k].is_(",") or self.t[k].is_(";")):
                     k = self.s.close(k) + 1 if self.t[k].kind == "punct" and self.t[k].text in "([{" else k + 1
+                if k >= len(self.t):
+                    raise ParseError(f"the initializer of {name.text!r} has no end ';'")
                 initializer = self.s.source(self.i + 1, k)
                 end = self.t[k - 1].end
                 self.i = k
             found.append(Declarator(name.text, dims, initializer, (name.start, end)))
-            if self.peek().is_(","):
+            if self.at(","):
                 self.i += 1
                 continue
             self.expect(";")
@@ -314,7 +321,7 @@ class _Parser:
         """The `{ ... }` of a block or struct, the braces consumed."""
         self.expect("{")
         found = []
-        while not self.peek().is_("}"):
+        while not self.at("}"):
             start = self.peek().start
             layout, quals = self.qualifiers()
             type_ = self.ident().text
@@ -336,16 +343,16 @@ class _Parser:
             return
         if token.is_("struct"):
             self.i += 1
-            name = self.ident().text if not self.peek().is_("{") else ""      # anonymous: struct { } s;
+            name = self.ident().text if not self.at("{") else ""      # anonymous: struct { } s;
             members = self.members()
-            decls = self.declarators() if not self.peek().is_(";") else (self.expect(";"), ())[1]
+            decls = self.declarators() if not self.at(";") else (self.expect(";"), ())[1]
             self.add("struct", layout, quals, name, (), decls, members, start)
             return
         name = self.ident()
         after = self.peek()
         if after is not None and after.is_("{"):                 # an interface block
             members = self.members()
-            decls = self.declarators() if not self.peek().is_(";") else (self.expect(";"), ())[1]
+            decls = self.declarators() if not self.at(";") else (self.expect(";"), ())[1]
             self.add("block", layout, quals, name.text, (), decls, members, start)
             return
         if after is not None and (after.is_(";") or after.is_(",")) and quals:   # invariant gl_Position;
@@ -353,7 +360,7 @@ class _Parser:
             self.add("qualifier", layout, quals, "", (), self.declarators(), (), start)
             return
         type_dims = self.dims()
-        if self.peek(1) is not None and self.peek(1).is_("("):      # a function
+        if self.at("(", 1):      # a function
             self.function(name.text, start)
             return
         self.add("variable", layout, quals, name.text, type_dims, self.declarators(), (), start)
@@ -365,11 +372,11 @@ class _Parser:
     def function(self, return_type: str, start: int) -> None:
         name = self.ident().text
         self.i = self.s.close(self.i) + 1                       # parameters
-        if self.peek() is not None and self.peek().is_(";"):
+        if self.at(";"):
             self.s.functions.append(Function(return_type, name, (start, self.peek().end), None, ()))
             self.i += 1
             return
-        if self.peek() is None or not self.peek().is_("{"):
+        if not self.at("{"):
             raise ParseError(f"expected the body of {name}()")
         open_, close = self.i, self.s.close(self.i)
         returns = []

@@ -82,7 +82,10 @@ def _rows(vertices: Vertices, layout: Layout, rows: list[tuple[int, str]]) -> No
         at = 0
         for name, components in layout:
             read = number if vertices.types[name] == "float" else integer
-            vertices.columns[name].data.extend(read(v) for v in values[at:at + components])
+            try:
+                vertices.columns[name].data.extend(read(v) for v in values[at:at + components])
+            except ValueError as exc:           # not a number: the file's fault, said in one line
+                raise Unsupported(f"vertex data row {row!r} (line {line}): {exc}") from exc
             at += components
         vertices.rows += 1
 

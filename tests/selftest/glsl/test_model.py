@@ -85,7 +85,8 @@ def test_edits_apply_at_model_spans_and_refuse_overlaps():
         edit.apply()
 
 
-@pytest.mark.parametrize("text", ["void main() { (; }", "void main() {", "out vec4 a b;"])
+@pytest.mark.parametrize("text", ["void main() { (; }", "void main() {", "out vec4 a b;",
+                                  "in vec4 a", "in vec4 a =", "in vec4 a = 1", "struct S { float x"])  # cut short
 def test_malformed_text_is_a_parse_error(text):
     with pytest.raises(ParseError):
         parse(text)

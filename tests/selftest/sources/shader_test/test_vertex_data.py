@@ -36,6 +36,7 @@ def test_int_columns_are_read_as_integers():
     ("v/double/1\n1\n", "float, int and uint columns only"),
     ("piglit_vertex/float/2\n1 2 3\n", "3 values, the header names 2"),
     ("q/float/2/1\n1 2\n", "no location for 'q'"),
+    ("piglit_vertex/float/2\n1 x\n", "could not convert string to float: 'x'"),
 ])
 def test_what_it_cannot_read_is_unsupported(data, message):
     with pytest.raises(Unsupported, match=message):
