@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.model.glfacts import INDEX_TYPES, STAGE_KEYS
+from harness.base.errors import UsageError
 
 # A case id is a '/'-separated path of tokens, the first the family. It is the one name of a case in
 # pytest node ids, JUnit, results, baselines and -k; keep it stable across releases. The
@@ -29,7 +30,7 @@ CAPTURE_TYPES = {
     "uint": ("u4", 1), "uvec2": ("u4", 2), "uvec3": ("u4", 3), "uvec4": ("u4", 4),
 }
 
-class CaseError(ValueError):
+class CaseError(UsageError, ValueError):
     """A case description that cannot be used (malformed JSON, unknown field, bad id)."""
 
 

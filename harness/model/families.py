@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 from pathlib import Path
+from harness.base.errors import UsageError
 
 FAMILIES = ("tess", "draw_params", "varyings")
 CHECKOUT = Path(__file__).resolve().parents[2]
@@ -14,7 +15,7 @@ BUNDLED = Path(__file__).resolve().parents[1] / "bundled"     # an installed whe
 ROOT = CHECKOUT if (CHECKOUT / "tests" / FAMILIES[0] / "cases.py").is_file() else BUNDLED
 
 
-class NoSuchCase(LookupError):
+class NoSuchCase(UsageError, LookupError):
     """No source has this id: one line for the user, not a harness error."""
 
     def __str__(self):

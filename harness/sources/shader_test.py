@@ -38,6 +38,7 @@ from harness.model.case import (ID_RE, Attribute, CallList, Case, Clear, DeleteL
 from harness.glsl.model import ParseError, parse
 from harness.glsl.preprocess import PreprocessError, preprocess
 from harness.model.glfacts import COMPUTE, GL_TYPE_ENUMS, STAGES
+from harness.base.errors import CaseOutcome
 
 FAMILY = "shader_test"
 WINDOW = (250, 250)                                  # shader_runner's default window size
@@ -74,7 +75,7 @@ COMPARISONS = ("==", "!=", "<", ">=", ">", "<=")
 IDENTITY = (1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0)
 
 
-class Unsupported(Exception):
+class Unsupported(CaseOutcome):
     """A line the importer cannot turn into harness terms; the case is skipped naming it."""
 
 
