@@ -10,10 +10,19 @@ The same case unplanted passes, so each `error` is the plant's."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import re
+import shutil
+from pathlib import Path
 
 import pytest
 from conftest import family, pinned_mesa
 
+from harness.backends.vk import spirv
+from harness.backends.vk.tcs import passthrough_tcs
+from harness.backends.vk.translate import Program, translate
+from harness.base.errors import LayerFault
+from harness.sources import catalog
 from harness.executor.executor import Executor
 from harness.executor.targets import get
 from harness.model.status import Status
@@ -76,3 +85,49 @@ def test_the_child_goes_on_after_a_layer_fault(lavapipe, case):
     judge(case, lavapipe.run(planted(case, refused_by_glslang)), "lavapipe")
     assert judge(case, lavapipe.run(case), "lavapipe").status is Status.PASS
     assert lavapipe.pid == pid
+
+
+BASELINES = sorted((Path(__file__).resolve().parents[2] / "baselines").glob("*.csv"))
+LAYER_TARGET = re.compile(r"^(?P<id>[^#\s][^\[]*)\[(?P<target>lavapipe(?:-split)?)\],")
+
+
+def baselined_layer_cases() -> list[tuple[str, str]]:
+    """(baseline file, case id) of every line of a target that runs the harness's Vulkan layer."""
+    return [(path.name, m["id"]) for path in BASELINES for line in path.read_text().splitlines()
+            if (m := LAYER_TARGET.match(line))]
+
+
+def test_no_baseline_line_is_a_layer_fault_of_translation_or_glslang():
+    """A baseline lists the driver's failures; a case on a Vulkan-layer target whose GLSL the layer
+    cannot translate, or whose translation glslang refuses, would be the harness's `error`, which a
+    baseline must never hold. Both are checked here without a driver, for every path the layer's
+    programs depend on (the native multi-draw path, the written point size). The third layer fault,
+    a validation report on the layer's own call, needs a device: the baselines' cases were run under
+    --vk-validation instead (docs/decisions.md#a-fail-on-a-lavapipe-target)."""
+    if not shutil.which("glslangValidator"):
+        pytest.skip("glslangValidator not installed (Debian package glslang-tools)")
+    listed = baselined_layer_cases()
+    assert listed, "no lavapipe line in baselines/*.csv: the check checks nothing"
+    faults = []
+    by_family = {f: {c.id: c for c in family(f).generate()} for f in {case_id.split("/")[0] for _, case_id in listed}}
+    for name, case_id in listed:
+        case = by_family[case_id.split("/")[0]].get(case_id) or catalog.find(case_id)     # explored: by its id
+        for native, written in itertools.product((False, True), repeat=2):
+            try:
+                for shaders in (case.shaders,) + case.programs:
+                    program = Program(dict(shaders), frozenset(),
+                                      captures=tuple((c.varying, c.type) for c in case.readback.captures),
+                                      attributes={a.name: a.location for a in case.attributes if a.name},
+                                      separable=case.separable, fixed_function_fs=bool(case.readback.image),
+                                      native_draw_id=native, point_size_written=written)
+                    stages = translate(program)
+                    if "tes" in stages and "tcs" not in stages:
+                        draws = case.draws()
+                        stages["tcs"] = passthrough_tcs(stages["vs"], (draws[0].state.patch_vertices if draws
+                                                                       else None) or 3)
+                    for stage, source in stages.items():
+                        spirv.compile_glsl(stage, source)      # cached: glslang took it before
+            except LayerFault as exc:
+                faults.append(f"{name}: {case_id}: {str(exc).splitlines()[0]}")
+                break
+    assert not faults, "baselined as the driver's failure, but the harness layer's fault:\n" + "\n".join(faults)
