@@ -23,14 +23,11 @@ import argparse
 import importlib
 import sys
 import traceback
+from typing import Callable
 
 from harness.base import config, plugins
-from harness.executor import targets as targets_mod
-from harness.mesa import runtime as mesa
-from harness.results import files as results
-from harness.run import baseline, export, gating
+from harness.base.errors import UsageError
 from harness.scheduler.processes import ParallelError
-from harness.sources import catalog
 
 # Commands with an argument parser of their own: name -> (module, its main(argv) function).
 OWN_PARSERS = {"report": ("harness.report.html", "main"), "matrix": ("harness.cli.matrix", "main"),
@@ -40,9 +37,12 @@ OWN_PARSERS = {"report": ("harness.report.html", "main"), "matrix": ("harness.cl
 # The others: name -> module under harness/cli/ with HELP, add_arguments(parser) and run(args).
 COMMANDS = {"targets": "targets", "env": "env", "run": "run", "compare": "compare", "merge": "merge",
             "bisect-run": "bisect_run", "blame": "blame", "export": "export"}
-# What a command raises for bad input: one line, exit 2 (128 for bisect-run: `git bisect run` stops).
-BAD_INPUT = (catalog.NoSuchCase, targets_mod.UnknownTarget, results.ResultsError, mesa.MesaError,
-             export.Unsupported, gating.GateError, baseline.BaselineError)
+# Bad input (UsageError) is one line, exit 2; a harness fault (any other exception) its traceback,
+# exit 2. bisect-run exits 128 for both, so that `git bisect run` stops instead of calling the
+# commit bad (docs/decisions.md#exit-statuses). parallel's bad input is pytest's usage status, 4.
+USAGE, FAULT = 2, 2
+STOP_BISECTION = 128
+PYTEST_USAGE = 4
 
 
 def main(argv=None) -> int:
@@ -51,14 +51,14 @@ def main(argv=None) -> int:
         plugins.load(config.knobs().plugins)       # $HARNESS_PLUGINS: their backends and targets
     except plugins.PluginError as exc:
         print(f"python -m harness: {exc}", file=sys.stderr)
-        return 2
+        return USAGE
     if argv[:1] and argv[0] in OWN_PARSERS:
         module, function = OWN_PARSERS[argv[0]]
         try:
-            return getattr(importlib.import_module(module), function)(argv[1:])
+            return guarded(argv[0], lambda: getattr(importlib.import_module(module), function)(argv[1:]))
         except ParallelError as exc:                    # parallel: pytest's usage-error status
             print(f"python -m harness parallel: {exc}", file=sys.stderr)
-            return 4
+            return PYTEST_USAGE
     parser = argparse.ArgumentParser(prog="python -m harness")
     sub = parser.add_subparsers(dest="command", required=True)
     modules = {name: importlib.import_module(f"harness.cli.{module}") for name, module in COMMANDS.items()}
@@ -71,15 +71,24 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv[:cut])
     if args.command == "run":
         args.program = args.program + program
+    return guarded(args.command, lambda: modules[args.command].run(args))
+
+
+def guarded(command: str, call: Callable[[], int]) -> int:
+    """The command's own exit status, or: bad input in one line, a harness fault with its
+    traceback; exit 2 for either (bisect-run: 128)."""
+    stop = STOP_BISECTION if command == "bisect-run" else None
     try:
-        return modules[args.command].run(args)
-    except BAD_INPUT as exc:
-        print(f"python -m harness {args.command}: {exc}", file=sys.stderr)
-        return 128 if args.command == "bisect-run" else 2
+        return call()
+    except ParallelError:
+        raise
+    except UsageError as exc:
+        print(f"python -m harness {command}: {exc}", file=sys.stderr)
+        return stop or USAGE
     except Exception:                                               # a harness bug: say where
         traceback.print_exc()
-        print(f"python -m harness {args.command}: harness error (the traceback above)", file=sys.stderr)
-        return 2
+        print(f"python -m harness {command}: harness error (the traceback above)", file=sys.stderr)
+        return stop or FAULT
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ these to say why not.
 from __future__ import annotations
 
 from typing import Any, Protocol
+from harness.base.errors import CaseOutcome
 
 
 class Backend(Protocol):
@@ -20,15 +21,15 @@ class Backend(Protocol):
         ...
 
 
-class Skip(Exception):
+class Skip(CaseOutcome):
     """The context lacks something the case requires; the message names it."""
 
 
-class BackendError(Exception):
+class BackendError(CaseOutcome):
     """The driver did not do what the case asks (GL error, compile or link failure, ...)."""
 
 
-class DeviceLost(Exception):
+class DeviceLost(CaseOutcome):
     """The driver lost its device while the case ran (VK_ERROR_DEVICE_LOST): the case could not
     finish, as if its process had died, so its verdict is a crash; and the backend cannot run
     another case, so the executor replaces the child that holds it. The message names the call."""

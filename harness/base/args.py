@@ -3,9 +3,10 @@ scheduler, the gate and the release matrix read a few options of and pass the re
 from __future__ import annotations
 
 from typing import Sequence
+from harness.base.errors import UsageError
 
 
-class ArgsError(ValueError):
+class ArgsError(UsageError, ValueError):
     """An option given without its value: the message names it."""
 
 

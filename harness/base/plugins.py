@@ -17,11 +17,12 @@ import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Iterable
+from harness.base.errors import UsageError
 
 _loaded: dict[str, ModuleType] = {}          # the name it was loaded by -> the module, in order
 
 
-class PluginError(Exception):
+class PluginError(UsageError):
     """A plugin that cannot be imported, and why."""
 
 

@@ -7,11 +7,12 @@ import datetime
 
 from harness.base import config
 from harness.history import queries
+from harness.base.errors import UsageError
 
 DEFAULT_STORE = "history.sqlite"
 
 
-class BadInput(ValueError):
+class BadInput(UsageError, ValueError):
     """A bad argument: one line for the user."""
 
 

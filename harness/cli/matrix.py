@@ -31,13 +31,14 @@ from harness.results import release_matrix as matrix, files as results
 from harness.mesa import runtime as mesa
 from harness.sources.shader_test import FAMILY as SHADER_TEST
 from harness.report.html import slug
+from harness.base.errors import UsageError
 
 PROG = "python -m harness matrix"
 SYSTEM = "system"                       # --mesa system: the system's Mesa
 DEFAULT_OUT = Path("results") / "matrix"
 
 
-class MatrixError(Exception):
+class MatrixError(UsageError):
     """Bad input: one line for the user."""
 
 

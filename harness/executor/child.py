@@ -23,6 +23,7 @@ from harness.base import plugins, profiling
 from harness.executor import protocol, shader_cache, targets
 from harness.backends import registry
 from harness.backends import BackendError, DeviceLost, Skip
+from harness.base.errors import LayerFault
 from harness.base.config import ChildOptions
 from harness.model.status import Reply
 
@@ -71,7 +72,7 @@ def handle(backend, request: dict) -> dict:
             try:
                 with address_space_budget(budget), profiling.section("backend.run"):
                     observation = backend.run(case, **batched)
-            except (BackendError, DeviceLost, Skip):
+            except (BackendError, DeviceLost, Skip, LayerFault):
                 raise
             except Exception as exc:        # under a budget: an allocation that failed (a context, an array)
                 if not budget:
@@ -84,6 +85,8 @@ def handle(backend, request: dict) -> dict:
         return {"status": Reply.ERROR, "message": f"unknown request {op!r}"}
     except Skip as exc:
         return {"status": Reply.SKIP, "message": str(exc)}
+    except LayerFault as exc:       # the harness's own layer failed: no verdict on the driver
+        return {"status": Reply.ERROR, "message": exc.on(request["case"].id), "duration": time.perf_counter() - start}
     except BackendError as exc:
         return {"status": Reply.FAIL, "message": str(exc), "duration": time.perf_counter() - start}
     except DeviceLost as exc:       # the executor replaces this child: its device cannot run another case

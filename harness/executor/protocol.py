@@ -15,16 +15,17 @@ import struct
 import time
 
 from harness.base.profiling import section
+from harness.base.errors import CaseOutcome
 
 _HEADER = struct.Struct(">I")
 _PICKLE = pickle.HIGHEST_PROTOCOL
 
 
-class ChildGone(Exception):
+class ChildGone(CaseOutcome):
     """The other end closed the pipe (the child exited or crashed)."""
 
 
-class ChildTimeout(Exception):
+class ChildTimeout(CaseOutcome):
     """No complete reply before the deadline."""
 
 

@@ -24,11 +24,12 @@ import subprocess
 import sys
 import time
 import traceback
+from harness.base.errors import CaseOutcome
 
 MESSAGE = 4096
 
 
-class SpawnerGone(Exception):
+class SpawnerGone(CaseOutcome):
     """The spawner process ended, or its socket failed."""
 
 

@@ -12,6 +12,7 @@ from types import MappingProxyType
 
 from harness.backends import registry
 from harness.mesa import runtime as mesa_mod
+from harness.base.errors import UsageError
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,7 @@ def register(target: Target) -> None:
     _TARGETS[target.name] = target
 
 
-class UnknownTarget(KeyError):
+class UnknownTarget(UsageError, KeyError):
     def __str__(self):
         return f"unknown target {self.args[0]!r} (known: {', '.join(TARGETS)})"
 

@@ -11,9 +11,10 @@ from harness.executor.executor import not_under_test
 from harness.executor import targets as targets_mod
 from harness.model.case import Case
 from harness.model.status import Verdict
+from harness.base.errors import UsageError
 
 
-class TargetUnavailable(RuntimeError):
+class TargetUnavailable(UsageError, RuntimeError):
     pass
 
 

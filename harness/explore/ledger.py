@@ -21,11 +21,12 @@ from harness.run import journal
 from harness.model.case import Case
 from harness.model.status import Verdict
 from harness.model.status import Status
+from harness.base.errors import UsageError
 
 COMMAND = "command.json"
 
 
-class ResumeError(ValueError):
+class ResumeError(UsageError, ValueError):
     pass
 
 

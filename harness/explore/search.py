@@ -22,6 +22,7 @@ from harness.explore.signature import same_failure
 from harness.model.status import Verdict
 from harness.sources.explored.space import Space
 from harness.model.status import Status
+from harness.base.errors import CaseOutcome
 
 Run = Callable[[Case], Verdict]
 
@@ -71,7 +72,7 @@ class Sample:
 SKIP_FACTOR = 4
 
 
-class _Stop(Exception):
+class _Stop(CaseOutcome):
     """The budget is spent: ends Hypothesis's generation (no shrinking runs in exploration)."""
 
 
@@ -138,7 +139,7 @@ def explore(space: Space, run: Run, seed: int, budget: Budget,
     return list(samples.values())
 
 
-class _Reproduced(Exception):
+class _Reproduced(CaseOutcome):
     def __init__(self, params: dict, case: Case, outcome: Verdict):
         super().__init__(case.id)
         self.params, self.case, self.outcome = params, case, outcome

@@ -13,6 +13,7 @@ import bisect
 from dataclasses import dataclass, field
 
 from harness.glsl.tokens import Token, directive_words, tokenize
+from harness.base.errors import HarnessFault
 
 STORAGE = {"const", "in", "out", "inout", "uniform", "buffer", "shared", "attribute", "varying", "patch",
            "centroid", "sample"}
@@ -23,7 +24,7 @@ QUALIFIERS = STORAGE | INTERPOLATION | OTHER_QUALIFIERS
 DIRECTIONS = ("in", "out", "uniform", "buffer", "attribute", "varying", "shared")
 
 
-class ParseError(Exception):
+class ParseError(HarnessFault):
     pass
 
 

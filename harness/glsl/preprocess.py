@@ -14,13 +14,14 @@ from pathlib import Path
 
 from harness.base.config import cache_home
 from harness.glsl.tokens import Token, directive_words, tokenize
+from harness.base.errors import HarnessFault
 
 STAGES = {"vs": "vert", "tcs": "tesc", "tes": "tese", "gs": "geom", "fs": "frag", "cs": "comp"}
 PASSIVE = {"version", "extension", "pragma"}
 PREDEFINED = {"__LINE__", "__FILE__", "__VERSION__", "GL_core_profile", "GL_compatibility_profile", "GL_es_profile"}
 
 
-class PreprocessError(Exception):
+class PreprocessError(HarnessFault):
     pass
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from sqlalchemy import delete, select
 
 from harness.history import schema
+from harness.base.errors import UsageError
 
 C, R, T, K = schema.cases, schema.runs, schema.results, schema.culprits
 # The components a verdict may name: harness/triage/blame_rules.py's VERDICTS less "undecided"
@@ -22,7 +23,7 @@ COMPONENTS = ("GL front end / state tracker", "llvmpipe", "gallium draw module",
               "harness layer")
 
 
-class CulpritError(ValueError):
+class CulpritError(UsageError, ValueError):
     """A verdict that cannot be recorded: one line for the user."""
 
 

@@ -31,6 +31,7 @@ from harness.history.culprits import Culprit
 from harness.history.ingest import failure
 from harness.model.outcome import Judged, Record
 from harness.model.status import Status
+from harness.base.errors import UsageError
 
 SCHEMA = kcidb_schema.LATEST
 ORIGIN = "gl_layer_harness"
@@ -54,7 +55,7 @@ _SAFE = re.compile(r"[A-Za-z0-9-]")
 _HEX = re.compile(r"[0-9A-F]{2}")
 
 
-class InvalidDocument(ValueError):
+class InvalidDocument(UsageError, ValueError):
     """KCIDB data the schema refuses: one line, where and why."""
 
 

@@ -27,6 +27,7 @@ from harness.history.store import chunks
 from harness.model.outcome import Judged, Outcome, Record
 from harness.model.status import Status
 from harness.run import policy
+from harness.base.errors import UsageError
 
 R, C, M, T, RT = schema.runs, schema.cases, schema.messages, schema.results, schema.run_targets
 COUNTS = ("passed", "skipped", "flaked", "failed", "known")
@@ -137,7 +138,7 @@ def records(connection, run_id: int) -> list[Record]:
     return out
 
 
-class BisectRangeError(ValueError):
+class BisectRangeError(UsageError, ValueError):
     """A history with no Mesa range to bisect: why, in one line."""
 
 

@@ -16,9 +16,10 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from harness.history import dashboard
+from harness.base.errors import UsageError
 
 
-class BadRequest(ValueError):
+class BadRequest(UsageError, ValueError):
     """A query string the page cannot use: one line for the user."""
 
 

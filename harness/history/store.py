@@ -14,6 +14,7 @@ from pathlib import Path
 from sqlalchemy import Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
+from harness.base.errors import UsageError
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 LOCK = 4_545_045                      # PostgreSQL advisory lock key of a migration
@@ -26,7 +27,7 @@ def chunks(items: list, size: int = CHUNK) -> list[list]:
     return [items[i:i + size] for i in range(0, len(items), size)]
 
 
-class StoreError(Exception):
+class StoreError(UsageError):
     """A store that cannot be opened or used: one line for the user."""
 
 

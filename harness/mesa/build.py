@@ -27,6 +27,7 @@ from pathlib import Path
 
 from harness.base import config
 from harness.mesa import fetch as fetch_mesa
+from harness.base.errors import UsageError
 
 ROOT = Path(__file__).resolve().parents[2]
 STAMP = "harness-build.json"
@@ -49,7 +50,7 @@ MESON_FLOOR = "1.1.0"
 DEBIAN = "debian"                   # -O debian: Debian's own compiler flags (dpkg-buildflags)               # what the oldest supported era (22.x) still configures with
 
 
-class BuildError(Exception):
+class BuildError(UsageError):
     """One line for the user (with the log's path where there is one)."""
 
 

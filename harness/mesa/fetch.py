@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from harness.base.errors import UsageError
 
 ROOT = Path(__file__).resolve().parents[2]
 MIRROR = os.environ.get("MESA_DEBIAN_MIRROR", "http://deb.debian.org/debian")
@@ -43,7 +44,7 @@ LOADER_PACKAGES = ("libegl1", "libvulkan1")
 LIBC_SOURCE = "glibc"
 
 
-class FetchError(Exception):
+class FetchError(UsageError):
     """One line for the user."""
 
 

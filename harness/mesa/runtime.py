@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.base import config
+from harness.base.errors import UsageError
 
 # The version string every Mesa driver carries, as GL_VERSION and Vulkan's driverInfo show it.
 VERSION = re.compile(rb"Mesa (\d+\.\d+\.\d+[0-9A-Za-z.~+_-]*)")
@@ -47,7 +48,7 @@ LIBC = "libc"
 LIBC_VERSION = re.compile(rb"release version (\d+)\.(\d+)")
 
 
-class MesaError(Exception):
+class MesaError(UsageError):
     """A PATH that is not a usable Mesa: one line for the user."""
 
 

@@ -13,6 +13,8 @@ import math
 import typing
 from typing import Any, TypeVar
 
+from harness.base.errors import UsageError
+
 T = TypeVar("T")
 
 # The case JSON's schema. 1: no "schema" key, every field written. 2: a field that holds its
@@ -23,7 +25,7 @@ T = TypeVar("T")
 SCHEMA = 3
 
 
-class CaseError(ValueError):
+class CaseError(UsageError, ValueError):
     """A case description that cannot be used (malformed JSON, unknown field, bad id)."""
 
 

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+from harness.base.errors import UsageError
+
 FAMILIES = ("tess", "draw_params", "varyings")
 CHECKOUT = Path(__file__).resolve().parents[2]
 BUNDLED = Path(__file__).resolve().parents[1] / "bundled"     # an installed wheel's copy of tests/<family>
@@ -15,7 +17,7 @@ BUNDLED = Path(__file__).resolve().parents[1] / "bundled"     # an installed whe
 ROOT = CHECKOUT if (CHECKOUT / "tests" / FAMILIES[0] / "cases.py").is_file() else BUNDLED
 
 
-class NoSuchCase(LookupError):
+class NoSuchCase(UsageError, LookupError):
     """No source has this id: one line for the user, not a harness error."""
 
     def __str__(self) -> str:

@@ -29,6 +29,7 @@ from typing import Any, Collection
 
 from harness.model import ids
 from harness.model.status import BASELINE_NAMES, Status
+from harness.base.errors import UsageError
 
 
 class Judged(enum.StrEnum):
@@ -128,7 +129,7 @@ class Outcome:
         return DEQP_NAMES[self.status]
 
 
-class RecordError(ValueError):
+class RecordError(UsageError, ValueError):
     """A results record that is not one: what is wrong with it."""
 
 

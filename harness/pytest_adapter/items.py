@@ -19,6 +19,7 @@ from harness.model import ids
 from harness.backends.vk import paths
 from harness.model.case import Case, CaseError
 from harness.model.outcome import Record, Report
+from harness.base.errors import CaseOutcome
 
 POOL = pytest.StashKey["Pipeline"]()    # harness/scheduler/pipeline.py
 RULES = pytest.StashKey[core.Rules]()
@@ -53,7 +54,7 @@ def case_items(parent, case: Case):
         yield item
 
 
-class CaseFailure(Exception):
+class CaseFailure(CaseOutcome):
     pass
 
 

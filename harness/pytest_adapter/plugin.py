@@ -35,6 +35,7 @@ from harness.model.outcome import Outcome, Record
 from harness.scheduler import layout as layout_mod, processes
 from harness.scheduler.pipeline import Pipeline
 from harness.model.status import Reply, Status
+from harness.base.errors import UsageError
 
 FAMILIES = catalog.FAMILIES
 SETTINGS = pytest.StashKey[core.RunSettings]()
@@ -510,7 +511,7 @@ def pytest_collect_file(file_path: Path, parent):
     return None
 
 
-class HarnessUsageError(Exception):
+class HarnessUsageError(UsageError):
     """Bad input on the command line: one line on stderr, exit status 2 (see pytest_cmdline_main)."""
 
 

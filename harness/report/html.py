@@ -23,6 +23,7 @@ from harness.model.observation import steps_of
 from harness.report import images
 from harness.model.outcome import Judged, Outcome, Record
 from harness.model.status import Status
+from harness.base.errors import UsageError
 
 KNOWN = "known"                 # a failure the baseline expects (Judged.EXPECTED_FAIL): its own column
 # Columns, best first; a known failure is counted as known, not under its status, so that a gated
@@ -35,7 +36,7 @@ DEFAULT_OUT = Path("results") / "report"
 PROG = "python -m harness report"
 
 
-class ReportError(Exception):
+class ReportError(UsageError):
     """Input the report cannot use: said in one line."""
 
 

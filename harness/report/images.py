@@ -23,6 +23,7 @@ import numpy as np
 from PIL import Image
 
 from harness.model.case import Expectation
+from harness.base.errors import UsageError
 
 MAX_SCALE = 16             # each pixel at most a 16 x 16 block
 MAX_SIDE = 1024            # ... and a PNG no wider or taller than this where the image allows
@@ -36,7 +37,7 @@ LEGEND = ("Images are shown the right way up, each pixel a block. R, G and B are
           "grey = don't care.")
 
 
-class ImageError(ValueError):
+class ImageError(UsageError, ValueError):
     """An observed image that cannot be shown (not base64, or not width x height RGBA32F)."""
 
 

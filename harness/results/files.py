@@ -28,6 +28,7 @@ from harness.sources import catalog
 from harness.model import ids
 from harness.model.outcome import DEQP_NAMES, Judged, Outcome, Record, RecordError, Report, expected_statuses
 from harness.model.status import Status
+from harness.base.errors import UsageError
 
 MANIFEST = "manifest.json"
 RUN = "run.json"
@@ -49,7 +50,7 @@ def timestamp(seconds: float | None = None) -> str:
     return moment.replace(microsecond=0).isoformat()
 
 
-class ResultsError(ValueError):
+class ResultsError(UsageError, ValueError):
     pass
 
 

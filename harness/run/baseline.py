@@ -19,9 +19,10 @@ from pathlib import Path
 from harness.model import ids
 from harness.run.policy import Expectation
 from harness.model.status import BASELINE_NAMES, Status
+from harness.base.errors import UsageError
 
 
-class BaselineError(ValueError):
+class BaselineError(UsageError, ValueError):
     pass
 
 

@@ -17,7 +17,6 @@ from pathlib import Path
 import numpy as np
 
 from harness.run import export_c
-from harness.run.export_c import Unsupported  # noqa: F401  (the CLI's one-line error)
 from harness.model.case import (CallList, Case, Clear, DeleteList, Dispatch, Draw, Link, NewList, Read, step_label,
                           step_state)
 from harness.model.glfacts import STAGE, STAGE_KEYS

@@ -23,6 +23,7 @@ import jinja2
 
 from harness.backends import indirect_commands
 from harness.model.case import CAPTURE_TYPES, Case, Draw, DrawState
+from harness.base.errors import UsageError
 
 # What a context's observations are named in expectations, and where the program keeps them.
 COUNTS = {"primitives_generated": 0, "xfb_primitives_written": 1, "xfb_vertices": 2}
@@ -34,7 +35,7 @@ INDEX_C = {"UNSIGNED_BYTE": "GLubyte", "UNSIGNED_SHORT": "GLushort", "UNSIGNED_I
 INDEX_SIZE = {"UNSIGNED_BYTE": 1, "UNSIGNED_SHORT": 2, "UNSIGNED_INT": 4}
 
 
-class Unsupported(ValueError):
+class NotExportable(UsageError, ValueError):
     """The case uses something the C program does not write; one line for the user."""
 
 
@@ -73,7 +74,7 @@ def unsupported(case: Case) -> str:
 def program(case: Case) -> str:
     why = unsupported(case)
     if why:
-        raise Unsupported(f"--format c: case {case.id}: {why}")
+        raise NotExportable(f"--format c: case {case.id}: {why}")
     return _environment().get_template(TEMPLATE).render(**values(case))
 
 
@@ -165,12 +166,12 @@ def _draw(case: Case, draw: Draw) -> dict:
                 "offsets": [e.first * size for e in entries], "bases": [int(e.base_vertex) for e in entries] or [0]}
     if "Indirect" in draw.command:
         if draw.command not in INDIRECT:
-            raise Unsupported(f"--format c: unknown draw command gl{draw.command}")
+            raise NotExportable(f"--format c: unknown draw command gl{draw.command}")
         data, _ = indirect_commands(draw)
         return {**d, "commands": list(data), "offset": draw.indirect_offset, "stride": draw.indirect_stride,
                 "draw_count": draw.draw_count}
     if draw.command not in SINGLE:
-        raise Unsupported(f"--format c: unknown draw command gl{draw.command}")
+        raise NotExportable(f"--format c: unknown draw command gl{draw.command}")
     (e,) = entries
     used = case.indices[e.first:e.first + e.count] or (0,)
     return {**d, "first": e.first, "count": e.count, "instance_count": e.instance_count,

@@ -20,6 +20,7 @@ from typing import Callable, Protocol, Sequence
 
 from harness.base import args as args_mod
 from harness.model.families import CHECKOUT
+from harness.base.errors import UsageError
 
 AUTO = "auto"
 NONE = "none"
@@ -29,7 +30,7 @@ FETCHED = ".fetched"                    # harness/mesa/fetch.py: '<version> <sui
 BUILT = "harness-build.json"            # harness/mesa/build.py: its `debian` field
 
 
-class GateError(ValueError):
+class GateError(UsageError, ValueError):
     """Bad --baseline words: one line for the user."""
 
 

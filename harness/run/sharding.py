@@ -7,9 +7,10 @@ interleaved, so that each shard gets a like share of every family and target.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from harness.base.errors import UsageError
 
 
-class ShardError(ValueError):
+class ShardError(UsageError, ValueError):
     """A shard that cannot be: one line for the user."""
 
 

@@ -12,12 +12,13 @@ pytest process's CPU per case can feed (docs/decisions.md#executor-children).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from harness.base.errors import UsageError
 
 AUTO = "auto"
 MAX_CHILDREN = 4
 
 
-class JobsError(ValueError):
+class JobsError(UsageError, ValueError):
     """A --jobs value that is neither a positive number nor auto."""
 
 

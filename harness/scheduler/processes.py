@@ -44,6 +44,7 @@ from harness.executor import shader_cache
 from harness.scheduler.layout import Layout
 from harness.model import ids, outcome
 from harness.model.status import Status
+from harness.base.errors import UsageError
 
 OWN_OPTIONS = ("-n", "--numprocesses", "--dist", "--shuffle", "--jobs", "--in-process")
 IN_PROCESS = "--in-process"     # what the processes are told: run here, with the layout's children
@@ -52,7 +53,7 @@ RESTARTS = 3            # times a process killed by a signal starts again
 SHOWN = 50              # failures listed by name
 
 
-class ParallelError(ValueError):
+class ParallelError(UsageError, ValueError):
     """Arguments this command cannot split (one line, exit 4 as pytest's usage errors)."""
 
 

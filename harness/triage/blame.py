@@ -27,7 +27,7 @@ from harness.executor.executor import Executor, probe
 from harness.model.status import Reply
 from harness.oracle.verdict import judge
 
-VALIDATION_PREFIX = "Vulkan validation error(s):"
+VALIDATION_PREFIX = "harness layer: Vulkan validation error(s)"   # harness/backends/vk/runner.py: a LayerFault
 INVALID_SPIRV = re.compile(r"VUID-VkShaderModuleCreateInfo-pCode-(01379|08737)")
 OUTDATED = re.compile(r"Invalid capability operand|unknown VkStructureType|not supported by Vulkan")
 # Read by the validation layer of every release (vk_layer_settings.txt): errors only, to a file.

@@ -44,6 +44,7 @@ from harness.base import config
 from harness.run import core
 from harness.mesa import runtime as mesa, build as mesa_build
 from harness.executor import targets as targets_mod
+from harness.base.errors import UsageError
 
 GOOD, BAD, SKIP, ABORT = 0, 1, 125, 128
 # What a git killed mid-checkout leaves in the git directory.
@@ -64,7 +65,7 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-class BisectError(Exception):
+class BisectError(UsageError):
     """One line for the user."""
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+from harness.base.errors import HarnessFault
 
 EGL_PLATFORM_SURFACELESS_MESA = 0x31DD
 EGL_PLATFORM_DEVICE_EXT = 0x313F
@@ -23,7 +24,7 @@ EGL_PLATFORM_DEVICE_EXT = 0x313F
 CORE_VERSIONS = ((4, 6), (4, 5), (4, 4), (4, 3), (4, 2), (4, 1), (4, 0), (3, 3), (3, 2))
 
 
-class ContextError(Exception):
+class ContextError(HarnessFault):
     pass
 
 

@@ -65,6 +65,7 @@ import re
 from dataclasses import dataclass
 
 from harness.model import glfacts
+from harness.base.errors import UsageError
 
 PATHS = ("native", "split")
 CHOICES = ("auto",) + PATHS
@@ -102,7 +103,7 @@ OPTIONS = (
 )
 
 
-class PathError(ValueError):
+class PathError(UsageError, ValueError):
     """A path the device cannot take, or an unknown name: one line for the user."""
 
 

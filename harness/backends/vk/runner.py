@@ -20,6 +20,7 @@ import vulkan as vk
 
 from harness.backends import BackendError, DeviceLost, Skip, check_requirements, indirect_commands, readback_bytes
 from harness.backends.vk import paths, spirv
+from harness.base.errors import LayerFault
 from harness.backends.vk import uniforms as uniform_block
 from harness.backends.vk.device import Device
 from harness.backends.vk.tcs import passthrough_tcs
@@ -187,7 +188,7 @@ class VKBackend:
         except vk.VkErrorDeviceLost as exc:     # the driver's failure, wherever the device reports it
             raise DeviceLost(f"Vulkan device lost (VK_ERROR_DEVICE_LOST) in {_failed_call(exc)} {when}") from None
         if self.dev.validation_messages:
-            raise BackendError("Vulkan validation error(s):\n" + "\n".join(self.dev.validation_messages[:5]))
+            raise LayerFault("Vulkan validation error(s) in its own calls:\n" + "\n".join(self.dev.validation_messages[:5]))
         return observation
 
     def _check_features(self, case: Case) -> None:
@@ -255,10 +256,7 @@ class VKBackend:
         if key in self.modules:
             self.modules.move_to_end(key)
         else:
-            try:
-                code = spirv.compile_glsl(stage, source)
-            except spirv.CompileError as exc:
-                raise BackendError(str(exc)) from None
+            code = spirv.compile_glsl(stage, source)        # glslang refusing it: a LayerFault
             self.modules[key] = vk.vkCreateShaderModule(self.dev.device, vk.VkShaderModuleCreateInfo(
                 sType=vk.VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, codeSize=len(code), pCode=code), None)
         return self.modules[key]

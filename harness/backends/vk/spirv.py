@@ -9,9 +9,10 @@ from pathlib import Path
 
 from harness.base.config import cache_home
 from harness.model.glfacts import STAGE
+from harness.base.errors import LayerFault
 
 
-class CompileError(Exception):
+class CompileError(LayerFault):
     pass
 
 

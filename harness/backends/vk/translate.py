@@ -24,251 +24,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from harness.backends import BackendError
-from harness.glsl import types
-from harness.glsl.model import Declaration, Editor, ParseError, Shader, parse
-from harness.glsl.preprocess import PreprocessError, preprocess
-from harness.glsl.tokens import directive_words, tokenize
 from harness.backends.vk import uniforms as uniform_block
-from harness.model.glfacts import STAGE_KEYS, last_vertex_stage
+from harness.backends.vk.locations import (assign_locations, interface, interface_index, legacy_key,
+                                           legacy_location, legacy_refs, locations_used, stage_order)
+from harness.backends.vk.program import (CLIP_PLANES, COLOURS, COMPAT_MEMBERS, LAYER_BLOCK, LEGACY_TYPE, STAGE_ORDER,
+                                         TEXCOORDS, TRANSLATIONS, Program, TranslationError, models)
+from harness.glsl import types
+from harness.glsl.model import Editor, ParseError, Shader
+from harness.glsl.tokens import directive_words
+from harness.model.glfacts import last_vertex_stage
 
-TRANSLATIONS = ("passthrough-tcs", "base-vertex", "draw-id", "slot-map")
-CLIP_PLANES = 4
-
-# The push constants every translated stage declares (std430: 112 bytes, planes at offset 48).
-LAYER_BLOCK = (f"layout(push_constant) uniform Layer {{ vec4 outer; vec2 inner; int indexed; int draw_id;"
-               f" int two_side; int clip_enabled; vec4 planes[{CLIP_PLANES}]; }} _layer;")
-
-# Legacy builtins that need a location; fixed order, so every stage agrees on it.
-TEXCOORDS = 8                                   # gl_MaxTextureCoords
-LEGACY = ("FrontColor", "FrontSecondaryColor", "BackColor", "BackSecondaryColor", "FogFragCoord",
-          *(f"TexCoord{i}" for i in range(TEXCOORDS)), "ClipVertex")
-LEGACY_TYPE = {"FogFragCoord": "float"}
-COLOURS = ("FrontColor", "FrontSecondaryColor", "BackColor", "BackSecondaryColor")
-# gl_PerVertex members that only the compatibility profile has: the layer's varyings instead.
-COMPAT_MEMBERS = {f"gl_{n}" for n in COLOURS} | {"gl_TexCoord", "gl_FogFragCoord", "gl_ClipVertex"}
-# FS inputs: the builtin the FS reads -> the legacy output it comes from.
-FS_READS = {"gl_Color": "FrontColor", "gl_SecondaryColor": "FrontSecondaryColor", "gl_FogFragCoord": "FogFragCoord"}
-
-STAGE_ORDER = STAGE_KEYS
-ARRAYED_INPUTS = ("tcs", "tes", "gs")
-
-
-class TranslationError(BackendError):
-    """GLSL the layer cannot take: the case fails, naming it, as for a compile error."""
-
-
-@dataclass
-class Varying:
-    """A user varying (one declarator) or block at one stage interface."""
-    stage: str
-    direction: str                 # in, out
-    name: str                      # variable name, or block name for blocks
-    decl: Declaration
-    dims: tuple[str, ...] = ()     # the declarator's array sizes, outermost first
-
-    @property
-    def explicit_location(self) -> int | None:
-        return self.decl.location
-
-
-@dataclass
-class Program:
-    """What the translation of one program needs to know, and what it produced."""
-    shaders: dict[str, str]
-    without: frozenset[str]
-    captures: tuple[tuple[str, str], ...] = ()          # (varying, glsl type) in capture order
-    attributes: dict[str, int] = field(default_factory=dict)   # attribute name -> location
-    separable: bool = False
-    fixed_function_fs: bool = False     # no FS: GL's fixed-function fragment processing (a rendered image)
-    native_draw_id: bool = False        # the native multi-draw path (paths.py): gl_DrawID is DrawIndex alone
-    point_size_written: bool = True     # the point-size path (paths.py): False, `default`, no store injected
-    # Locations per interface: interface i joins the i-th stage present to the next one.
-    locations: dict[tuple[int, str], int] = field(default_factory=dict)
-    legacy: dict[int, tuple[int, tuple[str, ...]]] = field(default_factory=dict)   # i -> (base, names)
-    legacy_used: tuple[str, ...] = ()                     # in any stage
-    texcoord_array: int = 0        # gl_TexCoord[] indexed by a variable somewhere: its size, else 0
-    structs: dict[str, list[tuple[str, tuple[str, ...]]]] = field(default_factory=dict)
-    models: dict[str, Shader] = field(default_factory=dict)   # each stage, preprocessed and parsed
-    # The uniform block (see uniforms.py): default-block uniforms, projection, clip planes.
-    uniforms: dict = field(default_factory=dict)
-
-
-# -- the model of each stage ------------------------------------------------------------------
-
-# GL's fragment processing without an FS, as far as the harness's state goes: texturing, fog and
-# the colour sum are off, so the fragment's colour is the rasterized primary colour.
-FIXED_FUNCTION_FS = "#version 110\nvoid main()\n{\n    gl_FragColor = gl_Color;\n}\n"
-
-
-def models(program: Program) -> dict[str, Shader]:
-    if program.fixed_function_fs and "fs" not in program.shaders:
-        program.shaders["fs"] = FIXED_FUNCTION_FS
-    if not program.models:
-        for stage, source in program.shaders.items():
-            try:
-                tokens = tokenize(source)
-                text = preprocess(stage, source, tokens)
-                program.models[stage] = parse(text, tokens if text is source else None)
-            except (ParseError, PreprocessError) as e:
-                raise TranslationError(f"{stage.upper()}: {e}") from None
-    return program.models
-
-
-def interface(stage: str, shader: Shader) -> list[Varying]:
-    """The user varyings a stage declares, a declarator each (not builtins, VS attributes or FS
-    outputs), and its user blocks."""
-    found = []
-    for d in shader.declarations:
-        direction = {"varying": "in" if stage == "fs" else "out", "attribute": "in"}.get(d.storage, d.storage)
-        if direction not in ("in", "out") or (stage == "vs" and direction == "in") or \
-                (stage == "fs" and direction == "out"):
-            continue
-        if d.kind == "variable":
-            found += [Varying(stage, direction, x.name, d, x.dims) for x in d.declarators
-                      if not x.name.startswith("gl_")]
-        elif d.kind == "block" and not d.type.startswith("gl_"):
-            found.append(Varying(stage, direction, d.type, d, d.instance.dims if d.instance else ()))
-    return found
-
-
-def _per_vertex(v: Varying) -> bool:
-    """The outer array of a TCS/TES/GS input (or TCS output) is per vertex, not a location array."""
-    return not v.decl.patch and ((v.direction == "in" and v.stage in ARRAYED_INPUTS) or
-                                 (v.direction == "out" and v.stage == "tcs"))
-
-
-def _size(v: Varying, structs: dict) -> int:
-    """Locations one varying takes."""
-    if v.decl.kind == "block":
-        per = sum(types.locations(m.type, structs) * types.element_count(x.dims + m.type_dims)
-                  for m in v.decl.members for x in m.declarators)
-    else:
-        per = types.locations(v.decl.type, structs) * types.element_count(v.decl.type_dims)
-    dims = v.dims[1:] if _per_vertex(v) else v.dims
-    return per * types.element_count(dims)
-
-
-def stage_order(program: Program) -> list[str]:
-    return [s for s in STAGE_ORDER if s in program.shaders]
-
-
-def interface_index(program: Program, stage: str, direction: str) -> int:
-    """Which interface a stage's inputs or outputs belong to."""
-    return stage_order(program).index(stage) - (1 if direction == "in" else 0)
-
-
-def _legacy_refs(shader: Shader, stage: str) -> list[tuple[str, str, int, int, str | None]]:
-    """Every use of a legacy builtin: (access, builtin, first token, end token, gl_TexCoord index)
-    where access is "bare", "in" (gl_in[i].gl_X) or "out" (gl_out[i].gl_X), and the index is the
-    text inside gl_TexCoord[...] (None when not indexed)."""
-    t, refs = shader.tokens, []
-    names = COMPAT_MEMBERS | set(FS_READS)
-    for i in shader.code():
-        token = t[i]
-        if token.kind != "ident" or token.text not in names:
-            continue
-        if token.text in ("gl_Color", "gl_SecondaryColor") and stage != "fs":
-            continue                                   # the VS's are vertex attributes
-        first, access = i, "bare"
-        if i >= 1 and t[i - 1].is_("."):
-            if i >= 2 and t[i - 2].is_("]"):
-                opener = shader.close(i - 2)
-                if opener >= 1 and t[opener - 1].text in ("gl_in", "gl_out"):
-                    first, access = opener - 1, t[opener - 1].text[3:]
-            if access == "bare":
-                continue                               # a member of something else
-        end, index = i + 1, None
-        if token.text == "gl_TexCoord" and end < len(t) and t[end].is_("["):
-            close = shader.close(end)
-            index = shader.source(end + 1, close).strip()
-            end = close + 1
-        refs.append((access, token.text, first, end, index))
-    return refs
-
-
-def _legacy_key(builtin: str, index: str | None) -> str | None:
-    """"gl_TexCoord", "3" -> "TexCoord3"; the whole array or a variable index -> None."""
-    if builtin == "gl_TexCoord":
-        return f"TexCoord{index}" if index is not None and index.isdigit() else None
-    return FS_READS.get(builtin, builtin[3:])
-
-
-def _texcoord_size(shader: Shader) -> int:
-    sizes = [types.element_count(x.dims) for d in shader.variables() for x in d.declarators
-             if x.name == "gl_TexCoord" and x.dims and x.dims[0].isdigit()]
-    sizes += [types.element_count(x.dims) for d in shader.blocks() for m in d.members for x in m.declarators
-              if x.name == "gl_TexCoord" and x.dims and x.dims[0].isdigit()]
-    return max(sizes, default=TEXCOORDS)
-
-
-def _stage_legacy(program: Program, stage: str) -> set[str]:
-    """The legacy slots a stage reads or writes."""
-    used = set()
-    for _, builtin, _, _, index in _legacy_refs(program.models[stage], stage):
-        key = _legacy_key(builtin, index)
-        if key is None:
-            used |= {f"TexCoord{k}" for k in range(program.texcoord_array)}
-        else:
-            used.add(key)
-    return used
-
-
-def assign_locations(program: Program) -> None:
-    """Per interface (producer/consumer pair): same name -> same location on both sides, as GL
-    matches varyings by name; explicit locations kept; the legacy builtins the pair uses after
-    the last user location (at 0, on top of the user's, without `slot-map`)."""
-    shaders = models(program)
-    structs = {}
-    for shader in shaders.values():
-        for s in shader.structs():
-            structs[s.type] = [(m.type, x.dims + m.type_dims) for m in s.members for x in m.declarators]
-    program.structs = structs
-    variable = [(stage, shader) for stage, shader in shaders.items()
-                if any(_legacy_key(b, i) is None for _, b, _, _, i in _legacy_refs(shader, stage))]
-    if variable:       # every stage then passes gl_TexCoord[] as one array, so any index reaches it
-        program.texcoord_array = max(_texcoord_size(shader) for _, shader in variable)
-    stage_legacy = {stage: _stage_legacy(program, stage) for stage in shaders}
-    program.legacy_used = tuple(n for n in LEGACY if any(n in used for used in stage_legacy.values()))
-    order = stage_order(program)
-    for index in range(len(order)):       # the last one: outputs nothing consumes (captured ones)
-        sides = [(order[index], "out")] + ([(order[index + 1], "in")] if index + 1 < len(order) else [])
-        sizes, explicit = {}, {}
-        for stage, direction in sides:
-            for v in interface(stage, shaders[stage]):
-                if v.direction != direction:
-                    continue
-                if v.explicit_location is not None:
-                    explicit[v.name] = v.explicit_location
-                sizes[v.name] = max(sizes.get(v.name, 0), _size(v, structs))
-        taken = set()
-        for name, loc in explicit.items():
-            taken |= set(range(loc, loc + sizes[name]))
-        next_free = 0
-        for name in sorted(sizes):
-            if name in explicit:
-                program.locations[(index, name)] = explicit[name]
-                continue
-            while any(loc in taken for loc in range(next_free, next_free + sizes[name])):
-                next_free += 1
-            program.locations[(index, name)] = next_free
-            taken |= set(range(next_free, next_free + sizes[name]))
-            next_free += sizes[name]
-        names = tuple(n for n in program.legacy_used if any(n in stage_legacy[stage] for stage, _ in sides))
-        base = 0 if "slot-map" in program.without else (max(taken) + 1 if taken else 0)
-        program.legacy[index] = (base, names)
-
-
-def locations_used(program: Program) -> int:
-    """The most locations any interface needs."""
-    ends = [loc + 1 for loc in program.locations.values()]
-    ends += [base + len(names) for base, names in program.legacy.values() if names]
-    return max(ends, default=0)
-
-
-def legacy_location(program: Program, index: int, name: str) -> int:
-    base, names = program.legacy[index]
-    return base + names.index(name)
+# What the rest of the layer reads from here (the model and the locations live in program.py
+# and locations.py).
+__all__ = ["CLIP_PLANES", "LAYER_BLOCK", "STAGE_ORDER", "TRANSLATIONS", "Program", "TranslationError",
+           "locations_used", "models", "translate", "writes_point_size"]
 
 
 # -- translation ------------------------------------------------------------------------------
@@ -326,9 +95,9 @@ def _compat_declarations(s: _Stage) -> None:
     gl_TexCoord[] (its elements become varyings), and the compatibility members of a redeclared
     gl_PerVertex (a block of SPIR-V builtins: the layer's varyings replace them)."""
     shader, edit = s.shader, s.edit
-    for d in shader.directives:
-        if directive_words(d)[:1] in (["version"], ["extension"]):
-            edit.replace((d.start, d.end), "")
+    for directive in shader.directives:
+        if directive_words(directive)[:1] in (["version"], ["extension"]):
+            edit.replace((directive.start, directive.end), "")
     for d in shader.declarations:
         if d.kind == "variable" and any(x.name == "gl_TexCoord" for x in d.declarators):
             if len(d.declarators) > 1:
@@ -356,7 +125,8 @@ def _declare_locations(program: Program, s: _Stage, last: bool) -> None:
     attribute_slots = set(program.attributes.values())
     fs_slots = {d.location for d in shader.variables("out") if d.location is not None}
     for d in shader.declarations:
-        direction = {"varying": "in" if stage == "fs" else "out", "attribute": "in"}.get(d.storage, d.storage)
+        storage = d.storage or ""
+        direction = {"varying": "in" if stage == "fs" else "out", "attribute": "in"}.get(storage, storage)
         if direction not in ("in", "out") or d.kind not in ("variable", "block"):
             continue
         quals = [direction if q in ("varying", "attribute") else q for q in d.qualifiers]
@@ -398,7 +168,7 @@ def _declare_locations(program: Program, s: _Stage, last: bool) -> None:
         edit.replace(d.span, " ".join(decls))
 
 
-def _xfb_layout(captures) -> tuple[list[int], int]:
+def _xfb_layout(captures: tuple[tuple[str, str], ...]) -> tuple[list[int], int]:
     """Interleaved, 4 bytes a component, in capture order (as GL_INTERLEAVED_ATTRIBS)."""
     offsets, offset = [], 0
     for _, type_ in captures:
@@ -449,7 +219,7 @@ def _declare_legacy(program: Program, index: int, key: str, direction: str, arra
 
 def _legacy(program: Program, s: _Stage, last: bool) -> None:
     stage, shader, edit, prelude = s.name, s.shader, s.edit, s.prelude
-    refs = _legacy_refs(shader, stage)
+    refs = legacy_refs(shader, stage)
     if not refs:
         return
     order = stage_order(program)
@@ -469,7 +239,7 @@ def _legacy(program: Program, s: _Stage, last: bool) -> None:
         # is that varying (one slot, two names): what a careless layer's SPIR-V does at run time.
         alias = _naive_aliases(program, stage, "in", shader) if naive else {}
         for _access, builtin, first, end, index in refs:
-            key = _legacy_key(builtin, index) or "TexCoord0"
+            key = legacy_key(builtin, index) or "TexCoord0"
             span = (t[first].start, t[end - 1].end)
             if builtin in ("gl_Color", "gl_SecondaryColor"):
                 edit.replace(span, _fs_colour(program, inputs, key, alias, prelude))
@@ -481,7 +251,7 @@ def _legacy(program: Program, s: _Stage, last: bool) -> None:
         return
     alias = _naive_aliases(program, stage, "out", shader) if naive else {}
     for access, builtin, first, end, index in refs:
-        key = _legacy_key(builtin, index) or "TexCoord0"
+        key = legacy_key(builtin, index) or "TexCoord0"
         span = (t[first].start, t[end - 1].end)
         vertex = shader.source(first + 2, shader.close(first + 1)) if access != "bare" else None
         if access == "in":
@@ -514,7 +284,7 @@ def _naive_aliases(program: Program, stage: str, direction: str, shader: Shader)
     return aliases
 
 
-def _fs_colour(program: Program, index: int, front: str, alias: dict, prelude: list) -> str:
+def _fs_colour(program: Program, index: int, front: str, alias: dict[str, str], prelude: list[str]) -> str:
     """gl_Color/gl_SecondaryColor: front unless two-sided lighting picks the back one (the back
     one is read only where the previous stage writes it)."""
     back = front.replace("Front", "Back")
@@ -582,6 +352,7 @@ def _epilogue(program: Program, s: _Stage) -> None:
                 edit.insert(t[end].end, " }")
         return
     main = shader.main
+    assert main.body is not None            # Shader.main has a body
     for start, end in main.returns:
         edit.insert(start, "{ " + code + " ")
         edit.insert(end, " }")

@@ -23,12 +23,13 @@ from dataclasses import replace
 from harness.model import families
 from harness.model.case import Case
 from harness.sources.explored import space
+from harness.base.errors import HarnessFault
 
 MARK = "explore"
 VERSION = "v1"
 
 
-class VocabularyError(LookupError):
+class VocabularyError(HarnessFault, LookupError):
     """A word, float or dict shape the space's vocabulary lacks: append it there (never a
     ValueError, which a search reads as parameters the builder refuses)."""
 

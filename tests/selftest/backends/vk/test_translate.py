@@ -14,7 +14,9 @@ from harness.backends.vk import spirv
 from harness.backends.vk.tcs import passthrough_tcs
 from harness.glsl import types
 from harness.glsl.model import parse
-from harness.backends.vk.translate import STAGE_ORDER, Program, _size, interface, translate
+from harness.backends.vk.locations import interface
+from harness.backends.vk.locations import size as locations_of
+from harness.backends.vk.translate import STAGE_ORDER, Program, translate
 from harness.executor.executor import Executor
 from harness.executor.targets import get
 from harness.oracle.verdict import judge
@@ -64,7 +66,7 @@ def located(stage: str, source: str) -> dict[str, dict[str, tuple]]:
         name = v.name
         if name.startswith("_hl_"):
             name = "gl_" + name[4:].rsplit("_", 1)[0]
-        out[v.direction][name] = (loc, component, _size(v, structs), members, v.decl.type)
+        out[v.direction][name] = (loc, component, locations_of(v, structs), members, v.decl.type)
     return out
 
 
@@ -217,9 +219,10 @@ def test_cases_run_clean_under_the_validation_layer():
     ("negative-scissor", "VUID-vkCmdSetScissor-x-00595", "pScissors[0].offset.x ("),
     ("fence-stype", "VUID-VkFenceCreateInfo-sType-sType", "pCreateInfo->sType must be VK_STRUCTURE_TYPE_FENCE_CREATE_INFO"),
 ])
-def test_a_planted_invalid_call_fails_the_case_with_the_layers_message(fault, vuid, words):
+def test_a_planted_invalid_call_is_the_harness_layers_error_with_the_validation_message(fault, vuid, words):
     """The twin of the clean run above: one invalid call (faults.FaultyVK) that changes nothing the
-    case reads passes without the layer, and under it fails the case with the layer's VUID."""
+    case reads passes without the validation layer; under it, it is the case's `error` (every
+    Vulkan call of this backend is the harness's own), never a `fail`, with the layer's VUID."""
     case = case_of("draw_params", PLANTED_UNDER_VALIDATION)
     system = on_the_systems_mesa({"lavapipe": [PLANTED_UNDER_VALIDATION]})
     for validation in (False, True):
@@ -232,11 +235,12 @@ def test_a_planted_invalid_call_fails_the_case_with_the_layers_message(fault, vu
         if not validation:
             assert verdict.status == "pass", verdict.message       # the fault alone changes no value
             continue
-        assert verdict.status == "fail"
+        assert verdict.status == "error", verdict.message
         # Debian 12's layer (1.3.239) heads each message with "Validation Error: [ VUID ]"; Debian
         # 13's names the VUID only in the spec link that ends the message
-        assert verdict.message.startswith("Vulkan validation error(s):\n") and vuid in verdict.message, \
-            verdict.message
+        assert verdict.message.startswith("harness layer: Vulkan validation error(s) in its own calls:\n") \
+            and vuid in verdict.message, verdict.message
+        assert f"[case {case.id}]" in verdict.message and verdict.message.endswith("[lavapipe]"), verdict.message
         assert words in verdict.message, verdict.message
 
 
