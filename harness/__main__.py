@@ -38,9 +38,9 @@ OWN_PARSERS = {"report": ("harness.report.html", "main"), "matrix": ("harness.cl
 COMMANDS = {"targets": "targets", "env": "env", "run": "run", "compare": "compare", "merge": "merge",
             "bisect-run": "bisect_run", "blame": "blame", "export": "export"}
 # Bad input (UsageError) is one line, exit 2; a harness fault (any other exception) its traceback,
-# exit 2. bisect-run exits 128 for both, so that `git bisect run` stops instead of calling the
+# exit 3. bisect-run exits 128 for both, so that `git bisect run` stops instead of calling the
 # commit bad (docs/decisions.md#exit-statuses). parallel's bad input is pytest's usage status, 4.
-USAGE, FAULT = 2, 2
+USAGE, FAULT = 2, 3          # 3: pytest's own status for an internal error
 STOP_BISECTION = 128
 PYTEST_USAGE = 4
 
@@ -76,7 +76,7 @@ def main(argv=None) -> int:
 
 def guarded(command: str, call: Callable[[], int]) -> int:
     """The command's own exit status, or: bad input in one line, a harness fault with its
-    traceback; exit 2 for either (bisect-run: 128)."""
+    traceback; exit 2 or 3 (bisect-run: 128)."""
     stop = STOP_BISECTION if command == "bisect-run" else None
     try:
         return call()

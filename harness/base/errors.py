@@ -4,7 +4,7 @@
     ├── UsageError      bad input (an argument, a file, a case id, a Mesa tree): one line on
     │                   stderr, exit 2; `bisect-run` exits 128 so that `git bisect run` stops
     ├── HarnessFault    the harness's own fault: a case it hits is `error`, never `fail`, and
-    │   │               no baseline may list it; a command it ends prints the traceback, exit 2
+    │   │               no baseline may list it; a command it ends prints the traceback, exit 3
     │   │               (128 for bisect-run)
     │   └── LayerFault  the harness's GL-on-Vulkan layer (harness/backends/vk): GLSL it cannot
     │                   translate, its output refused by glslang, a validation report on its
