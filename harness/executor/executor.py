@@ -26,6 +26,7 @@ from harness.base import config, profiling
 from harness.executor import protocol
 from harness.model.case import Case
 from harness.base.config import RunSettings
+from harness.executor.settings import DEFAULT
 from harness.executor.spawner import Forked, Spawner, SpawnerGone
 from harness.model.status import Reply, Result
 from harness.executor.targets import Target
@@ -64,7 +65,7 @@ class Executor:
     def __init__(self, target: Target, settings: RunSettings | None = None, **overrides):
         """`settings` (harness.base.config.RunSettings; default: its defaults, without a spawner),
         with `overrides` of its fields (case_timeout=20, mesa=build, knobs=..., ...)."""
-        settings = settings or RunSettings(fork=False)
+        settings = settings or DEFAULT
         if isinstance(overrides.get("vk_without"), str):
             overrides["vk_without"] = config.split_names(overrides["vk_without"])
         self.settings = replace(settings, **overrides)
@@ -414,7 +415,7 @@ class _Sent:
 def probe(target: Target, settings: RunSettings | None = None, **overrides) -> Result:
     """Start a child for the target once: its facts (renderer, version, limits) or why not.
     `overrides`: fields of `settings` (see Executor)."""
-    settings = replace(settings or RunSettings(fork=False), **overrides)
+    settings = replace(settings or DEFAULT, **overrides)
     mesa = settings.mesa
     lacking = mesa is not None and target.mesa and mesa.lacks("gl" in target.mesa, "vk" in target.mesa)
     if lacking:

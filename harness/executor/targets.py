@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from harness.backends import registry
+from harness.base.config import RUN_PATHS, VkPatchPath, VkPath, VkPaths, VkPointSize, VkVertexInput
 from harness.mesa import runtime as mesa_mod
 
 
@@ -34,14 +35,8 @@ class Target:
     shader_cache_slot: bool = False
     # Whether the GL backend may keep a linked program for later cases (gl/runner.py _cacheable).
     shared_programs: bool = True
-    # The Vulkan layer's multi-draw path this target always takes ("" = the run's --vk-path).
-    vk_path: str = ""
-    # And its patch-size path ("" = the run's --vk-patch-path).
-    vk_patch_path: str = ""
-    # And its vertex-input path ("" = the run's --vk-vertex-input).
-    vk_vertex_input: str = ""
-    # And its point-size path ("" = the run's --vk-point-size).
-    vk_point_size: str = ""
+    # The Vulkan layer's paths this target always takes (None in a field: the run's --vk-path and the like).
+    vk_paths: VkPaths = RUN_PATHS
     # Only the cases whose Vulkan calls depend on the path (backends/vk/paths.py): the others
     # are the same calls as on the target taking the other path, and would only cost CI time.
     path_dependent_only: bool = False
@@ -107,8 +102,9 @@ _TARGETS = {t.name: t for t in (
            "vertex input in the pipeline (--vk-vertex-input static), GL's point size written (--vk-point-size "
            "written), the patch size in the pipeline (--vk-patch-path static); only the cases with a direct "
            "multi-draw",
-           default=True, renderer=r"llvmpipe", mesa="vk", vk_path="split", vk_vertex_input="static",
-           vk_point_size="written", vk_patch_path="static", path_dependent_only=True),
+           default=True, renderer=r"llvmpipe", mesa="vk",
+           vk_paths=VkPaths(VkPath.SPLIT, VkPatchPath.STATIC, VkVertexInput.STATIC, VkPointSize.WRITTEN),
+           path_dependent_only=True),
     Target("system-vk", "vk", (), "the machine's own Vulkan driver through the harness's Vulkan backend",
            shader_cache_slot=True),
     # Mesa's EGL and zink over whatever Vulkan driver the loader finds (bench/gpu/run.sh points

@@ -15,6 +15,7 @@ from harness.backends.vk.tcs import passthrough_tcs
 from harness.glsl import types
 from harness.glsl.model import parse
 from harness.backends.vk.translate import STAGE_ORDER, Program, _size, interface, translate
+from harness.base.config import VkPath, VkPaths
 from harness.executor.executor import Executor
 from harness.executor.targets import get
 from harness.oracle.verdict import judge
@@ -150,7 +151,7 @@ def lavapipe():
         if without not in cache:
             # draw-id is the split path's emulation: the native path reads DrawIndex (paths.py)
             cache[without] = Executor(get("lavapipe"), mesa=pinned_mesa(), vk_without=without,
-                                      vk_path="split" if without == "draw-id" else "auto")
+                                      vk_paths=VkPaths(multi_draw=VkPath.SPLIT if without == "draw-id" else VkPath.AUTO))
         return cache[without]
     yield executor
     for ex in cache.values():
