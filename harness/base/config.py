@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Mapping, Protocol
 
 from harness.base import plugins as plugins_mod
 
@@ -28,7 +28,7 @@ def environ() -> dict[str, str]:
     return dict(os.environ)
 
 
-def cache_home(environment=None) -> Path:
+def cache_home(environment: Mapping[str, str] | None = None) -> Path:
     """$XDG_CACHE_HOME/gl-layer-harness, else ~/.cache/gl-layer-harness."""
     env = os.environ if environment is None else environment
     return Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gl-layer-harness"
@@ -58,13 +58,13 @@ CI_VARIABLES = ("CI_PIPELINE_ID", "CI_PIPELINE_URL", "CI_PIPELINE_SOURCE", "CI_J
                 "CI_NODE_TOTAL")
 
 
-def ci_variables(environment=None) -> dict[str, str]:
+def ci_variables(environment: Mapping[str, str] | None = None) -> dict[str, str]:
     """The CI variables set in the environment, by their lower-case names (ci_pipeline_id, ...)."""
     env = os.environ if environment is None else environment
     return {name.lower(): env[name].strip() for name in CI_VARIABLES if env.get(name, "").strip()}
 
 
-def knobs(environment=None) -> Knobs:
+def knobs(environment: Mapping[str, str] | None = None) -> Knobs:
     env = os.environ if environment is None else environment
     return Knobs(targets=env.get("HARNESS_TARGETS", ""), mesa=env.get("HARNESS_MESA", ""),
                  case_cache=env.get("HARNESS_CASE_CACHE") != "0",
@@ -124,15 +124,16 @@ class VkPaths:
 
     def over(self, run: "VkPaths") -> "VkPaths":
         """These choices where made, else the run's."""
-        return VkPaths(*(getattr(self, f.name) or getattr(run, f.name) for f in fields(self)))
-
-    def to_json(self) -> dict[str, str | None]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return VkPaths(self.multi_draw or run.multi_draw, self.patch_size or run.patch_size,
+                       self.vertex_input or run.vertex_input, self.point_size or run.point_size)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "VkPaths":
-        kinds = (VkPath, VkPatchPath, VkVertexInput, VkPointSize)
-        return cls(*(None if data.get(f.name) is None else kind(data[f.name]) for f, kind in zip(fields(cls), kinds)))
+        """The value of its JSON form (dataclasses.asdict's)."""
+        def get(name: str, kind: Any) -> Any:
+            return None if data.get(name) is None else kind(data[name])
+        return cls(get("multi_draw", VkPath), get("patch_size", VkPatchPath), get("vertex_input", VkVertexInput),
+                   get("point_size", VkPointSize))
 
 
 # A target that takes the run's every path.
@@ -189,8 +190,9 @@ TRIAGE_CASE_TIMEOUT = 20.0
 
 
 class MesaBuild(Protocol):
-    """What a run's settings need of a Mesa build (harness.mesa.runtime.Build satisfies it; config
-    sits below harness/mesa, so it names the shape, not the class)."""
+    """What the harness needs of the Mesa build under test (harness.mesa.runtime.Build satisfies
+    it; config sits below harness/mesa, so it names the shape, not the class): where it is, its
+    version, what it lacks, how a target's process loads it, and whether a process did."""
     @property
     def root(self) -> Path: ...
 
@@ -198,6 +200,12 @@ class MesaBuild(Protocol):
     def version(self) -> str: ...
 
     def lacks(self, gl: bool, vulkan: bool) -> str: ...
+
+    def environment(self, base: dict[str, str], gl: bool, vulkan: bool) -> dict[str, str]: ...
+
+    def command(self, argv: list[str], base: dict[str, str]) -> list[str]: ...
+
+    def check_loaded(self, facts: dict[str, Any]) -> str: ...
 
 
 @dataclass(frozen=True)

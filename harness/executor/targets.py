@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
 
 from harness.backends import registry
-from harness.base.config import RUN_PATHS, VkPatchPath, VkPath, VkPaths, VkPointSize, VkVertexInput
-from harness.mesa import runtime as mesa_mod
+from harness.base.config import RUN_PATHS, MesaBuild, VkPatchPath, VkPath, VkPaths, VkPointSize, VkVertexInput
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class Target:
         """Whether its backend can run cases batched, several in one context (harness/executor/batch.py)."""
         return registry.batches(self.backend)
 
-    def wrong_driver(self, facts: dict, build: "mesa_mod.Build | None" = None) -> str:
+    def wrong_driver(self, facts: dict[str, Any], build: MesaBuild | None = None) -> str:
         """'' if the child's driver is this target's (and, with a --mesa build, from it), else why not."""
         renderer = facts.get("renderer", "")
         if self.renderer and not re.search(self.renderer, renderer):
@@ -56,14 +56,14 @@ class Target:
             return build.check_loaded(facts)
         return ""
 
-    def environment(self, base: dict[str, str], build: "mesa_mod.Build | None" = None) -> dict[str, str]:
+    def environment(self, base: dict[str, str], build: MesaBuild | None = None) -> dict[str, str]:
         env = dict(base)
         env.update(self.env)
         if build is not None and self.mesa:
             env.update(build.environment(base, gl="gl" in self.mesa, vulkan="vk" in self.mesa))
         return env
 
-    def command(self, argv: list[str], base: dict[str, str], build: "mesa_mod.Build | None" = None) -> list[str]:
+    def command(self, argv: list[str], base: dict[str, str], build: MesaBuild | None = None) -> list[str]:
         """ARGV as a process of this target starts it: through the build's loader with a --mesa build."""
         return build.command(argv, base) if build is not None and self.mesa else argv
 
@@ -125,7 +125,7 @@ def register(target: Target) -> None:
 
 
 class UnknownTarget(KeyError):
-    def __str__(self):
+    def __str__(self) -> str:
         return f"unknown target {self.args[0]!r} (known: {', '.join(TARGETS)})"
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,7 +21,7 @@ from harness.pytest_adapter import handshake, results as results_mod, state as s
 from harness.results import files as results
 from harness.run import baseline, core, gating, journal, sharding
 from harness.scheduler.pipeline import Pipeline
-from harness.sources import catalog
+from harness.model.families import FAMILIES
 
 
 class HarnessUsageError(Exception):
@@ -28,7 +29,7 @@ class HarnessUsageError(Exception):
 
 
 def configure(config: pytest.Config) -> None:
-    for family in catalog.FAMILIES:
+    for family in FAMILIES:
         config.addinivalue_line("markers", f"{family}: cases of the {family} conformance family")
     config.addinivalue_line("markers", "conformance: every conformance case")
     worker = hasattr(config, "workerinput")
@@ -152,7 +153,7 @@ def _check_writable(folder: Path) -> None:
         raise HarnessUsageError(f"results directory {folder} is not writable: {exc.strerror}") from None
 
 
-def _resumed(config: pytest.Config) -> dict:
+def _resumed(config: pytest.Config) -> dict[str, Any]:
     folder = config.getoption("resume")
     if not folder:
         return {}
@@ -169,7 +170,7 @@ def collects_cases(config: pytest.Config) -> bool:
     args = config.args or [str(config.rootpath)]
     for arg in args:
         path = Path(arg.split("::")[0]).resolve()
-        for family in catalog.FAMILIES:
+        for family in FAMILIES:
             cases = (config.rootpath / "tests" / family / "cases.py").resolve()
             if cases == path or path in cases.parents:
                 return True

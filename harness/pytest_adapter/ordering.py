@@ -18,7 +18,7 @@ from harness.run import baseline
 def by_target(items: list[Any], targets: list[str]) -> None:
     """Target by target in the run's order of targets, each in collection order (a stable sort)."""
     rank = {name: i for i, name in enumerate(targets)}
-    items.sort(key=lambda item: rank.get(getattr(item, "target", None), -1))
+    items.sort(key=lambda item: rank.get(getattr(item, "target", ""), -1))
 
 
 def modify(config: pytest.Config, items: list[Any]) -> None:

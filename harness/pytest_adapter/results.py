@@ -44,7 +44,7 @@ def unrecorded(report: pytest.TestReport) -> Record | None:
         message = report.longrepr[2].removeprefix("Skipped: ") if isinstance(report.longrepr, tuple) \
             else str(report.longrepr or "")
         status = Status.SKIP if report.skipped else Status.ERROR
-        return Record(props["case_id"], props["target"], Outcome(status), message=message)
+        return Record(str(props["case_id"]), str(props["target"]), Outcome(status), message=message)
     return None
 
 
