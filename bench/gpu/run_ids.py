@@ -27,8 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from harness.base import config  # noqa: E402
-from harness.mesa import runtime as mesa  # noqa: E402
+from harness.base import config, options  # noqa: E402
+from harness.executor.settings import resolve  # noqa: E402
 from harness.run import core  # noqa: E402
 from harness.sources import catalog  # noqa: E402
 
@@ -176,17 +176,16 @@ def stacks(pid: int) -> str:
     return "\n".join(lines)
 
 
+OPTIONS = ("target", "mesa", "case_timeout", "vk_validation", "vk_path")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("ids", nargs="*")
     parser.add_argument("--ids-file", default=None)
-    parser.add_argument("--target", required=True)
-    parser.add_argument("--mesa", default=None)
-    parser.add_argument("--case-timeout", type=float, default=20.0)
+    options.add_arguments(parser, OPTIONS, {"target": options.ONE, "case_timeout": options.TRIAGE_TIMEOUT})
     parser.add_argument("--stall", type=float, default=config.STALL)
     parser.add_argument("--dump-after", type=float, default=0.0, help="0: no stack dumps")
-    parser.add_argument("--vk-validation", action="store_true")
-    parser.add_argument("--vk-path", default="auto")
     parser.add_argument("--json", default=None)
     parser.add_argument("--label", default="")
     args = parser.parse_args()
@@ -194,8 +193,7 @@ def main() -> int:
     if args.ids_file:
         ids += [line.split()[0] for line in Path(args.ids_file).read_text().splitlines() if line.strip()
                 and not line.startswith("#")]
-    settings = config.RunSettings(mesa=mesa.chosen(args.mesa), case_timeout=args.case_timeout,
-                                  stall=args.stall, vk_validation=args.vk_validation, vk_path=args.vk_path)
+    settings = resolve(options.values(args, OPTIONS), stall=args.stall)
     records = []
     with core.runner(settings, args.target, children=1) as runner:
         facts = core.facts_of(runner)

@@ -16,8 +16,9 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping, Protocol
 
 from harness.base import plugins as plugins_mod
 
@@ -27,7 +28,7 @@ def environ() -> dict[str, str]:
     return dict(os.environ)
 
 
-def cache_home(environment=None) -> Path:
+def cache_home(environment: Mapping[str, str] | None = None) -> Path:
     """$XDG_CACHE_HOME/gl-layer-harness, else ~/.cache/gl-layer-harness."""
     env = os.environ if environment is None else environment
     return Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gl-layer-harness"
@@ -57,13 +58,13 @@ CI_VARIABLES = ("CI_PIPELINE_ID", "CI_PIPELINE_URL", "CI_PIPELINE_SOURCE", "CI_J
                 "CI_NODE_TOTAL")
 
 
-def ci_variables(environment=None) -> dict[str, str]:
+def ci_variables(environment: Mapping[str, str] | None = None) -> dict[str, str]:
     """The CI variables set in the environment, by their lower-case names (ci_pipeline_id, ...)."""
     env = os.environ if environment is None else environment
     return {name.lower(): env[name].strip() for name in CI_VARIABLES if env.get(name, "").strip()}
 
 
-def knobs(environment=None) -> Knobs:
+def knobs(environment: Mapping[str, str] | None = None) -> Knobs:
     env = os.environ if environment is None else environment
     return Knobs(targets=env.get("HARNESS_TARGETS", ""), mesa=env.get("HARNESS_MESA", ""),
                  case_cache=env.get("HARNESS_CASE_CACHE") != "0",
@@ -75,9 +76,68 @@ def knobs(environment=None) -> Knobs:
                  egl_platform=env.get("HARNESS_EGL_PLATFORM", ""))
 
 
-# The Vulkan layer's paths (backends/vk/paths.py): a field each of ChildOptions, RunSettings and
-# executor.targets.Target, where a target that names its own path keeps it over the run's.
-VK_PATHS = ("vk_path", "vk_patch_path", "vk_vertex_input", "vk_point_size")
+class GlPlatform(StrEnum):
+    """How GL contexts are made: headless EGL, or a hidden GLFW window."""
+    EGL = "egl"
+    GLFW = "glfw"
+
+
+# The Vulkan layer's paths (backends/vk/paths.py says what each one is): `auto` takes zink's
+# choice by the device's features, the others force one path.
+class VkPath(StrEnum):
+    """How a GL direct multi-draw is issued."""
+    AUTO = "auto"
+    NATIVE = "native"
+    SPLIT = "split"
+
+
+class VkPatchPath(StrEnum):
+    """How a tessellation draw's patch size reaches the driver."""
+    AUTO = "auto"
+    DYNAMIC = "dynamic"
+    STATIC = "static"
+
+
+class VkVertexInput(StrEnum):
+    """How the vertex bindings and attributes reach the driver."""
+    AUTO = "auto"
+    DYNAMIC = "dynamic"
+    STATIC = "static"
+
+
+class VkPointSize(StrEnum):
+    """GL's point size where no shader writes gl_PointSize."""
+    AUTO = "auto"
+    DEFAULT = "default"
+    WRITTEN = "written"
+
+
+@dataclass(frozen=True)
+class VkPaths:
+    """The four Vulkan path choices as one value. A run's are all set (auto by default); a
+    target's (executor/targets.py) are None where it takes the run's, and `over` puts a target's
+    own choice first, field by field."""
+    multi_draw: VkPath | None = VkPath.AUTO
+    patch_size: VkPatchPath | None = VkPatchPath.AUTO
+    vertex_input: VkVertexInput | None = VkVertexInput.AUTO
+    point_size: VkPointSize | None = VkPointSize.AUTO
+
+    def over(self, run: "VkPaths") -> "VkPaths":
+        """These choices where made, else the run's."""
+        return VkPaths(self.multi_draw or run.multi_draw, self.patch_size or run.patch_size,
+                       self.vertex_input or run.vertex_input, self.point_size or run.point_size)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "VkPaths":
+        """The value of its JSON form (dataclasses.asdict's)."""
+        def get(name: str, kind: Any) -> Any:
+            return None if data.get(name) is None else kind(data[name])
+        return cls(get("multi_draw", VkPath), get("patch_size", VkPatchPath), get("vertex_input", VkVertexInput),
+                   get("point_size", VkPointSize))
+
+
+# A target that takes the run's every path.
+RUN_PATHS = VkPaths(None, None, None, None)
 
 
 @dataclass(frozen=True)
@@ -85,13 +145,10 @@ class ChildOptions:
     """What an executor's child is told on its command line (one JSON argument)."""
     target: str
     backend: str
-    gl_platform: str = "egl"
+    gl_platform: GlPlatform = GlPlatform.EGL
     vk_without: tuple[str, ...] = ()
     vk_validation: bool = False
-    vk_path: str = "auto"             # the Vulkan layer's multi-draw path (backends/vk/paths.py)
-    vk_patch_path: str = "auto"       # and its patch-size path
-    vk_vertex_input: str = "auto"     # and its vertex-input path
-    vk_point_size: str = "auto"       # and its point-size path
+    vk_paths: VkPaths = VkPaths()     # the Vulkan layer's paths (backends/vk/paths.py)
     program_cache: bool = True
     egl_platform: str = ""
     profile: str = ""
@@ -103,7 +160,9 @@ class ChildOptions:
     @classmethod
     def from_arg(cls, text: str) -> "ChildOptions":
         data = json.loads(text)
+        data["gl_platform"] = GlPlatform(data.get("gl_platform", GlPlatform.EGL))
         data["vk_without"] = tuple(data.get("vk_without", ()))
+        data["vk_paths"] = VkPaths.from_json(data.get("vk_paths", {}))
         data["plugins"] = tuple(data.get("plugins", ()))
         return cls(**data)
 
@@ -124,31 +183,53 @@ AUDIT = 0.05
 CASE_CPU = 5.0
 STALL = 5.0
 CASE_TIMEOUT = 60.0
+# `harness blame` and `harness explore` wait less: they re-run a hanging case many times over (each
+# blame setup and run, each reduction step), each costing a whole timeout, and the cases they run
+# are one family case each, which finish in well under a second when they do not hang.
+TRIAGE_CASE_TIMEOUT = 20.0
+
+
+class MesaBuild(Protocol):
+    """What the harness needs of the Mesa build under test (harness.mesa.runtime.Build satisfies
+    it; config sits below harness/mesa, so it names the shape, not the class): where it is, its
+    version, what it lacks, how a target's process loads it, and whether a process did."""
+    @property
+    def root(self) -> Path: ...
+
+    @property
+    def version(self) -> str: ...
+
+    def lacks(self, gl: bool, vulkan: bool) -> str: ...
+
+    def environment(self, base: dict[str, str], gl: bool, vulkan: bool) -> dict[str, str]: ...
+
+    def command(self, argv: list[str], base: dict[str, str]) -> list[str]: ...
+
+    def check_loaded(self, facts: dict[str, Any]) -> str: ...
 
 
 @dataclass(frozen=True)
 class RunSettings:
-    """How a run starts executor children. `mesa` is a harness.mesa.runtime.Build or None (the system's)."""
+    """How a run starts executor children. Built by harness/executor/settings.py (`resolve` from a
+    command's options, `settings` from fields), not by hand."""
     case_timeout: float = CASE_TIMEOUT
     case_cpu: float = CASE_CPU
     stall: float = STALL
-    gl_platform: str = "egl"
+    gl_platform: GlPlatform = GlPlatform.EGL
     vk_without: tuple[str, ...] = ()
     vk_validation: bool = False
-    vk_path: str = "auto"             # --vk-path; a target that names its own path keeps it
-    vk_patch_path: str = "auto"       # --vk-patch-path; a target that names its own path keeps it
-    vk_vertex_input: str = "auto"     # --vk-vertex-input; a target that names its own path keeps it
-    vk_point_size: str = "auto"       # --vk-point-size; a target that names its own path keeps it
-    mesa: Any = None                  # a harness.mesa.runtime.Build (config sits below mesa: no import)
+    vk_paths: VkPaths = VkPaths()     # --vk-path and the like; a target that names its own path keeps it
+    mesa: MesaBuild | None = None     # None: the system's Mesa
     fork: bool = True                 # fork children from a spawner (harness/executor/spawner.py)
     children: int = 1                 # executor children per target in this process
     batch: int = 0                    # >1: up to this many cases in one context (harness/executor/batch.py); else one each
     knobs: Knobs = field(default_factory=knobs)
 
-    def child_options(self, target) -> ChildOptions:
+    def child_options(self, target: Any) -> ChildOptions:
+        """`target`: an executor.targets.Target (its name, backend, programs and own paths)."""
         k = self.knobs
         return ChildOptions(target=target.name, backend=target.backend, gl_platform=self.gl_platform,
                             vk_without=self.vk_without, vk_validation=self.vk_validation,
-                            **{path: getattr(target, path) or getattr(self, path) for path in VK_PATHS},
+                            vk_paths=target.vk_paths.over(self.vk_paths),
                             program_cache=k.program_cache and target.shared_programs, egl_platform=k.egl_platform,
                             profile=k.profile, plugins=plugins_mod.loaded())

@@ -26,10 +26,14 @@ import os
 import resource
 import threading
 import time
+from typing import Callable, ParamSpec, TypeVar
 
 import pluggy
 
 from harness.base.config import knobs
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 hookimpl = pluggy.HookimplMarker("pytest")          # pytest.hookimpl, without importing pytest in the child
 _OFF = contextlib.nullcontext()
@@ -43,11 +47,11 @@ def start(role: str, folder: str, at_exit: bool = True, every: float = 0.0) -> "
     return _active[0]
 
 
-def timed(name: str):
+def timed(name: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
     """A decorator: every call of the function is section `name`."""
-    def decorate(function):
+    def decorate(function: Callable[P, R]) -> Callable[P, R]:
         @functools.wraps(function)
-        def wrapper(*args, **kwargs):
+        def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
             if not _active:
                 return function(*args, **kwargs)
             with _Section(_active[0], name):

@@ -6,7 +6,7 @@ import re
 import sys
 from pathlib import Path
 
-from harness.cli import options
+from harness.base import options
 from harness.mesa import runtime as mesa
 from harness.sources import catalog
 from harness.triage import blame, blame_rules
@@ -17,9 +17,10 @@ HELP = "run a failing case on every setup that tells the components apart; print
 
 def add_arguments(cmd) -> None:
     cmd.add_argument("case_ids", nargs="+", metavar="CASE_ID")
-    cmd.add_argument("--mesa", action="append", default=[], metavar="PATH",
-                     help="a Mesa to run it on (repeatable; 'system' is the system's; default: the system's)")
-    cmd.add_argument("--case-timeout", type=float, default=20.0, metavar="SECONDS")
+    options.add_arguments(cmd, ("mesa", "case_timeout", "shader_tests"), {
+        "mesa": options.Use(many="here: each a Mesa to run it on, 'system' the system's; default: the system's "
+                                 "alone, $HARNESS_MESA not read"),
+        "case_timeout": options.TRIAGE_TIMEOUT})
     cmd.add_argument("--validation-layer-path", default="", metavar="DIR",
                      help="a folder with a (newer) validation layer's JSON, searched before the system's")
     cmd.add_argument("--failure", default="", metavar="REGEX",
@@ -36,7 +37,6 @@ def add_arguments(cmd) -> None:
                      help="rows gathered on another machine (--save-evidence there, e.g. zink over a GPU's "
                           "Vulkan driver): they join the table for a setup that gave no verdict here, on the "
                           "same Mesa version (repeatable)")
-    options.shader_tests(cmd)
 
 
 def run(args) -> int:

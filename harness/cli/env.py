@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import shlex
 
-from harness.base import config
-from harness.cli import options
+from harness.base import config, options
 from harness.executor import targets as targets_mod
 from harness.mesa import runtime as mesa
 
@@ -14,7 +13,7 @@ HELP = "the environment a target's child gets, as shell exports (to run shader_r
 
 def add_arguments(cmd) -> None:
     cmd.add_argument("target")
-    options.mesa(cmd)
+    options.add_arguments(cmd, ("mesa",))
 
 
 def run(args) -> int:

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 from harness.sources import catalog
-from harness.base import config
+from harness.base import config, options
 from harness.mesa import runtime as mesa_mod
 from harness.run import sharding
 from harness.executor import targets as targets_mod
@@ -44,12 +44,11 @@ from harness.model.status import Status
 DEFAULT_REDUCE_RUNS = 150
 
 
+TARGET_OPTIONS = ("target", "mesa", "vk_without", "case_timeout")
+
+
 def _target_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--target", required=True)
-    parser.add_argument("--mesa", default=None, metavar="PATH", help="the Mesa the Mesa targets load")
-    parser.add_argument("--vk-without", default="", metavar="T1,T2",
-                        help="the Vulkan layer's translations to leave out (lavapipe, system-vk)")
-    parser.add_argument("--case-timeout", type=float, default=20.0)
+    options.add_arguments(parser, TARGET_OPTIONS, {"target": options.ONE, "case_timeout": options.TRIAGE_TIMEOUT})
 
 
 def _vk_without(args) -> tuple[str, ...]:
@@ -71,6 +70,60 @@ def _interrupt(signum, frame):
     raise Interrupted(signum)
 
 
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m harness explore")
+    parser.add_argument("--family", action="append", choices=space.FAMILIES, required=True)
+    parser.add_argument("--seed", default="0", help="a seed, or a range A-B of them (both included)")
+    parser.add_argument("--budget", default="200",
+                        help="cases the target judges per family (200; skips do not count), or the whole "
+                             "command's time, reduction included (60s, 5m)")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the exploration journaled in the results folder (the same command, "
+                             "killed or interrupted): no case is judged twice")
+    parser.add_argument("--reduce-runs", type=int, default=DEFAULT_REDUCE_RUNS,
+                        help="driver runs allowed to reduce each distinct failure")
+    parser.add_argument("--no-reduce", action="store_true")
+    options.add_arguments(parser, ("shard", "results_dir", "baseline", "batch"), {
+        "shard": options.Use("", "every N-th seed of the range from the K-th"),
+        "results_dir": options.Use(None, "results/explore/<target>-seed<N>; a range's seeds each in seed<N>/"),
+        "baseline": options.Use([], "also run the fixed cases a baseline lists as failing, and say which findings "
+                                    "they find too (and which of them exploration missed)"),
+        "batch": options.Use(config.BATCH, f"{config.BATCH}: explored cases run batched, failures confirmed alone "
+                                           "and a share of passes audited alone; 1: a context each; reduction "
+                                           "always runs alone")})
+    _target_options(parser)
+    return parser
+
+
+@dataclasses.dataclass
+class _Plan:
+    """What an explore command runs: its budget, Mesa, this shard's seeds and their folders."""
+    budget: search.Budget
+    build: object
+    shard: sharding.Shard
+    mine: list[int]
+    folders: dict[int, Path]
+    clock: ledger_mod.Clock
+
+
+def _plan(args) -> _Plan:
+    command = {"families": args.family, "seed": args.seed, "budget": args.budget, "target": args.target,
+               "batch": args.batch, "mesa": args.mesa, "vk_without": args.vk_without,
+               "reduce_runs": args.reduce_runs, "no_reduce": args.no_reduce, "baseline": args.baseline}
+    budget = search.Budget.parse(args.budget)
+    build = mesa_mod.chosen(args.mesa)
+    targets_mod.get(args.target)
+    seeds = parse_seeds(args.seed)
+    shard = sharding.chosen(args.shard, config.knobs())
+    mine = [seed for i, seed in enumerate(seeds) if shard.picks(i)]
+    folders = {seed: seed_results(args.results_dir, args.target, seed, ranged=len(seeds) > 1) for seed in mine}
+    # each seed's folder journals its own cases; the command's clock counts what every
+    # earlier command of this one spent (the same in each folder it wrote)
+    spent = max([ledger_mod.start(folders[seed], {**command, "seed": seed}, args.family, args.resume)
+                 for seed in mine] or [0.0])
+    return _Plan(budget, build, shard, mine, folders, ledger_mod.Clock(spent))
+
+
 def explore_main(argv: list[str]) -> int:
     if argv[:1] == ["keep"]:
         return keep_main(argv[1:])
@@ -80,68 +133,31 @@ def explore_main(argv: list[str]) -> int:
         print(findings_mod.summary(paths))
         print("size: stages/draws/entries/vertices/GLSL lines")
         return 0
-    parser = argparse.ArgumentParser(prog="python -m harness explore")
-    parser.add_argument("--family", action="append", choices=space.FAMILIES, required=True)
-    parser.add_argument("--seed", default="0", help="a seed, or a range A-B of them (both included)")
-    parser.add_argument("--shard", default="", metavar="K/N",
-                        help="run every N-th seed of the range from the K-th (default: $CI_NODE_INDEX/$CI_NODE_TOTAL)")
-    parser.add_argument("--budget", default="200",
-                        help="cases the target judges per family (200; skips do not count), or the whole "
-                             "command's time, reduction included (60s, 5m)")
-    parser.add_argument("--results-dir", default=None)
-    parser.add_argument("--resume", action="store_true",
-                        help="continue the exploration journaled in the results folder (the same command, "
-                             "killed or interrupted): no case is judged twice")
-    parser.add_argument("--reduce-runs", type=int, default=DEFAULT_REDUCE_RUNS,
-                        help="driver runs allowed to reduce each distinct failure")
-    parser.add_argument("--no-reduce", action="store_true")
-    parser.add_argument("--baseline", action="append", default=[], metavar="CSV",
-                        help="also run the fixed cases this baseline lists as failing, and say which "
-                             "findings they find too (and which of them exploration missed)")
-    parser.add_argument("--batch", type=int, default=config.BATCH, metavar="K",
-                        help=f"explored cases run up to K in one context, failures confirmed alone and "
-                             f"{config.AUDIT * 100:g}%% of passes audited alone (harness/executor/batch.py); 1: a context each "
-                             f"(default {config.BATCH}; reduction always runs alone)")
-    _target_options(parser)
-    args = parser.parse_args(argv)
-    command = {"families": args.family, "seed": args.seed, "budget": args.budget, "target": args.target,
-               "batch": args.batch,
-               "mesa": args.mesa, "vk_without": args.vk_without, "reduce_runs": args.reduce_runs,
-               "no_reduce": args.no_reduce, "baseline": args.baseline}
+    args = _parser().parse_args(argv)
     try:
-        budget = search.Budget.parse(args.budget)
-        build = mesa_mod.chosen(args.mesa)
-        targets_mod.get(args.target)
-        seeds = parse_seeds(args.seed)
-        shard = sharding.chosen(args.shard, config.knobs())
-        mine = [seed for i, seed in enumerate(seeds) if shard.picks(i)]
-        folders = {seed: seed_results(args.results_dir, args.target, seed, ranged=len(seeds) > 1) for seed in mine}
-        # each seed's folder journals its own cases; the command's clock counts what every
-        # earlier command of this one spent (the same in each folder it wrote)
-        spent = max([ledger_mod.start(folders[seed], {**command, "seed": seed}, args.family, args.resume)
-                     for seed in mine] or [0.0])
-        clock = ledger_mod.Clock(spent)
+        plan = _plan(args)
     except (ValueError, OSError, targets_mod.UnknownTarget, mesa_mod.MesaError) as exc:
         print(f"python -m harness explore: {exc}", file=sys.stderr)
         return 2
-    if shard.n > 1:                                     # the run's first line says which part it runs
-        print(f"explore: {shard.describe('seeds')}: seeds {', '.join(map(str, mine)) or 'none'} "
+    mine, clock = plan.mine, plan.clock
+    if plan.shard.n > 1:                                # the run's first line says which part it runs
+        print(f"explore: {plan.shard.describe('seeds')}: seeds {', '.join(map(str, mine)) or 'none'} "
               f"of {args.seed}", flush=True)
-    results = folders[mine[0]] if len(mine) == 1 else Path(args.results_dir or f"results/explore/{args.target}")
+    results = plan.folders[mine[0]] if len(mine) == 1 else Path(args.results_dir or f"results/explore/{args.target}")
     # Cases start until WRAP_UP before the end: then the findings are written and the child closed.
-    deadline = None if budget.seconds is None else clock.at(budget.seconds) - WRAP_UP
+    deadline = None if plan.budget.seconds is None else clock.at(plan.budget.seconds) - WRAP_UP
     found_any = False
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        with driver(args.target, build, _vk_without(args), args.case_timeout, args.batch,
+        with driver(args.target, plan.build, _vk_without(args), args.case_timeout, args.batch,
                     mine[0] if mine else 0) as run:
             parts = [(seed, family) for seed in mine for family in args.family]
             for number, (seed, family) in enumerate(parts):
                 now = time.monotonic()          # what is left, shared by the parts still to run
                 until = None if deadline is None else now + max(0.0, deadline - now) / (len(parts) - number)
-                share = search.Budget(budget.cases, None if until is None else until - now, now)
+                share = search.Budget(plan.budget.cases, None if until is None else until - now, now)
                 found = explore_family(family, run, argparse.Namespace(**{**vars(args), "seed": seed}), share,
-                                       folders[seed] / family, clock, until)
+                                       plan.folders[seed] / family, clock, until)
                 found_any = found_any or bool(found)
     except TargetUnavailable as exc:
         print(f"python -m harness explore: {exc}", file=sys.stderr)
@@ -174,6 +190,62 @@ def seed_results(folder: str | None, target: str, seed: int, ranged: bool) -> Pa
     return Path(folder) / f"seed{seed}" if ranged else Path(folder)
 
 
+class _Family:
+    """One family's exploration as it goes: the samples judged, the failures by raw signature and
+    their reductions, and the findings file rewritten as they change."""
+
+    def __init__(self, family: str, run, args, budget: search.Budget, results: Path, ledger: "ledger_mod.Ledger",
+                 started: float):
+        self.family, self.run, self.args, self.budget, self.results, self.ledger = \
+            family, run, args, budget, results, ledger
+        self.started = started
+        self.samples: list = []
+        self.raw: dict[str, list] = {}                  # raw signature -> the samples failing so
+        self.reduced: dict[str, findings_mod.Finding] = {}
+        self.fixed: dict = {}
+        self.explore_seconds = 0.0
+        self.command = {"target": args.target, "mesa": args.mesa, "vk_without": list(_vk_without(args))}
+
+    def write(self, pending: str, complete: bool):
+        found = []
+        for key, group in self.raw.items():
+            first = group[0]
+            done = self.reduced.get(key) or findings_mod.Finding(
+                findings_mod.finding_key(first.case, first.outcome), first.case, first.outcome,
+                first.case, first.outcome, pending)
+            found.append(dataclasses.replace(done, seen=[s.case.id for s in group]))
+        merged = findings_mod.merge(found)
+        for finding, also in zip(merged, self.fixed.get("matches") or ()):
+            finding.fixed_also = also
+        counts: dict[str, int] = {}
+        for sample in self.samples:
+            counts[sample.outcome.status.value] = counts.get(sample.outcome.status.value, 0) + 1
+        args, ledger, facts = self.args, self.ledger, self.run.facts
+        info = {"family": self.family, "seed": args.seed, "budget": args.budget, "target": args.target,
+                "mesa": facts.get("mesa", ""), "renderer": facts.get("renderer", ""),
+                "vk_without": args.vk_without, "cases_run": len(self.samples), "statuses": counts,
+                "complete": complete, "from_journal": ledger.replayed, "judged_now": ledger.judged,
+                "explore_seconds": round(self.explore_seconds, 1),
+                "seconds": round(time.monotonic() - self.started, 1), "baseline": args.baseline,
+                "fixed_failures": self.fixed.get("fixed"), "fixed_missed": self.fixed.get("missed")}
+        return findings_mod.write(self.results, info, merged, self.command), merged, counts
+
+    def show(self, sample) -> None:
+        self.samples.append(sample)
+        if sample.outcome.status is Status.ORDER_DEPENDENT:         # state leaking between batched cases
+            print(f"  {sample.outcome.status}: {sample.case.id}\n    "
+                  + "\n    ".join(sample.outcome.message.splitlines()[:3]), flush=True)
+        if is_finding(sample.outcome):
+            first = (sample.outcome.message.splitlines() or [""])[0][:160]
+            print(f"  {sample.outcome.status}: {sample.case.id}\n    {first}", flush=True)
+            key = str(findings_mod.failure_of(sample.case, sample.outcome))
+            self.raw.setdefault(key, []).append(sample)
+            if len(self.raw[key]) == 1:             # a new failure: findings.json says so at once
+                if self.budget.seconds is not None and not self.args.no_reduce:
+                    self.budget.reserve = REDUCE_SHARE * self.budget.seconds
+                self.write(findings_mod.PENDING, complete=False)
+
+
 def explore_family(family: str, run, args, budget: search.Budget, results: Path,
                    clock: "ledger_mod.Clock | None" = None, until: float | None = None) -> list:
     """Explore one family within `budget`, reduce its failures by `until` (monotonic; None: no
@@ -185,80 +257,37 @@ def explore_family(family: str, run, args, budget: search.Budget, results: Path,
     print(f"explore {family}: seed {args.seed}, budget {args.budget}, target {args.target}"
           + (f", --vk-without {args.vk_without}" if args.vk_without else "")
           + (f", resuming {len(ledger.known)} judged cases" if ledger.known else ""), flush=True)
-    samples: list = []
-    raw: dict[str, list] = {}                       # raw signature -> the samples failing so
-    reduced: dict[str, findings_mod.Finding] = {}
-    fixed: dict = {}
-    times = {"explore": 0.0}
-    command = {"target": args.target, "mesa": args.mesa, "vk_without": list(_vk_without(args))}
-
-    def write(pending: str, complete: bool):
-        found = []
-        for key, group in raw.items():
-            first = group[0]
-            done = reduced.get(key) or findings_mod.Finding(
-                findings_mod.finding_key(first.case, first.outcome), first.case, first.outcome,
-                first.case, first.outcome, pending)
-            found.append(dataclasses.replace(done, seen=[s.case.id for s in group]))
-        merged = findings_mod.merge(found)
-        for finding, also in zip(merged, fixed.get("matches") or ()):
-            finding.fixed_also = also
-        counts: dict[str, int] = {}
-        for sample in samples:
-            counts[sample.outcome.status.value] = counts.get(sample.outcome.status.value, 0) + 1
-        info = {"family": family, "seed": args.seed, "budget": args.budget, "target": args.target,
-                "mesa": run.facts.get("mesa", ""), "renderer": run.facts.get("renderer", ""),
-                "vk_without": args.vk_without, "cases_run": len(samples), "statuses": counts,
-                "complete": complete, "from_journal": ledger.replayed, "judged_now": ledger.judged,
-                "explore_seconds": round(times["explore"], 1), "seconds": round(time.monotonic() - started, 1),
-                "baseline": args.baseline, "fixed_failures": fixed.get("fixed"), "fixed_missed": fixed.get("missed")}
-        return findings_mod.write(results, info, merged, command), merged, counts
-
-    def show(sample):
-        samples.append(sample)
-        if sample.outcome.status is Status.ORDER_DEPENDENT:         # state leaking between batched cases
-            print(f"  {sample.outcome.status}: {sample.case.id}\n    "
-                  + "\n    ".join(sample.outcome.message.splitlines()[:3]), flush=True)
-        if is_finding(sample.outcome):
-            first = (sample.outcome.message.splitlines() or [""])[0][:160]
-            print(f"  {sample.outcome.status}: {sample.case.id}\n    {first}", flush=True)
-            key = str(findings_mod.failure_of(sample.case, sample.outcome))
-            raw.setdefault(key, []).append(sample)
-            if len(raw[key]) == 1:                  # a new failure: findings.json says so at once
-                if budget.seconds is not None and not args.no_reduce:
-                    budget.reserve = REDUCE_SHARE * budget.seconds
-                write(findings_mod.PENDING, complete=False)
-
+    state = _Family(family, run, args, budget, results, ledger, started)
     try:
-        search.explore(sp, ledger.judge, args.seed, budget, on_sample=show, send=ledger.send)
-        times["explore"] = time.monotonic() - started
-        groups = list(raw.items())
+        search.explore(sp, ledger.judge, args.seed, budget, on_sample=state.show, send=ledger.send)
+        state.explore_seconds = time.monotonic() - state.started
+        groups = list(state.raw.items())
         for number, (key, group) in enumerate(groups):
-            reduced[key] = _reduce(sp, group, ledger, args, until, len(groups) - number)
-            write(findings_mod.PENDING, complete=False)
+            state.reduced[key] = _reduce(sp, group, ledger, args, until, len(groups) - number)
+            state.write(findings_mod.PENDING, complete=False)
         if args.baseline:
             ledger.deadline = until
-            fixed = compare.compare(findings_mod.merge([dataclasses.replace(f, seen=[]) for f in reduced.values()]),
-                                    compare.fixed_failures(args.baseline, family, args.target),
-                                    lambda case: ledger.judge(case, "baseline"))
-        path, merged, counts = write(findings_mod.PENDING, complete=True)
+            state.fixed = compare.compare(
+                findings_mod.merge([dataclasses.replace(f, seen=[]) for f in state.reduced.values()]),
+                compare.fixed_failures(args.baseline, family, args.target),
+                lambda case: ledger.judge(case, "baseline"))
+        path, merged, counts = state.write(findings_mod.PENDING, complete=True)
     except KeyboardInterrupt:
-        times["explore"] = times["explore"] or time.monotonic() - started
-        write(findings_mod.INTERRUPTED, complete=False)
+        state.explore_seconds = state.explore_seconds or time.monotonic() - state.started
+        state.write(findings_mod.INTERRUPTED, complete=False)
         raise
     finally:
         ledger.close()
-    explored_s = times["explore"]
-    print(f"explore {family}: {len(samples)} cases in {explored_s:.1f} s ({counts}"
+    print(f"explore {family}: {len(state.samples)} cases in {state.explore_seconds:.1f} s ({counts}"
           + (f"; {ledger.replayed} from the journal" if ledger.replayed else "")
-          + f"); {len(raw)} raw failure signatures, {len(merged)} distinct findings -> {path}")
+          + f"); {len(state.raw)} raw failure signatures, {len(merged)} distinct findings -> {path}")
     for number, finding in enumerate(merged, 1):
         print(f"  {number}. {finding.key}\n     reduced: {finding.reduced.id}\n     {finding.reduced_by}; "
               f"seen {len(finding.seen)}x" + ("" if finding.fixed_also is None else
                                                f"; fixed cases failing so: {len(finding.fixed_also)}"))
-    if fixed:
-        print(f"  fixed failures in {', '.join(args.baseline)}: {len(fixed['fixed'])} run, "
-              f"{len(fixed['missed'])} failing in a way no finding matches")
+    if state.fixed:
+        print(f"  fixed failures in {', '.join(args.baseline)}: {len(state.fixed['fixed'])} run, "
+              f"{len(state.fixed['missed'])} failing in a way no finding matches")
     return merged
 
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.base import config
-from harness.cli import options
+from harness.base import config, options
 from harness.run import export
 from harness.sources import catalog
 
@@ -14,10 +13,9 @@ HELP = "write a standalone reproducer of a case"
 
 def add_arguments(cmd) -> None:
     cmd.add_argument("case_id")
-    options.shader_tests(cmd)
+    options.add_arguments(cmd, ("shader_tests", "vk_without"))
     cmd.add_argument("--format", choices=export.FORMATS, default="glsl")
     cmd.add_argument("-o", "--output", default=".", help="folder (default: the current one)")
-    cmd.add_argument("--vk-without", default="", help="vkrunner: translations to leave out")
 
 
 def run(args) -> int:

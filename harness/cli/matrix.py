@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 from harness.sources import catalog
-from harness.base import config
+from harness.base import config, options
 from harness.run import gating
 from harness.model import ids
 from harness.model.outcome import Record
@@ -170,13 +170,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=PROG, description="Chosen cases on several Mesa builds: the "
                                      "verdict per release in version order, and where it changed.")
     parser.add_argument("tests", nargs="*", metavar="PATH", help="test paths to run (pytest's)")
-    parser.add_argument("--mesa", action="append", default=[], metavar="PATH",
-                        help=f"a Mesa build to run on (repeatable); '{SYSTEM}': the system's Mesa")
+    options.add_arguments(parser, ("mesa", "target", "case"), {
+        "mesa": options.Use(many=f"here: each a Mesa build to run on; '{SYSTEM}': the system's Mesa")})
     parser.add_argument("--from-results", nargs="+", default=[], metavar="RESULTS",
                         help="runs already made (results dirs, results.json or JUnit), one Mesa or more each")
-    parser.add_argument("--target", action="append", default=[], metavar="NAME", help="target (repeatable)")
-    parser.add_argument("--case", action="append", default=[], metavar="ID",
-                        help="a case id, or '<case id>[<target>]' (repeatable)")
     parser.add_argument("--failures-of", metavar="RESULTS", help="the fail, timeout and crash entries of a run")
     parser.add_argument("-k", default="", metavar="EXPR", help="pytest's -k expression")
     parser.add_argument("-o", "--output", type=Path, default=DEFAULT_OUT, metavar="OUT",

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.base import provenance
+from harness.base import options, provenance
 from harness.results import files as results
 
 HELP = "join shard results into OUT"
@@ -12,10 +12,8 @@ HELP = "join shard results into OUT"
 def add_arguments(cmd) -> None:
     cmd.add_argument("out")
     cmd.add_argument("shards", nargs="+")
-    cmd.add_argument("--junit-limit", type=int, default=None, metavar="N",
-                     help="at most N failures in junit.xml (default: the shards' own --junit-limit)")
-    cmd.add_argument("--junit-link", default=None, metavar="TEMPLATE",
-                     help="a link in each JUnit failure, {id} {target} {name} {stem} substituted (default: the shards')")
+    shards = options.Use(None, "default: the shards' own")
+    options.add_arguments(cmd, ("junit_limit", "junit_link"), {"junit_limit": shards, "junit_link": shards})
 
 
 def run(args) -> int:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 
-from harness.base import config
-from harness.cli import options
+from harness.base import config, options
 from harness.executor import targets as targets_mod
 from harness.mesa import runtime as mesa
 
@@ -16,7 +15,7 @@ HELP = "run a program (piglit's shader_runner, a reproducer) with the target's e
 
 def add_arguments(cmd) -> None:
     cmd.add_argument("target")
-    options.mesa(cmd)
+    options.add_arguments(cmd, ("mesa",))
     cmd.add_argument("program", nargs="*", help="-- PROGRAM [ARGS...]")
 
 

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import json
 
-from harness.cli import options
+from harness.base import options
 from harness.executor import targets as targets_mod
 from harness.executor.executor import probe as probe_target
-from harness.mesa import runtime as mesa
+from harness.executor.settings import resolve
+from harness.base.config import RunSettings
 from harness.model.status import Reply
 
 HELP = "list targets: available or why not, renderer, version, limits"
@@ -16,22 +17,24 @@ SHOWN_LIMITS = ("GL_MAX_VARYING_COMPONENTS", "GL_MAX_VERTEX_OUTPUT_COMPONENTS",
                 "GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS", "GL_MAX_CLIP_DISTANCES",
                 "GL_MAX_TEXTURE_COORDS")
 
+OPTIONS = ("gl_platform", "mesa")
+
 
 def add_arguments(cmd) -> None:
     cmd.add_argument("names", nargs="*", help="targets to probe (default: all)")
-    cmd.add_argument("--gl-platform", choices=("egl", "glfw"), default="egl")
+    options.add_arguments(cmd, OPTIONS)
     cmd.add_argument("--json", action="store_true", help="machine-readable output")
-    options.mesa(cmd)
 
 
-def probe(name: str, gl_platform: str, build: mesa.Build | None = None) -> dict:
+def probe(name: str, settings: RunSettings) -> dict:
     target = targets_mod.get(name)
+    build = settings.mesa
     entry = {"name": name, "backend": target.backend, "description": target.description,
              "default": target.default, "env": target.environment({}, build),
              "launcher": target.command([], {}, build)}
     if target.unavailable:
         return entry | {"available": False, "reason": target.unavailable}
-    result = probe_target(target, gl_platform=gl_platform, mesa=build)
+    result = probe_target(target, settings)
     if result.status is not Reply.OK:
         return entry | {"available": False, "reason": result.message or result.status}
     return entry | {"available": True, **result.observation}
@@ -58,8 +61,8 @@ def format_target(entry: dict) -> str:
 
 def run(args) -> int:
     names = targets_mod.parse_list(",".join(args.names)) if args.names else list(targets_mod.TARGETS)
-    build = mesa.chosen(args.mesa)
-    entries = [probe(name, args.gl_platform, build) for name in names]
+    settings = resolve(options.values(args, OPTIONS), fork=False)
+    entries = [probe(name, settings) for name in names]
     print(json.dumps(entries, indent=1) if args.json else "\n\n".join(format_target(e) for e in entries))
     # Asking for particular targets that cannot run is an error; listing them all is not.
     return 1 if args.names and not all(e["available"] for e in entries) else 0

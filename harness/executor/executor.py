@@ -20,12 +20,13 @@ import tempfile
 import time
 from collections import deque
 from dataclasses import dataclass, replace
-from typing import IO, Callable
+from typing import IO, Any, Callable
 
 from harness.base import config, profiling
 from harness.executor import protocol
 from harness.model.case import Case
-from harness.base.config import RunSettings
+from harness.base.config import MesaBuild, RunSettings
+from harness.executor.settings import DEFAULT
 from harness.executor.spawner import Forked, Spawner, SpawnerGone
 from harness.model.status import Reply, Result
 from harness.executor.targets import Target
@@ -61,19 +62,19 @@ def printable(text: str) -> str:
 
 
 class Executor:
-    def __init__(self, target: Target, settings: RunSettings | None = None, **overrides):
+    def __init__(self, target: Target, settings: RunSettings | None = None, **overrides: Any):
         """`settings` (harness.base.config.RunSettings; default: its defaults, without a spawner),
         with `overrides` of its fields (case_timeout=20, mesa=build, knobs=..., ...)."""
-        settings = settings or RunSettings(fork=False)
+        settings = settings or DEFAULT
         if isinstance(overrides.get("vk_without"), str):
             overrides["vk_without"] = config.split_names(overrides["vk_without"])
         self.settings = replace(settings, **overrides)
         self.target = target
         self.mesa = self.settings.mesa
         self.case_timeout = self.settings.case_timeout
-        self._proc: "subprocess.Popen | Forked | None" = None
+        self._proc: "subprocess.Popen[bytes] | Forked | None" = None
         self._stderr: IO[bytes] | None = None
-        self._info: dict | None = None
+        self._info: dict[str, Any] | None = None
         self._sent: deque[_Sent] = deque()          # requests the child has not answered yet
         self._answered: dict[str, Result] = {}      # replies to `send`s that `run` has not taken
         self._answered_at = 0.0
@@ -160,7 +161,7 @@ class Executor:
         self._stderr.seek(max(0, size - STDERR_TAIL * 4))
         return printable(self._stderr.read().decode("utf-8", "replace"))[-STDERR_TAIL:].strip()
 
-    def _child(self) -> "subprocess.Popen | Forked":
+    def _child(self) -> "subprocess.Popen[bytes] | Forked":
         """The child a request goes to (started by then: info() or _request starts it)."""
         assert self._proc is not None, "no child"
         return self._proc
@@ -169,7 +170,7 @@ class Executor:
         """The child's stdin or stdout, as a file descriptor."""
         stream = getattr(self._child(), name)
         assert stream is not None, f"the child has no {name}"
-        return stream.fileno()
+        return int(stream.fileno())
 
     @property
     def pid(self) -> int | None:
@@ -304,7 +305,7 @@ class Executor:
                 return (f"no CPU for {now - progress:.1f} s and no result ({cpu - first:.1f} s of CPU "
                         f"in {now - start:.1f} s): a deadlock")
 
-    def _request(self, message: dict, timeout: float) -> Result:
+    def _request(self, message: dict[str, Any], timeout: float) -> Result:
         """One synchronous request (nothing else in flight), starting the child if needed."""
         if self._proc is None:
             self._start()
@@ -402,7 +403,7 @@ class ExecutorGroup:
 @dataclass
 class _Sent:
     case_id: str
-    message: dict
+    message: dict[str, Any]
     at: float = 0.0                         # when it was written to the child
     alone: bool = False                     # nothing may be queued behind it
     last: bool = False                      # the child is retired once it has answered
@@ -411,10 +412,10 @@ class _Sent:
     before: tuple[str, ...] = ()            # batched: the cases the child ran before it in that context
 
 
-def probe(target: Target, settings: RunSettings | None = None, **overrides) -> Result:
+def probe(target: Target, settings: RunSettings | None = None, **overrides: Any) -> Result:
     """Start a child for the target once: its facts (renderer, version, limits) or why not.
     `overrides`: fields of `settings` (see Executor)."""
-    settings = replace(settings or RunSettings(fork=False), **overrides)
+    settings = replace(settings or DEFAULT, **overrides)
     mesa = settings.mesa
     lacking = mesa is not None and target.mesa and mesa.lacks("gl" in target.mesa, "vk" in target.mesa)
     if lacking:
@@ -428,7 +429,7 @@ def probe(target: Target, settings: RunSettings | None = None, **overrides) -> R
     return Result(Reply.ERROR, why) if why else result
 
 
-def not_under_test(target: Target, started: Result, mesa=None) -> str:
+def not_under_test(target: Target, started: Result, mesa: MesaBuild | None = None) -> str:
     """'' where a child of `target` started (`started`: its info()) on the driver under test (the
     target's renderer, and with a --mesa build that build's libraries), else why not, in one line.
     The one check every front end makes before it trusts a verdict: probe (pytest), bisect-run,

@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
 
 from harness.backends import registry
-from harness.mesa import runtime as mesa_mod
 from harness.base.errors import UsageError
+from harness.base.config import RUN_PATHS, MesaBuild, VkPatchPath, VkPath, VkPaths, VkPointSize, VkVertexInput
 
 
 @dataclass(frozen=True)
@@ -35,14 +36,8 @@ class Target:
     shader_cache_slot: bool = False
     # Whether the GL backend may keep a linked program for later cases (gl/runner.py _cacheable).
     shared_programs: bool = True
-    # The Vulkan layer's multi-draw path this target always takes ("" = the run's --vk-path).
-    vk_path: str = ""
-    # And its patch-size path ("" = the run's --vk-patch-path).
-    vk_patch_path: str = ""
-    # And its vertex-input path ("" = the run's --vk-vertex-input).
-    vk_vertex_input: str = ""
-    # And its point-size path ("" = the run's --vk-point-size).
-    vk_point_size: str = ""
+    # The Vulkan layer's paths this target always takes (None in a field: the run's --vk-path and the like).
+    vk_paths: VkPaths = RUN_PATHS
     # Only the cases whose Vulkan calls depend on the path (backends/vk/paths.py): the others
     # are the same calls as on the target taking the other path, and would only cost CI time.
     path_dependent_only: bool = False
@@ -52,7 +47,7 @@ class Target:
         """Whether its backend can run cases batched, several in one context (harness/executor/batch.py)."""
         return registry.batches(self.backend)
 
-    def wrong_driver(self, facts: dict, build: "mesa_mod.Build | None" = None) -> str:
+    def wrong_driver(self, facts: dict[str, Any], build: MesaBuild | None = None) -> str:
         """'' if the child's driver is this target's (and, with a --mesa build, from it), else why not."""
         renderer = facts.get("renderer", "")
         if self.renderer and not re.search(self.renderer, renderer):
@@ -62,14 +57,14 @@ class Target:
             return build.check_loaded(facts)
         return ""
 
-    def environment(self, base: dict[str, str], build: "mesa_mod.Build | None" = None) -> dict[str, str]:
+    def environment(self, base: dict[str, str], build: MesaBuild | None = None) -> dict[str, str]:
         env = dict(base)
         env.update(self.env)
         if build is not None and self.mesa:
             env.update(build.environment(base, gl="gl" in self.mesa, vulkan="vk" in self.mesa))
         return env
 
-    def command(self, argv: list[str], base: dict[str, str], build: "mesa_mod.Build | None" = None) -> list[str]:
+    def command(self, argv: list[str], base: dict[str, str], build: MesaBuild | None = None) -> list[str]:
         """ARGV as a process of this target starts it: through the build's loader with a --mesa build."""
         return build.command(argv, base) if build is not None and self.mesa else argv
 
@@ -108,8 +103,9 @@ _TARGETS = {t.name: t for t in (
            "vertex input in the pipeline (--vk-vertex-input static), GL's point size written (--vk-point-size "
            "written), the patch size in the pipeline (--vk-patch-path static); only the cases with a direct "
            "multi-draw",
-           default=True, renderer=r"llvmpipe", mesa="vk", vk_path="split", vk_vertex_input="static",
-           vk_point_size="written", vk_patch_path="static", path_dependent_only=True),
+           default=True, renderer=r"llvmpipe", mesa="vk",
+           vk_paths=VkPaths(VkPath.SPLIT, VkPatchPath.STATIC, VkVertexInput.STATIC, VkPointSize.WRITTEN),
+           path_dependent_only=True),
     Target("system-vk", "vk", (), "the machine's own Vulkan driver through the harness's Vulkan backend",
            shader_cache_slot=True),
     # Mesa's EGL and zink over whatever Vulkan driver the loader finds (bench/gpu/run.sh points
@@ -130,7 +126,7 @@ def register(target: Target) -> None:
 
 
 class UnknownTarget(UsageError, KeyError):
-    def __str__(self):
+    def __str__(self) -> str:
         return f"unknown target {self.args[0]!r} (known: {', '.join(TARGETS)})"
 
 

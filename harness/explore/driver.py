@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import contextlib
 
+from harness.base import config
 from harness.run import core
+from harness.executor.settings import settings as run_settings
 from harness.executor.batch import Batched
 from harness.executor.executor import not_under_test
 from harness.executor import targets as targets_mod
@@ -19,7 +21,7 @@ class TargetUnavailable(UsageError, RuntimeError):
 
 
 @contextlib.contextmanager
-def driver(target: str, mesa=None, vk_without: tuple[str, ...] = (), case_timeout: float = 20.0,
+def driver(target: str, mesa=None, vk_without: tuple[str, ...] = (), case_timeout: float = config.TRIAGE_CASE_TIMEOUT,
            batch: int = 0, seed: int = 0):
     """A callable case -> Verdict for one target, its executor child alive for the block.
     `batch` > 1: cases run batched (harness/executor/batch.py; failures confirmed alone, passes audited
@@ -27,7 +29,7 @@ def driver(target: str, mesa=None, vk_without: tuple[str, ...] = (), case_timeou
     spec = targets_mod.get(target)
     if spec.unavailable:
         raise TargetUnavailable(f"target {target}: {spec.unavailable}")
-    settings = core.RunSettings(case_timeout=case_timeout, mesa=mesa, vk_without=tuple(vk_without), batch=batch)
+    settings = run_settings(case_timeout=case_timeout, mesa=mesa, vk_without=tuple(vk_without), batch=batch)
     rules = core.Rules(audit_seed=seed)
     with core.runner(settings, target) as runner:
         why = not_under_test(spec, runner.info(), mesa)

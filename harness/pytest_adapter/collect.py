@@ -1,6 +1,6 @@
 """pytest collection of piglit `.shader_test` files: `--shader-tests DIR_OR_FILE...`.
 
-Each file is one Case (see shader_test.py), run on every selected target as a
+Each file is one Case (harness/sources/shader_test/), run on every selected target as a
 `harness.pytest_adapter.items.CaseItem` named `<case id>[<target>]`, exactly like a family's case: -k,
 baselines, JUnit, results.json and --resume all see the same id. Directories are searched for
 `*.shader_test` files, in sorted order, so every xdist worker collects the same items.

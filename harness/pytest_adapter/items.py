@@ -20,13 +20,9 @@ from harness.backends.vk import paths
 from harness.model.case import Case, CaseError
 from harness.model.outcome import Record, Report
 from harness.base.errors import CaseOutcome
+from harness.pytest_adapter import state as state_mod
 
-POOL = pytest.StashKey["Pipeline"]()    # harness/scheduler/pipeline.py
-RULES = pytest.StashKey[core.Rules]()
-JOURNAL = pytest.StashKey[object]()         # harness.run.journal.Journal of this process, or None
-STARTED = pytest.StashKey[float]()          # when the run started (epoch s, the controller's clock)
-TARGETS = pytest.StashKey[list]()
-OUTCOME = pytest.StashKey[str]()            # a case item's outcome label (Outcome.label)
+OUTCOME = pytest.StashKey[str]()            # a case item's outcome label (Outcome.label), on the item
 
 
 class CaseFile(pytest.File):
@@ -45,7 +41,7 @@ class CaseFile(pytest.File):
 def case_items(parent, case: Case):
     """One item per selected target, named `<case id>[<target>]`: every collector of cases
     (families' cases.py, piglit .shader_test files) makes them here."""
-    for target in parent.config.stash[TARGETS]:
+    for target in state_mod.of(parent.config).targets:
         if targets_mod.get(target).path_dependent_only and not paths.depends_on_path(case):
             continue
         item = CaseItem.from_parent(parent, name=ids.key(case.id, target), case=case, target=target)
@@ -69,9 +65,10 @@ class CaseItem(pytest.Item):
         """Run the case (queued by pytest_runtest_protocol) through the run core, keep its
         record, and report it as its outcome says (harness/model/outcome.py)."""
         config = self.config
-        record = core.run_case(self.case, self.target, config.stash[POOL].get(self.target), config.stash[RULES])
-        if config.stash[JOURNAL] is not None:
-            config.stash[JOURNAL].append(journal_entry(config, record))
+        state = state_mod.of(config)
+        record = core.run_case(self.case, self.target, state.pipeline.get(self.target), state.rules)
+        if state.journal is not None:
+            state.journal.append(journal_entry(config, record))
         self.stash[OUTCOME] = record.outcome.label
         # Plain strings: xdist sends the properties to the controller as they are.
         self.user_properties += [("status", record.status.value), ("renderer", record.renderer),
@@ -96,7 +93,7 @@ class CaseItem(pytest.Item):
 
 def journal_entry(config, record: Record) -> Record:
     """The record, with when it finished: seconds into the run (start-up, rate)."""
-    return replace(record, finished=round(time.time() - config.stash[STARTED], 3))
+    return replace(record, finished=round(time.time() - (state_mod.of(config).started or 0.0), 3))
 
 
 def same_target(item, other) -> bool:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Iterator, Protocol
+from typing import Any, Iterator, Protocol, cast
 
 from harness.run import baseline, export, gpu_hangs, policy
 from harness.base import profiling
@@ -44,25 +45,32 @@ class Runner(Protocol):
         ...
 
 
+class RunsAlone(Protocol):
+    """A runner of batches that runs a case in a context of its own (executor/batch.py Batched)."""
+
+    def run_alone(self, case: Case) -> Result:
+        ...
+
+
 @dataclass(frozen=True)
 class Rules:
     """What a verdict means for the run: the baseline's expected failures (baseline.load), the
     flakes files' entries (baseline.load_flakes), how often a failure is re-run, and where a
     failure's reproducer and observation go (None: nowhere)."""
-    baseline: dict = field(default_factory=dict)
-    flakes: tuple = ()
+    baseline: dict[str, policy.Expectation] = field(default_factory=dict)
+    flakes: tuple[tuple[re.Pattern[str], frozenset[Status], str], ...] = ()
     flake_retries: int = 0
     triage_dir: Path | None = None
     audit: float = AUDIT                 # batched passes re-run alone (harness/executor/batch.py), by `audit_seed`
     audit_seed: int = 0
 
 
-def facts_of(runner: Runner) -> dict:
+def facts_of(runner: Runner) -> dict[str, Any]:
     """The target's renderer, version and Mesa, from its child ({} if it did not start)."""
     return runner.info().observation or {}
 
 
-def where(target: str, facts: dict) -> str:
+def where(target: str, facts: dict[str, Any]) -> str:
     """How a message names the target: 'zink: zink (llvmpipe ...), 4.6 ..., Mesa 26.2.6'."""
     text = f"{target}: {facts.get('renderer', '?')}, {facts.get('version', '?')}"
     if facts.get("mesa") and f"Mesa {facts['mesa']}" not in text:
@@ -77,7 +85,7 @@ def run_case(case: Case, target: str, runner: Runner, rules: Rules = Rules()) ->
     with profiling.section("judge"):
         first = verdict.judge(case, result, place)
     if result.batch is not None:
-        first, result = confirm(case, result, first, runner, place, rules)
+        first, result = confirm(case, result, first, cast(RunsAlone, runner), place, rules)
     # a batched case's re-runs run alone (harness/executor/batch.py), in a context of their own
     alone = runner.run_alone if isinstance(runner, Batched) and result.batch is not None else runner.run
     reproducer = ""
@@ -97,7 +105,7 @@ def run_case(case: Case, target: str, runner: Runner, rules: Rules = Rules()) ->
                   platform=facts.get("platform", ""), reproducer=reproducer)
 
 
-def confirm(case: Case, result: Result, batched: Verdict, runner, place: str, rules: Rules) -> tuple[Verdict, Result]:
+def confirm(case: Case, result: Result, batched: Verdict, runner: RunsAlone, place: str, rules: Rules) -> tuple[Verdict, Result]:
     """A batched verdict checked alone (harness/executor/batch.py): a failure always, a pass where the
     audit picks it, unless it ran first in its batch (alone in a fresh context already). The same verdict alone stands; a failure that fails alone too is the alone
     verdict (and result); any other disagreement is order-dependent."""

@@ -16,9 +16,10 @@ import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Protocol, Sequence
+from typing import Callable, Sequence
 
 from harness.base import args as args_mod
+from harness.base.config import MesaBuild
 from harness.model.families import CHECKOUT
 from harness.base.errors import UsageError
 
@@ -32,11 +33,6 @@ BUILT = "harness-build.json"            # harness/mesa/build.py: its `debian` fi
 
 class GateError(UsageError, ValueError):
     """Bad --baseline words: one line for the user."""
-
-
-class MesaBuild(Protocol):
-    """What the gate needs of a harness.mesa.runtime.Build: the folder --mesa named."""
-    root: Path
 
 
 @dataclass(frozen=True)
@@ -155,7 +151,7 @@ def option_values(args: Sequence[str], option: str) -> tuple[list[str], list[str
         raise GateError(str(e)) from None
 
 
-def _shown(path: str | os.PathLike) -> str:
+def _shown(path: str | os.PathLike[str]) -> str:
     """A path as the user would type it: relative to the current folder where it is below it."""
     try:
         return str(Path(path).absolute().relative_to(Path.cwd()))

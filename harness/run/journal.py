@@ -14,7 +14,7 @@ import os
 import shutil
 import uuid
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from harness.model.outcome import Record, RecordError
 
@@ -34,7 +34,7 @@ class Journal:
         self._stream: IO[str] | None = None
         self._running: IO[str] | None = None
 
-    def append(self, entry: Record | dict) -> None:
+    def append(self, entry: Record | dict[str, Any]) -> None:
         """A case's Record (its to_json), or another tool's entry (exploration's ledger)."""
         if isinstance(entry, Record):
             entry = entry.to_json()
@@ -63,7 +63,7 @@ class Journal:
         self._stream = self._running = None
 
 
-def read(folder: Path, run: str | None = None) -> list[dict]:
+def read(folder: Path, run: str | None = None) -> list[dict[str, Any]]:
     """Every entry under folder's journals (all runs, or one), in file order, as written; a torn
     last line (the process died writing it) is left out. Journals of shard folders below count too."""
     entries = []

@@ -28,7 +28,7 @@ class Expectation:
     """A baseline line: the failing statuses it expects, its status as written, and where it is
     written ('file:line'). `ExpectedFail` (how deqp-runner's results.csv, and so ours, writes an
     expected failure whatever its status) expects any failure the driver is blamed for."""
-    statuses: frozenset
+    statuses: frozenset[Status]
     name: str
     where: str = ""
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from harness.base.errors import UsageError
 
+from harness.base.config import Knobs
+
 
 class ShardError(UsageError, ValueError):
     """A shard that cannot be: one line for the user."""
@@ -63,7 +65,7 @@ def from_ci(index: str, total: str) -> Shard | None:
     return Shard(shard.k, shard.n, f"CI_NODE_INDEX={index} CI_NODE_TOTAL={total}")
 
 
-def chosen(option: str, knobs) -> Shard:
+def chosen(option: str, knobs: Knobs) -> Shard:
     """--shard where given, else the CI's variables, else the whole run."""
     if option:
         return parse(option)

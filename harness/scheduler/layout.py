@@ -1,11 +1,10 @@
 """`--jobs N|auto`: how many cases a run has in flight, as processes x executor children.
 
-A case costs its pytest process 7-9 ms of CPU beside the driver's time in the child (judging,
-reporting, the journal), so the processes, not the children, are what scale: on 2 cores two
-processes with a child each ran llvmpipe at 70.9 cases/s against 55.8 for one process with two
-children, and xdist's controller cost 3-5 ms a case more again (docs/decisions.md#parallel-auto,
-#xdist-workers). So `N` is N processes with one child each, and `auto` is one process per two
-cores, at least two from 2 cores on. A run kept in one process (pytest alone, `-n 0`, or a
+Each case costs its pytest process CPU beside the driver's time in the child (judging,
+reporting, the journal), so the processes, not the children, are what scale: two processes with a
+child each outran one process with two children, and xdist's controller added its own cost a case
+(the measurements: docs/decisions.md#parallel-auto, #xdist-workers). So `N` is N processes
+with one child each, and `auto` is one process per two cores, at least two from 2 cores on. A run kept in one process (pytest alone, `-n 0`, or a
 process of a run the scheduler split) pipelines instead: one child per core, up to 4, what one
 pytest process's CPU per case can feed (docs/decisions.md#executor-children).
 """

@@ -14,6 +14,7 @@ from typing import Callable
 
 from harness.sources import catalog
 from harness.run import core
+from harness.executor.settings import settings as run_settings
 from harness.model.status import Status
 from harness.executor.executor import not_under_test
 from harness.executor.targets import Target
@@ -53,7 +54,7 @@ def _repeated(case, target_name: str, runner, rules: core.Rules, runs: int):
 def bisect_run(case_ids: list[str], target: Target, out=print, settings: core.RunSettings | None = None,
                shader_tests=(), rules: core.Rules = core.Rules(), runs: int = 1) -> int:
     cases = [catalog.find(case_id, shader_tests) for case_id in case_ids]
-    settings = settings or core.RunSettings()
+    settings = settings or run_settings()
     with core.runner(settings, target.name, children=1) as runner:
         why = not_under_test(target, runner.info(), settings.mesa)
         if why:                      # a build that loads another Mesa's driver says nothing of this one

@@ -22,7 +22,9 @@ from harness.triage.blame_rules import Row
 from harness.mesa import mix
 from harness.mesa.runtime import MesaError
 from harness.model.case import Case
-from harness.base.config import RunSettings
+from harness.base import config
+from harness.base.config import VkPath, VkPaths
+from harness.executor.settings import settings
 from harness.executor.executor import Executor, probe
 from harness.model.status import Reply
 from harness.oracle.verdict import judge
@@ -40,7 +42,7 @@ SETTINGS = ("khronos_validation.debug_action = VK_DBG_LAYER_ACTION_LOG_MSG\n"
 class Setup:
     name: str                       # a blame_rules.SETUPS name
     target: targets_mod.Target
-    overrides: tuple = ()           # RunSettings fields: (("vk_path", "native"), ...)
+    overrides: tuple = ()           # RunSettings fields: (("vk_validation", True), ...)
     zink_validation: bool = False   # load the validation layer into the GL process
     mesa: object = None             # a mixed build (harness/mesa/mix.py) run instead of the row's Mesa
     refused: str = ""               # why the setup cannot run (a mix the loader cannot resolve)
@@ -75,8 +77,8 @@ def setups(build, others: tuple = ()) -> list[Setup]:
             found.append(Setup(name, get("zink"), mesa=mix.mixed(build, other)))
         except MesaError as e:
             found.append(Setup(name, get("zink"), refused=str(e)))
-    found += [Setup(f"layer/{path}", get("lavapipe"), (("vk_path", path), ("vk_validation", True)))
-              for path in ("native", "split")]
+    found += [Setup(f"layer/{path}", get("lavapipe"), (("vk_paths", VkPaths(multi_draw=path)), ("vk_validation", True)))
+              for path in (VkPath.NATIVE, VkPath.SPLIT)]
     return found
 
 
@@ -116,7 +118,7 @@ def _once(case: Case, target: targets_mod.Target, setup: Setup, build, case_time
     build = setup.mesa or build
     if layer_path:
         target = replace(target, env=target.env + (("VK_ADD_LAYER_PATH", layer_path),))
-    executor = Executor(target, RunSettings(fork=False, mesa=build, case_timeout=case_timeout),
+    executor = Executor(target, settings(fork=False, mesa=build, case_timeout=case_timeout),
                         **dict(setup.overrides))
     try:
         info = executor.info()
@@ -195,7 +197,8 @@ def plan(builds: list, layers: list[str] | None = None, only: tuple[str, ...] = 
             for build, layer_path in zip(builds, layers or [""] * len(builds))]
 
 
-def gather(case: Case, plans: list[MesaPlan], case_timeout: float = 20.0, runs: int = 1) -> list[Row]:
+def gather(case: Case, plans: list[MesaPlan], case_timeout: float = config.TRIAGE_CASE_TIMEOUT,
+           runs: int = 1) -> list[Row]:
     """The case on every setup of every Mesa's plan, each run `runs` times."""
     return [replace(_run(case, setup, p.build, case_timeout, p.layer_path, runs),
                     zinks_path=setup.name == f"layer/{p.zinks_path}")
@@ -203,7 +206,7 @@ def gather(case: Case, plans: list[MesaPlan], case_timeout: float = 20.0, runs: 
 
 
 def _zinks_path(build) -> str:
-    result = probe(targets_mod.get("lavapipe"), mesa=build, vk_path="auto")
+    result = probe(targets_mod.get("lavapipe"), mesa=build, vk_paths=VkPaths())
     return (result.observation or {}).get("vk_path", "") if result.status is Reply.OK else ""
 
 

@@ -40,8 +40,9 @@ from typing import Sequence
 
 from harness.triage import bisect_run as case_runs
 from harness.sources import catalog
-from harness.base import config
+from harness.base import options
 from harness.run import core
+from harness.executor.settings import settings as run_settings
 from harness.mesa import runtime as mesa, build as mesa_build
 from harness.executor import targets as targets_mod
 from harness.base.errors import UsageError
@@ -160,7 +161,7 @@ def run_at(plan: Plan, folder: Path, out) -> tuple[int, float, float]:
         return SKIP, time.monotonic() - started, 0.0
     built = time.monotonic()
     try:
-        settings = config.RunSettings(mesa=mesa.locate(build_dir))
+        settings = run_settings(mesa=mesa.locate(build_dir))
     except mesa.MesaError as exc:
         out(f"not a usable build: {exc}")
         return SKIP, built - started, 0.0
@@ -401,21 +402,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--good", help="a commit where the cases pass (with --fixed: where they fail)")
     parser.add_argument("--bad", help="a commit where they fail (with --fixed: where they pass)")
     parser.add_argument("--fixed", action="store_true", help="look for the first commit where the cases pass")
-    parser.add_argument("--target", default="llvmpipe", choices=sorted(DRIVERS))
+    options.add_arguments(parser, ("target", "results_dir", "flake_retries", "shader_tests"), {
+        "target": options.Use("llvmpipe", f"llvmpipe; one of {', '.join(sorted(DRIVERS))}, the targets a step "
+                              "builds the drivers of", one=True),
+        "results_dir": options.Use(None, "results/bisect-<target>-<good>-<bad>"),
+        "flake_retries": options.BISECT_RETRIES})
     parser.add_argument("--rate", type=float, default=1.0, metavar="P",
                         help="the failure's measured rate a run, 0 < P <= 1: an intermittent failure is "
                              "bisected with several runs a step, bad if any fails (default 1)")
     parser.add_argument("--confidence", type=float, default=0.99, metavar="C",
                         help="with --rate: a step misses the failure in all its runs with probability <= 1 - C "
                              "(default 0.99)")
-    parser.add_argument("--results-dir", help="default: results/bisect-<target>-<good>-<bad>")
     parser.add_argument("--build-dir", help="default: TREE/build-bisect")
     parser.add_argument("-O", "--optimization", default="0", help="meson optimization of each step's build (default 0)")
-    parser.add_argument("--flake-retries", type=int, default=1)
-    parser.add_argument("--shader-tests", action="append", default=[])
     parser.add_argument("--no-verify", action="store_true", help="do not build and run the first commit and its parent")
     parser.add_argument("--step", action="store_true", help=argparse.SUPPRESS)   # what git bisect run calls
     args = parser.parse_args(argv)
+    if args.target not in DRIVERS:
+        parser.error(f"argument --target: invalid choice: {args.target!r} (choose from {', '.join(sorted(DRIVERS))})")
     try:
         if args.step:
             return step(Path(args.results_dir))

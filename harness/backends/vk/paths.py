@@ -64,43 +64,24 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from harness.base.config import VkPatchPath, VkPath, VkPointSize, VkVertexInput
 from harness.model import glfacts
 from harness.base.errors import UsageError
 
-PATHS = ("native", "split")
-CHOICES = ("auto",) + PATHS
-PATCH_PATHS = ("dynamic", "static")
-PATCH_CHOICES = ("auto",) + PATCH_PATHS
+# The choices of each area: the enums of harness/base/config.py, whose option table
+# (harness/base/options.py) declares --vk-path and the like.
+CHOICES = tuple(VkPath)
+PATHS = CHOICES[1:]
+PATCH_CHOICES = tuple(VkPatchPath)
+PATCH_PATHS = PATCH_CHOICES[1:]
 PATCH_FEATURE = "VK_EXT_extended_dynamic_state2 (extendedDynamicState2PatchControlPoints)"
-VERTEX_INPUT_PATHS = ("dynamic", "static")
-VERTEX_INPUT_CHOICES = ("auto",) + VERTEX_INPUT_PATHS
-POINT_SIZE_PATHS = ("default", "written")
-POINT_SIZE_CHOICES = ("auto",) + POINT_SIZE_PATHS
+VERTEX_INPUT_CHOICES = tuple(VkVertexInput)
+VERTEX_INPUT_PATHS = VERTEX_INPUT_CHOICES[1:]
+POINT_SIZE_CHOICES = tuple(VkPointSize)
+POINT_SIZE_PATHS = POINT_SIZE_CHOICES[1:]
 POINT_SIZE_FEATURE = "VK_KHR_maintenance5 (maintenance5)"
 VERTEX_INPUT_FEATURES = ("VK_EXT_vertex_input_dynamic_state (vertexInputDynamicState)",
                          "VK_EXT_extended_dynamic_state2 (extendedDynamicState2)")
-
-
-# The command-line options that choose each path, for pytest and `harness bisect-run` alike:
-# (option, its RunSettings / ChildOptions field, choices, help); each defaults to auto.
-OPTIONS = (
-    ("--vk-path", "vk_path", CHOICES,
-     "Vulkan backend: how direct multi-draws are issued: native (VK_EXT_multi_draw, DrawIndex), split (single "
-     "draws, gl_DrawID pushed) or auto (zink's choice by the device's features; default). The lavapipe-split "
-     "target is always split"),
-    ("--vk-patch-path", "vk_patch_path", PATCH_CHOICES,
-     "Vulkan backend: how a tessellation draw's patch size reaches the driver: dynamic "
-     "(vkCmdSetPatchControlPointsEXT), static (in the pipeline) or auto (zink's choice by the device's "
-     "features; default). The lavapipe-split target is always static"),
-    ("--vk-vertex-input", "vk_vertex_input", VERTEX_INPUT_CHOICES,
-     "Vulkan backend: how the vertex bindings and attributes reach the driver: dynamic (vkCmdSetVertexInputEXT "
-     "per draw), static (in the pipeline) or auto (zink's choice by the device's features; default). The "
-     "lavapipe-split target is always static"),
-    ("--vk-point-size", "vk_point_size", POINT_SIZE_CHOICES,
-     "Vulkan backend: GL's point size where no shader writes gl_PointSize: default (no PointSize store, the "
-     "driver's 1.0 under VK_KHR_maintenance5), written (gl_PointSize = 1.0 in the last vertex stage) or auto "
-     "(zink's choice by the device's features; default). The lavapipe-split target is always written"),
-)
 
 
 class PathError(UsageError, ValueError):

@@ -114,8 +114,9 @@ class VKBackend:
 
     @classmethod
     def from_options(cls, options) -> "VKBackend":
-        return cls(frozenset(options.vk_without), options.vk_validation, options.vk_path, options.vk_patch_path,
-                   options.vk_vertex_input, options.vk_point_size)
+        chosen = options.vk_paths
+        return cls(frozenset(options.vk_without), options.vk_validation, chosen.multi_draw, chosen.patch_size,
+                   chosen.vertex_input, chosen.point_size)
 
     def _facts(self) -> dict:
         d, lim = self.dev, self.dev.limits

@@ -160,5 +160,5 @@ def test_the_audit_fraction_is_pytests_audit_option(tmp_path):
                           "tests/draw_params", "--target", "llvmpipe", "--batch", "4", "--audit", "1.5",
                           "--results-dir", str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
     assert bad.returncode == 2 and "--audit 1.5: expected a fraction from 0 to 1" in bad.stdout + bad.stderr
-    from harness.pytest_adapter import plugin
-    assert plugin.config_mod.AUDIT == core.Rules().audit == 0.05
+    from harness.base import options
+    assert options.OPTIONS["audit"].default == core.Rules().audit == 0.05

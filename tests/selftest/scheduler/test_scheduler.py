@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from conftest import ROOT
-from harness.pytest_adapter.plugin import _without_jobs
+from harness.pytest_adapter.fanout import without_jobs as _without_jobs
 from harness.scheduler import layout
 from harness.scheduler.layout import Layout
 

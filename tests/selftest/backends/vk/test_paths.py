@@ -10,6 +10,7 @@ import pytest
 import vulkan
 from conftest import ROOT, SYSTEM_ONLY_ENV, family, on_the_systems_mesa, pinned_mesa
 
+from harness.base.config import VkPath, VkPaths, VkPointSize, VkVertexInput
 from harness.backends.vk import paths
 from harness.executor.executor import Executor
 from harness.model.status import Reply
@@ -57,7 +58,7 @@ def test_each_path_runs_on_lavapipe(path, draw_id_off):
     fails, which shows the native one reads DrawIndex from a real vkCmdDrawMultiEXT."""
     case = {c.id: c for c in family("draw_params").generate()}[MULTI]
     for without, expected in (("", "pass"), ("draw-id", draw_id_off)):
-        ex = Executor(get("lavapipe"), mesa=pinned_mesa(), vk_without=without, vk_path=path)
+        ex = Executor(get("lavapipe"), mesa=pinned_mesa(), vk_without=without, vk_paths=VkPaths(multi_draw=VkPath(path)))
         try:
             info = ex.info()
             assert info.status is Reply.OK, info.message
@@ -73,8 +74,8 @@ def test_each_path_runs_on_lavapipe(path, draw_id_off):
 
 def test_the_lavapipe_split_target_takes_the_split_path_on_the_cases_that_depend_on_it():
     target = get("lavapipe-split")
-    assert target.vk_path == "split" and target.path_dependent_only and target.default
-    assert get("lavapipe").vk_path == ""            # the run's --vk-path, auto by default
+    assert target.vk_paths.multi_draw == "split" and target.path_dependent_only and target.default
+    assert get("lavapipe").vk_paths.multi_draw is None      # the run's --vk-path, auto by default
 
 
 @pytest.mark.parametrize("dynamic, path, words", [
@@ -286,14 +287,14 @@ def test_the_lavapipe_split_target_takes_the_paths_zink_does_not_take_on_lavapip
     (native, dynamic on lavapipe). Its draw_params cases read attributes, so the static
     vertex-input path runs in CI on them (its tess cases read none: the same in either path)."""
     split, lavapipe = get("lavapipe-split"), get("lavapipe")
-    assert (split.vk_path, split.vk_vertex_input) == ("split", "static")
-    assert (lavapipe.vk_path, lavapipe.vk_vertex_input) == ("", "")
+    assert (split.vk_paths.multi_draw, split.vk_paths.vertex_input) == ("split", "static")
+    assert (lavapipe.vk_paths.multi_draw, lavapipe.vk_paths.vertex_input) == (None, None)
     collected = {name: [c for c in family(name).generate() if paths.depends_on_path(c)] for name in ("draw_params", "tess")}
     assert collected["draw_params"] and all(map(paths.depends_on_vertex_input, collected["draw_params"]))
     assert collected["tess"] and not any(map(paths.depends_on_vertex_input, collected["tess"]))
     from harness.base.config import RunSettings
-    options = RunSettings(vk_vertex_input="dynamic").child_options(split)
-    assert (options.vk_path, options.vk_vertex_input) == ("split", "static")
+    options = RunSettings(vk_paths=VkPaths(vertex_input=VkVertexInput.DYNAMIC)).child_options(split)
+    assert (options.vk_paths.multi_draw, options.vk_paths.vertex_input) == ("split", "static")
 
 
 M5_LACKS = "VK_KHR_maintenance5 (maintenance5)"
@@ -532,16 +533,29 @@ def test_the_lavapipe_split_target_writes_the_point_size():
     """lavapipe-split takes `written` (zink without maintenance5), so that on 26.2.6, where
     `lavapipe` takes `default`, CI runs both; its cases all leave gl_PointSize to the layer."""
     split = get("lavapipe-split")
-    assert split.vk_point_size == "written" and get("lavapipe").vk_point_size == ""
+    assert split.vk_paths.point_size == "written" and get("lavapipe").vk_paths.point_size is None
     collected = [c for name in ("draw_params", "tess") for c in family(name).generate() if paths.depends_on_path(c)]
     assert collected and all(map(paths.depends_on_point_size, collected))
     from harness.base.config import RunSettings
-    assert RunSettings(vk_point_size="default").child_options(split).vk_point_size == "written"
-    assert RunSettings(vk_point_size="default").child_options(get("lavapipe")).vk_point_size == "default"
+    run = RunSettings(vk_paths=VkPaths(point_size=VkPointSize.DEFAULT))
+    assert run.child_options(split).vk_paths.point_size == "written"
+    assert run.child_options(get("lavapipe")).vk_paths.point_size == "default"
 
 
-def test_every_path_option_names_a_settings_field():
-    """The options pytest and bisect-run declare (paths.OPTIONS) are the fields the settings hand on
-    to each child, a target's own path first (config.VK_PATHS)."""
-    from harness.base import config
-    assert [field for _, field, _, _ in paths.OPTIONS] == list(config.VK_PATHS)
+def test_every_path_option_names_a_field_of_the_paths_value():
+    """The path options of the table (harness/base/options.py) are the four fields of VkPaths, in
+    order, each with its enum's choices; the resolver makes the run's value of them, a target's
+    own choice comes first field by field, and the child's options carry it through JSON."""
+    from harness.base import config, options
+    from harness.executor.settings import resolve
+    tables = [options.OPTIONS[name] for name in options.VK_PATHS]
+    kinds = (VkPath, config.VkPatchPath, VkVertexInput, VkPointSize)
+    assert [tuple(kind) for kind in kinds] == [o.choices for o in tables]
+    assert (paths.CHOICES, paths.PATCH_CHOICES) == (tuple(VkPath), tuple(config.VkPatchPath))
+    chosen = resolve({"vk_path": "native", "vk_point_size": "default"}, mesa=None)
+    assert chosen.vk_paths == VkPaths(VkPath.NATIVE, config.VkPatchPath.AUTO, VkVertexInput.AUTO, VkPointSize.DEFAULT)
+    child = chosen.child_options(get("lavapipe-split"))
+    assert child.vk_paths == get("lavapipe-split").vk_paths
+    assert config.ChildOptions.from_arg(child.to_arg()) == child
+    lavapipe = chosen.child_options(get("lavapipe"))
+    assert config.ChildOptions.from_arg(lavapipe.to_arg()).vk_paths == chosen.vk_paths

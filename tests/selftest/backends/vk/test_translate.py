@@ -17,6 +17,7 @@ from harness.glsl.model import parse
 from harness.backends.vk.locations import interface
 from harness.backends.vk.locations import size as locations_of
 from harness.backends.vk.translate import STAGE_ORDER, Program, translate
+from harness.base.config import VkPath, VkPaths
 from harness.executor.executor import Executor
 from harness.executor.targets import get
 from harness.oracle.verdict import judge
@@ -152,7 +153,7 @@ def lavapipe():
         if without not in cache:
             # draw-id is the split path's emulation: the native path reads DrawIndex (paths.py)
             cache[without] = Executor(get("lavapipe"), mesa=pinned_mesa(), vk_without=without,
-                                      vk_path="split" if without == "draw-id" else "auto")
+                                      vk_paths=VkPaths(multi_draw=VkPath.SPLIT if without == "draw-id" else VkPath.AUTO))
         return cache[without]
     yield executor
     for ex in cache.values():
