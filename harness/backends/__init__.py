@@ -1,11 +1,13 @@
-"""Backends run a Case on a driver and return the raw observation; they know nothing of pytest.
+"""Backends run a Case on a driver and return what they observed; they know nothing of pytest.
 
-A backend has `info() -> dict` and `run(case) -> dict` (the `Backend` protocol), and raises
-these to say why not.
+A backend has `info() -> dict` and `run(case) -> Observation` (the `Backend` protocol), and
+raises these to say why not.
 """
 from __future__ import annotations
 
 from typing import Any, Protocol
+
+from harness.model.observation import Observation
 
 
 class Backend(Protocol):
@@ -15,8 +17,8 @@ class Backend(Protocol):
         """The context's facts: renderer, version, extensions, limits."""
         ...
 
-    def run(self, case: Any) -> dict[str, Any]:
-        """The raw observation of one case (harness.model.case.Case)."""
+    def run(self, case: Any) -> Observation:
+        """What one case (harness.model.case.Case) left to read back, step by step."""
         ...
 
 

@@ -79,7 +79,7 @@ def handle(backend, request: dict) -> dict:
                 return {"status": Reply.FAIL, "message": f"{type(exc).__name__}: {exc} (the case's address-space "
                         f"budget, rlimit {budget} bytes beyond what the child had mapped, was in force)",
                         "duration": time.perf_counter() - start}
-            return {"status": Reply.OK, "observation": observation,
+            return {"status": Reply.OK, "observation": observation.to_json(),
                     "duration": time.perf_counter() - start}
         return {"status": Reply.ERROR, "message": f"unknown request {op!r}"}
     except Skip as exc:

@@ -5,17 +5,17 @@ A message reads like `draw 1, patch 0, TES: gl_TessLevelOuter = (1, 1, 1, 1), ex
 """
 from __future__ import annotations
 
-import base64
 import operator
 import struct
 import sys
+from typing import Any
 
 import numpy as np
 
 from harness.model.case import Case, Expectation, step_label
 from harness.oracle.expected_tables import GroupTables, tables
 from harness.model.glfacts import GL_TYPE_ENUMS
-from harness.model.observation import decode_records, steps_of
+from harness.model.observation import Observation, Step, decode_records
 from harness.model.status import Reply, Result, Status, Verdict
 
 MAX_PROBLEMS = 12
@@ -27,7 +27,7 @@ def judge(case: Case, result: Result, where: str) -> Verdict:
         return Verdict(Status.SKIP, f"{result.message} [{where}]")
     if result.status is not Reply.OK:
         return Verdict(result.status.status, f"{result.message}\n[{where}]")
-    problems = check(case, result.observation)
+    problems = check(case, observation_of(result))
     if not problems:
         return Verdict(Status.PASS)
     shown = problems[:MAX_PROBLEMS]
@@ -36,11 +36,18 @@ def judge(case: Case, result: Result, where: str) -> Verdict:
     return Verdict(Status.FAIL, "\n".join(shown) + f"\n[{where}]")
 
 
-def check(case: Case, observation: dict) -> list[str]:
+def observation_of(result: Result) -> Observation:
+    """The observation of an `ok` reply: its JSON as the child sent it, or (a backend called in
+    this process) the Observation itself."""
+    observation: Any = result.observation
+    return observation if isinstance(observation, Observation) else Observation.from_json(observation)
+
+
+def check(case: Case, observation: Observation) -> list[str]:
     if not case.expect:
         return [f"case {case.id} expects nothing: a case that checks nothing cannot pass"]
-    steps = steps_of(observation) or []
-    problems = []
+    steps = observation.steps
+    problems: list[str] = []
     for expectation in case.expect:
         label = step_label(case.steps, expectation.step)
         if expectation.step >= len(steps):
@@ -50,11 +57,12 @@ def check(case: Case, observation: dict) -> list[str]:
     return problems
 
 
-def _check_step(case: Case, exp: Expectation, observed: dict, label: str) -> list[str]:
+def _check_step(case: Case, exp: Expectation, observed: Step, label: str) -> list[str]:
     """Counts and missing or stray records first (they say what went wrong), then values."""
-    shape, values = [], []
+    shape: list[str] = []
+    values: list[str] = []
     for name, expected in exp.counts:
-        value = observed.get("counts", {}).get(name)
+        value = observed.counts.get(name)
         if value != expected:
             shape.append(f"{label}: {name} = {value}, expected {expected}")
     if exp.pixels:
@@ -67,7 +75,7 @@ def _check_step(case: Case, exp: Expectation, observed: dict, label: str) -> lis
         shape += _check_storage(exp, observed, label)
     if not exp.groups and not exp.sequence and not exp.value_sets and exp.tess_coord is None:
         return shape
-    records = decode_records(case.readback.captures, observed.get("xfb", ""))
+    records = decode_records(case.readback.captures, observed.xfb)
     for value_set in exp.value_sets:
         values += _check_value_set(value_set, records, label)
     if exp.tess_coord is not None:
@@ -373,10 +381,10 @@ def _check_tess_coord(tc, records: np.ndarray, label: str) -> list[str]:
     return problems
 
 
-def _check_pixels(case: Case, exp: Expectation, observed: dict, label: str) -> list[str]:
+def _check_pixels(case: Case, exp: Expectation, observed: Step, label: str) -> list[str]:
     """Each expected channel of the image; a wrong value is traced to what carries that value,
     since the values of a case are unique (a clobbered varying shows whose value it got)."""
-    image = np.frombuffer(base64.b64decode(observed.get("image", "")), dtype="<f4")
+    image = np.frombuffer(observed.image or b"", dtype="<f4")
     carriers = {round(value, 4): source for value, source in exp.written}
     for pixel in exp.pixels:
         if pixel.source:
@@ -397,14 +405,14 @@ def _check_pixels(case: Case, exp: Expectation, observed: dict, label: str) -> l
     return problems
 
 
-def _check_probes(case: Case, exp: Expectation, observed: dict, label: str) -> list[str]:
+def _check_probes(case: Case, exp: Expectation, observed: Step, label: str) -> list[str]:
     """Each probe rectangle against its colour, piglit's way: a channel is wrong when
     |observed - expected| > tolerance. A message names the probe, the first wrong pixel with
     its observed and expected colour, and how many pixels of the rectangle are wrong."""
     width, height = case.readback.image
-    if "image" not in observed:
+    if observed.image is None:
         return [f"{label}: no image was read back for its probes"]
-    image = np.frombuffer(base64.b64decode(observed["image"]), dtype="<f4")
+    image = np.frombuffer(observed.image, dtype="<f4")
     if image.size != width * height * 4:
         return [f"{label}: read back {image.size} floats, expected a {width}x{height} RGBA image"]
     image = image.reshape(height, width, 4)                 # row 0 is the bottom row (GL's order)
@@ -426,19 +434,19 @@ def _check_probes(case: Case, exp: Expectation, observed: dict, label: str) -> l
     return problems
 
 
-def _check_queries(exp: Expectation, observed: dict) -> list[str]:
+def _check_queries(exp: Expectation, observed: Step) -> list[str]:
     """Each program query's answer from every call that gave one (shader_runner's rule: each
     must equal the expected value; a name that is not active fails)."""
-    answers, problems = observed.get("queries", {}), []
+    answers, problems = observed.queries or {}, []
     for query in exp.queries:
         expected = _query_value(query.value, query.enum)
         if query.label not in answers:
             problems.append(f"{query.label}: no answer was read back")
-        elif answers[query.label] is None:
+        elif (answer := answers[query.label]) is None:
             problems.append(f"{query.label}: the program has no active resource of that name "
                             f"(expected {expected})")
         else:
-            for call, value in answers[query.label].items():
+            for call, value in answer.items():
                 if value != query.value:
                     problems.append(f"{query.label}: {call} = {_query_value(value, query.enum)}, expected {expected}")
     return problems
@@ -455,17 +463,16 @@ COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, ">=": operato
            "<=": operator.le}
 
 
-def _check_storage(exp: Expectation, observed: dict, label: str) -> list[str]:
+def _check_storage(exp: Expectation, observed: Step, label: str) -> list[str]:
     """Each `probe ssbo` value, shader_runner's way: observed OP expected; floats equal when
     they differ by less than DBL_EPSILON."""
-    buffers, problems = observed.get("storage", {}), []
+    buffers, problems = observed.storage or {}, []
     for probe in exp.storage:
         where = f"{label}, {probe.label}"
-        raw = buffers.get(str(probe.binding))
-        if raw is None:
+        data = buffers.get(probe.binding)
+        if data is None:
             problems.append(f"{where}: no storage buffer is bound at binding {probe.binding}")
             continue
-        data = base64.b64decode(raw)
         if probe.offset + 4 > len(data):
             problems.append(f"{where}: offset {probe.offset} is past the end of the {len(data)}-byte buffer")
             continue
