@@ -5,7 +5,7 @@ raises these to say why not.
 """
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from harness.model.observation import Observation
 
@@ -36,7 +36,7 @@ class DeviceLost(Exception):
     another case, so the executor replaces the child that holds it. The message names the call."""
 
 
-def check_requirements(case, facts: dict, query=None) -> None:
+def check_requirements(case: Any, facts: dict[str, Any], query: Callable[[str], int | None] | None = None) -> None:
     """Skip, naming what is missing, where the context lacks the case's GL version, an
     extension or a limit. `facts` holds version_number, version, extensions and limits;
     `query(name)` answers limits that `facts` does not list."""
@@ -70,7 +70,7 @@ def readback_bytes(count: int, item: int, capacity: int) -> int:
     return max(0, min(count * item, capacity))
 
 
-def indirect_commands(draw) -> tuple[bytes, int]:
+def indirect_commands(draw: Any) -> tuple[bytes, int]:
     """A draw's entries as GL's Draw{Arrays,Elements}IndirectCommand structs (the same layout as
     Vulkan's VkDraw{,Indexed}IndirectCommand), at the draw's offset and stride; and the stride."""
     import struct

@@ -8,7 +8,7 @@ from __future__ import annotations
 import operator
 import struct
 import sys
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -26,7 +26,7 @@ def judge(case: Case, result: Result, where: str) -> Verdict:
     if result.status is Reply.SKIP:
         return Verdict(Status.SKIP, f"{result.message} [{where}]")
     if result.status is not Reply.OK:
-        return Verdict(result.status.status, f"{result.message}\n[{where}]")
+        return Verdict(cast(Status, result.status.status), f"{result.message}\n[{where}]")
     problems = check(case, observation_of(result))
     if not problems:
         return Verdict(Status.PASS)
@@ -85,7 +85,7 @@ def _check_step(case: Case, exp: Expectation, observed: Step, label: str) -> lis
     if not exp.groups:
         return shape + values
     grouped = tables(exp).groups
-    if _fits(grouped and grouped.tables, records) and records[grouped.key].dtype.kind in "iu":
+    if grouped is not None and _fits(grouped.tables, records) and records[grouped.key].dtype.kind in "iu":
         claimed = _check_groups(exp, grouped, records, label, shape, values)
     else:
         claimed = _check_groups_one_by_one(exp, records, label, shape, values)
@@ -100,7 +100,7 @@ def _check_step(case: Case, exp: Expectation, observed: Step, label: str) -> lis
 def _check_groups_one_by_one(exp: Expectation, records: np.ndarray, label: str,
                              shape: list[str], values: list[str]) -> np.ndarray:
     """What _check_groups does, group by group: for groups that do not share one integer key."""
-    claimed = np.zeros(len(records), dtype=bool)
+    claimed: np.ndarray = np.zeros(len(records), dtype=bool)
     for group in exp.groups:
         mask = records[group.key][:, 0] == group.key_value
         claimed |= mask
@@ -127,7 +127,7 @@ def _check_groups(exp: Expectation, grouped: GroupTables, records: np.ndarray, l
     returns which records some group claims."""
     key = records[grouped.key][:, 0]
     at = np.minimum(np.searchsorted(grouped.key_values, key), len(grouped.key_values) - 1)
-    claimed = grouped.key_values[at] == key
+    claimed: np.ndarray = grouped.key_values[at] == key
     everyone = bool(claimed.all())                      # the usual case: plain slices, no gathers
     rows = slice(None) if everyone else np.flatnonzero(claimed)
     group = grouped.group_of[at if everyone else at[rows]]   # index in exp.groups of each claimed record
@@ -153,13 +153,15 @@ def _check_groups(exp: Expectation, grouped: GroupTables, records: np.ndarray, l
     return claimed
 
 
-def _fits(table: dict | None, records: np.ndarray) -> bool:
+def _fits(table: dict[str, Any] | None, records: np.ndarray) -> bool:
     """Whether every quantity of `table` is captured, with enough components for its widest
     expected value (or one, which numpy broadcasts): else the slow paths, which fail the same
     way they always did."""
     if not table:
         return False
     fields = records.dtype.fields
+    if fields is None:
+        return False
     for quantity, t in table.items():
         if quantity not in fields:
             return False
@@ -175,7 +177,7 @@ def _check_sequence(exp: Expectation, records: np.ndarray, label: str) -> list[s
     if len(records) != len(exp.sequence):
         problems.append(f"{label}: {len(records)} records captured, expected {len(exp.sequence)}")
     sequence = tables(exp).sequence
-    if not _fits(sequence, records):
+    if sequence is None or not _fits(sequence, records):
         return problems + _check_sequence_one_by_one(exp, records, label)
     n = min(len(records), len(exp.sequence))
     bad = {}                                            # quantity -> which of the n records are wrong
@@ -201,7 +203,8 @@ def _check_sequence_one_by_one(exp: Expectation, records: np.ndarray, label: str
     return problems
 
 
-def _sequence_problem(record, expected, quantity: str, value, tolerance: float, label: str) -> list[str]:
+def _sequence_problem(record: Any, expected: Any, quantity: str, value: Any, tolerance: float,
+                      label: str) -> list[str]:
     want = np.atleast_1d(np.asarray(value, dtype=np.float64))
     got = np.atleast_1d(record[quantity])[:len(want)].astype(np.float64)
     if np.any(~_matches(got, want, tolerance)):
@@ -213,10 +216,11 @@ def _matches(got: np.ndarray, want: np.ndarray, tolerance: float) -> np.ndarray:
     """Within the tolerance, or equal (infinities); an observed NaN matches only an expected
     NaN (a value the spec hands on unchanged, e.g. a NaN inner tessellation level)."""
     with np.errstate(invalid="ignore"):                      # inf - inf
-        return (got == want) | (np.abs(got - want) <= tolerance) | (np.isnan(want) & np.isnan(got))
+        matched: np.ndarray = (got == want) | (np.abs(got - want) <= tolerance) | (np.isnan(want) & np.isnan(got))
+    return matched
 
 
-def _check_value_set(vs, records: np.ndarray, label: str) -> list[str]:
+def _check_value_set(vs: Any, records: np.ndarray, label: str) -> list[str]:
     """The set, or else one of its alternatives (a result the spec also allows)."""
     problems = _check_one_set(vs, records, label)
     if problems and vs.alternatives:
@@ -226,7 +230,7 @@ def _check_value_set(vs, records: np.ndarray, label: str) -> list[str]:
     return problems
 
 
-def _check_one_set(vs, records: np.ndarray, label: str) -> list[str]:
+def _check_one_set(vs: Any, records: np.ndarray, label: str) -> list[str]:
     """The distinct observed values of one quantity against the expected set: values missing,
     values not expected, and (with `each`) values seen too often or too rarely."""
     where = f"{label}, {vs.label}"
@@ -338,7 +342,7 @@ def _near(got: np.ndarray, want: np.ndarray, tolerance: float) -> np.ndarray:
     return found
 
 
-def _check_tess_coord(tc, records: np.ndarray, label: str) -> list[str]:
+def _check_tess_coord(tc: Any, records: np.ndarray, label: str) -> list[str]:
     """Per-record rules of gl_TessCoord, and the winding of captured triangles."""
     coords = np.asarray(records[tc.quantity], dtype=np.float64)[:, :3]
     total = len(coords)
@@ -409,7 +413,7 @@ def _check_probes(case: Case, exp: Expectation, observed: Step, label: str) -> l
     """Each probe rectangle against its colour, piglit's way: a channel is wrong when
     |observed - expected| > tolerance. A message names the probe, the first wrong pixel with
     its observed and expected colour, and how many pixels of the rectangle are wrong."""
-    width, height = case.readback.image
+    width, height = cast(tuple[int, int], case.readback.image)
     if observed.image is None:
         return [f"{label}: no image was read back for its probes"]
     image = np.frombuffer(observed.image, dtype="<f4")
@@ -490,6 +494,6 @@ def _check_storage(exp: Expectation, observed: Step, label: str) -> list[str]:
     return problems
 
 
-def _fmt(values) -> str:
+def _fmt(values: Any) -> str:
     parts = [f"{float(v):g}" for v in np.atleast_1d(values)]
     return parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")"

@@ -84,12 +84,13 @@ def texels(texture: Any) -> np.ndarray[Any, Any]:
     z, y, x = np.meshgrid(np.arange(d), np.arange(h), np.arange(w), indexing="ij")
     if texture.kind == "checkerboard":
         colors = np.array(texture.colors, dtype="<f4").reshape(2, 4)
-        return colors[((x // max(1, w // 2)) ^ (y // max(1, h // 2))) & 1]
-    if texture.target == "1D":                  # piglit_rgbw_texture_1d: quarters along x
-        return RGBW[x * 4 // w]
-    # quadrants; in 3D, the back half's colours behind
-    back = (z >= d // 2) if texture.target == "3D" else np.zeros_like(z, dtype=bool)
-    return RGBW[(x >= w // 2).astype(int) + 2 * (y >= h // 2) + 4 * back]
+        picked: np.ndarray[Any, Any] = colors[((x // max(1, w // 2)) ^ (y // max(1, h // 2))) & 1]
+    elif texture.target == "1D":                # piglit_rgbw_texture_1d: quarters along x
+        picked = RGBW[x * 4 // w]
+    else:                                       # quadrants; in 3D, the back half's colours behind
+        back = (z >= d // 2) if texture.target == "3D" else np.zeros_like(z, dtype=bool)
+        picked = RGBW[(x >= w // 2).astype(int) + 2 * (y >= h // 2) + 4 * back]
+    return picked
 
 
 def make_texture(GL: Any, texture: Any, made: Objects) -> None:

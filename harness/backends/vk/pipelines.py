@@ -99,18 +99,21 @@ class Pipelines:
         if spec in self.pipelines:
             self.pipelines.move_to_end(spec)
             return self.pipelines[spec]
+        # The stages' structs own their pName strings, which pStages (a copy of the structs) points
+        # at: they must live until the pipeline is made.
+        sources = dict(spec.stages)
+        stages = [vk.VkPipelineShaderStageCreateInfo(
+            sType=vk.VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, stage=STAGE_BITS[s],
+            module=self.module(s, sources[s]), pName="main") for s in spec.order or sources]
         try:
-            pipeline = vk.vkCreateGraphicsPipelines(self.device, None, 1, [self._info(spec, render_pass)], None)[0]
+            pipeline = vk.vkCreateGraphicsPipelines(self.device, None, 1, [self._info(spec, stages, render_pass)],
+                                                    None)[0]
         except vk.VkError as exc:
             raise BackendError(f"vkCreateGraphicsPipelines failed: {type(exc).__name__}") from None
         self.pipelines[spec] = pipeline
         return pipeline
 
-    def _info(self, spec: PipelineSpec, render_pass: Any) -> Any:
-        sources = dict(spec.stages)
-        stages = [vk.VkPipelineShaderStageCreateInfo(
-            sType=vk.VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, stage=STAGE_BITS[s],
-            module=self.module(s, sources[s]), pName="main") for s in spec.order or sources]
+    def _info(self, spec: PipelineSpec, stages: list[Any], render_pass: Any) -> Any:
         dynamic = [vk.VK_DYNAMIC_STATE_VIEWPORT, vk.VK_DYNAMIC_STATE_SCISSOR]
         if spec.vertex_layout is None:
             dynamic.append(vk.VK_DYNAMIC_STATE_VERTEX_INPUT_EXT)
@@ -122,7 +125,7 @@ class Pipelines:
             pInputAssemblyState=vk.VkPipelineInputAssemblyStateCreateInfo(
                 sType=vk.VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO, topology=TOPOLOGY[spec.mode],
                 primitiveRestartEnable=spec.restart),
-            pTessellationState=_tessellation(spec.patch_vertices) if "tes" in sources else None,
+            pTessellationState=_tessellation(spec.patch_vertices) if "tes" in dict(spec.stages) else None,
             pViewportState=vk.VkPipelineViewportStateCreateInfo(
                 sType=vk.VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, viewportCount=1, scissorCount=1),
             pRasterizationState=_rasterization(spec.raster, spec.captures),

@@ -4,7 +4,7 @@ descriptor set and pipeline layouts, the render passes) and those one case makes
 buffers), and the readback of the colour target into GL's floats and row order."""
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, NamedTuple, cast
 
 import numpy as np
 import vulkan as vk
@@ -39,7 +39,8 @@ def vertex_layout(attributes: tuple[Attribute, ...]) -> tuple[VertexBinding, ...
     """The vertex input both paths give the driver: binding i, tightly packed floats, offset 0."""
     return tuple(VertexBinding(i, 4 * a.components,
                                vk.VK_VERTEX_INPUT_RATE_INSTANCE if a.divisor else vk.VK_VERTEX_INPUT_RATE_VERTEX,
-                               a.location, ATTRIBUTE_FORMATS[a.components]) for i, a in enumerate(attributes))
+                               a.location, cast(int, ATTRIBUTE_FORMATS[a.components]))
+                 for i, a in enumerate(attributes))
 
 
 class Shared:

@@ -66,11 +66,11 @@ class VKBackend:
     # -- what this "GL" offers -------------------------------------------------------------
 
     @classmethod
-    def from_options(cls, options) -> "VKBackend":
+    def from_options(cls, options: Any) -> "VKBackend":
         return cls(frozenset(options.vk_without), options.vk_validation, options.vk_path, options.vk_patch_path,
                    options.vk_vertex_input, options.vk_point_size)
 
-    def _facts(self) -> dict:
+    def _facts(self) -> dict[str, Any]:
         d, lim = self.dev, self.dev.limits
         p = d.properties
         api = f"{p.apiVersion >> 22}.{(p.apiVersion >> 12) & 0x3FF}"
@@ -106,7 +106,7 @@ class VKBackend:
                 "version_number": [4, 6], "glsl_version": "4.60", "limits": limits,
                 "extensions": sorted(extensions)}
 
-    def info(self) -> dict:
+    def info(self) -> dict[str, Any]:
         facts = {k: v for k, v in self.facts.items() if k != "extensions"}
         without = ", ".join(sorted(self.without)) or "none"
         return {"renderer": facts["renderer"], "vendor": facts["vendor"], "version": facts["version"],
