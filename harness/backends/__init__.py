@@ -1,12 +1,15 @@
-"""Backends run a Case on a driver and return the raw observation; they know nothing of pytest.
+"""Backends run a Case on a driver and return what they observed; they know nothing of pytest.
 
-A backend has `info() -> dict` and `run(case) -> dict` (the `Backend` protocol), and raises
-these to say why not.
+A backend has `info() -> dict` and `run(case) -> Observation` (the `Backend` protocol), and
+raises these to say why not.
 """
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
+
 from harness.base.errors import CaseOutcome
+from harness.model.observation import Observation
+
 
 
 class Backend(Protocol):
@@ -16,8 +19,8 @@ class Backend(Protocol):
         """The context's facts: renderer, version, extensions, limits."""
         ...
 
-    def run(self, case: Any) -> dict[str, Any]:
-        """The raw observation of one case (harness.model.case.Case)."""
+    def run(self, case: Any) -> Observation:
+        """What one case (harness.model.case.Case) left to read back, step by step."""
         ...
 
 
@@ -35,7 +38,7 @@ class DeviceLost(CaseOutcome):
     another case, so the executor replaces the child that holds it. The message names the call."""
 
 
-def check_requirements(case, facts: dict, query=None) -> None:
+def check_requirements(case: Any, facts: dict[str, Any], query: Callable[[str], int | None] | None = None) -> None:
     """Skip, naming what is missing, where the context lacks the case's GL version, an
     extension or a limit. `facts` holds version_number, version, extensions and limits;
     `query(name)` answers limits that `facts` does not list."""
@@ -69,7 +72,7 @@ def readback_bytes(count: int, item: int, capacity: int) -> int:
     return max(0, min(count * item, capacity))
 
 
-def indirect_commands(draw) -> tuple[bytes, int]:
+def indirect_commands(draw: Any) -> tuple[bytes, int]:
     """A draw's entries as GL's Draw{Arrays,Elements}IndirectCommand structs (the same layout as
     Vulkan's VkDraw{,Indexed}IndirectCommand), at the draw's offset and stride; and the stride."""
     import struct

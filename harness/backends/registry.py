@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
 
 from harness.backends import Backend, BackendError
 
@@ -40,7 +41,7 @@ def batches(name: str) -> bool:
     return name in _BACKENDS and _BACKENDS[name].batches
 
 
-def modules(options) -> list[str]:
+def modules(options: Any) -> list[str]:
     """What a child of these options will import, for the spawner to import beforehand."""
     entry = _BACKENDS.get(options.backend)
     gl = entry is not None and entry.gl
@@ -48,9 +49,10 @@ def modules(options) -> list[str]:
         (["OpenGL.EGL", "OpenGL.EGL.EXT.device_enumeration"] if gl and options.gl_platform == "egl" else [])
 
 
-def make(options) -> Backend:
+def make(options: Any) -> Backend:
     """The backend a child with these options runs; BackendError if there is none."""
     if options.backend not in _BACKENDS:
         raise BackendError(f"target {options.target}: backend {options.backend!r} is not implemented")
     entry = _BACKENDS[options.backend]
-    return getattr(importlib.import_module(entry.module), entry.cls).from_options(options)
+    backend: Backend = getattr(importlib.import_module(entry.module), entry.cls).from_options(options)
+    return backend

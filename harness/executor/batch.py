@@ -68,7 +68,8 @@ class Batched:
         return self._alone
 
     def run_alone(self, case: Case) -> Result:
-        return self.alone.run(case)
+        result: Result = self.alone.run(case)
+        return result
 
     def close(self) -> None:
         self._group.close()

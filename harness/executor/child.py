@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 import traceback
+from typing import Any, Iterator, NoReturn
 
 from harness.mesa import runtime as mesa
 from harness.base import plugins, profiling
@@ -28,23 +29,23 @@ from harness.base.config import ChildOptions
 from harness.model.status import Reply
 
 
-def with_mesa(info: dict) -> dict:
+def with_mesa(info: dict[str, Any]) -> dict[str, Any]:
     """The facts plus which Mesa answered: the version the driver reports and the Mesa
     libraries this process really mapped (--mesa checks both against the chosen build)."""
     return info | {"mesa": mesa.reported_version(info.get("version", ""), info.get("driver_info", "")),
                    "mesa_libraries": mesa.loaded_libraries()}
 
 
-def serve(backend, inp: int, out: int) -> None:
+def serve(backend: Any, inp: int, out: int) -> None:
     # The parent may queue the next case while this one's reply is being written: requests are
     # read on their own thread, so neither side can block the other on a full pipe.
-    requests: queue.SimpleQueue = queue.SimpleQueue()
+    requests: queue.SimpleQueue[dict[str, Any] | None] = queue.SimpleQueue()
     threading.Thread(target=_read_requests, args=(inp, requests), daemon=True).start()
     while (request := requests.get()) is not None:
         protocol.send(out, handle(backend, request))
 
 
-def _read_requests(inp: int, requests: queue.SimpleQueue) -> None:
+def _read_requests(inp: int, requests: queue.SimpleQueue[dict[str, Any] | None]) -> None:
     try:
         while True:
             requests.put(protocol.recv_request(inp))
@@ -55,7 +56,7 @@ def _read_requests(inp: int, requests: queue.SimpleQueue) -> None:
     requests.put(None)
 
 
-def handle(backend, request: dict) -> dict:
+def handle(backend: Any, request: dict[str, Any]) -> dict[str, Any]:
     op = request.get("op")
     start = time.perf_counter()
     try:
@@ -80,7 +81,7 @@ def handle(backend, request: dict) -> dict:
                 return {"status": Reply.FAIL, "message": f"{type(exc).__name__}: {exc} (the case's address-space "
                         f"budget, rlimit {budget} bytes beyond what the child had mapped, was in force)",
                         "duration": time.perf_counter() - start}
-            return {"status": Reply.OK, "observation": observation,
+            return {"status": Reply.OK, "observation": observation.to_json(),
                     "duration": time.perf_counter() - start}
         return {"status": Reply.ERROR, "message": f"unknown request {op!r}"}
     except Skip as exc:
@@ -98,7 +99,7 @@ def handle(backend, request: dict) -> dict:
 
 
 @contextlib.contextmanager
-def address_space_budget(extra: int):
+def address_space_budget(extra: int) -> Iterator[None]:
     """RLIMIT_AS while one case runs: what this process maps now plus `extra` bytes (none if
     0). The soft limit goes back afterwards: a process may raise it again up to the hard one."""
     if extra <= 0:
@@ -124,7 +125,7 @@ def mapped_bytes() -> int:
     raise RuntimeError("no VmSize in /proc/self/status")
 
 
-def main(argv=None) -> None:
+def main(argv: list[str] | None = None) -> None:
     """Also run in a fork of harness.executor.spawner, which has imported this module already."""
     argv = sys.argv[1:] if argv is None else argv
     options = ChildOptions.from_arg(argv[0])
@@ -154,10 +155,10 @@ class Unusable:
     def __init__(self, why: str):
         self.why = why
 
-    def info(self):
+    def info(self) -> NoReturn:
         raise BackendError(self.why)
 
-    def run(self, case):
+    def run(self, case: Any) -> NoReturn:
         raise BackendError(self.why)
 
 

@@ -13,6 +13,7 @@ import pickle
 import select
 import struct
 import time
+from typing import Any
 
 from harness.base.profiling import section
 from harness.base.errors import CaseOutcome
@@ -29,28 +30,30 @@ class ChildTimeout(CaseOutcome):
     """No complete reply before the deadline."""
 
 
-def send(fd: int, message: dict) -> None:
+def send(fd: int, message: dict[str, Any]) -> None:
     """A reply."""
     with section("pipe.send"):
         _write(fd, json.dumps(message, separators=(",", ":")).encode())
 
 
-def recv(fd: int, timeout: float | None = None) -> dict:
+def recv(fd: int, timeout: float | None = None) -> dict[str, Any]:
     """A reply, within `timeout` seconds (ChildTimeout) or however long it takes."""
     with section("pipe.recv"):
         body = _read(fd, timeout)
         with section("json.loads"):
-            return json.loads(body)
+            reply: dict[str, Any] = json.loads(body)
+            return reply
 
 
-def send_request(fd: int, message: dict) -> None:
+def send_request(fd: int, message: dict[str, Any]) -> None:
     _write(fd, pickle.dumps(message, protocol=_PICKLE))
 
 
-def recv_request(fd: int) -> dict:
+def recv_request(fd: int) -> dict[str, Any]:
     body = _read(fd, None)
     with section("pickle.loads"):
-        return pickle.loads(body)
+        request: dict[str, Any] = pickle.loads(body)
+        return request
 
 
 def _write(fd: int, body: bytes) -> None:

@@ -34,7 +34,7 @@ class Target:
     # Its driver may be NVIDIA's, whose shader cache serves one process at a time: each child
     # claims a cache folder of its own (harness/executor/shader_cache.py).
     shader_cache_slot: bool = False
-    # Whether the GL backend may keep a linked program for later cases (gl/runner.py _cacheable).
+    # Whether the GL backend may keep a linked program for later cases (harness/backends/gl/programs.py `cacheable`).
     shared_programs: bool = True
     # The Vulkan layer's paths this target always takes (None in a field: the run's --vk-path and the like).
     vk_paths: VkPaths = RUN_PATHS

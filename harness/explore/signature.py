@@ -29,7 +29,7 @@ _STAGE = re.compile(r"\b(VS|TCS|TES|GS|FS)\b")
 _NUMBER = re.compile(r"0x[0-9a-fA-F]+|\d+(\.\d+)?")
 _STATUS_PREFIX = re.compile(r"^(pass|skip|flake|fail|timeout|crash|error): ")
 # `VS failed to compile:`, `GS (translated) failed to compile:`, `program failed to link:`,
-# `program 1 failed to link:` (harness/backends/gl/runner.py, vk/spirv.py, vk/runner.py).
+# `program 1 failed to link:` (harness/backends/gl/programs.py, vk/spirv.py, vk/runner.py).
 _BUILD_HEADER = re.compile(r"\b(?:(?P<stage>VS|TCS|TES|GS|FS|CS)(?: \(translated\))? failed to compile"
                            r"|failed to link)\b")
 # Where a link log names its stage in words (NVIDIA: "assembly compile error for geometry shader").

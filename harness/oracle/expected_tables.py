@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -33,9 +34,9 @@ class GroupTables:
     tables: dict[str, Table]
 
 
-def _tables(rows) -> dict[str, Table] | None:
+def _tables(rows: Any) -> dict[str, Table] | None:
     """rows: each a tuple of (quantity, value); None where a row names a quantity twice."""
-    wants: dict[str, dict[int, tuple]] = {}
+    wants: dict[str, dict[int, tuple[float, ...]]] = {}
     for i, values in enumerate(rows):
         for quantity, value in values:
             per_row = wants.setdefault(quantity, {})
@@ -57,7 +58,7 @@ def _tables(rows) -> dict[str, Table] | None:
     return tables
 
 
-def _components(value) -> tuple:
+def _components(value: Any) -> tuple[float, ...]:
     """What np.atleast_1d(np.asarray(value, dtype=np.float64)) holds, as Python floats."""
     if isinstance(value, (int, float)):
         return (float(value),)

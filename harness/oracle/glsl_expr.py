@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import re
 from functools import lru_cache
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -22,19 +22,19 @@ _SUFFIX = re.compile(r"(?<![\w.])(\d[\d.]*(?:[eE][-+]?\d+)?)(?:u|U|lf|LF|f|F)\b"
 _OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Mod, ast.USub, ast.UAdd)
 
 
-def _integral(value) -> bool:
+def _integral(value: Any) -> bool:
     return isinstance(value, (int, np.integer)) or (isinstance(value, np.ndarray) and value.dtype.kind in "iu")
 
 
-def _divide(a, b):
+def _divide(a: Any, b: Any) -> Any:
     if _integral(a) and _integral(b):
         quotient = np.trunc(np.divide(a, b)).astype(np.int64)
         return int(quotient) if quotient.ndim == 0 else quotient
     return a / b
 
 
-def _vector(size: int, dtype):
-    def construct(*args):
+def _vector(size: int, dtype: Any) -> Callable[..., Any]:
+    def construct(*args: Any) -> Any:
         if all(np.ndim(a) == 0 for a in args):             # the common case, kept quick
             return np.full(size, args[0], dtype=dtype) if len(args) == 1 else np.array(args[:size], dtype=dtype)
         parts = np.concatenate([np.atleast_1d(np.asarray(a, dtype=dtype)) for a in args])
@@ -53,7 +53,7 @@ _FUNCTIONS = {
 class _Division(ast.NodeTransformer):
     """a / b becomes _divide(a, b): GLSL divides integers by truncation."""
 
-    def visit_BinOp(self, node):
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
         self.generic_visit(node)
         if isinstance(node.op, ast.Div):
             return ast.copy_location(ast.Call(ast.Name("_divide", ast.Load()), [node.left, node.right], []), node)
@@ -75,6 +75,6 @@ def compile_expression(text: str) -> Callable[..., object]:
     return lambda **names: eval(code, {"__builtins__": {}, **_FUNCTIONS}, names)   # noqa: S307
 
 
-def evaluate(text: str, **names):
+def evaluate(text: str, **names: Any) -> Any:
     """The value of a GLSL expression, its free names bound to `names`."""
     return compile_expression(text)(**names)

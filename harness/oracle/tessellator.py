@@ -11,7 +11,7 @@ import functools
 import math
 from fractions import Fraction
 from dataclasses import dataclass
-from typing import Literal, Sequence
+from typing import Literal, Sequence, cast
 
 Domain = Literal["triangles", "quads", "isolines"]
 Spacing = Literal["equal_spacing", "fractional_even_spacing", "fractional_odd_spacing"]
@@ -177,6 +177,7 @@ def _quads(spacing: Spacing, o: tuple[int, ...], n: tuple[int, ...]) -> Tessella
 # out as floats; a driver's fixed-point tessellator lands within about 2^-16 of them.
 
 Coord = tuple[float, float, float]
+Exact = tuple[Fraction, Fraction, Fraction]         # a coordinate before rounding
 
 
 def tess_coords(domain: Domain, spacing: Spacing, outer: Sequence[float],
@@ -191,7 +192,7 @@ def tess_coords(domain: Domain, spacing: Spacing, outer: Sequence[float],
 
 
 @functools.lru_cache(maxsize=256)
-def _tess_coords(domain: Domain, outer: tuple, inner: tuple, max_level: int) -> tuple[Coord, ...]:
+def _tess_coords(domain: Domain, outer: tuple[float, ...], inner: tuple[float, ...], max_level: int) -> tuple[Coord, ...]:
     t = tessellate(domain, "equal_spacing", outer, inner, max_level)
     if t.discarded:
         return ()
@@ -204,19 +205,19 @@ def _tess_coords(domain: Domain, outer: tuple, inner: tuple, max_level: int) -> 
     return tuple(sorted((float(u), float(v), float(w)) for u, v, w in points))
 
 
-def _isoline_coords(lines: int, segments: int) -> set:
+def _isoline_coords(lines: int, segments: int) -> set[Exact]:
     # Lines at v = 0, 1/n, ..., (n-1)/n, each cut into `segments` equal pieces along u.
     return {(Fraction(i, segments), Fraction(j, lines), Fraction(0)) for i in range(segments + 1)
             for j in range(lines)}
 
 
-def _quad_coords(t: Tessellation) -> set:
+def _quad_coords(t: Tessellation) -> set[Exact]:
     zero, one = Fraction(0), Fraction(1)
     if t.primitives == 2 and t.points == 4:                       # the single quad
         return {(u, v, zero) for u in (zero, one) for v in (zero, one)}
     o0, o1, o2, o3 = t.outer
     n0, n1 = t.inner
-    points = set()
+    points: set[Exact] = set()
     # Outer edges: outer[0] cuts u == 0, outer[1] v == 0, outer[2] u == 1, outer[3] v == 1.
     points |= {(zero, Fraction(k, o0), zero) for k in range(o0 + 1)}
     points |= {(Fraction(k, o1), zero, zero) for k in range(o1 + 1)}
@@ -229,14 +230,14 @@ def _quad_coords(t: Tessellation) -> set:
     return points
 
 
-def _triangle_coords(t: Tessellation) -> set:
+def _triangle_coords(t: Tessellation) -> set[Exact]:
     zero, one = Fraction(0), Fraction(1)
     corners = ((one, zero, zero), (zero, one, zero), (zero, zero, one))
     if t.primitives == 1:                                          # the single triangle
         return set(corners)
     o0, o1, o2 = t.outer
     (n,) = t.inner
-    points = set()
+    points: set[Exact] = set()
     # Outer edges: outer[0] cuts u == 0, outer[1] v == 0, outer[2] w == 0.
     points |= {(zero, Fraction(k, o0), 1 - Fraction(k, o0)) for k in range(o0 + 1)}
     points |= {(Fraction(k, o1), zero, 1 - Fraction(k, o1)) for k in range(o1 + 1)}
@@ -258,6 +259,6 @@ def _triangle_coords(t: Tessellation) -> set:
         for a in range(3):
             start, end = ring[a], ring[(a + 1) % 3]
             for j in range(m):
-                points.add(tuple(s + Fraction(j, m) * (e - s) for s, e in zip(start, end)))
+                points.add(cast(Exact, tuple(s + Fraction(j, m) * (e - s) for s, e in zip(start, end))))
         k += 1
     return points

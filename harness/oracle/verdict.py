@@ -5,17 +5,17 @@ A message reads like `draw 1, patch 0, TES: gl_TessLevelOuter = (1, 1, 1, 1), ex
 """
 from __future__ import annotations
 
-import base64
 import operator
 import struct
 import sys
+from typing import Any, cast
 
 import numpy as np
 
 from harness.model.case import Case, Expectation, step_label
 from harness.oracle.expected_tables import GroupTables, tables
 from harness.model.glfacts import GL_TYPE_ENUMS
-from harness.model.observation import decode_records, steps_of
+from harness.model.observation import Observation, Step, decode_records
 from harness.model.status import Reply, Result, Status, Verdict
 
 MAX_PROBLEMS = 12
@@ -26,8 +26,8 @@ def judge(case: Case, result: Result, where: str) -> Verdict:
     if result.status is Reply.SKIP:
         return Verdict(Status.SKIP, f"{result.message} [{where}]")
     if result.status is not Reply.OK:
-        return Verdict(result.status.status, f"{result.message}\n[{where}]")
-    problems = check(case, result.observation)
+        return Verdict(cast(Status, result.status.status), f"{result.message}\n[{where}]")
+    problems = check(case, observation_of(result))
     if not problems:
         return Verdict(Status.PASS)
     shown = problems[:MAX_PROBLEMS]
@@ -36,11 +36,18 @@ def judge(case: Case, result: Result, where: str) -> Verdict:
     return Verdict(Status.FAIL, "\n".join(shown) + f"\n[{where}]")
 
 
-def check(case: Case, observation: dict) -> list[str]:
+def observation_of(result: Result) -> Observation:
+    """The observation of an `ok` reply: its JSON as the child sent it, or (a backend called in
+    this process) the Observation itself."""
+    observation: Any = result.observation
+    return observation if isinstance(observation, Observation) else Observation.from_json(observation)
+
+
+def check(case: Case, observation: Observation) -> list[str]:
     if not case.expect:
         return [f"case {case.id} expects nothing: a case that checks nothing cannot pass"]
-    steps = steps_of(observation) or []
-    problems = []
+    steps = observation.steps
+    problems: list[str] = []
     for expectation in case.expect:
         label = step_label(case.steps, expectation.step)
         if expectation.step >= len(steps):
@@ -50,11 +57,12 @@ def check(case: Case, observation: dict) -> list[str]:
     return problems
 
 
-def _check_step(case: Case, exp: Expectation, observed: dict, label: str) -> list[str]:
+def _check_step(case: Case, exp: Expectation, observed: Step, label: str) -> list[str]:
     """Counts and missing or stray records first (they say what went wrong), then values."""
-    shape, values = [], []
+    shape: list[str] = []
+    values: list[str] = []
     for name, expected in exp.counts:
-        value = observed.get("counts", {}).get(name)
+        value = observed.counts.get(name)
         if value != expected:
             shape.append(f"{label}: {name} = {value}, expected {expected}")
     if exp.pixels:
@@ -67,7 +75,7 @@ def _check_step(case: Case, exp: Expectation, observed: dict, label: str) -> lis
         shape += _check_storage(exp, observed, label)
     if not exp.groups and not exp.sequence and not exp.value_sets and exp.tess_coord is None:
         return shape
-    records = decode_records(case.readback.captures, observed.get("xfb", ""))
+    records = decode_records(case.readback.captures, observed.xfb)
     for value_set in exp.value_sets:
         values += _check_value_set(value_set, records, label)
     if exp.tess_coord is not None:
@@ -77,7 +85,7 @@ def _check_step(case: Case, exp: Expectation, observed: dict, label: str) -> lis
     if not exp.groups:
         return shape + values
     grouped = tables(exp).groups
-    if _fits(grouped and grouped.tables, records) and records[grouped.key].dtype.kind in "iu":
+    if grouped is not None and _fits(grouped.tables, records) and records[grouped.key].dtype.kind in "iu":
         claimed = _check_groups(exp, grouped, records, label, shape, values)
     else:
         claimed = _check_groups_one_by_one(exp, records, label, shape, values)
@@ -92,7 +100,7 @@ def _check_step(case: Case, exp: Expectation, observed: dict, label: str) -> lis
 def _check_groups_one_by_one(exp: Expectation, records: np.ndarray, label: str,
                              shape: list[str], values: list[str]) -> np.ndarray:
     """What _check_groups does, group by group: for groups that do not share one integer key."""
-    claimed = np.zeros(len(records), dtype=bool)
+    claimed: np.ndarray = np.zeros(len(records), dtype=bool)
     for group in exp.groups:
         mask = records[group.key][:, 0] == group.key_value
         claimed |= mask
@@ -119,7 +127,7 @@ def _check_groups(exp: Expectation, grouped: GroupTables, records: np.ndarray, l
     returns which records some group claims."""
     key = records[grouped.key][:, 0]
     at = np.minimum(np.searchsorted(grouped.key_values, key), len(grouped.key_values) - 1)
-    claimed = grouped.key_values[at] == key
+    claimed: np.ndarray = grouped.key_values[at] == key
     everyone = bool(claimed.all())                      # the usual case: plain slices, no gathers
     rows = slice(None) if everyone else np.flatnonzero(claimed)
     group = grouped.group_of[at if everyone else at[rows]]   # index in exp.groups of each claimed record
@@ -145,13 +153,15 @@ def _check_groups(exp: Expectation, grouped: GroupTables, records: np.ndarray, l
     return claimed
 
 
-def _fits(table: dict | None, records: np.ndarray) -> bool:
+def _fits(table: dict[str, Any] | None, records: np.ndarray) -> bool:
     """Whether every quantity of `table` is captured, with enough components for its widest
     expected value (or one, which numpy broadcasts): else the slow paths, which fail the same
     way they always did."""
     if not table:
         return False
     fields = records.dtype.fields
+    if fields is None:
+        return False
     for quantity, t in table.items():
         if quantity not in fields:
             return False
@@ -167,7 +177,7 @@ def _check_sequence(exp: Expectation, records: np.ndarray, label: str) -> list[s
     if len(records) != len(exp.sequence):
         problems.append(f"{label}: {len(records)} records captured, expected {len(exp.sequence)}")
     sequence = tables(exp).sequence
-    if not _fits(sequence, records):
+    if sequence is None or not _fits(sequence, records):
         return problems + _check_sequence_one_by_one(exp, records, label)
     n = min(len(records), len(exp.sequence))
     bad = {}                                            # quantity -> which of the n records are wrong
@@ -193,7 +203,8 @@ def _check_sequence_one_by_one(exp: Expectation, records: np.ndarray, label: str
     return problems
 
 
-def _sequence_problem(record, expected, quantity: str, value, tolerance: float, label: str) -> list[str]:
+def _sequence_problem(record: Any, expected: Any, quantity: str, value: Any, tolerance: float,
+                      label: str) -> list[str]:
     want = np.atleast_1d(np.asarray(value, dtype=np.float64))
     got = np.atleast_1d(record[quantity])[:len(want)].astype(np.float64)
     if np.any(~_matches(got, want, tolerance)):
@@ -205,10 +216,11 @@ def _matches(got: np.ndarray, want: np.ndarray, tolerance: float) -> np.ndarray:
     """Within the tolerance, or equal (infinities); an observed NaN matches only an expected
     NaN (a value the spec hands on unchanged, e.g. a NaN inner tessellation level)."""
     with np.errstate(invalid="ignore"):                      # inf - inf
-        return (got == want) | (np.abs(got - want) <= tolerance) | (np.isnan(want) & np.isnan(got))
+        matched: np.ndarray = (got == want) | (np.abs(got - want) <= tolerance) | (np.isnan(want) & np.isnan(got))
+    return matched
 
 
-def _check_value_set(vs, records: np.ndarray, label: str) -> list[str]:
+def _check_value_set(vs: Any, records: np.ndarray, label: str) -> list[str]:
     """The set, or else one of its alternatives (a result the spec also allows)."""
     problems = _check_one_set(vs, records, label)
     if problems and vs.alternatives:
@@ -218,7 +230,7 @@ def _check_value_set(vs, records: np.ndarray, label: str) -> list[str]:
     return problems
 
 
-def _check_one_set(vs, records: np.ndarray, label: str) -> list[str]:
+def _check_one_set(vs: Any, records: np.ndarray, label: str) -> list[str]:
     """The distinct observed values of one quantity against the expected set: values missing,
     values not expected, and (with `each`) values seen too often or too rarely."""
     where = f"{label}, {vs.label}"
@@ -330,7 +342,7 @@ def _near(got: np.ndarray, want: np.ndarray, tolerance: float) -> np.ndarray:
     return found
 
 
-def _check_tess_coord(tc, records: np.ndarray, label: str) -> list[str]:
+def _check_tess_coord(tc: Any, records: np.ndarray, label: str) -> list[str]:
     """Per-record rules of gl_TessCoord, and the winding of captured triangles."""
     coords = np.asarray(records[tc.quantity], dtype=np.float64)[:, :3]
     total = len(coords)
@@ -373,10 +385,10 @@ def _check_tess_coord(tc, records: np.ndarray, label: str) -> list[str]:
     return problems
 
 
-def _check_pixels(case: Case, exp: Expectation, observed: dict, label: str) -> list[str]:
+def _check_pixels(case: Case, exp: Expectation, observed: Step, label: str) -> list[str]:
     """Each expected channel of the image; a wrong value is traced to what carries that value,
     since the values of a case are unique (a clobbered varying shows whose value it got)."""
-    image = np.frombuffer(base64.b64decode(observed.get("image", "")), dtype="<f4")
+    image = np.frombuffer(observed.image or b"", dtype="<f4")
     carriers = {round(value, 4): source for value, source in exp.written}
     for pixel in exp.pixels:
         if pixel.source:
@@ -397,14 +409,14 @@ def _check_pixels(case: Case, exp: Expectation, observed: dict, label: str) -> l
     return problems
 
 
-def _check_probes(case: Case, exp: Expectation, observed: dict, label: str) -> list[str]:
+def _check_probes(case: Case, exp: Expectation, observed: Step, label: str) -> list[str]:
     """Each probe rectangle against its colour, piglit's way: a channel is wrong when
     |observed - expected| > tolerance. A message names the probe, the first wrong pixel with
     its observed and expected colour, and how many pixels of the rectangle are wrong."""
-    width, height = case.readback.image
-    if "image" not in observed:
+    width, height = cast(tuple[int, int], case.readback.image)
+    if observed.image is None:
         return [f"{label}: no image was read back for its probes"]
-    image = np.frombuffer(base64.b64decode(observed["image"]), dtype="<f4")
+    image = np.frombuffer(observed.image, dtype="<f4")
     if image.size != width * height * 4:
         return [f"{label}: read back {image.size} floats, expected a {width}x{height} RGBA image"]
     image = image.reshape(height, width, 4)                 # row 0 is the bottom row (GL's order)
@@ -426,19 +438,19 @@ def _check_probes(case: Case, exp: Expectation, observed: dict, label: str) -> l
     return problems
 
 
-def _check_queries(exp: Expectation, observed: dict) -> list[str]:
+def _check_queries(exp: Expectation, observed: Step) -> list[str]:
     """Each program query's answer from every call that gave one (shader_runner's rule: each
     must equal the expected value; a name that is not active fails)."""
-    answers, problems = observed.get("queries", {}), []
+    answers, problems = observed.queries or {}, []
     for query in exp.queries:
         expected = _query_value(query.value, query.enum)
         if query.label not in answers:
             problems.append(f"{query.label}: no answer was read back")
-        elif answers[query.label] is None:
+        elif (answer := answers[query.label]) is None:
             problems.append(f"{query.label}: the program has no active resource of that name "
                             f"(expected {expected})")
         else:
-            for call, value in answers[query.label].items():
+            for call, value in answer.items():
                 if value != query.value:
                     problems.append(f"{query.label}: {call} = {_query_value(value, query.enum)}, expected {expected}")
     return problems
@@ -455,17 +467,16 @@ COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, ">=": operato
            "<=": operator.le}
 
 
-def _check_storage(exp: Expectation, observed: dict, label: str) -> list[str]:
+def _check_storage(exp: Expectation, observed: Step, label: str) -> list[str]:
     """Each `probe ssbo` value, shader_runner's way: observed OP expected; floats equal when
     they differ by less than DBL_EPSILON."""
-    buffers, problems = observed.get("storage", {}), []
+    buffers, problems = observed.storage or {}, []
     for probe in exp.storage:
         where = f"{label}, {probe.label}"
-        raw = buffers.get(str(probe.binding))
-        if raw is None:
+        data = buffers.get(probe.binding)
+        if data is None:
             problems.append(f"{where}: no storage buffer is bound at binding {probe.binding}")
             continue
-        data = base64.b64decode(raw)
         if probe.offset + 4 > len(data):
             problems.append(f"{where}: offset {probe.offset} is past the end of the {len(data)}-byte buffer")
             continue
@@ -483,6 +494,6 @@ def _check_storage(exp: Expectation, observed: dict, label: str) -> list[str]:
     return problems
 
 
-def _fmt(values) -> str:
+def _fmt(values: Any) -> str:
     parts = [f"{float(v):g}" for v in np.atleast_1d(values)]
     return parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")"

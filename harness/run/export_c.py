@@ -24,10 +24,10 @@ import jinja2
 from harness.backends import indirect_commands
 from harness.model.case import CAPTURE_TYPES, Case, Draw, DrawState
 from harness.base.errors import UsageError
+from harness.model.observation import XFB_VERTICES
 
 # What a context's observations are named in expectations, and where the program keeps them.
 COUNTS = {"primitives_generated": 0, "xfb_primitives_written": 1, "xfb_vertices": 2}
-XFB_VERTICES = {"POINTS": 1, "LINES": 2, "TRIANGLES": 3}
 GL_STAGES = {"vs": "GL_VERTEX_SHADER", "tcs": "GL_TESS_CONTROL_SHADER", "tes": "GL_TESS_EVALUATION_SHADER",
              "gs": "GL_GEOMETRY_SHADER", "fs": "GL_FRAGMENT_SHADER"}
 TEMPLATE = "repro.c.j2"

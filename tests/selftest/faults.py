@@ -48,6 +48,7 @@ import numpy as np
 
 from harness.backends import BackendError, registry
 from harness.executor import targets
+from harness.model.observation import Observation, Step
 
 PLUGIN = str(Path(__file__).resolve())      # as $HARNESS_PLUGINS names it
 VK_FAULTS = ("negative-scissor", "fence-stype")
@@ -132,13 +133,13 @@ class FaultBackend:
         return {"renderer": "fault injector", "vendor": "harness", "version": "0", "platform": "none",
                 "profiles": {}}
 
-    def run(self, case) -> dict:
+    def run(self, case) -> Observation:
         params = dict(case.params)
         fault = params.get("fault", "none")
         if fault not in ("none", "segv", "abort", "exit", "hang", "spin", "garbage"):
             raise ValueError(f"unknown fault {fault!r}")
         inject(fault, self.mark)
-        return {"steps": [{"counts": {"primitives_generated": params.get("value", 0)}}]}
+        return Observation([Step(counts={"primitives_generated": params.get("value", 0)})])
 
 
 class FaultyGL:
@@ -168,7 +169,7 @@ class FaultyGL:
 
     batches = True
 
-    def run(self, case, batch: str | None = None) -> dict:
+    def run(self, case, batch: str | None = None) -> Observation:
         fault = self.faults.get(case.id) or next(
             (f for pattern, f in self.faults.items() if "*" in pattern and fnmatch.fnmatchcase(case.id, pattern)), "none")
         inject(fault, self.mark)
@@ -211,20 +212,23 @@ class FaultyVK:
     def info(self) -> dict:
         return self.backend.info()
 
-    def run(self, case) -> dict:
-        from harness.backends.vk import device, runner
-        saved = runner.vk, device.vk
+    def run(self, case) -> Observation:
+        from harness.backends.vk import device, pipelines, recording, resources, runner
+        modules = (runner, resources, pipelines, recording, device)     # each calls `vulkan` as its `vk`
+        saved = [module.vk for module in modules]
         self.lost = self.lost or self.faults.get(case.id) == "device-lost"
-        if self.fault:
-            runner.vk = _Planted(runner.vk, self.fault, self.backend.dev.device)
-        if self.lost:
-            runner.vk, device.vk = _Lost(runner.vk), _Lost(device.vk)
-        if self.faults.get(case.id) == "huge-xfb-count":
-            runner.vk = _HugeCount(runner.vk)
+        for module in modules:
+            if self.fault:
+                module.vk = _Planted(module.vk, self.fault, self.backend.dev.device)
+            if self.lost:
+                module.vk = _Lost(module.vk)
+            if self.faults.get(case.id) == "huge-xfb-count":
+                module.vk = _HugeCount(module.vk)
         try:
             return self.backend.run(case)
         finally:
-            runner.vk, device.vk = saved
+            for module, vk in zip(modules, saved):
+                module.vk = vk
 
 
 class _Lost:

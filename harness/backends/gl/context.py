@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import ctypes
 import os
+from typing import Any
+
 from harness.base.errors import HarnessFault
 
 EGL_PLATFORM_SURFACELESS_MESA = 0x31DD
@@ -44,12 +46,12 @@ class EGLContexts:
         self._display, self.platform = self._open_display(device_only)
         if not EGL.eglBindAPI(EGL.EGL_OPENGL_API):
             raise ContextError("eglBindAPI(EGL_OPENGL_API) failed")
-        self._contexts = {}
-        self._attrs = {}                    # profile -> the attribute list that made its context
-        self._case = None                   # (profile, context, kept) of the case running now
-        self._kept = {}                     # profile -> the context of the batch going on (batched cases)
+        self._contexts: dict[str, Any] = {}
+        self._attrs: dict[str, Any] = {}    # profile -> the attribute list that made its context
+        self._case: tuple[str, Any, bool] | None = None    # (profile, context, kept) of the case running now
+        self._kept: dict[str, Any] = {}     # profile -> the context of the batch going on (batched cases)
 
-    def _open_display(self, device_only: bool):
+    def _open_display(self, device_only: bool) -> tuple[Any, str]:
         EGL = self._egl
         tried = []
         candidates = [("surfaceless", EGL_PLATFORM_SURFACELESS_MESA, EGL.EGL_DEFAULT_DISPLAY)]
@@ -68,7 +70,7 @@ class EGLContexts:
             tried.append(f"{name}: EGL error {error}")
         raise ContextError("no EGL display: " + "; ".join(tried or ["no platform available"]))
 
-    def _devices(self):
+    def _devices(self) -> list[Any]:
         try:
             from OpenGL.EGL.EXT.device_enumeration import eglQueryDevicesEXT
             devices = (self._egl.EGLDeviceEXT * 8)()
@@ -132,7 +134,7 @@ class EGLContexts:
         if not kept:
             self._egl.eglDestroyContext(self._display, ctx)
 
-    def _create(self, attrs, share):
+    def _create(self, attrs: Any, share: Any) -> Any:
         EGL = self._egl
         # EGL_KHR_no_config_context: no config is needed without a surface.
         try:
@@ -140,7 +142,7 @@ class EGLContexts:
         except EGL.EGLError:        # PyOpenGL raises where EGL returns EGL_NO_CONTEXT
             return None
 
-    def _current(self, profile: str, ctx) -> None:
+    def _current(self, profile: str, ctx: Any) -> None:
         EGL = self._egl
         if not EGL.eglMakeCurrent(self._display, EGL.EGL_NO_SURFACE, EGL.EGL_NO_SURFACE, ctx):
             raise ContextError(f"eglMakeCurrent({profile}) failed: EGL error {hex(EGL.eglGetError())}")
@@ -149,15 +151,16 @@ class EGLContexts:
 class GLFWContexts:
     """A hidden GLFW window per profile, for machines with a display (or Xvfb)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         import glfw
         self._glfw = glfw
         if not glfw.init():
             raise ContextError(f"glfw.init() failed: {glfw.get_error()}")
-        self.platform = f"GLFW {glfw.get_version_string().decode()}"
-        self._windows = {}
-        self._case = None                   # (profile, window, kept) of the case running now
-        self._kept = {}                     # profile -> the window of the batch going on
+        version: bytes | str = glfw.get_version_string()           # bytes, whatever the stubs say
+        self.platform = f"GLFW {version.decode() if isinstance(version, bytes) else version}"
+        self._windows: dict[str, Any] = {}
+        self._case: tuple[str, Any, bool] | None = None    # (profile, window, kept) of the case running now
+        self._kept: dict[str, Any] = {}     # profile -> the window of the batch going on
 
     def make_current(self, profile: str) -> None:
         glfw = self._glfw
@@ -190,7 +193,7 @@ class GLFWContexts:
         if not kept:
             self._glfw.destroy_window(window)
 
-    def _window(self, profile: str, share):
+    def _window(self, profile: str, share: Any) -> Any:
         glfw = self._glfw
         for version in CORE_VERSIONS if profile == "core" else (None,):
             glfw.default_window_hints()
@@ -206,5 +209,5 @@ class GLFWContexts:
         raise ContextError(f"glfw.create_window({profile}) failed: {glfw.get_error()}")
 
 
-def open_contexts(platform: str, egl_device_only: bool = False):
+def open_contexts(platform: str, egl_device_only: bool = False) -> EGLContexts | GLFWContexts:
     return EGLContexts(egl_device_only) if platform == "egl" else GLFWContexts()

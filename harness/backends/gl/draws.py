@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ctypes
 import struct
+from typing import Any, Callable
 
 from harness.backends import BackendError, indirect_commands
 from harness.model.case import Case, Draw
@@ -16,7 +17,7 @@ from harness.model.glfacts import INDEX_TYPES
 PARAMETER_OFFSET = 4          # bytes into the parameter buffer where the draw count sits
 
 
-def issue(GL, case: Case, draw: Draw, new_buffer) -> None:
+def issue(GL: Any, case: Case, draw: Draw, new_buffer: Callable[[], int]) -> None:
     """`new_buffer()` makes a buffer object that is deleted with the case's other objects."""
     mode = getattr(GL, "GL_" + draw.mode)
     command = draw.command
@@ -61,13 +62,13 @@ def issue(GL, case: Case, draw: Draw, new_buffer) -> None:
         raise BackendError(f"unknown draw command gl{command}")
 
 
-def _range(case: Case, e) -> tuple[int, int]:
+def _range(case: Case, e: Any) -> tuple[int, int]:
     """DrawRange*'s start and end: the smallest and largest index values the draw reads."""
     used = case.indices[e.first:e.first + e.count] or (0,)
     return min(used), max(used)
 
 
-def _multi(GL, command, mode, entries, index_type, size) -> None:
+def _multi(GL: Any, command: str, mode: Any, entries: Any, index_type: Any, size: int) -> None:
     n = len(entries)
     counts = (ctypes.c_int * max(n, 1))(*[e.count for e in entries])
     if command == "MultiDrawArrays":
@@ -84,7 +85,7 @@ def _multi(GL, command, mode, entries, index_type, size) -> None:
         raise BackendError(f"unknown draw command gl{command}")
 
 
-def _indirect(GL, case: Case, draw: Draw, mode, index_type, new_buffer) -> None:
+def _indirect(GL: Any, case: Case, draw: Draw, mode: Any, index_type: Any, new_buffer: Callable[[], int]) -> None:
     elements = "Elements" in draw.command
     data, _ = indirect_commands(draw)
     GL.glBindBuffer(GL.GL_DRAW_INDIRECT_BUFFER, new_buffer())

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ctypes
 import re
 import struct
+from typing import Any
 
 import numpy as np
 
@@ -14,20 +15,20 @@ from harness.glsl import types
 from harness.model.glfacts import STAGE
 
 
-def block_property(GL, program: int, block: int, pname) -> int:
+def block_property(GL: Any, program: int, block: int, pname: Any) -> int:
     value = np.zeros(1, dtype=np.int32)
     GL.glGetActiveUniformBlockiv(program, block, pname, value)
     return int(value[0])
 
 
-def _uniform_index(GL, program: int, name: str) -> int | None:
+def _uniform_index(GL: Any, program: int, name: str) -> int | None:
     index = np.zeros(1, dtype=np.uint32)
     names = ctypes.cast((ctypes.c_char_p * 1)(name.encode()), ctypes.POINTER(ctypes.POINTER(ctypes.c_char)))
     GL.glGetUniformIndices(program, 1, names, index)
     return None if int(index[0]) == GL.GL_INVALID_INDEX else int(index[0])
 
 
-def set_block_member(GL, program: int, uniform) -> bool:
+def set_block_member(GL: Any, program: int, uniform: Any) -> bool:
     """shader_runner's `uniform` command on a member of a uniform block: the values go into the
     block's buffer at the member's offset (element i of an array at i array strides; matrices
     column by column, or row by row where the member is row_major). False: no such member."""
@@ -74,7 +75,7 @@ def set_block_member(GL, program: int, uniform) -> bool:
     return True
 
 
-def active_program(GL, stage: str) -> int:
+def active_program(GL: Any, stage: str) -> int:
     """The bound pipeline's program for a stage, made its active program (glActiveShaderProgram),
     which glUniform* then sets when no program is current."""
     pipeline = int(GL.glGetIntegerv(GL.GL_PROGRAM_PIPELINE_BINDING))
@@ -84,7 +85,7 @@ def active_program(GL, stage: str) -> int:
     return int(program[0])
 
 
-def set_uniform(GL, program: int, uniform) -> None:
+def set_uniform(GL: Any, program: int, uniform: Any) -> None:
     """glUniform* for one value, as shader_runner's `uniform` command: the name must be active
     (a default-block uniform, or a member of a uniform block); a name of digits is the location
     itself, as shader_runner reads one."""
@@ -104,6 +105,7 @@ def set_uniform(GL, program: int, uniform) -> None:
         getattr(GL, f"glUniformMatrix{shape}{'dv' if double else 'fv'}")(location, 1, GL.GL_FALSE, array(*values))
         return
     n = int(type_[-1]) if type_[-1].isdigit() else 1
+    ctype: Any
     if type_.startswith(("uint", "uvec")):
         kind, ctype = "uiv", ctypes.c_uint
     elif type_.startswith(("int", "ivec", "bool", "bvec")):

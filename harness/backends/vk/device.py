@@ -7,6 +7,7 @@ skipped with the reason rather than failing.
 from __future__ import annotations
 
 import re
+from typing import Any, Callable
 
 import vulkan as vk
 
@@ -49,6 +50,16 @@ VALIDATION_LAYER = "VK_LAYER_KHRONOS_validation"
 
 
 class Device:
+    # The optional feature structs (OPTIONAL_FEATURES), None where the extension is not offered.
+    xfb: Any
+    uint8: Any
+    restart: Any
+    generated: Any
+    multi_draw: Any
+    eds2: Any
+    vi: Any
+    maintenance5: Any
+
     def __init__(self, validation: bool = False):
         app = vk.VkApplicationInfo(sType=vk.VK_STRUCTURE_TYPE_APPLICATION_INFO, pApplicationName="gl-layer-harness",
                                    applicationVersion=1, pEngineName="harness", engineVersion=1,
@@ -107,7 +118,7 @@ class Device:
 
     def _messenger(self) -> None:
         """Validation errors are collected; the runner fails the case they happened in."""
-        def collect(severity, types, data, user):
+        def collect(severity: int, types: int, data: Any, user: Any) -> int:
             text = vk.ffi.string(data.pMessage).decode(errors="replace")
             if not self._unwritten_point_size_allowed(text):
                 self.validation_messages.append(text)
@@ -185,7 +196,7 @@ class Device:
     def buffer(self, size: int, usage: int, data: bytes = b"") -> "Buffer":
         return Buffer(self, max(size, len(data), 4), usage, data)
 
-    def one_shot(self, record) -> None:
+    def one_shot(self, record: Callable[[Any], object]) -> None:
         """Record with `record(cmd)`, submit, wait."""
         cmd = vk.vkAllocateCommandBuffers(self.device, vk.VkCommandBufferAllocateInfo(
             sType=vk.VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, commandPool=self.pool,

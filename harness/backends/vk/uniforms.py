@@ -15,6 +15,7 @@ samplers and images, uniform blocks, array sizes that are not literals.
 from __future__ import annotations
 
 import struct
+from typing import Any
 from dataclasses import dataclass
 
 from harness.backends import Skip
@@ -152,12 +153,12 @@ def _element(name: str) -> tuple[str, int] | None:
     return base, int(rest[:-1]) if rest else 0
 
 
-def pack(members: dict[str, Member], values: dict[str, tuple[str, tuple]], projection, planes) -> bytes:
+def pack(members: dict[str, Member], values: dict[str, tuple[str, Any]], projection: Any, planes: Any) -> bytes:
     """The block's bytes: each glUniform* value so far, the projection matrix, the planes."""
     data = bytearray(size(members))
     for name, (_type, vals) in values.items():
         base, index = _element(name) or (None, 0)
-        member = members.get(base)
+        member = members.get(base) if base is not None else None
         if member is None:
             raise Skip(f"uniform {name!r}: the Vulkan backend cannot set it (not a plain uniform of the program)")
         fmt, scalar, rows, columns = shape(member.type)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from harness.oracle import expected_tables, verdict
-from harness.model.observation import encode_records, record_dtype
+from harness.model.observation import Observation, encode_records, record_dtype
 
 SAMPLE = {"tess": 25, "draw_params": 12}      # every n-th case of a family (10-30 s in all)
 
@@ -80,7 +80,8 @@ def one_by_one(monkeypatch):
 @pytest.mark.parametrize("family", ["tess", "draw_params"])
 def test_array_paths_match_one_by_one(family, monkeypatch, tess_cases, draw_params_cases):
     cases = list((tess_cases if family == "tess" else draw_params_cases).values())[::SAMPLE[family]]
-    inputs = [(case, observation) for case in cases for observation in mutated(case, synthetic_observation(case))]
+    inputs = [(case, Observation.from_json(observation))
+              for case in cases for observation in mutated(case, synthetic_observation(case))]
     fast = [verdict.check(case, observation) for case, observation in inputs]
     with monkeypatch.context() as patch:
         one_by_one(patch)

@@ -19,6 +19,7 @@ from conftest import family
 from results.test_release_matrix import ALWAYS_BAD, ALWAYS_GOOD, FIXED, REGRESSED, RELEASES, write_runs
 from harness.report import html as report
 from harness.report import images
+from harness.model.observation import Observation
 from harness.oracle.verdict import check
 
 PASS_BOTH = "tess/no-tcs/quads/equal/pv4/o2_3_4_5-i6_7"
@@ -121,7 +122,7 @@ def entry(case_id, target, status, duration, message=""):
 def built(tmp_path_factory, image_case):
     case, observation, _ = image_case
     tmp = tmp_path_factory.mktemp("report")
-    message = "\n".join(check(case, observation)) + "\n[zink: zink renderer]"
+    message = "\n".join(check(case, Observation.from_json(observation))) + "\n[zink: zink renderer]"
     assert "expected" in message
     per_target = {"llvmpipe": [], "zink": []}
     for case_id, on_llvmpipe, on_zink in OTHERS:

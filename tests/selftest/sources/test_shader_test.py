@@ -16,6 +16,7 @@ import pytest
 
 from harness.model.case import ID_RE, Case, Read, step_state
 from harness.sources import shader_test as st
+from harness.model.observation import Observation
 from harness.oracle.verdict import check, judge
 
 from conftest import ROOT, SELFTEST, pinned_mesa
@@ -254,10 +255,10 @@ def test_storage_and_query_verdicts():
     data = struct.pack("<Iif", 0xFFFFFFFF, -3, 0.1)
     ok = {"steps": [{}, {"storage": {"2": base64.b64encode(data + bytes(4)).decode()}},
                     {}, {"storage": {"5": base64.b64encode(bytes(8)).decode()}}]}
-    assert check(case, ok) == []
+    assert check(case, Observation.from_json(ok)) == []
     bad = {"steps": [{}, {"storage": {"2": base64.b64encode(struct.pack("<Iif", 7, -3, 0.0) + bytes(4)).decode()}},
                      {}, {"storage": {"5": base64.b64encode(struct.pack("<ii", 1, 0)).decode()}}]}
-    assert check(case, bad) == [
+    assert check(case, Observation.from_json(bad)) == [
         "read back after compute 3 2 1 (line 10), probe ssbo uint 2 0 == 0xffffffff (line 11): uint at byte 0 of "
         "SSBO 2 = 7, expected 4294967295",
         "read back after compute 3 2 1 (line 10), probe ssbo float 2 8 >= 0.1 (line 13): float at byte 8 of SSBO 2 "
@@ -267,7 +268,7 @@ def test_storage_and_query_verdicts():
     queries = st.to_case(QUERIES, "shader_test/q")
     answers = {"steps": [{"queries": {queries.steps[0].queries[0].label: {"glGetActiveUniformsiv": 0x8B5C}}}, {},
                          {"queries": {q.label: None for q in queries.steps[2].queries}}]}
-    assert check(queries, answers) == [
+    assert check(queries, Observation.from_json(answers)) == [
         "active uniform m GL_UNIFORM_TYPE GL_FLOAT_MAT4x2 (line 9): glGetActiveUniformsiv = GL_FLOAT_MAT4 (0x8b5c), "
         "expected GL_FLOAT_MAT4x2 (0x8b69)",
         "active uniform m GL_UNIFORM_OFFSET -1 (line 11): the program has no active resource of that name (expected -1)",

@@ -4,7 +4,7 @@ import shutil
 
 import pytest
 
-from harness.backends.gl.runner import _declares_uniforms
+from harness.backends.gl.programs import declares_uniforms as _declares_uniforms
 
 PLAIN = "#version 150\nin vec4 p;\nvoid main() { gl_Position = p; }\n"
 

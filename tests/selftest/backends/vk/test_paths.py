@@ -213,25 +213,21 @@ def test_the_patch_size_path_option_reaches_the_backend(path, tmp_path):
 ATTRIBUTES_CASE = "draw_params/DrawArraysInstancedBaseInstance/f0c4i1bi0/glsl450/vs"
 _RUN_VERTEX_INPUT = """
 import sys
-from harness.backends.vk import runner
+from harness.backends.vk import recording
 from harness.backends.vk.runner import VKBackend
 from harness.model.status import Reply, Result
 from harness.oracle.verdict import judge
 from harness.sources import catalog
 path, swap = sys.argv[1], sys.argv[2] == "swap"
 recorded = []
-set_vertex_input = runner._CaseRun._set_vertex_input
-def spy(self, cmd):
-    recorded.append(self.vertex_layout)
+set_vertex_input = recording.set_vertex_input
+def spy(cmd, ext, layout):
+    recorded.append(layout)
     if swap:        # each binding recorded at the other rate: what the driver fetches by, if it reads the command
-        instance, vertex = runner.vk.VK_VERTEX_INPUT_RATE_INSTANCE, runner.vk.VK_VERTEX_INPUT_RATE_VERTEX
-        self.vertex_layout = tuple(v._replace(rate=vertex if v.rate == instance else instance)
-                                   for v in recorded[-1])
-    try:
-        set_vertex_input(self, cmd)
-    finally:
-        self.vertex_layout = recorded[-1]
-runner._CaseRun._set_vertex_input = spy
+        instance, vertex = recording.vk.VK_VERTEX_INPUT_RATE_INSTANCE, recording.vk.VK_VERTEX_INPUT_RATE_VERTEX
+        layout = tuple(v._replace(rate=vertex if v.rate == instance else instance) for v in layout)
+    set_vertex_input(cmd, ext, layout)
+recording.set_vertex_input = spy
 backend = VKBackend(vertex_input=path, validation=True)
 case = catalog.find(sys.argv[3])
 verdict = judge(case, Result(Reply.OK, observation=backend.run(case)), "lavapipe")

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 import vulkan
 
-from harness.backends.vk import runner
+from harness.backends.vk import recording, resources
 from harness.backends.vk.translate import CLIP_PLANES
 from harness.model.case import Attribute, Draw, DrawEntry
 
@@ -33,27 +33,25 @@ class FakeVulkan:
 @pytest.fixture
 def fake(monkeypatch):
     fake = FakeVulkan()
-    monkeypatch.setattr(runner, "vk", fake)
+    monkeypatch.setattr(recording, "vk", fake)
     return fake
 
 
-def case_run(index_type: str = "UNSIGNED_INT", path: str = "split", fake=None) -> runner._CaseRun:
-    run = runner._CaseRun.__new__(runner._CaseRun)            # no device: only what recording reads
-    run.case = SimpleNamespace(index_type=index_type)
-    run.b = SimpleNamespace(layout="layout", path=SimpleNamespace(path=path))
-    if fake is not None:                                       # the extension's commands, as vkGetDeviceProcAddr gives them
-        run.dev = SimpleNamespace(ext={name: fake.__getattr__(name)
-                                       for name in ("vkCmdDrawMultiEXT", "vkCmdDrawMultiIndexedEXT")})
-    run.outer, run.inner = (2.0, 3.0, 4.0, 5.0), (6.0, 7.0)
-    run._buffer = lambda size, usage, data=b"": SimpleNamespace(handle=f"buffer{len(data)}", size=size)
-    return run
+LEVELS = ((2.0, 3.0, 4.0, 5.0), (6.0, 7.0))        # the default outer and inner levels pushed
 
 
-def record(run, draw: Draw, flags=None) -> list:
-    flags = flags or {"two_side": 0, "clip_enabled": 0, "planes": [(0.0,) * 4] * CLIP_PLANES}
-    for call in run._calls(draw):
-        run._push("cmd", flags, call["indexed"], call["draw_id"])
-        call["record"]("cmd")
+def buffer(size: int, usage: int, data: bytes = b"") -> SimpleNamespace:
+    """A case's buffer as recording sees it: a handle and a size (no device)."""
+    return SimpleNamespace(handle=f"buffer{len(data)}", size=size)
+
+
+def record(draw: Draw, flags=None, index_type: str = "UNSIGNED_INT", native: bool = False, fake=None) -> None:
+    """A draw's calls recorded as _CaseRun.draw records them, each after its push constants."""
+    ext = {} if fake is None else {name: fake.__getattr__(name)          # as vkGetDeviceProcAddr gives them
+                                   for name in ("vkCmdDrawMultiEXT", "vkCmdDrawMultiIndexedEXT")}
+    for call in recording.calls(draw, index_type, native, buffer, ext):
+        recording.push("cmd", "layout", flags or recording.Flags(), LEVELS, call.indexed, call.draw_id)
+        call.record("cmd")
 
 
 def pushed(args) -> tuple[int, int]:
@@ -65,7 +63,7 @@ def pushed(args) -> tuple[int, int]:
 
 def test_a_multi_draw_is_single_draws_each_with_its_draw_id(fake):
     """glMultiDrawArrays: draw i has gl_DrawID i, a zero-count entry draws nothing but keeps its index."""
-    record(case_run(), Draw("MultiDrawArrays", "POINTS", (DrawEntry(3, first=2), DrawEntry(0), DrawEntry(2, first=5))))
+    record(Draw("MultiDrawArrays", "POINTS", (DrawEntry(3, first=2), DrawEntry(0), DrawEntry(2, first=5))))
     names = [name for name, _ in fake.calls]
     assert names == ["vkCmdPushConstants", "vkCmdDraw", "vkCmdPushConstants", "vkCmdDraw"]
     assert fake.calls[1][1] == (3, 1, 2, 0) and fake.calls[3][1] == (2, 1, 5, 0)
@@ -75,8 +73,8 @@ def test_a_multi_draw_is_single_draws_each_with_its_draw_id(fake):
 def test_the_native_path_is_one_multi_draw_with_every_entry(fake):
     """zink's path where the device has VK_EXT_multi_draw: one vkCmdDrawMultiEXT with every entry,
     the zero-count one included, one instance from 0, gl_DrawID from DrawIndex (0 pushed)."""
-    record(case_run(path="native", fake=fake),
-           Draw("MultiDrawArrays", "POINTS", (DrawEntry(3, first=2), DrawEntry(0), DrawEntry(2, first=5))))
+    record(Draw("MultiDrawArrays", "POINTS", (DrawEntry(3, first=2), DrawEntry(0), DrawEntry(2, first=5))),
+           native=True, fake=fake)
     assert [name for name, _ in fake.calls] == ["vkCmdPushConstants", "vkCmdDrawMultiEXT"]
     count, infos, instances, first_instance, stride = fake.calls[1][1]
     assert (count, instances, first_instance, stride) == (3, 1, 0, 8)
@@ -85,8 +83,8 @@ def test_the_native_path_is_one_multi_draw_with_every_entry(fake):
 
 
 def test_the_native_path_gives_each_indexed_entry_its_base_vertex(fake):
-    record(case_run(path="native", fake=fake), Draw("MultiDrawElementsBaseVertex", "POINTS",
-                                                     (DrawEntry(0, first=1, base_vertex=4), DrawEntry(2, first=3, base_vertex=-2))))
+    record(Draw("MultiDrawElementsBaseVertex", "POINTS",
+                (DrawEntry(0, first=1, base_vertex=4), DrawEntry(2, first=3, base_vertex=-2))), native=True, fake=fake)
     name, (count, infos, instances, first_instance, stride, offsets) = fake.calls[1]
     assert name == "vkCmdDrawMultiIndexedEXT" and (count, instances, first_instance, stride) == (2, 1, 0, 12)
     assert [(infos[i].firstIndex, infos[i].indexCount, infos[i].vertexOffset) for i in range(2)] == [(1, 0, 4), (3, 2, -2)]
@@ -94,7 +92,7 @@ def test_the_native_path_gives_each_indexed_entry_its_base_vertex(fake):
 
 
 def test_an_element_draw_passes_base_vertex_and_base_instance_and_says_indexed(fake):
-    record(case_run(), Draw("DrawElementsInstancedBaseVertexBaseInstance", "POINTS",
+    record(Draw("DrawElementsInstancedBaseVertexBaseInstance", "POINTS",
                             (DrawEntry(4, instance_count=2, first=1, base_vertex=7, base_instance=3),)))
     assert fake.calls[1] == ("vkCmdDrawIndexed", (4, 2, 1, 7, 3))
     assert pushed(fake.calls[0][1]) == (1, 0)
@@ -102,14 +100,14 @@ def test_an_element_draw_passes_base_vertex_and_base_instance_and_says_indexed(f
 
 def test_arguments_a_command_does_not_take_are_not_passed(fake):
     """glDrawArrays has no base vertex, instances or base instance."""
-    record(case_run(), Draw("DrawArrays", "POINTS", (DrawEntry(4, instance_count=3, first=5, base_vertex=9,
+    record(Draw("DrawArrays", "POINTS", (DrawEntry(4, instance_count=3, first=5, base_vertex=9,
                                                                base_instance=2),)))
     assert fake.calls[1] == ("vkCmdDraw", (4, 1, 5, 0))
 
 
 def test_an_indirect_multi_draw_is_one_call_with_the_gl_offset_and_stride(fake):
     entries = (DrawEntry(3, first=2), DrawEntry(0), DrawEntry(2, first=5))
-    record(case_run(), Draw("MultiDrawElementsIndirect", "POINTS", entries, indirect_offset=8, indirect_stride=32))
+    record(Draw("MultiDrawElementsIndirect", "POINTS", entries, indirect_offset=8, indirect_stride=32))
     (name, args), = [c for c in fake.calls if c[0] != "vkCmdPushConstants"]
     assert name == "vkCmdDrawIndexedIndirect" and args[1:] == (8, 3, 32)
 
@@ -117,7 +115,7 @@ def test_an_indirect_multi_draw_is_one_call_with_the_gl_offset_and_stride(fake):
 def test_push_constants_carry_the_levels_and_the_clip_planes(fake):
     """outer at 0, inner at 16, two_side and clip_enabled at 32 and 36, planes from 48."""
     planes = [(float(i), 0.0, 0.0, 1.0) for i in range(CLIP_PLANES)]
-    case_run()._push("cmd", {"two_side": 1, "clip_enabled": 0b101, "planes": planes}, False, 0)
+    recording.push("cmd", "layout", recording.Flags(1, 0b101, planes), LEVELS, False, 0)
     data = fake.calls[0][1][4]
     assert struct.unpack_from("<4f2f", data, 0) == (2.0, 3.0, 4.0, 5.0, 6.0, 7.0)
     assert struct.unpack_from("<2i", data, 32) == (1, 0b101)
@@ -126,16 +124,13 @@ def test_push_constants_carry_the_levels_and_the_clip_planes(fake):
 
 def test_the_dynamic_vertex_input_path_records_the_layout_the_static_path_bakes(fake):
     """vkCmdSetVertexInputEXT with one binding per attribute (stride, rate, divisor 1) and its
-    attribute (location, format, offset 0): the layout runner.vertex_layout gives both paths."""
+    attribute (location, format, offset 0): the layout resources.vertex_layout gives both paths."""
     attributes = (Attribute(0, 4, (0.0,) * 8), Attribute(3, 1, (0.0,) * 2, divisor=1))
-    layout = runner.vertex_layout(attributes)
+    layout = resources.vertex_layout(attributes)
     assert [tuple(v) for v in layout] == [
         (0, 16, vulkan.VK_VERTEX_INPUT_RATE_VERTEX, 0, vulkan.VK_FORMAT_R32G32B32A32_SFLOAT),
         (1, 4, vulkan.VK_VERTEX_INPUT_RATE_INSTANCE, 3, vulkan.VK_FORMAT_R32_SFLOAT)]
-    run = case_run()
-    run.vertex_layout = layout
-    run.dev = SimpleNamespace(ext={"vkCmdSetVertexInputEXT": fake.__getattr__("vkCmdSetVertexInputEXT")})
-    run._set_vertex_input("cmd")
+    recording.set_vertex_input("cmd", {"vkCmdSetVertexInputEXT": fake.__getattr__("vkCmdSetVertexInputEXT")}, layout)
     [(name, (nb, bindings, na, attrs))] = fake.calls
     assert (name, nb, na) == ("vkCmdSetVertexInputEXT", 2, 2)
     assert [(b.sType, b.binding, b.stride, b.inputRate, b.divisor) for b in list(bindings)[:2]] == [
@@ -148,9 +143,57 @@ def test_the_dynamic_vertex_input_path_records_the_layout_the_static_path_bakes(
 
 
 def test_a_case_without_attributes_records_an_empty_vertex_input(fake):
-    run = case_run()
-    run.vertex_layout = runner.vertex_layout(())
-    run.dev = SimpleNamespace(ext={"vkCmdSetVertexInputEXT": fake.__getattr__("vkCmdSetVertexInputEXT")})
-    run._set_vertex_input("cmd")
+    recording.set_vertex_input("cmd", {"vkCmdSetVertexInputEXT": fake.__getattr__("vkCmdSetVertexInputEXT")},
+                               resources.vertex_layout(()))
     [(name, (nb, _, na, _))] = fake.calls
     assert (name, nb, na) == ("vkCmdSetVertexInputEXT", 0, 0)
+
+
+def a_pass(**changes) -> recording.DrawPass:
+    draw = Draw("DrawArrays", "POINTS", (DrawEntry(3),))
+    fields = dict(render_pass=vulkan.ffi.NULL, framebuffer=vulkan.ffi.NULL, size=(4, 2), clear=-1.0, keep=False, pipeline="pipeline",
+                  layout="layout", ext={}, calls=recording.calls(draw, "UNSIGNED_INT", False, buffer, {}),
+                  flags=recording.Flags(), levels=LEVELS)
+    return recording.DrawPass(**(fields | changes))
+
+
+def test_a_draw_pass_records_its_state_then_its_calls_inside_the_query(fake):
+    """The render pass, the pipeline, GL's flipped viewport, the inputs, then the query around the
+    pushed draw; then the copy of the target after the pass."""
+    recording.record_draw("cmd", a_pass(vertex_buffers=["a", "b"], indices=("index", "UNSIGNED_SHORT"),
+                                        queries="pool", image="image", copy=buffer(32, 0)))
+    names = [name for name, _ in fake.calls]
+    assert names == ["vkCmdResetQueryPool", "vkCmdBeginRenderPass", "vkCmdBindPipeline", "vkCmdSetViewport",
+                     "vkCmdSetScissor", "vkCmdBindVertexBuffers", "vkCmdBindIndexBuffer", "vkCmdBeginQuery",
+                     "vkCmdPushConstants", "vkCmdDraw", "vkCmdEndQuery", "vkCmdEndRenderPass",
+                     "vkCmdCopyImageToBuffer"]
+    (viewport,) = dict(fake.calls)["vkCmdSetViewport"][2]
+    assert (viewport.x, viewport.y, viewport.width, viewport.height) == (0, 2, 4, -2)    # y up, as GL
+    assert dict(fake.calls)["vkCmdBindIndexBuffer"] == ("index", 0, vulkan.VK_INDEX_TYPE_UINT16)
+
+
+def test_dynamic_state_is_recorded_only_where_the_pipeline_leaves_it_dynamic(fake):
+    ext = {name: fake.__getattr__(name) for name in ("vkCmdSetPatchControlPointsEXT", "vkCmdSetVertexInputEXT")}
+    recording.record_draw("cmd", a_pass(ext=ext))
+    assert not {"vkCmdSetPatchControlPointsEXT", "vkCmdSetVertexInputEXT"} & {name for name, _ in fake.calls}
+    fake.calls.clear()
+    recording.record_draw("cmd", a_pass(ext=ext, patch_vertices=7, vertex_input=()))
+    assert ("vkCmdSetPatchControlPointsEXT", (7,)) in fake.calls
+    assert "vkCmdSetVertexInputEXT" in [name for name, _ in fake.calls]
+
+
+def test_a_kept_image_is_drawn_between_full_barriers(fake):
+    recording.record_draw("cmd", a_pass(keep=True))
+    names = [name for name, _ in fake.calls]
+    assert names[0] == names[-1] == "vkCmdPipelineBarrier"
+    assert names[1] == "vkCmdBeginRenderPass" and names[-2] == "vkCmdEndRenderPass"
+
+
+def test_an_unsupported_capability_is_refused_and_clip_planes_are_flagged():
+    from harness.backends import Skip
+    state = SimpleNamespace(enable=("CLIP_DISTANCE2", "VERTEX_PROGRAM_TWO_SIDE", "CULL_FACE"),
+                            clip_planes=((1.0, 0.0, 0.0, 0.5),))
+    flags = recording.enables(state)
+    assert (flags.two_side, flags.clip_enabled, flags.planes[0]) == (1, 0b100, (1.0, 0.0, 0.0, 0.5))
+    with pytest.raises(Skip, match="BLEND"):
+        recording.enables(SimpleNamespace(enable=("BLEND",), clip_planes=()))
