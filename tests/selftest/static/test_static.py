@@ -65,3 +65,36 @@ def test_a_moved_module_in_a_bench_script_is_found(tmp_path, monkeypatch):
     script = tmp_path / "old.py"
     script.write_text("def main():\n    from harness import catalog\n    from harness.sources import catalog as c\n")
     assert _unresolved(script) == ["old.py: from harness import catalog: no such name"]
+
+
+# Sizes a reader can hold in their head (issue 46): a module past MODULE_LINES or a function past
+# FUNCTION_LINES is split along its seams, not waived here.
+MODULE_LINES, FUNCTION_LINES = 500, 80
+
+
+def oversized(path, text: str) -> list[str]:
+    """'path: N lines' for a module, 'path:LINE name(): N lines' for each function, over the limits."""
+    import ast
+    found = []
+    if text.count("\n") > MODULE_LINES:
+        found.append(f"{path}: {text.count(chr(10))} lines (> {MODULE_LINES})")
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            length = node.end_lineno - node.lineno + 1
+            if length > FUNCTION_LINES:
+                found.append(f"{path}:{node.lineno} {node.name}(): {length} lines (> {FUNCTION_LINES})")
+    return found
+
+
+def test_no_module_or_function_of_the_harness_is_too_long():
+    found = [line for path in sorted((ROOT / "harness").rglob("*.py"))
+             for line in oversized(path.relative_to(ROOT), path.read_text())]
+    assert not found, "split along its seams:\n" + "\n".join(found)
+
+
+def test_the_size_check_sees_a_long_function_and_a_long_module():
+    body = "".join(f"    x = {i}\n" for i in range(FUNCTION_LINES))
+    assert oversized("f.py", f"def long():\n{body}") == [f"f.py:1 long(): {FUNCTION_LINES + 1} lines (> 80)"]
+    assert oversized("m.py", "x = 1\n" * (MODULE_LINES + 1)) == [f"m.py: {MODULE_LINES + 1} lines (> 500)"]
+    short = "".join(f"    x = {i}\n" for i in range(FUNCTION_LINES - 1))
+    assert oversized("ok.py", f"def short():\n{short}" + "x = 1\n" * (MODULE_LINES - FUNCTION_LINES)) == []
