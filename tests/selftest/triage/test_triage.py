@@ -278,13 +278,13 @@ def test_no_such_case_is_one_line_and_a_harness_error_a_traceback(capsys, monkey
     assert "no shader_test file with id 'shader_test/spec/nowhere'" in missing.stderr
     exported = harness_cli("export", "varyings/no/such")
     assert exported.returncode == 2 and exported.stderr.count("\n") == 1
-    # A harness bug is no usage error: its traceback, exit 2 (a small fake stands in for the bug).
+    # A harness bug is no usage error: its traceback, exit 3 (a small fake stands in for the bug).
     from harness.cli import export as export_cli
 
     def broken(args):
         return {}["missing key"]
     monkeypatch.setattr(export_cli, "run", broken)
     from harness import __main__ as cli
-    assert cli.main(["export", "tess/x/y"]) == 2
+    assert cli.main(["export", "tess/x/y"]) == 3
     err = capsys.readouterr().err
     assert "Traceback" in err and "KeyError: 'missing key'" in err and "harness error" in err
