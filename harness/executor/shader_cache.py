@@ -16,6 +16,7 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
+from collections.abc import Mapping, MutableMapping
 from pathlib import Path
 
 from harness.base.config import cache_home
@@ -25,15 +26,15 @@ LIMIT = 64                       # slots; a child beyond them keeps the driver's
 LOCK = "lock"
 
 
-def slots(environ) -> Path:
+def slots(environ: Mapping[str, str]) -> Path:
     return cache_home(environ) / "nvidia-shader-cache"
 
 
-def chosen_by_user(environ) -> bool:
+def chosen_by_user(environ: Mapping[str, str]) -> bool:
     return VARIABLE in environ or environ.get("__GL_SHADER_DISK_CACHE") == "0"
 
 
-def claim(environ) -> int | None:
+def claim(environ: MutableMapping[str, str]) -> int | None:
     """Point this process's NVIDIA shader cache at the first free slot and return the lock's
     descriptor, which must stay open while the process lives; None where the user chose, or no
     slot could be had (a read-only home, every slot taken)."""
@@ -48,7 +49,7 @@ def claim(environ) -> int | None:
     return None
 
 
-def seed(count: int, environ) -> list[int]:
+def seed(count: int, environ: Mapping[str, str]) -> list[int]:
     """Copy slot 0's cache into each of slots 1..count-1 that has none, each while holding both
     slots' locks (no child is writing either); returns the slots seeded. Nothing happens where
     slot 0 has no cache or is in use."""

@@ -24,7 +24,13 @@ import subprocess
 import sys
 import time
 import traceback
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, BinaryIO, TypedDict
+
 from harness.base.errors import CaseOutcome
+
+if TYPE_CHECKING:
+    from harness.base.config import ChildOptions
 
 MESSAGE = 4096
 
@@ -33,12 +39,24 @@ class SpawnerGone(CaseOutcome):
     """The spawner process ended, or its socket failed."""
 
 
+class Request(TypedDict, total=False):
+    """One message to the spawner: fork a child, or wait for one (`pid`) up to `timeout`."""
+    op: str                                 # "fork" or "wait"
+    pid: int
+    timeout: float | None
+
+
+class Reply(TypedDict, total=False):
+    pid: int                                # to "fork": the child's
+    code: int | None                        # to "wait": as Spawner.wait returns it
+
+
 class Spawner:
     """The parent's handle on one spawner process (started by `fork`'s first call)."""
 
     def __init__(self, launcher: list[str], child_args: list[str], env: dict[str, str]):
         self._launcher, self._args, self._env = launcher, child_args, env
-        self._proc: subprocess.Popen | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
         self._sock: socket.socket | None = None
 
     def start(self) -> None:
@@ -86,21 +104,23 @@ class Spawner:
                 start_new_session=True)     # as a child started directly: no terminal signals
         self._sock = ours
 
-    def _ask(self, request: dict, fds: list[int] = ()) -> dict:
+    def _ask(self, request: Request, fds: Sequence[int] = ()) -> Reply:
+        assert self._sock is not None, "the spawner is not started"     # fork starts it first
         try:
             socket.send_fds(self._sock, [json.dumps(request).encode()], list(fds))
-            reply = self._sock.recv(MESSAGE)
+            message = self._sock.recv(MESSAGE)
         except OSError as exc:
             raise SpawnerGone(f"spawner: {exc}") from None
-        if not reply:
+        if not message:
             raise SpawnerGone("the spawner exited")
-        return json.loads(reply)
+        reply: Reply = json.loads(message)
+        return reply
 
 
 class Forked:
     """A forked child, with what the executor uses of subprocess.Popen."""
 
-    def __init__(self, spawner: Spawner, pid: int, stdin, stdout):
+    def __init__(self, spawner: Spawner, pid: int, stdin: BinaryIO, stdout: BinaryIO):
         self._spawner, self.pid, self.stdin, self.stdout = spawner, pid, stdin, stdout
         self.returncode: int | None = None
 
@@ -110,7 +130,8 @@ class Forked:
     def wait(self, timeout: float | None = None) -> int:
         code = self._reap(timeout)
         if code is None:
-            raise subprocess.TimeoutExpired(f"pid {self.pid}", timeout)
+            # the exception's timeout is a float: 0.0 where there was none (the spawner had no such child)
+            raise subprocess.TimeoutExpired(f"pid {self.pid}", 0.0 if timeout is None else timeout)
         return code
 
     def kill(self) -> None:
@@ -133,7 +154,7 @@ class Forked:
 
 
 # -- the spawner process -------------------------------------------------------------------------
-def preload(options) -> None:
+def preload(options: ChildOptions) -> None:
     """Import what harness.executor.child will need for this backend; nothing that opens a driver."""
     from harness.executor import child  # noqa: F401  the child, and with it the case model and the framing
     from harness.backends import registry
@@ -160,7 +181,8 @@ def serve(sock: socket.socket, child_args: list[str]) -> None:
             return
         if not message:
             return                          # the executor is gone
-        request = json.loads(message)
+        request: Request = json.loads(message)
+        reply: Reply
         if request["op"] == "fork":
             sys.stdout.flush()
             sys.stderr.flush()
@@ -184,7 +206,7 @@ def _wait(pid: int, timeout: float | None) -> int | None:
             return None
         if done:
             return os.waitstatus_to_exitcode(status)
-        if time.monotonic() >= deadline:
+        if deadline is not None and time.monotonic() >= deadline:   # None: waitpid blocked until done
             return None
         time.sleep(0.002)
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import Any
 
 
 class Status(enum.StrEnum):
@@ -71,19 +72,19 @@ class Status(enum.StrEnum):
         return _BASELINE.get(self)
 
     # Ordered by severity, not by name (str's own comparison would order them alphabetically).
-    def __lt__(self, other):
+    def __lt__(self, other: object) -> bool:
         return self.severity < other.severity if isinstance(other, Status) else NotImplemented
 
-    def __le__(self, other):
+    def __le__(self, other: object) -> bool:
         return self.severity <= other.severity if isinstance(other, Status) else NotImplemented
 
-    def __gt__(self, other):
+    def __gt__(self, other: object) -> bool:
         return self.severity > other.severity if isinstance(other, Status) else NotImplemented
 
-    def __ge__(self, other):
+    def __ge__(self, other: object) -> bool:
         return self.severity >= other.severity if isinstance(other, Status) else NotImplemented
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return str.__hash__(self)
 
 
@@ -103,10 +104,10 @@ class Reply(enum.StrEnum):
     TIMEOUT = "timeout"
 
     @classmethod
-    def parse(cls, text) -> "Reply":
+    def parse(cls, text: object) -> "Reply":
         """A child's reply status; anything unknown is the harness's error."""
         try:
-            return cls(text)
+            return cls(text) if isinstance(text, str) else cls.ERROR
         except ValueError:
             return cls.ERROR
 
@@ -148,11 +149,11 @@ class Result:
     for an `info` request, the target's facts), and how long the case ran in the child."""
     status: Reply
     message: str = ""
-    observation: dict | None = None
+    observation: dict[str, Any] | None = None           # JSON, as the child sent it
     duration: float = 0.0
     batch: tuple[str, ...] | None = None    # batched: the cases run before it in its context; None: alone
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self.status = Reply.parse(self.status)          # a plain name becomes its Reply
 
 

@@ -14,6 +14,8 @@ load_flakes), both matched against `case-id[target]`.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
+from os import PathLike
 from pathlib import Path
 
 from harness.model import ids
@@ -26,7 +28,11 @@ class BaselineError(UsageError, ValueError):
     pass
 
 
-def _lines(paths, what: str, trailing_comments: bool):
+Paths = Iterable["str | PathLike[str]"]
+Flake = tuple[re.Pattern[str], frozenset[Status], str]      # (regex, statuses it forgives, where written)
+
+
+def _lines(paths: Paths, what: str, trailing_comments: bool) -> Iterator[tuple[str | PathLike[str], int, str]]:
     """(path, line number, line) of every non-blank, non-comment line of the files. Regex
     files keep a '#' inside a line (it may be part of the pattern)."""
     for path in paths:
@@ -68,7 +74,7 @@ def _fields(line: str) -> tuple[str, str]:
     return (head.strip(), last.strip()) if sep else ("", "")
 
 
-def load(paths) -> dict[str, Expectation]:
+def load(paths: Paths) -> dict[str, Expectation]:
     expected: dict[str, Expectation] = {}
     listed: dict[str, str] = {}
     for path, number, line in _lines(paths, "baseline ", trailing_comments=True):
@@ -95,14 +101,14 @@ def failure_line(case_id: str, target: str, status: Status) -> str | None:
     return f"{ids.key(case_id, target)},{name}" if name else None
 
 
-def _compile(regex: str, where: str) -> re.Pattern:
+def _compile(regex: str, where: str) -> re.Pattern[str]:
     try:
         return re.compile(regex)
     except re.error as exc:
         raise BaselineError(f"{where}: bad regular expression {regex!r}: {exc}") from None
 
 
-def load_patterns(paths) -> list[tuple[re.Pattern, str]]:
+def load_patterns(paths: Paths) -> list[tuple[re.Pattern[str], str]]:
     """Skips files: one regex a line (matched against `case-id[target]`), `#` comments."""
     return [(_compile(line, f"{path}:{number}"), f"{path}:{number}")
             for path, number, line in _lines(paths, "", trailing_comments=False)]
@@ -112,12 +118,12 @@ FLAKE_STATUSES = (Status.FAIL, Status.CRASH, Status.TIMEOUT)   # what a flakes e
 _FLAKE_FORMAT = "'REGEX STATUS[,STATUS...]  # evidence', STATUS one of " + ", ".join(FLAKE_STATUSES)
 
 
-def load_flakes(paths) -> list[tuple[re.Pattern, frozenset[Status], str]]:
+def load_flakes(paths: Paths) -> list[Flake]:
     """Flakes files: `REGEX STATUS[,STATUS...]  # evidence` lines, `#` comment lines. REGEX (no
     whitespace in it) is matched against `case-id[target]`; the statuses (fail, crash, timeout,
     comma-separated, no spaces) are the only ones the entry forgives; the comment after them gives
     the measured rate. An entry naming no status (the old format, which forgave any) is an error."""
-    flakes = []
+    flakes: list[Flake] = []
     for path, number, line in _lines(paths, "flakes file ", trailing_comments=False):
         where = f"{path}:{number}"
         fields = line.split(None, 2)
@@ -137,13 +143,13 @@ def load_flakes(paths) -> list[tuple[re.Pattern, frozenset[Status], str]]:
     return flakes
 
 
-def matching_flakes(flakes, case_id: str, target: str) -> list[tuple[str, frozenset[Status]]]:
+def matching_flakes(flakes: Iterable[Flake], case_id: str, target: str) -> list[tuple[str, frozenset[Status]]]:
     """(where, statuses) of every flakes entry whose regex matches this case on this target."""
     name = ids.key(case_id, target)
     return [(where, statuses) for regex, statuses, where in flakes if regex.search(name)]
 
 
-def first_match(patterns, case_id: str, target: str) -> str | None:
+def first_match(patterns: Iterable[tuple[re.Pattern[str], str]], case_id: str, target: str) -> str | None:
     """Where the first pattern matching this case on this target was written, or None."""
     name = ids.key(case_id, target)
     return next((where for regex, where in patterns if regex.search(name)), None)

@@ -12,13 +12,14 @@ from __future__ import annotations
 import hashlib
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
 
 from harness.run import export_c
-from harness.model.case import (CallList, Case, Clear, DeleteList, Dispatch, Draw, Link, NewList, Read, step_label,
-                          step_state)
+from harness.model.case import (CallList, Case, Clear, DeleteList, Dispatch, Draw, DrawState, Link, NewList, Read,
+                          step_label, step_state)
 from harness.model.glfacts import STAGE, STAGE_KEYS
 FORMATS = ("glsl", "shader_test", "vkrunner", "c")
 TOLERANCE = 1e-4
@@ -97,7 +98,8 @@ def _vertex_data(case: Case) -> list[str]:
 def _step_lines(case: Case, probes: bool = False) -> list[str]:
     """The case's steps as shader_runner commands; with `probes`, the image is cleared before
     each draw and every expected texel probed after it."""
-    lines, tolerance = [], [None]            # the probe tolerance last written
+    lines: list[str] = []
+    tolerance: list[tuple[float, float, float, float] | None] = [None]     # the probe tolerance last written
     for index, step in enumerate(case.steps):
         state = step_state(step)
         if not isinstance(step, NewList):
@@ -126,12 +128,12 @@ def _step_lines(case: Case, probes: bool = False) -> list[str]:
     return lines
 
 
-def _numbers(values) -> str:
+def _numbers(values: Iterable[float]) -> str:
     """Shortest exact decimals (0.01171875, not 0.0117188): the file reproduces the case's values."""
     return " ".join(f"{v:g}" if float(f"{v:g}") == v else repr(float(v)) for v in values)
 
 
-def _patch_lines(state) -> list[str]:
+def _patch_lines(state: DrawState) -> list[str]:
     lines = []
     if state.patch_vertices is not None:
         lines.append(f"patch parameter vertices {state.patch_vertices}")
@@ -142,7 +144,7 @@ def _patch_lines(state) -> list[str]:
     return lines
 
 
-def _uniform_lines(state) -> list[str]:
+def _uniform_lines(state: DrawState) -> list[str]:
     """shader_runner's `uniform` commands (integers as integers, floats as shader_runner reads them)."""
     return [f"uniform {u.type} {u.name} " + " ".join(str(v) if isinstance(v, int) else repr(v) for v in u.values)
             for u in state.uniforms]
@@ -162,7 +164,7 @@ def _draw_call(draw: Draw) -> list[str]:
     return lines
 
 
-def _checks(case: Case, index: int, tolerance: list) -> list[str]:
+def _checks(case: Case, index: int, tolerance: list[tuple[float, float, float, float] | None]) -> list[str]:
     """The shader_runner commands of a Read or Link step's checks: each check's label is the
     line it was imported from ("probe rgba 1 1 0 1 0 1 (line 12)"); a `tolerance` line where
     the probe's differs from the one written last (tolerance[0])."""
@@ -195,12 +197,14 @@ def _piglit_cap(cap: str) -> str:
 
 def _probes(case: Case, step: int) -> list[str]:
     """shader_runner probes for a draw's expected image texels (those with all four channels)."""
-    width = case.readback.image[0]
+    image = case.readback.image
+    assert image is not None                # probes are written only for a case read back as an image
+    width = image[0]
     lines = []
     for exp in case.expect:
         if exp.step != step:
             continue
-        texels = {}
+        texels: dict[int, dict[int, float]] = {}
         for pixel in exp.pixels:
             texels.setdefault(pixel.index // 4, {})[pixel.index % 4] = pixel.value
         for texel, channels in sorted(texels.items()):

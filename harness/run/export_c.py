@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
+from typing import TypedDict
 
 import jinja2
 
 from harness.backends import indirect_commands
-from harness.model.case import CAPTURE_TYPES, Case, Draw, DrawState
+from harness.model.case import CAPTURE_TYPES, Attribute, Case, Draw, DrawState
 from harness.base.errors import UsageError
 from harness.model.observation import XFB_VERTICES
 
@@ -39,6 +40,109 @@ class NotExportable(UsageError, ValueError):
     """The case uses something the C program does not write; one line for the user."""
 
 
+# What the template reads: values() and the rows in it.
+class AttributeValues(TypedDict):
+    ctype: str
+    data: list[int] | list[float]
+    location: int
+    components: int
+    divisor: int
+    integer: str
+
+
+class CountCheck(TypedDict):
+    step: int
+    which: int
+    name: str
+    value: int
+
+
+class LengthCheck(TypedDict):
+    step: int
+    records: int
+
+
+class RecordCheck(TypedDict):
+    step: int
+    record: int
+    word: int
+    kind: str
+    components: list[float]
+    label: str
+    quantity: str
+    tolerance: float
+
+
+class Checks(TypedDict):
+    count_checks: list[CountCheck]
+    length_checks: list[LengthCheck]
+    record_checks: list[RecordCheck]
+
+
+class DrawCall(TypedDict):
+    """What every draw call writes; the three kinds below add their arguments."""
+    command: str
+    mode: str
+    itype: str
+    n: int
+
+
+class MultiDrawCall(DrawCall):
+    counts: list[int]
+    firsts: list[int]
+    offsets: list[int]
+    bases: list[int]
+
+
+class IndirectDrawCall(DrawCall):
+    commands: list[int]
+    offset: int
+    stride: int
+    draw_count: int | None
+
+
+class SingleDrawCall(DrawCall):
+    first: int
+    count: int
+    instance_count: int
+    base_vertex: int
+    base_instance: int
+    offset: int
+    start: int
+    end: int
+
+
+class StepValues(TypedDict):
+    comment: str
+    label: str
+    delete_programs: list[int]
+    use_program: int | None
+    patch_vertices: int | None
+    default_outer: list[float] | None
+    default_inner: list[float] | None
+    enable: list[str]
+    restart_index: int | None
+    draw: MultiDrawCall | IndirectDrawCall | SingleDrawCall
+
+
+class Values(Checks):
+    case_id: str
+    description: str
+    gl_major: int
+    gl_minor: int
+    programs: list[list[tuple[str, str]]]
+    varyings: list[str]
+    bindings: list[tuple[int, str]]
+    record_bytes: int
+    max_records: int
+    xfb_primitive: str
+    xfb_vertices: int
+    attributes: list[AttributeValues]
+    index_ctype: str
+    indices: list[int]
+    steps: list[StepValues]
+
+
 def _c(text: str) -> str:
     """A C string literal (JSON's escapes are C's for these characters)."""
     return json.dumps(text)
@@ -51,10 +155,11 @@ def unsupported(case: Case) -> str:
         return "separable programs, the compatibility profile and link failures are not written"
     if rb.image or rb.atomic_counters or rb.gl_error or not rb.captures:
         return "only transform-feedback readback is written (no image, counters or GL errors)"
-    if any(not isinstance(step, Draw) for step in case.steps):
+    draws = [step for step in case.steps if isinstance(step, Draw)]
+    if len(draws) != len(case.steps):
         return "only Draw steps are written"
     bare = DrawState()
-    for step in case.steps:
+    for step in draws:
         s = step.state
         if (s.uniforms, s.textures, s.storage_buffers, s.clip_planes, s.polygon_mode, s.front_face,
                 s.projection, s.provoking_vertex) != (bare.uniforms, bare.textures, bare.storage_buffers,
@@ -87,7 +192,7 @@ def _environment() -> jinja2.Environment:
     return env
 
 
-def values(case: Case) -> dict:
+def values(case: Case) -> Values:
     """What the template (templates/repro.c.j2) writes: the case's programs, vertex data, draws
     and expected values, as numbers, names and strings; the C is the template's."""
     rb = case.readback
@@ -108,20 +213,23 @@ def values(case: Case) -> dict:
     }
 
 
-def _attribute(a) -> dict:
+def _attribute(a: Attribute) -> AttributeValues:
     ctype = {"int": "GLint", "uint": "GLuint"}.get(a.type, "GLfloat")
     return {"ctype": ctype, "data": [int(v) if ctype != "GLfloat" else float(v) for v in a.data],
             "location": a.location, "components": a.components, "divisor": a.divisor,
             "integer": {"int": "GL_INT", "uint": "GL_UNSIGNED_INT"}.get(a.type, "")}
 
 
-def _checks(case: Case) -> dict:
+def _checks(case: Case) -> Checks:
     """The expected counts and record values, one row per compared component group."""
-    offsets, at = {}, 0
+    offsets: dict[str, tuple[int, str]] = {}
+    at = 0
     for cap in case.readback.captures:
         offsets[cap.quantity] = (at, cap.type)
         at += CAPTURE_TYPES[cap.type][1]
-    counts, records, lengths = [], [], []
+    counts: list[CountCheck] = []
+    records: list[RecordCheck] = []
+    lengths: list[LengthCheck] = []
     for e in case.expect:
         counts += [{"step": e.step, "which": COUNTS[name], "name": name, "value": int(value)}
                    for name, value in e.counts]
@@ -140,9 +248,11 @@ def _checks(case: Case) -> dict:
     return {"count_checks": counts, "length_checks": lengths, "record_checks": records}
 
 
-def _steps(case: Case) -> list[dict]:
-    steps, current = [], 0
+def _steps(case: Case) -> list[StepValues]:
+    steps: list[StepValues] = []
+    current = 0
     for i, draw in enumerate(case.steps):
+        assert isinstance(draw, Draw), draw         # unsupported() refuses any other step
         s = draw.state
         steps.append({
             "comment": draw.label, "label": draw.label or f"draw {i}",
@@ -157,10 +267,10 @@ def _steps(case: Case) -> list[dict]:
     return steps
 
 
-def _draw(case: Case, draw: Draw) -> dict:
+def _draw(case: Case, draw: Draw) -> MultiDrawCall | IndirectDrawCall | SingleDrawCall:
     """The draw call's arguments, as harness/backends/gl/draws.py passes them."""
     size, entries = INDEX_SIZE[case.index_type], draw.entries
-    d = {"command": draw.command, "mode": f"GL_{draw.mode}", "itype": f"GL_{case.index_type}", "n": len(entries)}
+    d: DrawCall = {"command": draw.command, "mode": f"GL_{draw.mode}", "itype": f"GL_{case.index_type}", "n": len(entries)}
     if draw.command.startswith("Multi") and "Indirect" not in draw.command:
         return {**d, "counts": [int(e.count) for e in entries] or [0], "firsts": [int(e.first) for e in entries] or [0],
                 "offsets": [e.first * size for e in entries], "bases": [int(e.base_vertex) for e in entries] or [0]}

@@ -62,11 +62,16 @@ docs/vulkan-backend.md ("zink's feature-dependent paths") lists the other featur
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from harness.base.config import VkPatchPath, VkPath, VkPointSize, VkVertexInput
 from harness.model import glfacts
 from harness.base.errors import UsageError
+
+if TYPE_CHECKING:
+    from harness.model.case import Case
 
 # The choices of each area: the enums of harness/base/config.py, whose option table
 # (harness/base/options.py) declares --vk-path and the like.
@@ -143,7 +148,7 @@ def _choose(rule: _Rule, requested: str, lacks: list[str]) -> Choice:
     return Choice(rule.featured, f"auto: {rule.offered}", rule.area)
 
 
-def _lacking(features) -> list[str]:
+def _lacking(features: Iterable[tuple[str, bool]]) -> list[str]:
     return [name for name, have in features if not have]
 
 
@@ -175,7 +180,7 @@ def choose_point_size(requested: str, maintenance5: bool) -> Choice:
     return _choose(_POINT_SIZE, requested, _lacking(((POINT_SIZE_FEATURE, maintenance5),)))
 
 
-def depends_on_point_size(case) -> bool:
+def depends_on_point_size(case: Case) -> bool:
     """Whether the point-size paths give the driver different shaders: a program whose last
     pre-rasterization stage does not write gl_PointSize itself (translate.writes_point_size: a
     read of gl_in[i].gl_PointSize is no write), where the `written` path adds `gl_PointSize = 1.0`."""
@@ -188,7 +193,7 @@ def depends_on_point_size(case) -> bool:
     return False
 
 
-def rasterizes_points(case) -> bool:
+def rasterizes_points(case: Case) -> bool:
     """Whether a draw of the case rasterizes points, where a point's size can matter: the last
     pre-rasterization stage's primitives are points (GL_POINTS without a TES or GS, a TES in
     point_mode, a GS whose output is points) or triangles in polygon mode GL_POINT. A case that
@@ -211,21 +216,21 @@ def rasterizes_points(case) -> bool:
     return False
 
 
-def depends_on_vertex_input(case) -> bool:
+def depends_on_vertex_input(case: Case) -> bool:
     """Whether the vertex-input paths record any of the case's draws differently: a case with
     vertex attributes (without any, both paths give the driver an empty layout; the dynamic path
     records it per draw, which the driver has no attribute to fetch by)."""
     return bool(case.attributes) and bool(case.draws())
 
 
-def depends_on_patch_size_path(case) -> bool:
+def depends_on_patch_size_path(case: Case) -> bool:
     """Whether the patch-size paths record any of the case's draws differently: a program with a TES."""
     programs = (case.shaders,) + tuple(case.programs)
     return any(d.mode == "PATCHES" for d in case.draws()) and any(
         any(stage == "tes" for stage, _ in shaders) for shaders in programs)
 
 
-def depends_on_path(case) -> bool:
+def depends_on_path(case: Case) -> bool:
     """Whether the paths record any of the case's draws differently: a GL direct multi-draw."""
     return any(d.command in glfacts.MULTI_COMMANDS and d.command not in glfacts.INDIRECT_COMMANDS
                for d in case.draws())
