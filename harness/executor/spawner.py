@@ -105,7 +105,8 @@ class Spawner:
         self._sock = ours
 
     def _ask(self, request: Request, fds: Sequence[int] = ()) -> Reply:
-        assert self._sock is not None, "the spawner is not started"     # fork starts it first
+        if self._sock is None:                  # closed while a child was still being polled
+            raise SpawnerGone("the spawner is closed")
         try:
             socket.send_fds(self._sock, [json.dumps(request).encode()], list(fds))
             message = self._sock.recv(MESSAGE)
