@@ -87,17 +87,17 @@ def exit_status(codes: list[int]) -> int:
     return 5 if codes and all(c == 5 for c in codes) else 0
 
 
-def _start(cmd: list[str], log_path: Path, mode: str) -> subprocess.Popen:
+def _start(cmd: list[str], log_path: Path, mode: str) -> subprocess.Popen[bytes]:
     with open(log_path, mode) as log:           # the child has its own copy of the descriptor
         return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)
 
 
-def _wait(procs: list, k: int, cmd: list[str], folder: Path) -> int:
+def _wait(procs: list[subprocess.Popen[bytes] | None], k: int, cmd: list[str], folder: Path) -> int:
     """Process k's exit status. A process killed by a signal (an OOM killer, a driver that takes
     its process down) loses only the case it was on: that case is recorded as a crash in its
     journal, and the process starts again on what it had left (--resume its folder), up to
     RESTARTS times; the cases it finished stay in its journal."""
-    code = procs[k].wait()
+    code = _started(procs[k]).wait()
     for _ in range(RESTARTS):
         if code >= 0 or code == -signal.SIGTERM:        # an exit, or our own SIGTERM passed on
             return code
@@ -109,8 +109,13 @@ def _wait(procs: list, k: int, cmd: list[str], folder: Path) -> int:
                                        f"(the run's process {k + 1}, restarted on the cases it had left)"))
         dead.close()
         procs[k] = _start(cmd + [f"--resume={folder}"], folder / "pytest.log", "a")
-        code = procs[k].wait()
+        code = _started(procs[k]).wait()
     return code
+
+
+def _started(proc: subprocess.Popen[bytes] | None) -> subprocess.Popen[bytes]:
+    assert proc is not None, "a process waited on before it started"
+    return proc
 
 
 def _die_with_parent() -> None:
@@ -176,9 +181,9 @@ def run(layout: Layout, args: list[str], junitxml: Path | None = None) -> int:
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
     start = time.monotonic()
-    procs: list[subprocess.Popen | None] = [None] * n
+    procs: list[subprocess.Popen[bytes] | None] = [None] * n
 
-    def pass_on(signum, frame):                 # the processes write what they finished, then we merge
+    def pass_on(signum: int, frame: object) -> None:                 # the processes write what they finished, then we merge
         for proc in procs:
             if proc is not None and proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
