@@ -3,6 +3,11 @@ and help. Every command takes the ones it needs by name, through one adapter for
 (`add_arguments`) and one for pytest (`add_options`), and hands their values to one resolver
 (harness/executor/settings.py `resolve`), so that a new option is one entry here.
 
+The options marked `setting` are the run's settings (SETTINGS): every command that runs cases
+takes the whole group (a self-test builds each command's parser and checks), and `resolve` fills
+the RunSettings field of each one's name, so that a new setting reaches every command by its
+entry here and the field where its behaviour lives.
+
 A command may give an option another default (`Use`), always with the reason, which its help
 then shows; it may take one that is repeatable elsewhere as one required value (`Use(one=True)`),
 or one that takes one value elsewhere as several (`Use(many=...)`).
@@ -30,6 +35,7 @@ class Option:
     nargs: str | None = None
     metavar: str | None = None
     hidden: bool = False                # the harness's own, not shown in --help
+    setting: bool = False               # a run setting: in SETTINGS, which every command that runs cases takes
 
     @property
     def dest(self) -> str:
@@ -82,36 +88,36 @@ OPTIONS: dict[str, Option] = {o.dest: o for o in (
     Option("--target", "target to run on (repeatable, or T1,T2); default: $HARNESS_TARGETS or every available "
            "local default target", default=[], action="append", metavar="NAME"),
     Option("--mesa", "the Mesa build every Mesa target (llvmpipe, zink, lavapipe, zink-system) loads: an install "
-           "prefix or a meson build directory; default $HARNESS_MESA, else the system's", metavar="PATH"),
+           "prefix or a meson build directory; default $HARNESS_MESA, else the system's", metavar="PATH", setting=True),
     Option("--case-timeout", "wall time after which a case without a result is a hang: 'timeout', its child "
            f"killed and replaced (default {config.CASE_TIMEOUT:g}; the CPU rules come first)",
-           default=config.CASE_TIMEOUT, type=float, metavar="SECONDS"),
+           default=config.CASE_TIMEOUT, type=float, metavar="SECONDS", setting=True),
     Option("--case-cpu", "CPU seconds a case's child may spend without a result before the case is a hang "
            f"(default {config.CASE_CPU:g}; cases with long cold compiles declare more)",
-           default=config.CASE_CPU, type=float, metavar="SECONDS"),
+           default=config.CASE_CPU, type=float, metavar="SECONDS", setting=True),
     Option("--gl-platform", "how GL contexts are made: headless EGL (default) or a hidden GLFW window",
-           default=config.GlPlatform.EGL.value, choices=tuple(config.GlPlatform)),
+           default=config.GlPlatform.EGL.value, choices=tuple(config.GlPlatform), setting=True),
     Option("--results-dir", "where junit.xml, results.json, results.csv and failures.csv go (default: results)",
            default="results", metavar="DIR"),
     Option("--vk-without", "Vulkan backend: translations to switch off, to show the cases catch the hazard "
-           "(passthrough-tcs, base-vertex, draw-id, slot-map)", default="", metavar="T1,T2"),
+           "(passthrough-tcs, base-vertex, draw-id, slot-map)", default="", metavar="T1,T2", setting=True),
     Option("--vk-path", _paths_help("how direct multi-draws are issued", "native (VK_EXT_multi_draw, "
                                     "DrawIndex), split (single draws, gl_DrawID pushed)", "split"),
-           default=config.VkPath.AUTO.value, choices=tuple(config.VkPath)),
+           default=config.VkPath.AUTO.value, choices=tuple(config.VkPath), setting=True),
     Option("--vk-patch-path", _paths_help("how a tessellation draw's patch size reaches the driver",
                                           "dynamic (vkCmdSetPatchControlPointsEXT), static (in the pipeline)",
                                           "static"),
-           default=config.VkPatchPath.AUTO.value, choices=tuple(config.VkPatchPath)),
+           default=config.VkPatchPath.AUTO.value, choices=tuple(config.VkPatchPath), setting=True),
     Option("--vk-vertex-input", _paths_help("how the vertex bindings and attributes reach the driver",
                                             "dynamic (vkCmdSetVertexInputEXT per draw), static (in the pipeline)",
                                             "static"),
-           default=config.VkVertexInput.AUTO.value, choices=tuple(config.VkVertexInput)),
+           default=config.VkVertexInput.AUTO.value, choices=tuple(config.VkVertexInput), setting=True),
     Option("--vk-point-size", _paths_help("GL's point size where no shader writes gl_PointSize",
                                           "default (no PointSize store, the driver's 1.0 under VK_KHR_maintenance5),"
                                           " written (gl_PointSize = 1.0 in the last vertex stage)", "written"),
-           default=config.VkPointSize.AUTO.value, choices=tuple(config.VkPointSize)),
+           default=config.VkPointSize.AUTO.value, choices=tuple(config.VkPointSize), setting=True),
     Option("--vk-validation", "Vulkan backend: run under the Khronos validation layer; a validation error fails "
-           "the case", action="store_true"),
+           "the case", action="store_true", setting=True),
     Option("--baseline", "expected failures, 'case-id[target],Fail|Crash|Timeout' lines, or a run's results.csv "
            "(repeatable; a case listed twice is an error). Default auto: the Mesa under test's own "
            "baselines/mesa-<version>.csv and -flakes.txt, found by its Debian version (harness/run/gating.py); "
@@ -136,10 +142,10 @@ OPTIONS: dict[str, Option] = {o.dest: o for o in (
            action="store_true", hidden=True),
     Option("--no-spawner", "start each executor child as a new Python process instead of forking it from a "
            "spawner that has imported the child's modules once (harness/executor/spawner.py)",
-           action="store_true"),
+           action="store_true", setting=True),
     Option("--batch", "run up to K cases one after another in one context (GL targets), each failure confirmed "
            "alone and a seeded share of passes audited alone; a disagreement is order-dependent "
-           "(harness/executor/batch.py). Default: a context per case", default=0, type=int, metavar="K"),
+           "(harness/executor/batch.py). Default: a context per case", default=0, type=int, metavar="K", setting=True),
     Option("--audit", f"with --batch: the share of batched passes re-run alone to audit the batches (default "
            f"{config.AUDIT:g}; 1: every pass, so that any leak that makes a case pass is seen; docs/batch.md)",
            default=config.AUDIT, type=float, metavar="FRACTION"),
@@ -156,6 +162,18 @@ OPTIONS: dict[str, Option] = {o.dest: o for o in (
            "them first, then in $HARNESS_SHADER_TESTS, then in this checkout's tests/",
            default=[], action="extend", nargs="+", metavar="DIR_OR_FILE"),
 )}
+
+
+# The run settings, in the table's order: what every command that runs cases takes.
+SETTINGS: tuple[str, ...] = tuple(name for name, option in OPTIONS.items() if option.setting)
+
+
+def but(names: Sequence[str], **why: str) -> tuple[str, ...]:
+    """`names` less the ones a command deliberately does not take, each with its reason."""
+    unknown = sorted(set(why) - set(names))
+    if unknown or not all(why.values()):
+        raise ValueError(f"left out without a reason, or not there: {', '.join(unknown) or ', '.join(why)}")
+    return tuple(name for name in names if name not in why)
 
 
 def chosen(names: Iterable[str], uses: Mapping[str, Use] | None = None) -> list[Option]:
@@ -201,6 +219,25 @@ def values(source: Any, names: Iterable[str] | None = None) -> dict[str, Any]:
         elif hasattr(source, name):
             found[name] = getattr(source, name)
     return found
+
+
+def changed(found: Mapping[str, Any]) -> dict[str, Any]:
+    """Those of these values by field that differ from the table's defaults."""
+    return {name: value for name, value in found.items()
+            if not (value == OPTIONS[name].default or (OPTIONS[name].action == "store_true" and not value))}
+
+
+def as_args(found: Mapping[str, Any]) -> list[str]:
+    """Options of these values by field, as a command line hands them on (one word each,
+    `--flag=value`): those that differ from the table's default, a list's values one by one."""
+    words: list[str] = []
+    for name, value in changed(found).items():
+        option = OPTIONS[name]
+        if option.action == "store_true":
+            words.append(option.flag)
+        else:
+            words += [f"{option.flag}={item}" for item in (value if isinstance(value, list) else [value])]
+    return words
 
 
 # Commands' own uses that several share, each with its reason.

@@ -9,7 +9,7 @@ from harness.run import baseline, core, gating
 from harness.triage import bisect_run as bisect
 
 HELP = "exit 0 if the cases pass, 1 if one fails, 125 if untestable"
-OPTIONS = ("target", "vk_without", *options.VK_PATHS, "flake_retries", "baseline", "flakes", "mesa", "shader_tests")
+OPTIONS = ("target", *options.SETTINGS, "flake_retries", "baseline", "flakes", "shader_tests")
 
 
 def add_arguments(cmd) -> None:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from harness.base import options
+from harness.executor.settings import resolve
 from harness.mesa import runtime as mesa
 from harness.sources import catalog
 from harness.triage import blame, blame_rules
@@ -17,7 +18,8 @@ HELP = "run a failing case on every setup that tells the components apart; print
 
 def add_arguments(cmd) -> None:
     cmd.add_argument("case_ids", nargs="+", metavar="CASE_ID")
-    options.add_arguments(cmd, ("mesa", "case_timeout", "shader_tests"), {
+    # The run's settings are every setup's, the Mesas each plan's and the fields a setup varies its own.
+    options.add_arguments(cmd, (*options.SETTINGS, "shader_tests"), {
         "mesa": options.Use(many="here: each a Mesa to run it on, 'system' the system's; default: the system's "
                                  "alone, $HARNESS_MESA not read"),
         "case_timeout": options.TRIAGE_TIMEOUT})
@@ -62,6 +64,7 @@ def run(args) -> int:
         print(f"python -m harness blame: --evidence {e}", file=sys.stderr)
         return 2
     builds = [None if m == "system" else mesa.chosen(m) for m in (args.mesa or ["system"])]
+    base = resolve(options.values(args, options.SETTINGS), mesa=None)
     if args.validation_layer_path and not Path(args.validation_layer_path, "VkLayer_khronos_validation.json").is_file():
         print(f"python -m harness blame: no VkLayer_khronos_validation.json in {args.validation_layer_path} "
               "(bin/fetch-validation-layer prints such a folder)", file=sys.stderr)
@@ -72,7 +75,7 @@ def run(args) -> int:
         print(note, flush=True)
     undecided, gathered, plans = False, {}, blame.plan(builds, layers, only)
     for case in cases:
-        rows = gathered[case.id] = blame.gather(case, plans, args.case_timeout, args.runs)
+        rows = gathered[case.id] = blame.gather(case, plans, base, args.runs)
         if args.save_evidence:            # after each case: what ran is kept if a later one is stopped
             blame.save(Path(args.save_evidence), gathered)
         left_out: list = []

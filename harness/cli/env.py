@@ -13,6 +13,7 @@ HELP = "the environment a target's child gets, as shell exports (to run shader_r
 
 def add_arguments(cmd) -> None:
     cmd.add_argument("target")
+    # Not the run settings: no case runs here, only the Mesa that a target's environment names.
     options.add_arguments(cmd, ("mesa",))
 
 

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from harness.sources import catalog
 from harness.base import config, options
+from harness.base.config import RunSettings
 from harness.mesa import runtime as mesa_mod
 from harness.run import sharding
 from harness.executor import targets as targets_mod
@@ -38,17 +39,26 @@ from harness.explore import coverage as compare
 from harness.sources.explored import id_codec as ids, kept, space
 from harness.explore import ledger as ledger_mod
 from harness.explore.driver import TargetUnavailable, driver
+from harness.executor.settings import resolve
 from harness.explore.signature import is_finding, reduction_key
 from harness.model.status import Status
 
 DEFAULT_REDUCE_RUNS = 150
 
 
-TARGET_OPTIONS = ("target", "mesa", "vk_without", "case_timeout")
+# Both commands run cases: the target and the run's settings. Reduction runs each candidate alone,
+# so reduce leaves --batch out.
+EXPLORE_OPTIONS = ("target", *options.SETTINGS)
+REDUCE_OPTIONS = ("target", *options.but(options.SETTINGS, batch="reduction runs each candidate case alone"))
 
 
-def _target_options(parser: argparse.ArgumentParser) -> None:
-    options.add_arguments(parser, TARGET_OPTIONS, {"target": options.ONE, "case_timeout": options.TRIAGE_TIMEOUT})
+def _target_options(parser: argparse.ArgumentParser, names: tuple[str, ...], uses: dict[str, options.Use]) -> None:
+    options.add_arguments(parser, names, {"target": options.ONE, "case_timeout": options.TRIAGE_TIMEOUT, **uses})
+
+
+def _settings(args: argparse.Namespace, names: tuple[str, ...]) -> RunSettings:
+    """The run's settings of these options (raises mesa.MesaError for a --mesa that is no Mesa)."""
+    return resolve(options.values(args, [name for name in names if name in options.SETTINGS]))
 
 
 def _vk_without(args) -> tuple[str, ...]:
@@ -70,7 +80,7 @@ def _interrupt(signum, frame):
     raise Interrupted(signum)
 
 
-def _parser() -> argparse.ArgumentParser:
+def explore_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m harness explore")
     parser.add_argument("--family", action="append", choices=space.FAMILIES, required=True)
     parser.add_argument("--seed", default="0", help="a seed, or a range A-B of them (both included)")
@@ -83,15 +93,15 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--reduce-runs", type=int, default=DEFAULT_REDUCE_RUNS,
                         help="driver runs allowed to reduce each distinct failure")
     parser.add_argument("--no-reduce", action="store_true")
-    options.add_arguments(parser, ("shard", "results_dir", "baseline", "batch"), {
-        "shard": options.Use("", "every N-th seed of the range from the K-th"),
-        "results_dir": options.Use(None, "results/explore/<target>-seed<N>; a range's seeds each in seed<N>/"),
-        "baseline": options.Use([], "also run the fixed cases a baseline lists as failing, and say which findings "
-                                    "they find too (and which of them exploration missed)"),
+    _target_options(parser, EXPLORE_OPTIONS, {
         "batch": options.Use(config.BATCH, f"{config.BATCH}: explored cases run batched, failures confirmed alone "
                                            "and a share of passes audited alone; 1: a context each; reduction "
                                            "always runs alone")})
-    _target_options(parser)
+    options.add_arguments(parser, ("shard", "results_dir", "baseline"), {
+        "shard": options.Use("", "every N-th seed of the range from the K-th"),
+        "results_dir": options.Use(None, "results/explore/<target>-seed<N>; a range's seeds each in seed<N>/"),
+        "baseline": options.Use([], "also run the fixed cases a baseline lists as failing, and say which findings "
+                                    "they find too (and which of them exploration missed)")})
     return parser
 
 
@@ -99,7 +109,7 @@ def _parser() -> argparse.ArgumentParser:
 class _Plan:
     """What an explore command runs: its budget, Mesa, this shard's seeds and their folders."""
     budget: search.Budget
-    build: object
+    settings: RunSettings
     shard: sharding.Shard
     mine: list[int]
     folders: dict[int, Path]
@@ -111,7 +121,7 @@ def _plan(args) -> _Plan:
                "batch": args.batch, "mesa": args.mesa, "vk_without": args.vk_without,
                "reduce_runs": args.reduce_runs, "no_reduce": args.no_reduce, "baseline": args.baseline}
     budget = search.Budget.parse(args.budget)
-    build = mesa_mod.chosen(args.mesa)
+    settings = _settings(args, EXPLORE_OPTIONS)
     targets_mod.get(args.target)
     seeds = parse_seeds(args.seed)
     shard = sharding.chosen(args.shard, config.knobs())
@@ -121,7 +131,7 @@ def _plan(args) -> _Plan:
     # earlier command of this one spent (the same in each folder it wrote)
     spent = max([ledger_mod.start(folders[seed], {**command, "seed": seed}, args.family, args.resume)
                  for seed in mine] or [0.0])
-    return _Plan(budget, build, shard, mine, folders, ledger_mod.Clock(spent))
+    return _Plan(budget, settings, shard, mine, folders, ledger_mod.Clock(spent))
 
 
 def explore_main(argv: list[str]) -> int:
@@ -133,7 +143,7 @@ def explore_main(argv: list[str]) -> int:
         print(findings_mod.summary(paths))
         print("size: stages/draws/entries/vertices/GLSL lines")
         return 0
-    args = _parser().parse_args(argv)
+    args = explore_parser().parse_args(argv)
     try:
         plan = _plan(args)
     except (ValueError, OSError, targets_mod.UnknownTarget, mesa_mod.MesaError) as exc:
@@ -149,8 +159,7 @@ def explore_main(argv: list[str]) -> int:
     found_any = False
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        with driver(args.target, plan.build, _vk_without(args), args.case_timeout, args.batch,
-                    mine[0] if mine else 0) as run:
+        with driver(args.target, plan.settings, mine[0] if mine else 0) as run:
             parts = [(seed, family) for seed in mine for family in args.family]
             for number, (seed, family) in enumerate(parts):
                 now = time.monotonic()          # what is left, shared by the parts still to run
@@ -339,16 +348,20 @@ def keep_main(argv: list[str]) -> int:
     return 0
 
 
-def reduce_main(argv: list[str]) -> int:
+def reduce_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m harness reduce")
     parser.add_argument("case_id")
     parser.add_argument("-o", "--output", default=None, help="where the reduced case's reproducers go")
     parser.add_argument("--max-runs", type=int, default=300)
-    _target_options(parser)
-    args = parser.parse_args(argv)
+    _target_options(parser, REDUCE_OPTIONS, {})
+    return parser
+
+
+def reduce_main(argv: list[str]) -> int:
+    args = reduce_parser().parse_args(argv)
     try:
         case = catalog.find(args.case_id)
-        build = mesa_mod.chosen(args.mesa)
+        settings = _settings(args, REDUCE_OPTIONS)
         targets_mod.get(args.target)
     except (catalog.NoSuchCase, targets_mod.UnknownTarget, mesa_mod.MesaError) as exc:
         print(f"python -m harness reduce: {exc}", file=sys.stderr)
@@ -362,7 +375,7 @@ def reduce_main(argv: list[str]) -> int:
         return 2
     output = Path(args.output or f"results/reduce/{args.target}")
     try:
-        with driver(args.target, build, _vk_without(args), args.case_timeout) as run:
+        with driver(args.target, settings) as run:
             outcome = run(case)
             print(f"{case.id}[{args.target}]: {outcome.status}")
             if not is_finding(outcome):

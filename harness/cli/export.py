@@ -13,6 +13,8 @@ HELP = "write a standalone reproducer of a case"
 
 def add_arguments(cmd) -> None:
     cmd.add_argument("case_id")
+    # Not the run settings: an export runs nothing, and its reproducer is the case as the Vulkan
+    # layer translates it, which only the translations switched off change.
     options.add_arguments(cmd, ("shader_tests", "vk_without"))
     cmd.add_argument("--format", choices=export.FORMATS, default="glsl")
     cmd.add_argument("-o", "--output", default=".", help="folder (default: the current one)")

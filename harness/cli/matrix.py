@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 from harness.sources import catalog
-from harness.base import config, options
+from harness.base import args as args_mod, config, options
 from harness.run import gating
 from harness.model import ids
 from harness.model.outcome import Record
@@ -107,11 +107,11 @@ def run(mesas: list[str], out: Path, chosen: list[str], extra: list[str]) -> lis
         folders[name] = path
     env = {k: v for k, v in config.environ().items() if k != "HARNESS_MESA"}     # --mesa decides
     try:
-        rest, words = gating.option_values(extra, "--baseline")
-        flakes = gating.option_values(rest, "--flakes")[1]
-        gates = {name: gating.choose(words, flakes, None if path == SYSTEM else mesa.chosen(path))
+        gating_options = args_mod.taken(extra, ("baseline", "flakes"))[0]
+        gates = {name: gating.choose(gating_options["baseline"], gating_options["flakes"],
+                                     None if path == SYSTEM else mesa.chosen(path))
                  for name, path in folders.items()}
-    except gating.GateError as exc:
+    except (args_mod.ArgsError, gating.GateError) as exc:
         raise MatrixError(str(exc)) from None
     done = []
     for name, path in folders.items():
@@ -163,14 +163,12 @@ def write(table: matrix.Matrix, out: Path) -> list[Path]:
     return written
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    extra = argv[argv.index("--") + 1:] if "--" in argv else []
-    argv = argv[:argv.index("--")] if "--" in argv else argv
+def command_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description="Chosen cases on several Mesa builds: the "
                                      "verdict per release in version order, and where it changed.")
     parser.add_argument("tests", nargs="*", metavar="PATH", help="test paths to run (pytest's)")
-    options.add_arguments(parser, ("mesa", "target", "case"), {
+    # The run settings, each Mesa's run's (pytest's options, handed on); --mesa names the Mesas.
+    options.add_arguments(parser, (*options.SETTINGS, "target", "case"), {
         "mesa": options.Use(many=f"here: each a Mesa build to run on; '{SYSTEM}': the system's Mesa")})
     parser.add_argument("--from-results", nargs="+", default=[], metavar="RESULTS",
                         help="runs already made (results dirs, results.json or JUnit), one Mesa or more each")
@@ -178,16 +176,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-k", default="", metavar="EXPR", help="pytest's -k expression")
     parser.add_argument("-o", "--output", type=Path, default=DEFAULT_OUT, metavar="OUT",
                         help=f"where the runs, matrix.json and matrix-junit.xml go (default: {DEFAULT_OUT})")
-    args = parser.parse_args(argv)            # --help, or a usage error: argparse exits
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    extra = argv[argv.index("--") + 1:] if "--" in argv else []
+    argv = argv[:argv.index("--")] if "--" in argv else argv
+    args = command_parser().parse_args(argv)            # --help, or a usage error: argparse exits
+    settings = options.as_args(options.values(args, options.but(options.SETTINGS, mesa="the runs' own")))
     try:
         if not (args.mesa or args.from_results):
             raise MatrixError("give --mesa PATH (to run) or --from-results RESULTS (runs already made)")
         if not args.mesa and (args.tests or args.case or args.failures_of or args.k or extra):
             raise MatrixError("test paths, --case, --failures-of, -k and pytest arguments choose what --mesa runs")
+        if not args.mesa and settings:
+            raise MatrixError(f"{' '.join(settings)}: the run settings are for what --mesa runs")
         folders = [Path(p) for p in args.from_results]
         if args.mesa:
             chosen = selection(args.case, args.failures_of, args.k, args.tests, args.target)
-            folders += run(args.mesa, args.output, chosen, extra)
+            folders += run(args.mesa, args.output, chosen, settings + extra)
         table = matrix.build([e for folder in folders for e in versioned(folder)])
         print(matrix.format_text(table))
         for name in args.case:

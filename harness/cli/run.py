@@ -15,6 +15,7 @@ HELP = "run a program (piglit's shader_runner, a reproducer) with the target's e
 
 def add_arguments(cmd) -> None:
     cmd.add_argument("target")
+    # Not the run settings: no case runs here, only the Mesa that a target's environment names.
     options.add_arguments(cmd, ("mesa",))
     cmd.add_argument("program", nargs="*", help="-- PROGRAM [ARGS...]")
 

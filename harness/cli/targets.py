@@ -17,7 +17,9 @@ SHOWN_LIMITS = ("GL_MAX_VARYING_COMPONENTS", "GL_MAX_VERTEX_OUTPUT_COMPONENTS",
                 "GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS", "GL_MAX_CLIP_DISTANCES",
                 "GL_MAX_TEXTURE_COORDS")
 
-OPTIONS = ("gl_platform", "mesa")
+# A probe starts a target's child as a run would, so it takes the run's settings (without a
+# spawner, whatever --no-spawner says: one child per target).
+OPTIONS = options.SETTINGS
 
 
 def add_arguments(cmd) -> None:

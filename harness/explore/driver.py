@@ -7,6 +7,7 @@ import contextlib
 
 from harness.base import config
 from harness.run import core
+from harness.base.config import RunSettings
 from harness.executor.settings import settings as run_settings
 from harness.executor.batch import Batched
 from harness.executor.executor import not_under_test
@@ -16,23 +17,25 @@ from harness.model.status import Verdict
 from harness.base.errors import UsageError
 
 
+# What a driver runs with where its caller gives no settings: a triage command's timeout.
+TRIAGE = run_settings(case_timeout=config.TRIAGE_CASE_TIMEOUT)
+
+
 class TargetUnavailable(UsageError, RuntimeError):
     pass
 
 
 @contextlib.contextmanager
-def driver(target: str, mesa=None, vk_without: tuple[str, ...] = (), case_timeout: float = config.TRIAGE_CASE_TIMEOUT,
-           batch: int = 0, seed: int = 0):
-    """A callable case -> Verdict for one target, its executor child alive for the block.
-    `batch` > 1: cases run batched (harness/executor/batch.py; failures confirmed alone, passes audited
+def driver(target: str, settings: RunSettings = TRIAGE, seed: int = 0):
+    """A callable case -> Verdict for one target run with `settings` (a command's: executor.settings
+    resolve), its executor child alive for the block. `settings.batch` > 1: cases run batched (harness/executor/batch.py; failures confirmed alone, passes audited
     by `seed`); `run.alone` runs a case in a context of its own all the same (reduction)."""
     spec = targets_mod.get(target)
     if spec.unavailable:
         raise TargetUnavailable(f"target {target}: {spec.unavailable}")
-    settings = run_settings(case_timeout=case_timeout, mesa=mesa, vk_without=tuple(vk_without), batch=batch)
     rules = core.Rules(audit_seed=seed)
     with core.runner(settings, target) as runner:
-        why = not_under_test(spec, runner.info(), mesa)
+        why = not_under_test(spec, runner.info(), settings.mesa)
         if why:
             raise TargetUnavailable(f"target {target} is not the Mesa asked for: {why}")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from typing import Any, Sequence
 
-from harness.base.args import option_values
+from harness.base.args import taken
 from harness.scheduler import layout as layout_mod
 
 # Options under which pytest lists or shows rather than runs: one process says it once.
@@ -41,9 +41,7 @@ def narrowed(option: Any, args: Sequence[str], narrowing: bool) -> bool:
 
 def without_jobs(args: list[str]) -> list[str]:
     """pytest's arguments less the ones the scheduler has read (-n, --numprocesses, --jobs)."""
-    for option in ("-n", "--numprocesses", "--jobs"):
-        args = option_values(args, option)[0]
-    return args
+    return taken(args, ("numprocesses", "jobs"))[1]
 
 
 def process_args(args: list[str], rootpath: Any) -> list[str]:

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from harness.base import args as args_mod
 from harness.base.config import MesaBuild
 from harness.model.families import CHECKOUT
 from harness.base.errors import UsageError
@@ -141,14 +140,6 @@ def stable_update(version: str, folder: Path = BASELINES) -> str:
     updates = [(int(p.stem[len(prefix):]), p.stem[len("mesa-"):]) for p in folder.glob(f"{prefix}*.csv")
                if p.stem[len(prefix):].isdigit()]
     return max(updates)[1] if updates else ""
-
-
-def option_values(args: Sequence[str], option: str) -> tuple[list[str], list[str]]:
-    """harness.base.args.option_values, its error a GateError."""
-    try:
-        return args_mod.option_values(args, option)
-    except args_mod.ArgsError as e:
-        raise GateError(str(e)) from None
 
 
 def _shown(path: str | os.PathLike[str]) -> str:

@@ -36,7 +36,7 @@ from collections import Counter
 from pathlib import Path
 
 from harness.base import args as args_mod
-from harness.base import config, provenance
+from harness.base import config, options, provenance
 from harness.run import gating, journal, sharding
 from harness.mesa import runtime as mesa
 from harness.results import files as results
@@ -46,7 +46,10 @@ from harness.model import ids, outcome
 from harness.model.status import Status
 from harness.base.errors import UsageError
 
-OWN_OPTIONS = ("-n", "--numprocesses", "--dist", "--shuffle", "--jobs", "--in-process")
+# What the scheduler reads of pytest's arguments, by field (harness/base/args.py), and the options
+# it decides itself, which a run it splits must not give.
+SCHEDULED = ("shard", "junitxml", "results_dir", "resume", "baseline", "flakes", "mesa")
+OWN = ("numprocesses", "dist", "shuffle", "jobs", "in_process")
 IN_PROCESS = "--in-process"     # what the processes are told: run here, with the layout's children
 TAIL = 3000             # characters of a failed shard's log shown
 RESTARTS = 3            # times a process killed by a signal starts again
@@ -57,18 +60,18 @@ class ParallelError(UsageError, ValueError):
     """Arguments this command cannot split (one line, exit 4 as pytest's usage errors)."""
 
 
-def split_results_dir(args: list[str], option: str = "--results-dir",
-                      default: Path | None = Path("results")) -> tuple[list[str], Path | None]:
-    """The pytest arguments less `option`, and its value (the last one given; default: pytest's
-    default). An option the scheduler itself sets is refused."""
+def scheduled(args: list[str]) -> tuple[dict[str, list[str]], list[str]]:
+    """(the values of the options the scheduler reads, SCHEDULED: every one given, in order; the
+    other pytest arguments, verbatim and in order). An option it sets itself is refused."""
     try:
-        rest, values = args_mod.option_values(args, option)
-    except args_mod.ArgsError:
-        raise ParallelError(f"{option} needs a folder") from None
-    for arg in rest:
-        if arg.split("=", 1)[0] in OWN_OPTIONS or (arg.startswith("-n") and arg[2:].isdigit()):
-            raise ParallelError(f"{arg}: `parallel` chooses the shards itself; run without it")
-    return rest, Path(values[-1]) if values else default
+        found, rest = args_mod.taken(args, SCHEDULED + OWN)
+    except args_mod.ArgsError as exc:
+        raise ParallelError(str(exc)) from None
+    for name in OWN:
+        if found[name]:
+            flag = args_mod.PYTEST[name][0][0] if name in args_mod.PYTEST else options.OPTIONS[name].flag
+            raise ParallelError(f"{flag}: `parallel` chooses the shards itself; run without it")
+    return found, rest
 
 
 def exit_status(codes: list[int]) -> int:
@@ -84,17 +87,17 @@ def exit_status(codes: list[int]) -> int:
     return 5 if codes and all(c == 5 for c in codes) else 0
 
 
-def _start(cmd: list[str], log_path: Path, mode: str) -> subprocess.Popen:
+def _start(cmd: list[str], log_path: Path, mode: str) -> subprocess.Popen[bytes]:
     with open(log_path, mode) as log:           # the child has its own copy of the descriptor
         return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)
 
 
-def _wait(procs: list, k: int, cmd: list[str], folder: Path) -> int:
+def _wait(procs: list[subprocess.Popen[bytes] | None], k: int, cmd: list[str], folder: Path) -> int:
     """Process k's exit status. A process killed by a signal (an OOM killer, a driver that takes
     its process down) loses only the case it was on: that case is recorded as a crash in its
     journal, and the process starts again on what it had left (--resume its folder), up to
     RESTARTS times; the cases it finished stay in its journal."""
-    code = procs[k].wait()
+    code = _started(procs[k]).wait()
     for _ in range(RESTARTS):
         if code >= 0 or code == -signal.SIGTERM:        # an exit, or our own SIGTERM passed on
             return code
@@ -106,8 +109,13 @@ def _wait(procs: list, k: int, cmd: list[str], folder: Path) -> int:
                                        f"(the run's process {k + 1}, restarted on the cases it had left)"))
         dead.close()
         procs[k] = _start(cmd + [f"--resume={folder}"], folder / "pytest.log", "a")
-        code = procs[k].wait()
+        code = _started(procs[k]).wait()
     return code
+
+
+def _started(proc: subprocess.Popen[bytes] | None) -> subprocess.Popen[bytes]:
+    assert proc is not None, "a process waited on before it started"
+    return proc
 
 
 def _die_with_parent() -> None:
@@ -128,38 +136,39 @@ def _resumed(folder: Path, out: Path) -> Path:
     return path
 
 
-def gate(args: list[str]) -> tuple[gating.Gate, list[str]]:
-    """The run's gate, and the pytest arguments with it in place of their --baseline and --flakes."""
+def gate(found: dict[str, list[str]]) -> gating.Gate:
+    """The run's gate, of its --baseline, --flakes and --mesa (the last one counts, as in pytest)."""
     try:
-        rest, words = gating.option_values(args, "--baseline")
-        rest, flakes = gating.option_values(rest, "--flakes")
-        named = gating.option_values(rest, "--mesa")[1]                 # the last one counts, as in pytest
-        chosen = gating.choose(words, flakes, mesa.chosen(named[-1] if named else None))
+        return gating.choose(found["baseline"], found["flakes"], mesa.chosen(_last(found, "mesa")))
     except (gating.GateError, mesa.MesaError) as exc:
         raise ParallelError(str(exc)) from None
-    return chosen, rest + chosen.options()
+
+
+def _last(found: dict[str, list[str]], name: str) -> str | None:
+    return found[name][-1] if found[name] else None
 
 
 def run(layout: Layout, args: list[str], junitxml: Path | None = None) -> int:
     """Run pytest `args` over the layout's processes, merge their results into --results-dir (and
     JUnit also into `junitxml`, pytest's --junitxml, given once for the whole run)."""
     n = layout.processes
-    rest, outer = split_results_dir(args, "--shard", None)
-    rest, given = split_results_dir(rest, "--junitxml", None)     # one JUnit for the run, not one per process
-    rest, spelled = split_results_dir(rest, "--junit-xml", None)
-    junitxml = junitxml or given or spelled
+    found, rest = scheduled(args)
+    given = _last(found, "junitxml")                    # one JUnit for the run, not one per process
+    junitxml = junitxml or (Path(given) if given else None)
     try:
-        outer = sharding.chosen(str(outer or ""), config.knobs())
+        outer = sharding.chosen(_last(found, "shard") or "", config.knobs())
     except sharding.ShardError as exc:
         raise ParallelError(str(exc)) from None
-    rest, out = split_results_dir(rest)
-    rest, resume = split_results_dir(rest, "--resume", None)
-    chosen, rest = gate(rest)
+    out = Path(_last(found, "results_dir") or options.OPTIONS["results_dir"].default)
+    resume = _last(found, "resume")
+    chosen = gate(found)
     print(chosen.line, flush=True)                      # the run's first line: what gates it
     if outer.n > 1:                                     # the second: which part it runs
         print(f"harness parallel: {outer.describe()}, over {n} processes", flush=True)
+    # each process's own options, of the values read: the gate resolved, the Mesa, what to resume
+    rest += chosen.options() + [f"--mesa={m}" for m in found["mesa"][-1:]]
     if resume is not None:
-        rest += [f"--resume={_resumed(resume, out)}"]
+        rest += [f"--resume={_resumed(Path(resume), out)}"]
     rest += [IN_PROCESS, "--jobs", str(layout.children)]
     shader_cache.seed(layout.slots, config.environ())   # each process seeds only for its own children
     shards = [out / "shards" / f"{k}" for k in range(1, n + 1)]
@@ -172,9 +181,9 @@ def run(layout: Layout, args: list[str], junitxml: Path | None = None) -> int:
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
     start = time.monotonic()
-    procs: list[subprocess.Popen | None] = [None] * n
+    procs: list[subprocess.Popen[bytes] | None] = [None] * n
 
-    def pass_on(signum, frame):                 # the processes write what they finished, then we merge
+    def pass_on(signum: int, frame: object) -> None:                 # the processes write what they finished, then we merge
         for proc in procs:
             if proc is not None and proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)

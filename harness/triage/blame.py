@@ -23,12 +23,14 @@ from harness.mesa import mix
 from harness.mesa.runtime import MesaError
 from harness.model.case import Case
 from harness.base import config
-from harness.base.config import VkPath, VkPaths
+from harness.base.config import RunSettings, VkPath, VkPaths
 from harness.executor.settings import settings
 from harness.executor.executor import Executor, probe
 from harness.model.status import Reply
 from harness.oracle.verdict import judge
 
+# The settings of a blame run by default: a triage command's timeout.
+TRIAGE = settings(case_timeout=config.TRIAGE_CASE_TIMEOUT)
 VALIDATION_PREFIX = "harness layer: Vulkan validation error(s)"   # harness/backends/vk/runner.py: a LayerFault
 INVALID_SPIRV = re.compile(r"VUID-VkShaderModuleCreateInfo-pCode-(01379|08737)")
 OUTDATED = re.compile(r"Invalid capability operand|unknown VkStructureType|not supported by Vulkan")
@@ -82,26 +84,26 @@ def setups(build, others: tuple = ()) -> list[Setup]:
     return found
 
 
-def _run(case: Case, setup: Setup, build, case_timeout: float, layer_path: str = "", runs: int = 1) -> Row:
+def _run(case: Case, setup: Setup, build, base: RunSettings, layer_path: str = "", runs: int = 1) -> Row:
     """One row. zink's status comes from a run without the validation layer (a layer older than the
     driver can abort the process), its validation from a second run under the layer.
     `layer_path`: a folder of layer JSON files (a newer validation layer than the system's) the
     Vulkan loader of every setup also searches. `runs`: runs without the layer, each in a new
     process; the row fails when one of them does (an intermittent crash), and says how many did."""
-    row = _repeated(case, setup, build, case_timeout, layer_path, runs)
+    row = _repeated(case, setup, build, base, layer_path, runs)
     if setup.zink_validation and row.status != "error":
         with tempfile.TemporaryDirectory(prefix="harness-blame-") as tmp:
             folder = Path(tmp)
-            _once(case, _zink_watched(setup.target, folder), setup, build, case_timeout, layer_path)
+            _once(case, _zink_watched(setup.target, folder), setup, build, base, layer_path)
             log = folder / "validation.log"
             row = replace(row, validation=_first_error(log.read_text(errors="replace")) if log.exists() else "")
     return row
 
 
-def _repeated(case: Case, setup: Setup, build, case_timeout: float, layer_path: str, runs: int) -> Row:
+def _repeated(case: Case, setup: Setup, build, base: RunSettings, layer_path: str, runs: int) -> Row:
     rows: list[Row] = []
     while len(rows) < runs and not (rows and rows[0].status == "error"):    # a setup that did not start
-        rows.append(_once(case, setup.target, setup, build, case_timeout, layer_path))
+        rows.append(_once(case, setup.target, setup, build, base, layer_path))
     failed = [r for r in rows if r.status in blame_rules.FAILING]
     if len(rows) == 1:
         return rows[0]
@@ -110,7 +112,7 @@ def _repeated(case: Case, setup: Setup, build, case_timeout: float, layer_path: 
     return replace(failed[0], message=f"{failed[0].message} ({len(failed)} of {runs} runs)")
 
 
-def _once(case: Case, target: targets_mod.Target, setup: Setup, build, case_timeout: float,
+def _once(case: Case, target: targets_mod.Target, setup: Setup, build, base: RunSettings,
           layer_path: str) -> Row:
     if setup.refused:
         return Row(setup.name, build.version if build else "system", "error", f"did not start: {setup.refused}")
@@ -118,8 +120,8 @@ def _once(case: Case, target: targets_mod.Target, setup: Setup, build, case_time
     build = setup.mesa or build
     if layer_path:
         target = replace(target, env=target.env + (("VK_ADD_LAYER_PATH", layer_path),))
-    executor = Executor(target, settings(fork=False, mesa=build, case_timeout=case_timeout),
-                        **dict(setup.overrides))
+    # each run in a new process (no spawner), on this row's Mesa
+    executor = Executor(target, replace(base, fork=False, mesa=build), **dict(setup.overrides))
     try:
         info = executor.info()
         if info.status is not Reply.OK:
@@ -197,10 +199,10 @@ def plan(builds: list, layers: list[str] | None = None, only: tuple[str, ...] = 
             for build, layer_path in zip(builds, layers or [""] * len(builds))]
 
 
-def gather(case: Case, plans: list[MesaPlan], case_timeout: float = config.TRIAGE_CASE_TIMEOUT,
-           runs: int = 1) -> list[Row]:
-    """The case on every setup of every Mesa's plan, each run `runs` times."""
-    return [replace(_run(case, setup, p.build, case_timeout, p.layer_path, runs),
+def gather(case: Case, plans: list[MesaPlan], base: RunSettings = TRIAGE, runs: int = 1) -> list[Row]:
+    """The case on every setup of every Mesa's plan, each run `runs` times with the `base` settings
+    (the command's: executor.settings resolve), its Mesa the plan's and the setup's own fields over."""
+    return [replace(_run(case, setup, p.build, base, p.layer_path, runs),
                     zinks_path=setup.name == f"layer/{p.zinks_path}")
             for p in plans for setup in p.setups]
 

@@ -36,17 +36,19 @@ import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 from harness.triage import bisect_run as case_runs
 from harness.sources import catalog
 from harness.base import options
 from harness.run import core
-from harness.executor.settings import settings as run_settings
+from harness.executor.settings import resolve
 from harness.mesa import runtime as mesa, build as mesa_build
 from harness.executor import targets as targets_mod
 from harness.base.errors import UsageError
 
+# The run settings a bisection takes: every one but --mesa, each step's Mesa being the one it built.
+SETTINGS = options.but(options.SETTINGS, mesa="each step runs on the Mesa it has just built")
 GOOD, BAD, SKIP, ABORT = 0, 1, 125, 128
 # What a git killed mid-checkout leaves in the git directory.
 LOCKS = ("index.lock", "HEAD.lock")
@@ -96,6 +98,7 @@ class Plan:
     rate: float = 1.0                 # the failure's rate a run, and the confidence a step asks
     confidence: float = 0.99
     command: tuple[str, ...] = ()     # instead of building and running cases: this, in the tree
+    settings: dict[str, Any] = field(default_factory=dict)    # the run settings given (options.changed)
 
     @property
     def runs(self) -> int:
@@ -161,7 +164,7 @@ def run_at(plan: Plan, folder: Path, out) -> tuple[int, float, float]:
         return SKIP, time.monotonic() - started, 0.0
     built = time.monotonic()
     try:
-        settings = run_settings(mesa=mesa.locate(build_dir))
+        settings = resolve(plan.settings, mesa=mesa.locate(build_dir))
     except mesa.MesaError as exc:
         out(f"not a usable build: {exc}")
         return SKIP, built - started, 0.0
@@ -375,7 +378,8 @@ ERRORS = (BisectError, mesa_build.BuildError, catalog.NoSuchCase, targets_mod.Un
 def bisect(case_ids: Sequence[str], tree: str | Path, good: str, bad: str, target: str = "llvmpipe", *,
            rate: float = 1.0, confidence: float = 0.99, fixed: bool = False, results_dir: str | Path | None = None,
            build_dir: str | Path | None = None, optimization: str = "0", flake_retries: int = 1,
-           shader_tests: Sequence[str] = (), verify_result: bool = True, out=print, err=warn) -> int:
+           shader_tests: Sequence[str] = (), settings: Mapping[str, Any] | None = None, verify_result: bool = True,
+           out=print, err=warn) -> int:
     """`harness bisect` for callers in Python: the first commit of the Mesa checkout TREE between
     GOOD and BAD (any revisions) where the cases fail (FIXED: pass) on TARGET, a failure of RATE a
     run bisected with runs_per_step(rate, 1 - confidence) runs a step. Installs the build
@@ -391,18 +395,18 @@ def bisect(case_ids: Sequence[str], tree: str | Path, good: str, bad: str, targe
     plan = Plan(tree=str(tree), good=good, bad=bad, target=target, cases=tuple(case_ids), fixed=fixed,
                 build_dir=str(Path(build_dir).resolve() if build_dir else tree / "build-bisect"),
                 optimization=optimization, flake_retries=flake_retries, shader_tests=tuple(shader_tests),
-                rate=rate, confidence=confidence)
+                rate=rate, confidence=confidence, settings=options.changed(settings or {}))
     return run(plan, folder, out, verify_result=verify_result, install=True, err=err)
 
 
-def main(argv: list[str] | None = None) -> int:
+def command_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m harness bisect", description=__doc__.split("\n\n")[0])
     parser.add_argument("case_ids", nargs="*", metavar="CASE_ID")
     parser.add_argument("--tree", default=".", help="the Mesa git checkout (default: the current folder)")
     parser.add_argument("--good", help="a commit where the cases pass (with --fixed: where they fail)")
     parser.add_argument("--bad", help="a commit where they fail (with --fixed: where they pass)")
     parser.add_argument("--fixed", action="store_true", help="look for the first commit where the cases pass")
-    options.add_arguments(parser, ("target", "results_dir", "flake_retries", "shader_tests"), {
+    options.add_arguments(parser, ("target", *SETTINGS, "results_dir", "flake_retries", "shader_tests"), {
         "target": options.Use("llvmpipe", f"llvmpipe; one of {', '.join(sorted(DRIVERS))}, the targets a step "
                               "builds the drivers of", one=True),
         "results_dir": options.Use(None, "results/bisect-<target>-<good>-<bad>"),
@@ -417,6 +421,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-O", "--optimization", default="0", help="meson optimization of each step's build (default 0)")
     parser.add_argument("--no-verify", action="store_true", help="do not build and run the first commit and its parent")
     parser.add_argument("--step", action="store_true", help=argparse.SUPPRESS)   # what git bisect run calls
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = command_parser()
     args = parser.parse_args(argv)
     if args.target not in DRIVERS:
         parser.error(f"argument --target: invalid choice: {args.target!r} (choose from {', '.join(sorted(DRIVERS))})")
@@ -428,7 +437,8 @@ def main(argv: list[str] | None = None) -> int:
         return bisect(args.case_ids, args.tree, args.good, args.bad, args.target, rate=args.rate,
                       confidence=args.confidence, fixed=args.fixed, results_dir=args.results_dir,
                       build_dir=args.build_dir, optimization=args.optimization, flake_retries=args.flake_retries,
-                      shader_tests=args.shader_tests, verify_result=not args.no_verify)
+                      shader_tests=args.shader_tests, settings=options.values(args, SETTINGS),
+                      verify_result=not args.no_verify)
     except ERRORS as exc:
         print(f"python -m harness bisect: {exc}", file=sys.stderr)
         return ABORT if args.step else 2

@@ -121,3 +121,59 @@ def test_child_options_round_trip_through_json_with_the_targets_paths_first():
     split = run.child_options(get("lavapipe-split")).vk_paths
     assert (split.multi_draw, split.vertex_input) == ("split", "static")
     assert json.loads(run.child_options(get("lavapipe")).to_arg())["vk_paths"]["multi_draw"] == "native"
+
+
+# The commands that run cases, each with its parser, and the settings each deliberately leaves out
+# (the reason is written where it leaves them out). pytest and `harness parallel` take pytest's
+# options, every one of the table (test_argparse_and_pytest_get_the_same_declaration).
+LEFT_OUT = {"reduce": {"batch"}, "bisect": {"mesa"}}
+# The commands that run no case, and take only what they use (the reason is written there).
+RUN_NO_CASE = {"env", "run", "compare", "merge", "export", "report", "history", "dashboard"}
+
+
+def _command_parsers() -> dict[str, argparse.ArgumentParser]:
+    import harness.__main__ as main
+    from harness.cli import explore, matrix
+    from harness.triage import mesa_bisect
+    parsers = {"explore": explore.explore_parser(), "reduce": explore.reduce_parser(),
+               "matrix": matrix.command_parser(), "bisect": mesa_bisect.command_parser()}
+    for name, module in main.COMMANDS.items():
+        if name not in RUN_NO_CASE:
+            parsers[name] = argparse.ArgumentParser()
+            __import__(f"harness.cli.{module}", fromlist=["add_arguments"]).add_arguments(parsers[name])
+    return parsers
+
+
+def test_every_command_that_runs_cases_takes_every_run_setting():
+    """A new option marked `setting` in the table reaches every command that runs cases, or this
+    fails: each command's parser has every setting's flag, but the few it leaves out with a reason."""
+    import harness.__main__ as main
+    parsers = _command_parsers()
+    assert set(parsers) | RUN_NO_CASE | {"parallel"} == set(main.COMMANDS) | set(main.OWN_PARSERS)
+    missing = {}
+    for name, parser in parsers.items():
+        flags = {flag for action in parser._actions for flag in action.option_strings}
+        wanted = {options.OPTIONS[setting].flag for setting in set(options.SETTINGS) - LEFT_OUT.get(name, set())}
+        missing[name] = sorted(wanted - flags)
+    assert missing == {name: [] for name in parsers}
+
+
+def test_the_resolver_fills_each_setting_by_its_field():
+    """Every setting is a RunSettings field of its name, or one of the few converted explicitly."""
+    from dataclasses import fields
+    from harness.base.config import RunSettings
+    from harness.executor import settings as settings_mod
+    names = {field.name for field in fields(RunSettings)}
+    assert [s for s in options.SETTINGS if s not in names and s not in settings_mod.CONVERTED] == []
+    for name in set(options.SETTINGS) - set(settings_mod.CONVERTED):
+        value = options.OPTIONS[name].type("3") if options.OPTIONS[name].type else "3"
+        assert getattr(resolve({name: value}, mesa=None), name) == value, name
+
+
+def test_as_args_hands_on_the_values_that_differ_from_the_defaults():
+    assert options.as_args({"case_timeout": config.CASE_TIMEOUT, "batch": 4, "vk_validation": True,
+                            "no_spawner": False, "baseline": ["a", "b"], "vk_without": ""}) == \
+        ["--batch=4", "--vk-validation", "--baseline=a", "--baseline=b"]
+    assert options.but(("a", "b"), a="why") == ("b",)
+    with pytest.raises(ValueError):
+        options.but(("a", "b"), c="why")

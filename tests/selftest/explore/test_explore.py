@@ -4,6 +4,7 @@ drivers: a reduced case that still fails the same way, and a short fixed-seed ex
 to end."""
 from __future__ import annotations
 
+import dataclasses
 import json
 from types import SimpleNamespace
 
@@ -139,19 +140,20 @@ def test_reduced_case_fails_the_same_way_on_a_real_driver():
     """lavapipe with the layer's base-vertex lowering left out hands gl_BaseVertex = first to a
     non-indexed draw: a fixed case reduces to the known minimum, which fails that way again on
     a fresh child."""
-    from harness.explore.driver import driver
+    from harness.explore.driver import TRIAGE, driver
+    without = dataclasses.replace(TRIAGE, mesa=pinned_mesa(), vk_without=("base-vertex",))
     sp = space.get("draw_params")
     case = catalog.find("draw_params/DrawArrays/f5c4/glsl450/gs")
-    with driver("lavapipe", pinned_mesa(), ("base-vertex",)) as run:
+    with driver("lavapipe", without) as run:
         original = run(case)
         assert original.status is Status.FAIL
         key = reduction_key(original)
         assert key == ("fail", "gl_BaseVertex")
         result = search.reduce(sp, sp.from_case(case), run, key, max_runs=60)
     assert result.params == BASE_VERTEX_MINIMUM
-    with driver("lavapipe", pinned_mesa(), ("base-vertex",)) as run:
+    with driver("lavapipe", without) as run:
         assert same_failure(key, run(ids.find(result.case.id)))
-    with driver("lavapipe", pinned_mesa()) as run:                        # the lowering on: it passes
+    with driver("lavapipe", dataclasses.replace(TRIAGE, mesa=pinned_mesa())) as run:     # the lowering on: it passes
         assert run(ids.find(result.case.id)).status is Status.PASS
 
 

@@ -77,8 +77,6 @@ def test_none_runs_ungated_and_files_gate_alone(tmp_path):
     assert gating.choose(["a.csv"], [], None, tmp_path).baselines == ("a.csv",)
     with pytest.raises(gating.GateError, match="--baseline none runs ungated: it cannot be given with a.csv"):
         gating.choose(["none", "a.csv"], [], None, tmp_path)
-    assert gating.option_values(["-k", "x", "--baseline", "a", "--baseline=b"], "--baseline") == \
-        (["-k", "x"], ["a", "b"])
 
 
 def _mesa_of_known_defects() -> list[str]:
@@ -150,12 +148,3 @@ def test_plain_pytest_fails_on_a_planted_regression(tmp_path):
     entries = json.loads((tmp_path / "results" / "results.json").read_text())["results"]
     assert sorted((e["id"], e["status"], e["report"]) for e in entries) == [
         (FAILING, "fail", "skipped"), (PASSING, "pass", "passed"), (PLANTED, "fail", "failed")]
-
-
-def test_option_values_takes_a_short_options_attached_value_and_names_a_missing_one():
-    from harness.base.args import ArgsError, option_values
-    assert option_values(["-n4", "-k", "x", "-n", "2", "-nauto", "--numprocesses=3"], "-n") == \
-        (["-k", "x", "--numprocesses=3"], ["4", "2", "auto"])
-    assert option_values(["--jobs=2", "--jobsX"], "--jobs") == (["--jobsX"], ["2"])   # long: no attached form
-    with pytest.raises(ArgsError, match="--flakes needs a value"):
-        option_values(["-k", "x", "--flakes"], "--flakes")

@@ -46,6 +46,35 @@ def test_the_processes_get_the_arguments_less_the_schedulers_own():
                           "-k", "quads"]) == ["tests/tess", "-k", "quads"]
 
 
+@pytest.mark.parametrize("args, values, rest", [
+    (["tests/tess", "-k", "not quads", "--baseline", "none", "--baseline=a.csv", "x.py::t", "-p", "no:x"],
+     {"baseline": ["none", "a.csv"]}, ["tests/tess", "-k", "not quads", "x.py::t", "-p", "no:x"]),
+    (["-k=--x", "--results-dir=r", "--results-dir", "s", "-vv", "--mesa", "m"],      # repeated: every value, in order
+     {"results_dir": ["r", "s"], "mesa": ["m"]}, ["-k=--x", "-vv"]),
+    (["-k", "--baseline-like", "--junit-xml=j.xml", "--junitxml", "k.xml", "--shard=1/2"],
+     {"junitxml": ["j.xml", "k.xml"], "shard": ["1/2"]}, ["-k", "--baseline-like"]),    # no abbreviations
+    (["--flakes=", "a", "--", "--baseline", "b"], {"flakes": [""]}, ["a", "--", "--baseline", "b"]),  # after --: paths
+    (["--resume", "-x"], None, "--resume needs a value"),
+])
+def test_the_scheduler_reads_its_options_as_pytest_does_and_keeps_the_rest_in_order(args, values, rest):
+    from harness.base.args import ArgsError, taken
+    from harness.scheduler.processes import SCHEDULED
+    if values is None:
+        with pytest.raises(ArgsError, match=rest):
+            taken(args, SCHEDULED)
+        return
+    found, left = taken(args, SCHEDULED)
+    assert left == rest and {name: found[name] for name in found if found[name]} == values
+
+
+@pytest.mark.parametrize("arg", [["-n", "2"], ["-n4"], ["-nauto"], ["--numprocesses=2"], ["--dist", "load"],
+                                 ["--shuffle=1"], ["--jobs", "2"], ["--in-process"]])
+def test_a_split_run_refuses_the_options_the_scheduler_sets(arg):
+    from harness.scheduler.processes import ParallelError, scheduled
+    with pytest.raises(ParallelError, match="`parallel` chooses the shards itself"):
+        scheduled(["tests/tess", *arg])
+
+
 def _pytest(tmp_path, name, *args):
     folder = tmp_path / name
     proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *SELECTION, *args,

@@ -144,7 +144,7 @@ def test_parallel_runs_every_case_once_and_merges(tmp_path):
     (["2", "tests/tess", "-n", "4"], "-n: `parallel` chooses the shards itself"),
     (["2", "tests/tess", "--shard=3/2"], "--shard '3/2': K must be between 1 and N"),     # the run's own shard
     (["2", "tests/tess", "--shuffle", "1"], "--shuffle: `parallel` chooses"),
-    (["2", "tests/tess", "--results-dir"], "--results-dir needs a folder"),
+    (["2", "tests/tess", "--results-dir"], "--results-dir needs a value"),
 ])
 def test_parallel_bad_input_is_one_line(args, words):
     proc = harness_cli("parallel", *args)
