@@ -39,7 +39,7 @@ def main() -> None:
         print(f"{family}: {len(cases)} cases, {time.perf_counter() - start:.0f} s", flush=True)
     executor.close()
     with open(args.out, "wb") as f:
-        pickle.dump({"target": args.target, "info": info.observation, "pairs": pairs}, f)
+        pickle.dump({"target": args.target, "info": info.info, "pairs": pairs}, f)
 
 
 if __name__ == "__main__":

@@ -51,7 +51,7 @@ def load_revision(rev: str) -> types.ModuleType:
 
 def mutations(case, result):
     """Failing variants of an observation: each a (what, Result)."""
-    observation = result.observation or {}
+    observation = result.observation.to_json() if result.observation is not None else {}
     for d, draw in enumerate(observation.get("steps", [])):
         if not draw.get("xfb"):
             continue

@@ -39,7 +39,7 @@ def probe(name: str, settings: RunSettings) -> dict:
     result = probe_target(target, settings)
     if result.status is not Reply.OK:
         return entry | {"available": False, "reason": result.message or result.status}
-    return entry | {"available": True, **result.observation}
+    return entry | {"available": True, **(result.info or {})}
 
 
 def format_target(entry: dict) -> str:

@@ -339,8 +339,8 @@ class Executor:
                 message += "\n--- stderr tail ---\n" + tail
             return Result(status, message, duration=time.perf_counter() - start)
         return Result(Reply.parse(reply.get("status")), printable(reply.get("message", "")),
-                      reply.get("observation") or reply.get("info"),
-                      reply.get("duration", time.perf_counter() - start))
+                      reply.get("observation"), reply.get("duration", time.perf_counter() - start),
+                      info=reply.get("info"))
 
     @profiling.timed("executor.info")
     def info(self) -> Result:
@@ -350,8 +350,8 @@ class Executor:
             result = self._request({"op": "info"}, START_TIMEOUT)
             if result.status is not Reply.OK:
                 return result
-            self._info = result.observation
-        return Result(Reply.OK, observation=self._info)
+            self._info = result.info
+        return Result(Reply.OK, info=self._info)
 
 
 class ExecutorGroup:
@@ -436,4 +436,4 @@ def not_under_test(target: Target, started: Result, mesa: MesaBuild | None = Non
     exploration."""
     if started.status is not Reply.OK:
         return f"cannot start: {(started.message or str(started.status)).splitlines()[0]}"
-    return target.wrong_driver(started.observation or {}, mesa)
+    return target.wrong_driver(started.info or {}, mesa)

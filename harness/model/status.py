@@ -27,6 +27,8 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
+from harness.model.observation import Observation
+
 
 class Status(enum.StrEnum):
     PASS = "pass"
@@ -145,16 +147,19 @@ class Change(enum.Enum):
 
 @dataclass
 class Result:
-    """What the executor got for one case: a Reply, the child's message, its observation (or,
-    for an `info` request, the target's facts), and how long the case ran in the child."""
+    """What the executor got for one case: a Reply, the child's message, its observation (for
+    an `info` request: the target's facts instead), and how long the case ran in the child."""
     status: Reply
     message: str = ""
-    observation: dict[str, Any] | None = None           # JSON, as the child sent it
+    observation: Observation | None = None
     duration: float = 0.0
     batch: tuple[str, ...] | None = None    # batched: the cases run before it in its context; None: alone
+    info: dict[str, Any] | None = None      # an `info` reply: renderer, versions, limits
 
     def __post_init__(self) -> None:
         self.status = Reply.parse(self.status)          # a plain name becomes its Reply
+        if isinstance(self.observation, dict):          # the child's JSON becomes its Observation
+            self.observation = Observation.from_json(self.observation)
 
 
 @dataclass(frozen=True)

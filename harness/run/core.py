@@ -67,7 +67,7 @@ class Rules:
 
 def facts_of(runner: Runner) -> dict[str, Any]:
     """The target's renderer, version and Mesa, from its child ({} if it did not start)."""
-    return runner.info().observation or {}
+    return runner.info().info or {}
 
 
 def where(target: str, facts: dict[str, Any]) -> str:
@@ -140,7 +140,7 @@ def keep_for_triage(case: Case, target: str, result: Result, folder: Path) -> st
         if result.observation is not None:
             (folder / "observations").mkdir(parents=True, exist_ok=True)
             (folder / "observations" / f"{stem}.json").write_text(json.dumps(
-                {"id": case.id, "target": target, "case": case.to_json(), "observation": result.observation}))
+                {"id": case.id, "target": target, "case": case.to_json(), "observation": result.observation.to_json()}))
     except OSError:
         return ""
     return str(written[0].resolve())

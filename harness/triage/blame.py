@@ -61,7 +61,7 @@ def _zink_watched(target: targets_mod.Target, folder: Path) -> targets_mod.Targe
 def _other_vulkan(build) -> bool:
     """Whether zink-system reaches a Vulkan driver other than lavapipe on this machine."""
     result = probe(targets_mod.get("zink-system"), mesa=build)
-    return result.status is Reply.OK and "llvmpipe" not in (result.observation or {}).get("renderer", "")
+    return result.status is Reply.OK and "llvmpipe" not in (result.info or {}).get("renderer", "")
 
 
 def setups(build, others: tuple = ()) -> list[Setup]:
@@ -127,7 +127,7 @@ def _once(case: Case, target: targets_mod.Target, setup: Setup, build, base: Run
         if info.status is not Reply.OK:
             first = (info.message or info.status.value).splitlines()[0]
             return Row(setup.name, row_mesa, "error", f"did not start: {first}")
-        facts = info.observation
+        facts = info.info
         verdict = judge(case, executor.run(case), setup.target.name)
     finally:
         executor.close()
@@ -209,7 +209,7 @@ def gather(case: Case, plans: list[MesaPlan], base: RunSettings = TRIAGE, runs: 
 
 def _zinks_path(build) -> str:
     result = probe(targets_mod.get("lavapipe"), mesa=build, vk_paths=VkPaths())
-    return (result.observation or {}).get("vk_path", "") if result.status is Reply.OK else ""
+    return (result.info or {}).get("vk_path", "") if result.status is Reply.OK else ""
 
 
 def save(path: Path, evidence: dict[str, list[Row]]) -> None:

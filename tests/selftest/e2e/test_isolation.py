@@ -63,7 +63,7 @@ def cases(tess_cases, draw_params_cases, varyings_cases):
 def outcome(executor: Executor, case, driver: str):
     result = executor.run(case)
     verdict = judge(case, result, driver)
-    return verdict.status, verdict.message, json.dumps(result.observation, sort_keys=True)
+    return verdict.status, verdict.message, json.dumps(result.observation and result.observation.to_json(), sort_keys=True)
 
 
 @pytest.mark.parametrize("driver", ["llvmpipe", "zink"])

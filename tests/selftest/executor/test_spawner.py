@@ -36,7 +36,7 @@ def test_a_forked_child_reports_what_a_started_one_does():
         try:
             info = executor.info()
             assert info.status is Reply.OK, info.message
-            facts[fork] = info.observation
+            facts[fork] = info.info
             pid = executor.pid
         finally:
             executor.close()

@@ -170,7 +170,7 @@ def test_the_three_local_targets_run_the_fetched_mesa(name):
     assert found.loader.startswith(f"{FETCHED}/libc/") and found.libc == "2.43"
     result = probe(targets.get(name), mesa=found)
     assert result.status == "ok", result.message
-    facts = result.observation
+    facts = result.info
     assert facts["mesa"] == found.version == "26.2.6-1"
     assert facts["mesa_libraries"] and all(lib.startswith(str(FETCHED)) for lib in facts["mesa_libraries"])
     if name != "llvmpipe":              # zink on the fetched lavapipe, not Debian 12's

@@ -62,8 +62,8 @@ def test_each_path_runs_on_lavapipe(path, draw_id_off):
         try:
             info = ex.info()
             assert info.status is Reply.OK, info.message
-            assert info.observation["vk_path"] == path
-            assert f"multi-draw path {path} (--vk-path {path})" in info.observation["platform"]
+            assert info.info["vk_path"] == path
+            assert f"multi-draw path {path} (--vk-path {path})" in info.info["platform"]
             verdict = judge(case, ex.run(case), "lavapipe")
         finally:
             ex.close()
