@@ -418,7 +418,9 @@ def command_parser() -> argparse.ArgumentParser:
                         help="with --rate: a step misses the failure in all its runs with probability <= 1 - C "
                              "(default 0.99)")
     parser.add_argument("--build-dir", help="default: TREE/build-bisect")
-    parser.add_argument("-O", "--optimization", default="0", help="meson optimization of each step's build (default 0)")
+    parser.add_argument("-O", "--optimization", default="0",
+                        help="meson optimization of each step's build (default 0, not bin/build-mesa's 1: a "
+                             "step's build is used once, so it builds fastest)")
     parser.add_argument("--no-verify", action="store_true", help="do not build and run the first commit and its parent")
     parser.add_argument("--step", action="store_true", help=argparse.SUPPRESS)   # what git bisect run calls
     return parser
