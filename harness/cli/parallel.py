@@ -7,8 +7,19 @@ import os
 from harness.scheduler import layout, processes
 
 
+USAGE = """usage: python -m harness parallel N|auto [PYTEST ARGS...]
+
+Runs pytest's selection of cases over N pytest processes (auto: harness/scheduler/layout.py's rule), each every
+N-th case, and merges their results into --results-dir. PYTEST ARGS are pytest's and the
+harness's run options: `python -m pytest --help` lists them (group "GL/Vulkan conformance
+harness")."""
+
+
 def main(argv: list[str]) -> int:
     """argv: N|auto, then pytest's arguments."""
+    if argv[:1] in (["-h"], ["--help"]):
+        print(USAGE)
+        return 0
     try:
         jobs = layout.parse(argv[0] if argv else "")
     except layout.JobsError as exc:
