@@ -32,6 +32,9 @@ COUNTS = {"primitives_generated": 0, "xfb_primitives_written": 1, "xfb_vertices"
 GL_STAGES = {"vs": "GL_VERTEX_SHADER", "tcs": "GL_TESS_CONTROL_SHADER", "tes": "GL_TESS_EVALUATION_SHADER",
              "gs": "GL_GEOMETRY_SHADER", "fs": "GL_FRAGMENT_SHADER"}
 TEMPLATE = "repro.c.j2"
+# The parameter buffer's first word, which no count-draw reads (its count is the second word):
+# the harness's GL backend writes this marker there, so the standalone program does too.
+HARNESS_PARAMETER_WORD = "0xDEADBEEF"
 INDEX_C = {"UNSIGNED_BYTE": "GLubyte", "UNSIGNED_SHORT": "GLushort", "UNSIGNED_INT": "GLuint"}
 INDEX_SIZE = {"UNSIGNED_BYTE": 1, "UNSIGNED_SHORT": 2, "UNSIGNED_INT": 4}
 
@@ -180,7 +183,13 @@ def program(case: Case) -> str:
     why = unsupported(case)
     if why:
         raise NotExportable(f"--format c: case {case.id}: {why}")
-    return _environment().get_template(TEMPLATE).render(**values(case))
+    return render(case, TEMPLATE, piglit=False, parameter_word=HARNESS_PARAMETER_WORD)
+
+
+def render(case: Case, template: str, **extra: object) -> str:
+    """A template of the case's values (standalone or piglit's C), with `extra`: `piglit`, which
+    the shared partials test, and `parameter_word`, the GL_PARAMETER_BUFFER's first word."""
+    return _environment().get_template(template).render(**values(case), **extra)
 
 
 @lru_cache(maxsize=None)
