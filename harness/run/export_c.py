@@ -6,8 +6,8 @@ It draws the case as the GL backend does (harness/backends/gl/runner.py, draws.p
 with the captures as interleaved transform-feedback varyings, the vertex arrays and element
 array, per draw its state, the primitives-generated and primitives-written queries and transform
 feedback with rasterization discarded. After each draw it compares the counts and the captured
-records with the expected values the harness computed, embedded as data (the oracle stays in the
-harness), and prints `PASS` or the first mismatch, as the harness's verdict words it; exit 0 or 1
+records (in capture order, or grouped by an integer key in any order, as tessellation's are) with the
+expected values the harness computed, embedded as data (the oracle stays in the harness), and prints `PASS` or the first mismatch, as the harness's verdict words it; exit 0 or 1
 (2 when the context or the program cannot be made).
 
 The C program is a Jinja2 template, templates/repro.c.j2 (package data, as the HTML report's
@@ -17,6 +17,7 @@ writes: the programs, vertex data, expected values and each draw's arguments.
 from __future__ import annotations
 
 import json
+import math
 from functools import lru_cache
 from typing import TypedDict
 
@@ -24,6 +25,7 @@ import jinja2
 
 from harness.backends import indirect_commands
 from harness.model.case import CAPTURE_TYPES, Attribute, Case, Draw, DrawState
+from harness.model.expectations import Expectation
 from harness.base.errors import UsageError
 from harness.model.observation import XFB_VERTICES
 
@@ -76,10 +78,30 @@ class RecordCheck(TypedDict):
     tolerance: float
 
 
+class Group(TypedDict):
+    step: int
+    key_word: int
+    key_value: int
+    key: str
+    label: str
+
+
+class GroupCheck(TypedDict):
+    step: int
+    group: int
+    word: int
+    kind: str
+    components: list[float]
+    quantity: str
+    tolerance: float
+
+
 class Checks(TypedDict):
     count_checks: list[CountCheck]
     length_checks: list[LengthCheck]
     record_checks: list[RecordCheck]
+    groups: list[Group]
+    group_checks: list[GroupCheck]
 
 
 class DrawCall(TypedDict):
@@ -172,11 +194,28 @@ def unsupported(case: Case) -> str:
     if any(a.array for a in case.attributes):
         return "compatibility arrays are not written"
     for e in case.expect:
-        if e.groups or e.value_sets or e.tess_coord or e.pixels or e.probes or e.queries or e.storage:
-            return "only counts and records in capture order (sequence) are checked"
+        if e.value_sets or e.tess_coord or e.pixels or e.probes or e.queries or e.storage:
+            return "only counts, records in capture order (sequence) and records grouped by a key are checked"
+        why = _groups_unsupported(case, e)
+        if why:
+            return why
         if any(name not in COUNTS for name, _ in e.counts):
             return f"count {next(n for n, _ in e.counts if n not in COUNTS)!r} is not read"
     return ""
+
+
+def _groups_unsupported(case: Case, e: Expectation) -> str:
+    types = {c.quantity: c.type for c in case.readback.captures}
+    for group in e.groups:
+        if types.get(group.key) not in ("int", "uint"):
+            return f"{group.label}: only groups keyed by a captured int are checked"
+        if not all(math.isfinite(v) for _, value in group.values for v in _components(value)):
+            return f"{group.label}: non-finite expected values are not written"
+    return ""
+
+
+def _components(value: float | tuple[float, ...]) -> list[float]:
+    return [float(v) for v in value] if isinstance(value, (list, tuple)) else [float(value)]
 
 
 def program(case: Case) -> str:
@@ -254,7 +293,28 @@ def _checks(case: Case) -> Checks:
                                 "kind": CAPTURE_TYPES[ctype][0][0],          # i, u or f
                                 "components": [float(v) for v in components], "label": record.label,
                                 "quantity": quantity, "tolerance": e.tolerance})
-    return {"count_checks": counts, "length_checks": lengths, "record_checks": records}
+    groups, group_checks = _group_checks(case, offsets)
+    return {"count_checks": counts, "length_checks": lengths, "record_checks": records,
+            "groups": groups, "group_checks": group_checks}
+
+
+def _group_checks(case: Case, offsets: dict[str, tuple[int, str]]) -> tuple[list[Group], list[GroupCheck]]:
+    """The record groups of every step (records whose integer key holds a value, in any order)
+    and one row per group and compared quantity."""
+    groups: list[Group] = []
+    checks: list[GroupCheck] = []
+    for e in case.expect:
+        for group in e.groups:
+            index = len(groups)
+            groups.append({"step": e.step, "key_word": offsets[group.key][0], "key_value": int(group.key_value),
+                           "key": group.key, "label": group.label})
+            for quantity, value in group.values:
+                if quantity not in offsets:
+                    continue                       # not captured: the verdict leaves it out too
+                word, ctype = offsets[quantity]
+                checks.append({"step": e.step, "group": index, "word": word, "kind": CAPTURE_TYPES[ctype][0][0],
+                               "components": _components(value), "quantity": quantity, "tolerance": e.tolerance})
+    return groups, checks
 
 
 def _steps(case: Case) -> list[StepValues]:
