@@ -9,7 +9,8 @@
 #            (any clone of upstream piglit) and its commit 124bca3c9, the upstream commit Debian's
 #            tarball is, is exported instead. Installs piglit's build dependencies:
 #            `apt-get build-dep piglit` (cmake, ninja-build, libwaffle-dev, libegl-dev, libgbm-dev,
-#            python3-numpy, python3-mako, ... as debian/control lists them).
+#            python3-numpy, python3-mako, ... as debian/control lists them) and waffle-utils
+#            (wflinfo: the renderer and version each run's summary names).
 # configure: cmake -GNinja as piglit builds, GL tests only (no GLES, CL, Vulkan, GLX tests).
 # add:       `python -m harness export --format piglit` of each test below, copied into the tree:
 #            the C file under tests/spec/AREA/, its line appended to AREA's CMakeLists.gl.txt, its
@@ -33,17 +34,19 @@ indirect-count-restart|draw_params/explore/v1-k0as11.ak1as36.1.aa4.1.m3x0zz.0.t.
 indirect-draw-parameter-buffer|draw_params/explore/v1-k0as11.ak1as36.0.az.0.f.36z.k1as31.n.aa17.2.6.0.1zz.0.f.0z.k1as21.n.aa0.1.9.0.0zz.0.f.0zz.s15.f.460z|mesa-22.3.6/st-indirect-draw-parameter-buffer"
 # mesa | drivers: "system" is Debian 12's 22.3.6; others are harness --mesa folders.
 MESAS=${MESAS:-"system|llvmpipe zink
+mesa/25.0.7-2~bpo12+1|llvmpipe zink
 mesa/26.2.6-1|llvmpipe zink"}
 
 fetch() {
     mkdir -p "$WORK"
-    [ -d "$SRC" ] && return
-    if ! grep -rqs 'deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/ \
-         && ! grep -rqs 'Types: deb-src' /etc/apt/sources.list.d/; then
+    if ! grep -rqs 'deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/; then
         printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\n%s\n' \
             'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' > /etc/apt/sources.list.d/bookworm-src.sources
         apt-get update -q
     fi
+    DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -q piglit
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q waffle-utils
+    [ -d "$SRC" ] && return
     if (cd "$WORK" && apt-get source -q piglit); then
         mv "$WORK"/piglit-0~git20220119-124bca3c9 "$SRC"
     elif [ -n "${PIGLIT_GIT:-}" ]; then
@@ -52,7 +55,6 @@ fetch() {
         echo "apt-get source piglit failed; set PIGLIT_GIT to a piglit git directory holding $COMMIT" >&2
         exit 1
     fi
-    DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -q piglit
 }
 
 configure() {
@@ -111,8 +113,11 @@ run() {
                 fi
                 rm -rf "$RESULTS/$tag"
                 cd "$SRC"
+                # HARNESS_RUN is shell words (quoted paths): eval, as the wrappers' sh reads them
+                local gl; gl=$(eval "$HARNESS_RUN /usr/bin/wflinfo --platform surfaceless_egl --api gl --profile core \
+                    --version 4.5" 2>&1 | sed -n 's/^OpenGL \(renderer\|version\) string: //p' | paste -sd';') || true
                 PIGLIT_BUILD_DIR=$build /usr/bin/python3 ./piglit run -p surfaceless_egl -t "$filter" tests/opengl.py "$RESULTS/$tag" >/dev/null
-                { echo "## $tag ($mesa, $driver)"; /usr/bin/python3 ./piglit summary console "$RESULTS/$tag" | grep -E ': (pass|fail|skip|crash|warn|timeout)'; } \
+                { echo "## $tag ($mesa, $driver): $gl"; /usr/bin/python3 ./piglit summary console "$RESULTS/$tag" | grep -E ': (pass|fail|skip|crash|warn|timeout)'; } \
                     | tee -a "$RESULTS.summary.txt"
             )
         done

@@ -6,9 +6,10 @@ It draws the case as the GL backend does (harness/backends/gl/runner.py, draws.p
 with the captures as interleaved transform-feedback varyings, the vertex arrays and element
 array, per draw its state, the primitives-generated and primitives-written queries and transform
 feedback with rasterization discarded. After each draw it compares the counts and the captured
-records (in capture order, or grouped by an integer key in any order, as tessellation's are) with the
-expected values the harness computed, embedded as data (the oracle stays in the harness), and prints `PASS` or the first mismatch, as the harness's verdict words it; exit 0 or 1
-(2 when the context or the program cannot be made).
+records (in capture order, or grouped by an integer key in any order, as tessellation's are)
+with the expected values the harness computed, embedded as data (the oracle stays in the
+harness), and prints `PASS` or the first mismatch, as the harness's verdict words it; exit 0 or
+1 (2 when the context or the program cannot be made).
 
 The C program is a Jinja2 template, templates/repro.c.j2 (package data, as the HTML report's
 templates are); this module decides whether a case can be written and computes what the template
