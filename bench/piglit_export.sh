@@ -1,7 +1,7 @@
 #!/bin/bash
 # Issue 48, part 1: the harness's piglit exports built inside piglit's own tree and run by piglit.
 #
-#   bench/piglit_export.sh [fetch|configure|add|build|run|all]      (default: all)
+#   bench/piglit_export.sh [fetch|configure|add|build|run|bundle|nvidia|all]      (default: all)
 #
 # fetch:     piglit's source, Debian 12's (0~git20220119-124bca3c9-1): `apt-get source piglit`
 #            (adds a bookworm deb-src line under /etc/apt/sources.list.d/ if none); where the
@@ -124,9 +124,53 @@ run() {
     done <<< "$MESAS"
 }
 
+# An implementation without the Mesa defects: NVIDIA's GL on the GPU machine (the device tool runs
+# `bench/piglit_export.sh nvidia` there, carrying build/piglit-nv). `bundle` packs the built tests,
+# piglit's framework libraries and runner and the Debian 12 libraries they load (not libGL/libEGL's
+# vendor: the machine's NVIDIA one through its glvnd, Debian's glvnd only where it has none);
+# `nvidia` runs each test as piglit does (-auto -fbo) and through `piglit run`.
+BUNDLE=$ROOT/build/piglit-nv
+
+bundle() {
+    rm -rf "$BUNDLE"; mkdir -p "$BUNDLE/bin" "$BUNDLE/lib" "$BUNDLE/libc" "$BUNDLE/glvnd" "$BUNDLE/py" "$BUNDLE/tests"
+    for exe in $(executables); do cp "$SRC/bin/$exe" "$BUNDLE/bin/"; done
+    cp -L "$SRC/lib/libpiglitutil_gl.so.0" "$SRC/lib/libpiglitutil.so.0" "$BUNDLE/lib/"
+    local d=/lib/x86_64-linux-gnu
+    for l in libxkbcommon.so.0 libpng16.so.16 libwaffle-1.so.0 libX11.so.6 libwayland-client.so.0 libstdc++.so.6 \
+             libgcc_s.so.1 libz.so.1 libudev.so.1 libX11-xcb.so.1 libxcb.so.1 libffi.so.8 libXau.so.6 libXdmcp.so.6 \
+             libbsd.so.0 libmd.so.0 libgbm.so.1 libwayland-egl.so.1 libdrm.so.2 libwayland-server.so.0 libexpat.so.1; do
+        cp -L "$d/$l" "$BUNDLE/lib/"
+    done
+    for l in libc.so.6 libm.so.6 libdl.so.2 libpthread.so.0 librt.so.1 ld-linux-x86-64.so.2; do cp -L "$d/$l" "$BUNDLE/libc/"; done
+    for l in libGL.so.1 libEGL.so.1 libGLdispatch.so.0 libGLX.so.0 libOpenGL.so.0; do cp -L "$d/$l" "$BUNDLE/glvnd/"; done
+    cp -r /usr/lib/python3/dist-packages/mako "$BUNDLE/py/"
+    cp -r "$SRC/piglit" "$SRC/framework" "$BUNDLE/"
+    cp -r "$SRC"/tests/*.py "$SRC/tests/py_modules" "$BUNDLE/tests/"
+    du -sh "$BUNDLE"
+}
+
+nvidia() {
+    local b=$BUNDLE path=$BUNDLE/lib
+    ldconfig -p | grep -q 'libEGL.so.1 ' || path=$path:$b/glvnd
+    nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
+    ldd --version | head -1
+    for plat in surfaceless_egl gbm; do
+        echo "## PIGLIT_PLATFORM=$plat"
+        for exe in $(ls "$b/bin"); do                   # the export's list is not carried
+            echo "# $exe"
+            PIGLIT_PLATFORM=$plat LD_LIBRARY_PATH=$path timeout 60 "$b/bin/$exe" -auto -fbo 2>&1 | tail -4 || true
+        done
+    done
+    echo "## piglit run -p surfaceless_egl"
+    local filter; filter=$(cut -d'|' -f1 <<< "$TESTS" | paste -sd'|')
+    (cd "$b" && LD_LIBRARY_PATH=$path PYTHONPATH=$b/py PIGLIT_BUILD_DIR=$b timeout 300 python3 ./piglit run \
+        -p surfaceless_egl -t "$filter" tests/opengl.py "${OUT:-/tmp}/nvidia" >/dev/null 2>&1 \
+        && PYTHONPATH=$b/py python3 ./piglit summary console "${OUT:-/tmp}/nvidia" | grep -E ': (pass|fail|skip|crash|warn|timeout)') || echo "piglit run failed"
+}
+
 step=${1:-all}
 case $step in
-    fetch|configure|add|build|run) $step ;;
+    fetch|configure|add|build|run|bundle|nvidia) $step ;;
     all) fetch; configure; add; build; run ;;
-    *) echo "usage: $0 [fetch|configure|add|build|run|all]" >&2; exit 2 ;;
+    *) echo "usage: $0 [fetch|configure|add|build|run|bundle|nvidia|all]" >&2; exit 2 ;;
 esac
