@@ -228,6 +228,40 @@ def _expected(case: Case) -> list[str]:
     return lines
 
 
+# What shader_runner draws and probes; anything else is written as a comment (see shader_test).
+RUNNER_DRAWS = ("DrawArrays", "DrawArraysInstanced")
+RUNNER_COUNTS = ("link_failed",)
+
+
+def shader_test_unsupported(case: Case) -> str:
+    """Why the case's shader_test would not be a test that can fail (a draw written as a
+    comment, expected values shader_runner cannot probe), or ''."""
+    if case.requires.unsupported or case.requires.link_failure_allowed:
+        return "the case is skipped or may fail to link"
+    draws = [s.draw if isinstance(s, NewList) else s for s in case.steps if isinstance(s, (Draw, NewList))]
+    command = next((d.command for d in draws if d.command not in RUNNER_DRAWS), None)
+    if command:
+        return f"shader_runner has no command for gl{command}"
+    if any(a.divisor for a in case.attributes):
+        return "shader_runner has no instanced vertex data"
+    image = case.readback.image and not case.readback.keep_image
+    for e in case.expect:
+        if e.groups or e.sequence or e.value_sets or e.tess_coord:
+            return "shader_runner cannot probe transform-feedback records"
+        count = next((n for n, _ in e.counts if n not in RUNNER_COUNTS and not n.startswith("atomic counter ")),
+                     None)
+        if count:
+            return f"shader_runner cannot probe the count {count}"
+        if e.pixels and not image:
+            return "expected pixels outside a probed image"
+        texels: dict[int, int] = {}
+        for pixel in e.pixels:
+            texels[pixel.index // 4] = texels.get(pixel.index // 4, 0) + 1
+        if any(n != 4 for n in texels.values()):
+            return "shader_runner probes whole texels, and a texel's expected channels are not all four"
+    return ""
+
+
 def shader_test(case: Case) -> str:
     lines = [f"# {case.id}", f"# {case.description}", "# exported by gl-layer-harness"] + _require(case) + [""]
     for stage, source in case.shaders:

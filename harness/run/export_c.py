@@ -6,9 +6,10 @@ It draws the case as the GL backend does (harness/backends/gl/runner.py, draws.p
 with the captures as interleaved transform-feedback varyings, the vertex arrays and element
 array, per draw its state, the primitives-generated and primitives-written queries and transform
 feedback with rasterization discarded. After each draw it compares the counts and the captured
-records with the expected values the harness computed, embedded as data (the oracle stays in the
-harness), and prints `PASS` or the first mismatch, as the harness's verdict words it; exit 0 or 1
-(2 when the context or the program cannot be made).
+records (in capture order, or grouped by an integer key in any order, as tessellation's are)
+with the expected values the harness computed, embedded as data (the oracle stays in the
+harness), and prints `PASS` or the first mismatch, as the harness's verdict words it; exit 0 or
+1 (2 when the context or the program cannot be made).
 
 The C program is a Jinja2 template, templates/repro.c.j2 (package data, as the HTML report's
 templates are); this module decides whether a case can be written and computes what the template
@@ -17,6 +18,7 @@ writes: the programs, vertex data, expected values and each draw's arguments.
 from __future__ import annotations
 
 import json
+import math
 from functools import lru_cache
 from typing import TypedDict
 
@@ -24,6 +26,7 @@ import jinja2
 
 from harness.backends import indirect_commands
 from harness.model.case import CAPTURE_TYPES, Attribute, Case, Draw, DrawState
+from harness.model.expectations import Expectation
 from harness.base.errors import UsageError
 from harness.model.observation import XFB_VERTICES
 
@@ -32,6 +35,9 @@ COUNTS = {"primitives_generated": 0, "xfb_primitives_written": 1, "xfb_vertices"
 GL_STAGES = {"vs": "GL_VERTEX_SHADER", "tcs": "GL_TESS_CONTROL_SHADER", "tes": "GL_TESS_EVALUATION_SHADER",
              "gs": "GL_GEOMETRY_SHADER", "fs": "GL_FRAGMENT_SHADER"}
 TEMPLATE = "repro.c.j2"
+# The parameter buffer's first word, which no count-draw reads (its count is the second word):
+# the harness's GL backend writes this marker there, so the standalone program does too.
+HARNESS_PARAMETER_WORD = "0xDEADBEEF"
 INDEX_C = {"UNSIGNED_BYTE": "GLubyte", "UNSIGNED_SHORT": "GLushort", "UNSIGNED_INT": "GLuint"}
 INDEX_SIZE = {"UNSIGNED_BYTE": 1, "UNSIGNED_SHORT": 2, "UNSIGNED_INT": 4}
 
@@ -73,10 +79,30 @@ class RecordCheck(TypedDict):
     tolerance: float
 
 
+class Group(TypedDict):
+    step: int
+    key_word: int
+    key_value: int
+    key: str
+    label: str
+
+
+class GroupCheck(TypedDict):
+    step: int
+    group: int
+    word: int
+    kind: str
+    components: list[float]
+    quantity: str
+    tolerance: float
+
+
 class Checks(TypedDict):
     count_checks: list[CountCheck]
     length_checks: list[LengthCheck]
     record_checks: list[RecordCheck]
+    groups: list[Group]
+    group_checks: list[GroupCheck]
 
 
 class DrawCall(TypedDict):
@@ -169,18 +195,41 @@ def unsupported(case: Case) -> str:
     if any(a.array for a in case.attributes):
         return "compatibility arrays are not written"
     for e in case.expect:
-        if e.groups or e.value_sets or e.tess_coord or e.pixels or e.probes or e.queries or e.storage:
-            return "only counts and records in capture order (sequence) are checked"
+        if e.value_sets or e.tess_coord or e.pixels or e.probes or e.queries or e.storage:
+            return "only counts, records in capture order (sequence) and records grouped by a key are checked"
+        why = _groups_unsupported(case, e)
+        if why:
+            return why
         if any(name not in COUNTS for name, _ in e.counts):
             return f"count {next(n for n, _ in e.counts if n not in COUNTS)!r} is not read"
     return ""
+
+
+def _groups_unsupported(case: Case, e: Expectation) -> str:
+    types = {c.quantity: c.type for c in case.readback.captures}
+    for group in e.groups:
+        if types.get(group.key) not in ("int", "uint"):
+            return f"{group.label}: only groups keyed by a captured int are checked"
+        if not all(math.isfinite(v) for _, value in group.values for v in _components(value)):
+            return f"{group.label}: non-finite expected values are not written"
+    return ""
+
+
+def _components(value: float | tuple[float, ...]) -> list[float]:
+    return [float(v) for v in value] if isinstance(value, (list, tuple)) else [float(value)]
 
 
 def program(case: Case) -> str:
     why = unsupported(case)
     if why:
         raise NotExportable(f"--format c: case {case.id}: {why}")
-    return _environment().get_template(TEMPLATE).render(**values(case))
+    return render(case, TEMPLATE, piglit=False, parameter_word=HARNESS_PARAMETER_WORD)
+
+
+def render(case: Case, template: str, **extra: object) -> str:
+    """A template of the case's values (standalone or piglit's C), with `extra`: `piglit`, which
+    the shared partials test, and `parameter_word`, the GL_PARAMETER_BUFFER's first word."""
+    return _environment().get_template(template).render(**values(case), **extra)
 
 
 @lru_cache(maxsize=None)
@@ -245,7 +294,28 @@ def _checks(case: Case) -> Checks:
                                 "kind": CAPTURE_TYPES[ctype][0][0],          # i, u or f
                                 "components": [float(v) for v in components], "label": record.label,
                                 "quantity": quantity, "tolerance": e.tolerance})
-    return {"count_checks": counts, "length_checks": lengths, "record_checks": records}
+    groups, group_checks = _group_checks(case, offsets)
+    return {"count_checks": counts, "length_checks": lengths, "record_checks": records,
+            "groups": groups, "group_checks": group_checks}
+
+
+def _group_checks(case: Case, offsets: dict[str, tuple[int, str]]) -> tuple[list[Group], list[GroupCheck]]:
+    """The record groups of every step (records whose integer key holds a value, in any order)
+    and one row per group and compared quantity."""
+    groups: list[Group] = []
+    checks: list[GroupCheck] = []
+    for e in case.expect:
+        for group in e.groups:
+            index = len(groups)
+            groups.append({"step": e.step, "key_word": offsets[group.key][0], "key_value": int(group.key_value),
+                           "key": group.key, "label": group.label})
+            for quantity, value in group.values:
+                if quantity not in offsets:
+                    continue                       # not captured: the verdict leaves it out too
+                word, ctype = offsets[quantity]
+                checks.append({"step": e.step, "group": index, "word": word, "kind": CAPTURE_TYPES[ctype][0][0],
+                               "components": _components(value), "quantity": quantity, "tolerance": e.tolerance})
+    return groups, checks
 
 
 def _steps(case: Case) -> list[StepValues]:

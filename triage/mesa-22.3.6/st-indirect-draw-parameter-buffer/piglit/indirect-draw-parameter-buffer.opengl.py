@@ -1,0 +1,5 @@
+# tests/opengl.py
+with profile.test_list.group_manager(
+        PiglitGLTest,
+        grouptools.join('spec', 'ARB_indirect_parameters')) as g:
+    g(['arb_indirect_parameters-indirect-draw-parameter-buffer'], 'indirect-draw-parameter-buffer')
