@@ -40,7 +40,7 @@ class Placement:
 
     @property
     def group(self) -> str:
-        """opengl.py's group name for the area ('ARB_foo', '!opengl 4.5')."""
+        """The group name in piglit's tests/opengl.py for the area ('ARB_foo', '!opengl 4.5')."""
         if self.area.startswith("gl-"):
             return f"!opengl {self.area[3:]}"
         return re.sub(r"^(arb|ext|amd|nv|khr)_", lambda m: m[1].upper() + "_", self.area)
