@@ -105,6 +105,7 @@ def test_resume_refuses_another_command(tmp_path):
     assert proc.returncode == 2 and "resume with the same command" in err, err
 
 
+@pytest.mark.slow          # a 15 s budget spent by design
 def test_a_time_budget_bounds_the_whole_command(tmp_path):
     """Every explored case hangs (fault-llvmpipe, a pattern), so exploring and reducing each cost
     a case timeout a run: the command (its clock starts with its process) still ends within the

@@ -40,8 +40,9 @@ def test_every_id_is_a_valid_k_expression(tess_cases, draw_params_cases):
 
 
 def test_ids_stable_across_generations(tess_cases):
-    assert [c.id for c in tess.generate()] == list(tess_cases)
-    assert [c.to_json() for c in tess.generate()] == [c.to_json() for c in tess_cases.values()]
+    again = tess.generate()
+    assert [c.id for c in again] == list(tess_cases)
+    assert [c.to_json() for c in again] == [c.to_json() for c in tess_cases.values()]
 
 
 @pytest.mark.parametrize("case_id", PINNED)
@@ -51,9 +52,10 @@ def test_pinned_ids_exist(tess_cases, case_id):
 
 def test_json_round_trip(tess_cases, draw_params_cases):
     for case in list(tess_cases.values()) + list(draw_params_cases.values()):
-        again = Case.from_json(case.to_json())
+        text = case.to_json()
+        again = Case.from_json(text)
         assert again == case
-        assert again.to_json() == case.to_json()
+        assert again.to_json() == text
 
 
 def test_json_is_plain_data(tess_cases):

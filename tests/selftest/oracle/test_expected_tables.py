@@ -77,7 +77,8 @@ def one_by_one(monkeypatch):
                         lambda rows: (lambda d, i: (d, i.reshape(-1)))(*np.unique(rows, axis=0, return_inverse=True)))
 
 
-@pytest.mark.parametrize("family", ["tess", "draw_params"])
+# tess's sample is the larger sweep: it runs in CI (marked slow), draw_params' everywhere
+@pytest.mark.parametrize("family", [pytest.param("tess", marks=pytest.mark.slow), "draw_params"])
 def test_array_paths_match_one_by_one(family, monkeypatch, tess_cases, draw_params_cases):
     cases = list((tess_cases if family == "tess" else draw_params_cases).values())[::SAMPLE[family]]
     inputs = [(case, Observation.from_json(observation))

@@ -60,6 +60,7 @@ def uninterrupted(tmp_path_factory):
     return found
 
 
+@pytest.mark.slow          # three runs killed mid-way and resumed, against a whole uninterrupted run
 @pytest.mark.parametrize("mode", MODES)
 def test_sigkill_of_the_controller_then_resume_gives_the_uninterrupted_verdicts(mode, tmp_path, uninterrupted):
     folder = tmp_path / "results"

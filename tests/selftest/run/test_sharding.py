@@ -77,6 +77,7 @@ def _verdicts(folder) -> dict:
             for e in json.loads((folder / "results.json").read_text())["results"]}
 
 
+@pytest.mark.slow          # four parallel runs: the whole selection, then its three CI shards
 def test_ci_shards_of_a_parallel_run_merge_into_the_whole_run(tmp_path):
     listed = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q",
                              *SELECTION], cwd=ROOT, capture_output=True, text=True, timeout=120, env=CI_CLEAN)

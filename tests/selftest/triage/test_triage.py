@@ -87,6 +87,7 @@ def test_compare_cli_exit_status(tmp_path):
 FIXED = ("-k", "not explore")
 
 
+@pytest.mark.slow          # the whole draw_params family, in three shards
 def test_shards_run_every_case_exactly_once(tmp_path):
     full = pytest_run("tests/draw_params", *FIXED, "--target", "llvmpipe", "--collect-only", "-q", "-p", "no:xdist")
     everything = {line for line in full.stdout.splitlines() if "::" in line}

@@ -36,7 +36,9 @@ def sample(cases, every: int):
 
 
 @pytest.mark.skipif(not shutil.which("glslangValidator"), reason="glslang-tools not installed")
-@pytest.mark.parametrize("name, every", [("tess", 40), ("draw_params", 10), ("varyings", 20)])
+# a glslang process per stage: the two larger samples run in CI (marked slow), draw_params' everywhere
+@pytest.mark.parametrize("name, every", [pytest.param("tess", 40, marks=pytest.mark.slow), ("draw_params", 10),
+                                         pytest.param("varyings", 20, marks=pytest.mark.slow)])
 def test_translated_glsl_compiles(name, every, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))          # really compile, no cache
     for case in sample(family(name).generate(), every):
@@ -113,6 +115,7 @@ def builtin_subsets():
         yield from itertools.combinations(keys, size)
 
 
+@pytest.mark.slow          # exhaustive: 2^11 builtin sets
 def test_slot_map_never_collides_for_any_builtin_set():
     """Every subset of the legacy builtins (2^11), with user varyings, on VS -> FS: within a
     stage no two varyings share a location, and each name has one location in VS and FS."""
