@@ -26,7 +26,7 @@
 #    lavapipe, surfaceless EGL: `piglit run -p surfaceless_egl`), the tests matching AREAS below
 #    of the `opengl` (C tests) and `shader.no_isolation` (shader_runner files) profiles, batched (`--process-isolation false`), PIGLIT_NO_FAST_SKIP=1 (the
 #    package's XML profiles keep required extensions in a form its fast-skip misreads, skipping
-#    tests the driver supports); then each failure again, process-isolated (`--test-list`, profiles `opengl shader`).
+#    tests the driver supports); then each failure again, process-isolated (`-t` of their names, profiles `opengl shader`).
 #    Each Mesa has its own shader cache folder (triage/mesa-26.2.6/shader-cache-index-across-releases).
 # 5. Prints, per run: wall time, `piglit summary console -s` counts, every non-pass of the batched
 #    run and its isolated verdict. Results: ROOT_DIR/var/tmp/piglit-results/MESA-DRIVER[-isolated].
@@ -58,7 +58,7 @@ AREAS=(
 # Left out: arb_vertex_attrib_64bit's 9,313 generated vs_in files (every 64-bit vertex input
 # type against every other attribute type), which would triple the run; the harness has no such
 # vertex-format cases.
-EXCLUDE='spec@arb_vertex_attrib_64bit@execution@vs_in@'
+EXCLUDE='spec@arb_vertex_attrib_64bit@execution@vs_in'   # batched, the folder is one test
 START=$(date +%s)
 
 [ "$(id -u)" = 0 ] || { echo "piglit_newest: run as root (debootstrap, mount, chroot)" >&2; exit 2; }
@@ -186,10 +186,12 @@ nice -n 19 piglit run -p surfaceless_egl --process-isolation false --timeout 120
 echo "   batched: rc=$? $(( $(date +%s) - t0 )) s"
 summary "$OUT/$TAG"
 if [ -s "$OUT/$TAG.problems" ]; then
+    # the failures' exact names as one -t regex (piglit's names join the path with @)
     sed 's/: [a-z-]*$//; s#/#@#g' "$OUT/$TAG.problems" > "$OUT/$TAG.rerun"
+    rerun=$(python3 -c 'import re, sys; print("^(" + "|".join(re.escape(l.strip()) for l in sys.stdin) + ")$")' < "$OUT/$TAG.rerun")
     t0=$(date +%s)
     nice -n 19 piglit run -p surfaceless_egl --process-isolation true --timeout 120 -j 2 \
-        --test-list "$OUT/$TAG.rerun" opengl shader "$OUT/$TAG-isolated" >"$OUT/$TAG-isolated.log" 2>&1
+        -t "$rerun" opengl shader "$OUT/$TAG-isolated" >"$OUT/$TAG-isolated.log" 2>&1
     echo "   isolated rerun of the $(wc -l < "$OUT/$TAG.rerun") non-passes: rc=$? $(( $(date +%s) - t0 )) s"
     piglit summary console "$OUT/$TAG-isolated" | grep -E ': [a-z-]+$' | sort > "$OUT/$TAG-isolated.verdicts"
     join -t'|' <(sed 's/: \([a-z-]*\)$/|\1/' "$OUT/$TAG.problems") \
