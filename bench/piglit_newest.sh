@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# Debian's newest piglit (sid's binary package) over the harness's areas, on the Mesas the
+# harness gates (issue 48, part 4): what piglit's own tests find there, to set beside what the
+# harness finds (docs/piglit.md, "The newest piglit against the harness").
+#
+#   bash bench/piglit_newest.sh [MESA ...]        (as root: debootstrap, mount, chroot)
+#
+# MESA: `sid` (the root's own Mesa, sid's packages) or a folder name under this checkout's
+# mesa/ (`bin/fetch-mesa VERSION` makes it), e.g. 22.3.6-1+deb12u2 25.0.7-2~bpo12+1
+# 26.1.6-1~bpo13+1; default: sid and every folder of those three that is fetched.
+# ROOT_DIR (default /var/tmp/sid-piglit), DRIVERS (default "llvmpipe zink"), DEBIAN_MIRROR.
+#
+# 1. A Debian sid root, debootstrap --variant=minbase, once: ROOT_DIR/.sid-root-built marks it
+#    built and a later run reuses it. Installs debootstrap here if missing.
+# 2. Inside, apt installs sid's piglit and sid's Mesa (libgl1-mesa-dri, mesa-vulkan-drivers,
+#    libegl-mesa0; waffle-utils for wflinfo) and prints their versions.
+# 3. A fetched Mesa runs in the root on sid's own C library: its folder is bind-mounted at the
+#    same path, and ROOT_DIR/var/tmp/mesa-overlay/VERSION links Mesa's own libraries (libEGL_mesa,
+#    libGLX_mesa, libglapi, libgbm, libgallium, libvulkan_lvp) with the EGL vendor and lavapipe
+#    ICD files pointing at them. LD_LIBRARY_PATH is that overlay, then sid's libraries, then the
+#    folder's (so only what sid lacks, LLVM first of all, comes from the folder). The folder's
+#    own libc (HARNESS_RUN of `harness env`) cannot serve: sid's piglit needs sid's glibc and
+#    libstdc++, newer than bookworm's or trixie's. wflinfo's renderer and version line shows
+#    which Mesa loaded; a Mesa that does not report its own version is not run.
+# 4. Per Mesa and driver (LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=llvmpipe|zink, zink over
+#    lavapipe, surfaceless EGL: `piglit run -p surfaceless_egl`), the tests matching AREAS below
+#    of the `opengl` (C tests) and `shader.no_isolation` (shader_runner files) profiles, batched (`--process-isolation false`), PIGLIT_NO_FAST_SKIP=1 (the
+#    package's XML profiles keep required extensions in a form its fast-skip misreads, skipping
+#    tests the driver supports); then each failure again, process-isolated (`-t` of their names, profiles `opengl shader`).
+#    Each Mesa has its own shader cache folder (triage/mesa-26.2.6/shader-cache-index-across-releases).
+# 5. Prints, per run: wall time, `piglit summary console -s` counts, every non-pass of the batched
+#    run and its isolated verdict. Results: ROOT_DIR/var/tmp/piglit-results/MESA-DRIVER[-isolated].
+set -uo pipefail
+
+REPO=$(git -C "$(dirname "${BASH_SOURCE[0]}")" rev-parse --show-toplevel) || exit 2
+ROOTFS=$(realpath -m "${ROOT_DIR:-/var/tmp/sid-piglit}")
+MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+STAMP=$ROOTFS/.sid-root-built
+DRIVERS=${DRIVERS:-llvmpipe zink}
+MESA_DIR=$(realpath "$REPO/mesa" 2>/dev/null || echo "$REPO/mesa")
+PACKAGES="piglit libgl1-mesa-dri mesa-vulkan-drivers libegl-mesa0 libegl1 libgl1 waffle-utils"
+OUT=/var/tmp/piglit-results                         # inside the root
+# The harness's areas, as piglit test-name regexes (piglit run -t; names are spec@area@...).
+AREAS=(
+    'spec@arb_tessellation_shader@'                 # tessellation (tests/tess)
+    'spec@arb_shader_draw_parameters@'              # gl_DrawID, gl_BaseVertex, gl_BaseInstance
+    'spec@arb_multi_draw_indirect@'                 # multi-draw, indirect multi-draw
+    'spec@arb_draw_indirect@'                       # indirect draws
+    'spec@arb_indirect_parameters@'                 # indirect-count draws, GL_PARAMETER_BUFFER
+    'spec@gl-1.4@.*multidraw|spec@ext_multi_draw_arrays@'   # direct multi-draw
+    'spec@arb_draw_elements_base_vertex@'           # base vertex
+    'spec@arb_base_instance@'                       # base instance
+    'spec@arb_separate_shader_objects@'             # separable programs, pipelines
+    'spec@arb_gpu_shader_fp64@'                     # fp64 in every stage
+    'spec@arb_vertex_attrib_64bit@'                 # 64-bit vertex inputs
+    'clip.?(plane|vertex|distance)|@clipping@'      # user clip planes, gl_ClipVertex, gl_ClipDistance
+)
+# Left out: arb_vertex_attrib_64bit's 9,313 generated vs_in files (every 64-bit vertex input
+# type against every other attribute type), which would triple the run; the harness has no such
+# vertex-format cases.
+EXCLUDE='spec@arb_vertex_attrib_64bit@execution@vs_in'   # batched, the folder is one test
+START=$(date +%s)
+
+[ "$(id -u)" = 0 ] || { echo "piglit_newest: run as root (debootstrap, mount, chroot)" >&2; exit 2; }
+
+# 1. the root
+if [ ! -e "$STAMP" ]; then
+    if ! command -v debootstrap >/dev/null; then
+        echo "piglit_newest: installing debootstrap" >&2
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null \
+            || { echo "piglit_newest: cannot install debootstrap" >&2; exit 2; }
+    fi
+    if [ -d "$ROOTFS" ] && [ -n "$(ls -A "$ROOTFS" 2>/dev/null)" ]; then
+        echo "piglit_newest: $ROOTFS exists without $STAMP (an interrupted build?): remove it first" >&2
+        exit 2
+    fi
+    mkdir -p "$ROOTFS"
+    echo "piglit_newest: debootstrap --variant=minbase sid $ROOTFS $MIRROR" >&2
+    t0=$(date +%s)
+    if ! nice -n 19 debootstrap --variant=minbase --include=ca-certificates,debian-archive-keyring \
+            sid "$ROOTFS" "$MIRROR" >"$ROOTFS.debootstrap.log" 2>&1; then
+        echo "piglit_newest: debootstrap failed, last lines of $ROOTFS.debootstrap.log:" >&2
+        tail -n 20 "$ROOTFS.debootstrap.log" >&2
+        exit 2
+    fi
+    echo "deb $MIRROR sid main" > "$ROOTFS/etc/apt/sources.list"
+    date -u +%FT%TZ > "$STAMP"
+    echo "piglit_newest: root built in $(( $(date +%s) - t0 )) s" >&2
+else
+    echo "piglit_newest: reusing the root in $ROOTFS (built $(cat "$STAMP"))" >&2
+fi
+cp -L /etc/resolv.conf "$ROOTFS/etc/resolv.conf"
+# The host's site configuration a runner of this network needs in any root (bench/debian13.sh):
+# added CA certificates, and apt.conf.d snippets no package owns (sid's Release is past its
+# Valid-Until in a dated snapshot).
+if compgen -G '/usr/local/share/ca-certificates/*' >/dev/null; then
+    cp -rL /usr/local/share/ca-certificates/. "$ROOTFS/usr/local/share/ca-certificates/"
+    chroot "$ROOTFS" update-ca-certificates >/dev/null 2>&1 || echo "piglit_newest: update-ca-certificates failed" >&2
+fi
+for f in /etc/apt/apt.conf.d/*; do
+    [ -f "$f" ] && ! dpkg -S "$f" >/dev/null 2>&1 && cp -L "$f" "$ROOTFS/etc/apt/apt.conf.d/"
+done
+
+MOUNTED=()
+cleanup() {
+    local i
+    for ((i = ${#MOUNTED[@]} - 1; i >= 0; i--)); do umount -l "${MOUNTED[i]}" 2>/dev/null; done
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+mnt() {   # mnt TARGET MOUNT-ARGS...
+    local target=$1; shift
+    mountpoint -q "$target" && return 0
+    mkdir -p "$target"
+    mount "$@" "$target" || { echo "piglit_newest: mount $* $target failed" >&2; exit 2; }
+    MOUNTED+=("$target")
+}
+mnt "$ROOTFS/proc" -t proc proc
+mnt "$ROOTFS/sys" --bind /sys
+mnt "$ROOTFS/dev" --bind /dev
+mnt "$ROOTFS/dev/pts" --bind /dev/pts
+mnt "$ROOTFS/dev/shm" -t tmpfs -o mode=1777 shm
+inside() {
+    chroot "$ROOTFS" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb DEBIAN_FRONTEND=noninteractive \
+        PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
+}
+
+# 2. piglit and sid's Mesa
+if ! inside dpkg-query -W piglit >/dev/null 2>&1 || [ -n "${UPGRADE:-}" ]; then
+    inside sh -c "apt-get update -q && nice -n 19 apt-get install -y -q --no-install-recommends $PACKAGES" \
+        >"$ROOTFS.apt.log" 2>&1 || { echo "piglit_newest: apt failed: $ROOTFS.apt.log" >&2; tail -n 20 "$ROOTFS.apt.log" >&2; exit 2; }
+fi
+inside dpkg-query -W -f='sid: ${Package} ${Version}\n' $PACKAGES libc6
+
+# 3. the Mesas
+if [ $# = 0 ]; then
+    set -- sid
+    for v in 22.3.6-1+deb12u2 25.0.7-2~bpo12+1 26.1.6-1~bpo13+1; do [ -d "$MESA_DIR/$v" ] && set -- "$@" "$v"; done
+fi
+ENVS=()
+mesa_env() {   # mesa_env MESA: ENVS, the environment that loads it in the root
+    local mesa=$1 dir lib ov json
+    ENVS=()
+    [ "$mesa" = sid ] && return 0
+    dir=$MESA_DIR/$mesa; lib=$dir/usr/lib/x86_64-linux-gnu; ov=/var/tmp/mesa-overlay/$mesa
+    [ -d "$lib" ] || { echo "piglit_newest: no $dir (bin/fetch-mesa $mesa)" >&2; return 1; }
+    mnt "$ROOTFS$dir" --bind -o ro "$dir"
+    rm -rf "$ROOTFS$ov"; mkdir -p "$ROOTFS$ov"
+    for f in "$lib"/lib{EGL_mesa,GLX_mesa,glapi,gbm,gallium,vulkan_lvp}*.so*; do
+        [ -e "$f" ] && ln -s "$f" "$ROOTFS$ov/"
+    done
+    printf '{"file_format_version": "1.0.0", "ICD": {"library_path": "%s"}}\n' "$lib/libEGL_mesa.so.0" \
+        > "$ROOTFS$ov/50_mesa.json"
+    json=$(ls "$dir"/usr/share/vulkan/icd.d/lvp_icd*.json | head -n1)
+    sed -E "s#\"library_path\": *\"[^\"]*\"#\"library_path\": \"$lib/libvulkan_lvp.so\"#" "$json" > "$ROOTFS$ov/lvp_icd.json"
+    ENVS=("LD_LIBRARY_PATH=$ov:/usr/lib/x86_64-linux-gnu:/lib/x86_64-linux-gnu:$lib:$dir/lib/x86_64-linux-gnu"
+          "LIBGL_DRIVERS_PATH=$lib/dri" "GBM_BACKENDS_PATH=$lib/gbm"
+          "__EGL_VENDOR_LIBRARY_FILENAMES=$ov/50_mesa.json"
+          "VK_DRIVER_FILES=$ov/lvp_icd.json" "VK_ICD_FILENAMES=$ov/lvp_icd.json")
+}
+
+# 4. the runs, inside
+cat > "$ROOTFS/root/piglit-newest-inner.sh" <<'INNER'
+set -uo pipefail
+MESA=$1 DRIVER=$2 OUT=$3 REGEX=$4 EXCLUDE=$5
+TAG=$MESA-$DRIVER
+mkdir -p "$OUT"; rm -rf "$OUT/$TAG" "$OUT/$TAG-isolated"
+export PIGLIT_NO_FAST_SKIP=1 PIGLIT_PLATFORM=surfaceless_egl EGL_PLATFORM=surfaceless \
+    LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=$DRIVER VK_LOADER_LAYERS_DISABLE=VK_LAYER_MESA_device_select \
+    MESA_SHADER_CACHE_DIR=/var/tmp/shader-cache/$MESA
+GL=$(wflinfo --platform surfaceless_egl --api gl --profile core --version 4.5 2>&1 \
+    | sed -n 's/^OpenGL \(renderer\|version\) string: //p' | paste -sd';')
+echo "== $TAG: $GL"
+case $MESA in
+    sid) want=$(dpkg-query -W -f='${Version}' libgl1-mesa-dri | sed 's/-.*//') ;;
+    *) want=${MESA%%-*} ;;
+esac
+case $GL in *"Mesa $want"*) ;; *) echo "   NOT RUN: wflinfo does not report Mesa $want"; exit 3 ;; esac
+summary() {   # summary RESULTS: the counts, and the non-pass tests
+    piglit summary console -s "$1" | sed 's/^/   /'
+    piglit summary console "$1" | grep -E ': (fail|crash|timeout|warn|incomplete|dmesg-fail|dmesg-warn)$' | sort > "$1.problems"
+}
+t0=$(date +%s)
+nice -n 19 piglit run -p surfaceless_egl --process-isolation false --timeout 120 -j 2 \
+    -t "$REGEX" -x "$EXCLUDE" opengl shader.no_isolation "$OUT/$TAG" >"$OUT/$TAG.log" 2>&1
+echo "   batched: rc=$? $(( $(date +%s) - t0 )) s"
+summary "$OUT/$TAG"
+if [ -s "$OUT/$TAG.problems" ]; then
+    # the failures' exact names as one -t regex (piglit's names join the path with @)
+    sed 's/: [a-z-]*$//; s#/#@#g' "$OUT/$TAG.problems" > "$OUT/$TAG.rerun"
+    rerun=$(python3 -c 'import re, sys; print("^(" + "|".join(re.escape(l.strip()) for l in sys.stdin) + ")$")' < "$OUT/$TAG.rerun")
+    t0=$(date +%s)
+    nice -n 19 piglit run -p surfaceless_egl --process-isolation true --timeout 120 -j 2 \
+        -t "$rerun" opengl shader "$OUT/$TAG-isolated" >"$OUT/$TAG-isolated.log" 2>&1
+    echo "   isolated rerun of the $(wc -l < "$OUT/$TAG.rerun") non-passes: rc=$? $(( $(date +%s) - t0 )) s"
+    piglit summary console "$OUT/$TAG-isolated" | grep -E ': [a-z-]+$' | sort > "$OUT/$TAG-isolated.verdicts"
+    join -t'|' <(sed 's/: \([a-z-]*\)$/|\1/' "$OUT/$TAG.problems") \
+               <(sed 's/: \([a-z-]*\)$/|\1/' "$OUT/$TAG-isolated.verdicts") -a1 \
+        | awk -F'|' '{ printf "   %-9s isolated %-9s %s\n", $2, ($3 == "" ? "?" : $3), $1 }'
+fi
+INNER
+REGEX=$(IFS='|'; echo "${AREAS[*]}")
+for mesa in "$@"; do
+    mesa_env "$mesa" || continue
+    for driver in $DRIVERS; do
+        inside "${ENVS[@]}" bash /root/piglit-newest-inner.sh "$mesa" "$driver" "$OUT" "$REGEX" "$EXCLUDE"
+    done
+done
+echo "piglit_newest: harness $(git -C "$REPO" rev-parse --short HEAD), $(date -u +%FT%TZ)," \
+     "$(( $(date +%s) - START )) s in all"
