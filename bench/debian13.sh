@@ -44,6 +44,7 @@
 set -uo pipefail
 
 REPO=$(git -C "$(dirname "${BASH_SOURCE[0]}")" rev-parse --show-toplevel) || exit 2
+source "$REPO/bench/debian_root.sh"
 ROOTFS=$(realpath -m "${1:-/tmp/debian13-root}")
 MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 STAMP=$ROOTFS/.debian13-root-built
@@ -54,71 +55,16 @@ START=$(date +%s)
 [ "$(id -u)" = 0 ] || { echo "debian13: run as root (debootstrap, mount, chroot)" >&2; exit 2; }
 
 # 1. the root
-if [ ! -e "$STAMP" ]; then
-    if ! command -v debootstrap >/dev/null; then
-        echo "debian13: installing debootstrap" >&2
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null \
-            || { echo "debian13: cannot install debootstrap" >&2; exit 2; }
-    fi
-    if [ -d "$ROOTFS" ] && [ -n "$(ls -A "$ROOTFS" 2>/dev/null)" ]; then
-        echo "debian13: $ROOTFS exists without $STAMP (an interrupted build?): remove it first" >&2
-        exit 2
-    fi
-    mkdir -p "$ROOTFS"
-    echo "debian13: debootstrap --variant=minbase --include=$EXTRA trixie $ROOTFS $MIRROR" >&2
-    t0=$(date +%s)
-    if ! debootstrap --variant=minbase --include="$EXTRA" trixie "$ROOTFS" "$MIRROR" \
-            >"$ROOTFS.debootstrap.log" 2>&1; then
-        echo "debian13: debootstrap failed, last lines of $ROOTFS.debootstrap.log:" >&2
-        tail -n 20 "$ROOTFS.debootstrap.log" >&2
-        exit 2
-    fi
-    echo "deb $MIRROR trixie main" > "$ROOTFS/etc/apt/sources.list"
-    echo "deb $MIRROR trixie-updates main" >> "$ROOTFS/etc/apt/sources.list"
-    date -u +%FT%TZ > "$STAMP"
-    echo "debian13: root built in $(( $(date +%s) - t0 )) s" >&2
-else
-    echo "debian13: reusing the root in $ROOTFS (built $(cat "$STAMP"))" >&2
-fi
+ROOT_SOURCES="deb $MIRROR trixie main
+deb $MIRROR trixie-updates main" debian_root debian13 "$ROOTFS" "$STAMP" trixie "$EXTRA" "$MIRROR"
 
 # 2. the clone, the mounts
 HEAD=$(git -C "$REPO" rev-parse HEAD)
 rm -rf "$ROOTFS$CLONE"
 git clone -q "$REPO" "$ROOTFS$CLONE" && git -C "$ROOTFS$CLONE" checkout -q "$HEAD" \
     || { echo "debian13: git clone $REPO failed" >&2; exit 2; }
-cp -L /etc/resolv.conf "$ROOTFS/etc/resolv.conf"
-# The host's site configuration, which a runner of this network needs in any root: CA
-# certificates added under /usr/local/share/ca-certificates (an egress proxy's), /etc/pip.conf, and
-# the apt.conf.d snippets no package owns (here Acquire::Check-Valid-Until "false": the registry
-# is a dated snapshot, and sid's Release file is past its Valid-Until).
-if compgen -G '/usr/local/share/ca-certificates/*' >/dev/null; then
-    cp -rL /usr/local/share/ca-certificates/. "$ROOTFS/usr/local/share/ca-certificates/"
-    chroot "$ROOTFS" update-ca-certificates >/dev/null 2>&1 || echo "debian13: update-ca-certificates failed" >&2
-fi
-[ -f /etc/pip.conf ] && cp -L /etc/pip.conf "$ROOTFS/etc/pip.conf"
-for f in /etc/apt/apt.conf.d/*; do
-    [ -f "$f" ] && ! dpkg -S "$f" >/dev/null 2>&1 && cp -L "$f" "$ROOTFS/etc/apt/apt.conf.d/"
-done
-
-MOUNTED=()
-cleanup() {
-    local i
-    for ((i = ${#MOUNTED[@]} - 1; i >= 0; i--)); do umount -l "${MOUNTED[i]}" 2>/dev/null; done
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-mnt() {   # mnt TARGET MOUNT-ARGS...
-    local target=$1; shift
-    mountpoint -q "$target" && return 0
-    mkdir -p "$target"
-    mount "$@" "$target" || { echo "debian13: mount $* $target failed" >&2; exit 2; }
-    MOUNTED+=("$target")
-}
-mnt "$ROOTFS/proc" -t proc proc
-mnt "$ROOTFS/sys" --bind /sys
-mnt "$ROOTFS/dev" --bind /dev
-mnt "$ROOTFS/dev/pts" --bind /dev/pts
-mnt "$ROOTFS/dev/shm" -t tmpfs -o mode=1777 shm
+site_config debian13 "$ROOTFS"
+mount_system debian13 "$ROOTFS"
 
 # 3. inside
 cat > "$ROOTFS/root/debian13-selftest.sh" <<'INNER'

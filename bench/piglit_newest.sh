@@ -33,6 +33,7 @@
 set -uo pipefail
 
 REPO=$(git -C "$(dirname "${BASH_SOURCE[0]}")" rev-parse --show-toplevel) || exit 2
+source "$REPO/bench/debian_root.sh"
 ROOTFS=$(realpath -m "${ROOT_DIR:-/var/tmp/sid-piglit}")
 MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 STAMP=$ROOTFS/.sid-root-built
@@ -63,63 +64,10 @@ START=$(date +%s)
 
 [ "$(id -u)" = 0 ] || { echo "piglit_newest: run as root (debootstrap, mount, chroot)" >&2; exit 2; }
 
-# 1. the root
-if [ ! -e "$STAMP" ]; then
-    if ! command -v debootstrap >/dev/null; then
-        echo "piglit_newest: installing debootstrap" >&2
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null \
-            || { echo "piglit_newest: cannot install debootstrap" >&2; exit 2; }
-    fi
-    if [ -d "$ROOTFS" ] && [ -n "$(ls -A "$ROOTFS" 2>/dev/null)" ]; then
-        echo "piglit_newest: $ROOTFS exists without $STAMP (an interrupted build?): remove it first" >&2
-        exit 2
-    fi
-    mkdir -p "$ROOTFS"
-    echo "piglit_newest: debootstrap --variant=minbase sid $ROOTFS $MIRROR" >&2
-    t0=$(date +%s)
-    if ! nice -n 19 debootstrap --variant=minbase --include=ca-certificates,debian-archive-keyring \
-            sid "$ROOTFS" "$MIRROR" >"$ROOTFS.debootstrap.log" 2>&1; then
-        echo "piglit_newest: debootstrap failed, last lines of $ROOTFS.debootstrap.log:" >&2
-        tail -n 20 "$ROOTFS.debootstrap.log" >&2
-        exit 2
-    fi
-    echo "deb $MIRROR sid main" > "$ROOTFS/etc/apt/sources.list"
-    date -u +%FT%TZ > "$STAMP"
-    echo "piglit_newest: root built in $(( $(date +%s) - t0 )) s" >&2
-else
-    echo "piglit_newest: reusing the root in $ROOTFS (built $(cat "$STAMP"))" >&2
-fi
-cp -L /etc/resolv.conf "$ROOTFS/etc/resolv.conf"
-# The host's site configuration a runner of this network needs in any root (bench/debian13.sh):
-# added CA certificates, and apt.conf.d snippets no package owns (sid's Release is past its
-# Valid-Until in a dated snapshot).
-if compgen -G '/usr/local/share/ca-certificates/*' >/dev/null; then
-    cp -rL /usr/local/share/ca-certificates/. "$ROOTFS/usr/local/share/ca-certificates/"
-    chroot "$ROOTFS" update-ca-certificates >/dev/null 2>&1 || echo "piglit_newest: update-ca-certificates failed" >&2
-fi
-for f in /etc/apt/apt.conf.d/*; do
-    [ -f "$f" ] && ! dpkg -S "$f" >/dev/null 2>&1 && cp -L "$f" "$ROOTFS/etc/apt/apt.conf.d/"
-done
-
-MOUNTED=()
-cleanup() {
-    local i
-    for ((i = ${#MOUNTED[@]} - 1; i >= 0; i--)); do umount -l "${MOUNTED[i]}" 2>/dev/null; done
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-mnt() {   # mnt TARGET MOUNT-ARGS...
-    local target=$1; shift
-    mountpoint -q "$target" && return 0
-    mkdir -p "$target"
-    mount "$@" "$target" || { echo "piglit_newest: mount $* $target failed" >&2; exit 2; }
-    MOUNTED+=("$target")
-}
-mnt "$ROOTFS/proc" -t proc proc
-mnt "$ROOTFS/sys" --bind /sys
-mnt "$ROOTFS/dev" --bind /dev
-mnt "$ROOTFS/dev/pts" --bind /dev/pts
-mnt "$ROOTFS/dev/shm" -t tmpfs -o mode=1777 shm
+# 1. the root, the host's site configuration, the mounts
+debian_root piglit_newest "$ROOTFS" "$STAMP" sid ca-certificates,debian-archive-keyring "$MIRROR" 19
+site_config piglit_newest "$ROOTFS"
+mount_system piglit_newest "$ROOTFS"
 inside() {
     chroot "$ROOTFS" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb DEBIAN_FRONTEND=noninteractive \
         PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
@@ -144,7 +92,7 @@ mesa_env() {   # mesa_env MESA: ENVS, the environment that loads it in the root
     [ "$mesa" = sid ] && return 0
     dir=$MESA_DIR/$mesa; lib=$dir/usr/lib/x86_64-linux-gnu; ov=/var/tmp/mesa-overlay/$mesa
     [ -d "$lib" ] || { echo "piglit_newest: no $dir (bin/fetch-mesa $mesa)" >&2; return 1; }
-    mnt "$ROOTFS$dir" --bind -o ro "$dir"
+    mnt piglit_newest "$ROOTFS$dir" --bind -o ro "$dir"
     rm -rf "$ROOTFS$ov"; mkdir -p "$ROOTFS$ov"
     for f in "$lib"/lib{EGL_mesa,GLX_mesa,glapi,gbm,gallium,vulkan_lvp}*.so*; do
         [ -e "$f" ] && ln -s "$f" "$ROOTFS$ov/"
