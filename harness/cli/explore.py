@@ -30,6 +30,7 @@ from pathlib import Path
 from harness.sources import catalog
 from harness.base import config, options
 from harness.base.config import RunSettings
+from harness.base.errors import UsageError
 from harness.mesa import runtime as mesa_mod
 from harness.run import sharding
 from harness.executor import targets as targets_mod
@@ -363,7 +364,7 @@ def reduce_main(argv: list[str]) -> int:
         case = catalog.find(args.case_id)
         settings = _settings(args, REDUCE_OPTIONS)
         targets_mod.get(args.target)
-    except (catalog.NoSuchCase, targets_mod.UnknownTarget, mesa_mod.MesaError) as exc:
+    except UsageError as exc:                   # a case id, a target, a Mesa
         print(f"python -m harness reduce: {exc}", file=sys.stderr)
         return 2
     family = catalog.prefix(case.id)

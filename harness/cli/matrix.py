@@ -202,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
             if not any(name in (row.case_id, row.key) for row in table.rows):
                 print(f"{PROG}: --case {name}: no result on any release", file=sys.stderr)
         print("\n".join(str(p) for p in write(table, args.output)))
-    except (MatrixError, results.ResultsError, mesa.MesaError, catalog.NoSuchCase) as exc:
+    except UsageError as exc:                           # MatrixError, a results file, a Mesa, a case id
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
     return 0
