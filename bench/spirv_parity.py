@@ -3,7 +3,7 @@ a folder of translated shaders named `ANY.STAGE.glsl` (STAGE: vs tcs tes gs fs):
 and for a few mutants of it (edits glslang refuses or takes), whether both accept or refuse it,
 whether the SPIR-V is byte-identical, and the CPU each spends per shader.
 
-    PYTHONPATH=$PWD .venv/bin/python bench/spirv_parity.py FOLDER [--limit N]
+    PYTHONPATH=$PWD .venv/bin/python bench/spirv_parity.py FOLDER [--limit N] [--no-mutants]
 """
 from __future__ import annotations
 
@@ -50,6 +50,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", type=Path)
     parser.add_argument("--limit", type=int, default=0, help="only the first N shaders (sorted by name)")
+    parser.add_argument("--no-mutants", action="store_true", help="the shaders only")
     args = parser.parse_args()
     shaders = sorted(args.folder.glob("*.glsl"))[:args.limit or None]
     tally: Counter[str] = Counter()
@@ -59,7 +60,8 @@ def main() -> int:
         for path in shaders:
             stage = path.name.split(".")[-2]
             original = path.read_text()
-            for kind, source in [("shader", original)] + [("mutant", m) for m in mutants(original)]:
+            edited = [] if args.no_mutants else [("mutant", m) for m in mutants(original)]
+            for kind, source in [("shader", original)] + edited:
                 for old in spirv.cache_dir().glob("*.spv"):
                     old.unlink()
                 before = resource.getrusage(resource.RUSAGE_CHILDREN)
