@@ -24,7 +24,7 @@ gate() {
         tests/tess tests/draw_params tests/varyings --target "$target" --flake-retries 1 \
         --results-dir "$root/results-$step" -q -p no:cacheprovider > "$root/$step.log" 2>&1
     local rc=$? after; after=$(cut -d' ' -f1-3 /proc/loadavg)
-    read -r wall user sys < "$root/$step.time"
+    read -r wall user sys < <(tail -1 "$root/$step.time")   # after "Command exited with ..."
     awk -v step="$step" -v rc="$rc" -v wall="$wall" -v user="$user" -v sys="$sys" -v load="$load / $after" '
         { n[$1]++; cpu[$1] += $2 + $3 }
         END { printf "%-12s rc %s  wall %6.1f s  CPU %6.1f s (user %s sys %s)  load before / after %s  glslang -V %d (%.1f s CPU)  -E %d (%.1f s CPU)\n",
