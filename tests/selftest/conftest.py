@@ -38,6 +38,12 @@ plugins.load([str(SELFTEST / "faults.py")])
 # checkout's half-restructured plugin).
 os.environ["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(filter(None, [str(ROOT), *os.environ.get(
     "PYTHONPATH", "").split(os.pathsep)])))
+# The hundreds of Python processes the self-tests start (a child pytest, a harness command, an
+# executor child) compile this checkout's modules once into __pycache__ (ignored by git) and load
+# them from there after; where PYTHONDONTWRITEBYTECODE is set (many containers set it), each child
+# compiled every module it imports again, and each child pytest rewrote its plugins' modules again:
+# about a second of CPU a child. docs/ci.md, "The self-tests".
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 PINNED = (PINNED_MESA / ".fetched").exists()
 if PINNED:
     os.environ["HARNESS_MESA"] = str(PINNED_MESA)
