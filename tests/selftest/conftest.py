@@ -105,19 +105,26 @@ def fault_case(fault: str, value: int = 7, expected: int = 7) -> Case:
                 params=(("fault", fault), ("value", value)))
 
 
+@functools.cache
+def generated(name: str) -> tuple[Case, ...]:
+    """A family's cases, generated once in a process and shared by its tests (tess takes a second
+    of CPU; model/test_case.py generates again where generating is what it checks)."""
+    return tuple(family(name).generate())
+
+
 @pytest.fixture(scope="session")
 def tess_cases():
-    return {case.id: case for case in family("tess").generate()}
+    return {case.id: case for case in generated("tess")}
 
 
 @pytest.fixture(scope="session")
 def draw_params_cases():
-    return {case.id: case for case in family("draw_params").generate()}
+    return {case.id: case for case in generated("draw_params")}
 
 
 @pytest.fixture(scope="session")
 def varyings_cases():
-    return {case.id: case for case in family("varyings").generate()}
+    return {case.id: case for case in generated("varyings")}
 
 
 @pytest.fixture(scope="module", params=["llvmpipe", "zink"])
