@@ -105,6 +105,15 @@ def fault_case(fault: str, value: int = 7, expected: int = 7) -> Case:
                 params=(("fault", fault), ("value", value)))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def children_without_hypothesis_plugin():
+    """Hypothesis' pytest plugin imports the whole of Hypothesis in every pytest's terminal summary
+    (0.3 s of CPU). The child pytests the self-tests start run the harness's plugin on case
+    families, never a Hypothesis test, so theirs is left out; set here, where the tests run (an
+    xdist worker, started before), so that this session's own Hypothesis tests keep it."""
+    os.environ["PYTEST_ADDOPTS"] = " ".join(filter(None, [os.environ.get("PYTEST_ADDOPTS"), "-p no:hypothesispytest"]))
+
+
 @functools.cache
 def generated(name: str) -> tuple[Case, ...]:
     """A family's cases, generated once in a process and shared by its tests (tess takes a second
