@@ -197,7 +197,7 @@ PATCH_OPTION_CASE = "tess/no-tcs/triangles/equal/pv4/o1_1_1-i1"
 
 @pytest.fixture(scope="module", params=["dynamic", "static"])
 def path_options_run(request, tmp_path_factory):
-    """One run per path for the two option tests below (xdist_group keeps them on one worker):
+    """One run per path for the two option tests below (bin/selftest's --dist loadscope runs a module on one worker):
     pytest with `--vk-patch-path` and `--vk-vertex-input` both set to it, through the scheduler's
     processes (--jobs 2) to each executor child, on a tess case and an attribute-reading
     draw_params case; the path and each case's record."""
@@ -212,7 +212,6 @@ def path_options_run(request, tmp_path_factory):
     return path, {r["id"]: r for r in records}
 
 
-@pytest.mark.xdist_group("vk_path_options")
 def test_the_patch_size_path_option_reaches_the_backend(path_options_run):
     """`--vk-patch-path` on pytest's command line, through the scheduler's processes (--jobs 2) to
     each executor child: the record's platform names the path taken and why. lavapipe (22.3.6 and
@@ -279,7 +278,6 @@ def test_the_dynamic_vertex_input_path_is_what_lavapipe_fetches_by(path, swap, e
         assert "attributes fetched (a_vertex, a_instance)" in message, message
 
 
-@pytest.mark.xdist_group("vk_path_options")
 def test_the_vertex_input_path_option_reaches_the_backend(path_options_run):
     """`--vk-vertex-input` on pytest's command line, through the scheduler's processes (--jobs 2)
     to each executor child: an attribute-reading case passes and its record's platform names the
