@@ -38,6 +38,12 @@ plugins.load([str(SELFTEST / "faults.py")])
 # checkout's half-restructured plugin).
 os.environ["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(filter(None, [str(ROOT), *os.environ.get(
     "PYTHONPATH", "").split(os.pathsep)])))
+# The hundreds of Python processes the self-tests start (a child pytest, a harness command, an
+# executor child) compile this checkout's modules once into __pycache__ (ignored by git) and load
+# them from there after; where PYTHONDONTWRITEBYTECODE is set (many containers set it), each child
+# compiled every module it imports again, and each child pytest rewrote its plugins' modules again:
+# about a second of CPU a child. docs/ci.md, "The self-tests".
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 PINNED = (PINNED_MESA / ".fetched").exists()
 if PINNED:
     os.environ["HARNESS_MESA"] = str(PINNED_MESA)
@@ -99,19 +105,35 @@ def fault_case(fault: str, value: int = 7, expected: int = 7) -> Case:
                 params=(("fault", fault), ("value", value)))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def children_without_hypothesis_plugin():
+    """Hypothesis' pytest plugin imports the whole of Hypothesis in every pytest's terminal summary
+    (0.3 s of CPU). The child pytests the self-tests start run the harness's plugin on case
+    families, never a Hypothesis test, so theirs is left out; set here, where the tests run (an
+    xdist worker, started before), so that this session's own Hypothesis tests keep it."""
+    os.environ["PYTEST_ADDOPTS"] = " ".join(filter(None, [os.environ.get("PYTEST_ADDOPTS"), "-p no:hypothesispytest"]))
+
+
+@functools.cache
+def generated(name: str) -> tuple[Case, ...]:
+    """A family's cases, generated once in a process and shared by its tests (tess takes a second
+    of CPU; model/test_case.py generates again where generating is what it checks)."""
+    return tuple(family(name).generate())
+
+
 @pytest.fixture(scope="session")
 def tess_cases():
-    return {case.id: case for case in family("tess").generate()}
+    return {case.id: case for case in generated("tess")}
 
 
 @pytest.fixture(scope="session")
 def draw_params_cases():
-    return {case.id: case for case in family("draw_params").generate()}
+    return {case.id: case for case in generated("draw_params")}
 
 
 @pytest.fixture(scope="session")
 def varyings_cases():
-    return {case.id: case for case in family("varyings").generate()}
+    return {case.id: case for case in generated("varyings")}
 
 
 @pytest.fixture(scope="module", params=["llvmpipe", "zink"])

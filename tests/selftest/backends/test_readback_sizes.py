@@ -5,7 +5,7 @@ written, and the GL read-back's size overflowed PyOpenGL's int32."""
 from __future__ import annotations
 
 import pytest
-from conftest import family, pinned_mesa
+from conftest import generated, pinned_mesa
 from faults import FAULT_LAVAPIPE, FAULT_LLVMPIPE, HUGE_COUNT, planted
 
 from harness.backends import readback_bytes
@@ -28,7 +28,7 @@ def test_a_huge_primitives_written_count_is_the_cases_failure_naming_it(target):
     fails on the count, observed and expected. Without the cap the GL run is an `error`
     (OverflowError: 566935683072 out of bounds for int32); the Vulkan one read its mapped memory
     through a slice, which stopped at the buffer's end anyway."""
-    case = {c.id: c for c in family("tess").generate()}[CASE]
+    case = {c.id: c for c in generated("tess")}[CASE]
     with planted({CASE: "huge-xfb-count"}):
         ex = Executor(target, mesa=pinned_mesa())
         try:

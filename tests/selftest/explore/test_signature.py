@@ -2,7 +2,7 @@
 the first error line of the driver's log, normalised, never the whole log."""
 from __future__ import annotations
 
-from conftest import family
+from conftest import generated
 
 from harness.explore.signature import build_failure, finding_key, quantities, reduction_key, same_failure
 from harness.model.status import Verdict
@@ -46,7 +46,7 @@ def test_other_failures_keep_their_quantities():
 
 
 def test_the_reduction_and_the_finding_use_the_build_signature():
-    case = next(c for c in family("draw_params").generate() if c.shader("gs"))
+    case = next(c for c in generated("draw_params") if c.shader("gs"))
     first, second = Verdict(Status.FAIL, nvidia_link_log(5321, 8)), Verdict(Status.FAIL, nvidia_link_log(9, 3))
     key = reduction_key(first)
     assert key == ("fail", build_failure(first.message)) and same_failure(key, second)

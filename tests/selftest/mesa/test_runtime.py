@@ -17,7 +17,7 @@ from harness.mesa import runtime as mesa
 from harness.executor import targets
 from harness.executor.executor import probe
 from harness.report import html as report
-from conftest import ROOT, family
+from conftest import ROOT, generated
 from report.test_html import chromium_dom, parse
 
 SYSTEM_LIBS = Path("/usr/lib/x86_64-linux-gnu")
@@ -276,7 +276,7 @@ def test_a_child_of_the_fetched_mesa_maps_no_shader_cache_but_its_own():
     releases). A child of a --mesa build maps only the index in that build's own folder."""
     from harness.executor.executor import Executor
     build = mesa.locate(FETCHED)
-    case = family("tess").generate()[0]
+    case = generated("tess")[0]
     executor = Executor(targets.get("llvmpipe"), mesa=build, case_timeout=60)
     try:
         assert executor.run(case).status == "ok"

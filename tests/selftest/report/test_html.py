@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from conftest import family
+from conftest import generated
 from results.test_release_matrix import ALWAYS_BAD, ALWAYS_GOOD, FIXED, REGRESSED, RELEASES, write_runs
 from harness.report import html as report
 from harness.report import images
@@ -95,7 +95,7 @@ def parse(text: str) -> Node:
 @pytest.fixture(scope="module")
 def image_case():
     """The smallest varyings case with an image, and an observation with one channel wrong."""
-    cases = [c for c in family("varyings").generate() if c.readback.image and c.expect[0].pixels]
+    cases = [c for c in generated("varyings") if c.readback.image and c.expect[0].pixels]
     case = min(cases, key=lambda c: (c.readback.image[0] * c.readback.image[1], c.id))
     width, height = case.readback.image
     data = np.full(width * height * 4, -1.0, dtype="<f4")

@@ -15,7 +15,7 @@ import re
 import shutil
 
 import pytest
-from conftest import ROOT, family, pinned_mesa
+from conftest import ROOT, generated, pinned_mesa
 
 from harness.backends.vk import spirv
 from harness.backends.vk.tcs import passthrough_tcs
@@ -56,7 +56,7 @@ def lavapipe():
 
 @pytest.fixture(scope="module")
 def case():
-    return {c.id: c for c in family("draw_params").generate()}[CASE_ID]
+    return {c.id: c for c in generated("draw_params")}[CASE_ID]
 
 
 def test_the_unplanted_case_passes(lavapipe, case):
@@ -108,7 +108,7 @@ def test_no_baseline_line_is_a_layer_fault_of_translation_or_glslang():
     listed = baselined_layer_cases()
     assert listed, "no lavapipe line in baselines/*.csv: the check checks nothing"
     faults = []
-    by_family = {f: {c.id: c for c in family(f).generate()} for f in {case_id.split("/")[0] for _, case_id in listed}}
+    by_family = {f: {c.id: c for c in generated(f)} for f in {case_id.split("/")[0] for _, case_id in listed}}
     for name, case_id in listed:
         case = by_family[case_id.split("/")[0]].get(case_id) or catalog.find(case_id)     # explored: by its id
         for native, written in itertools.product((False, True), repeat=2):

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 import vulkan
-from conftest import ROOT, SYSTEM_ONLY_ENV, family, on_the_systems_mesa, pinned_mesa
+from conftest import ROOT, SYSTEM_ONLY_ENV, generated, on_the_systems_mesa, pinned_mesa
 
 from harness.base.config import VkPath, VkPaths, VkPointSize, VkVertexInput
 from harness.backends.vk import paths
@@ -42,7 +42,7 @@ def test_a_named_path_is_taken_or_refused_in_one_line():
 
 
 def test_only_direct_multi_draws_depend_on_the_path():
-    cases = family("draw_params").generate()
+    cases = generated("draw_params")
     commands = {c.id: {d.command for d in c.draws()} for c in cases}
     dependent = {c.id for c in cases if paths.depends_on_path(c)}
     assert MULTI in dependent
@@ -56,7 +56,7 @@ def test_only_direct_multi_draws_depend_on_the_path():
 def test_each_path_runs_on_lavapipe(path, draw_id_off):
     """Both paths pass the multi-draw case; with the draw-id translation off only the split path
     fails, which shows the native one reads DrawIndex from a real vkCmdDrawMultiEXT."""
-    case = {c.id: c for c in family("draw_params").generate()}[MULTI]
+    case = {c.id: c for c in generated("draw_params")}[MULTI]
     for without, expected in (("", "pass"), ("draw-id", draw_id_off)):
         ex = Executor(get("lavapipe"), mesa=pinned_mesa(), vk_without=without, vk_paths=VkPaths(multi_draw=VkPath(path)))
         try:
@@ -101,9 +101,9 @@ def test_a_named_patch_size_path_is_taken_or_refused_in_one_line():
 
 
 def test_only_patch_draws_with_a_tes_depend_on_the_patch_size_path():
-    tess = family("tess").generate()
+    tess = generated("tess")
     assert all(paths.depends_on_patch_size_path(c) for c in tess if c.id.startswith(("tess/no-tcs/", "tess/tcs/")))
-    assert not any(paths.depends_on_patch_size_path(c) for c in family("draw_params").generate()
+    assert not any(paths.depends_on_patch_size_path(c) for c in generated("draw_params")
                    if c.id.endswith("/vs"))
 
 
@@ -142,9 +142,9 @@ def test_a_named_vertex_input_path_is_taken_or_refused_in_one_line(vertex_input,
 def test_cases_with_vertex_attributes_depend_on_the_vertex_input_path():
     """Every draw_params case reads a_vertex and a_instance; a case without attributes gives the
     driver nothing to fetch in either path."""
-    draw_params = family("draw_params").generate()
+    draw_params = generated("draw_params")
     assert all(paths.depends_on_vertex_input(c) for c in draw_params)
-    without = [c for c in family("tess").generate() if not c.attributes]
+    without = [c for c in generated("tess") if not c.attributes]
     assert without and not any(paths.depends_on_vertex_input(c) for c in without)
 
 
@@ -153,9 +153,9 @@ def test_draw_parameters_are_needed_as_zink_needs_shader_draw_parameters():
     shaderDrawParameters; the layer skips a case reading a draw parameter on a device without it."""
     from harness.backends.vk.runner import GL_EXTENSIONS, uses_draw_parameters
     assert "GL_ARB_shader_draw_parameters" not in GL_EXTENSIONS and "GL_ARB_base_instance" not in GL_EXTENSIONS
-    draw_params = family("draw_params").generate()
+    draw_params = generated("draw_params")
     assert all(uses_draw_parameters(c) for c in draw_params)
-    tess = family("tess").generate()
+    tess = generated("tess")
     assert not all(uses_draw_parameters(c) for c in tess)
 
 
@@ -192,19 +192,34 @@ def test_each_patch_size_path_runs_on_lavapipe(path):
         proc.stdout + proc.stderr[-2000:]
 
 
-@pytest.mark.parametrize("path", ["dynamic", "static"])
-def test_the_patch_size_path_option_reaches_the_backend(path, tmp_path):
+PATCH_OPTION_CASE = "tess/no-tcs/triangles/equal/pv4/o1_1_1-i1"
+
+
+@pytest.fixture(scope="module", params=["dynamic", "static"])
+def path_options_run(request, tmp_path_factory):
+    """One run per path for the two option tests below (bin/selftest's --dist loadscope runs a module on one worker):
+    pytest with `--vk-patch-path` and `--vk-vertex-input` both set to it, through the scheduler's
+    processes (--jobs 2) to each executor child, on a tess case and an attribute-reading
+    draw_params case; the path and each case's record."""
+    path, folder = request.param, tmp_path_factory.mktemp(f"paths-{request.param}")
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tests/tess", "tests/draw_params",
+                           "-k", f"{PATCH_OPTION_CASE} or {ATTRIBUTES_CASE}", "--target", "lavapipe",
+                           f"--vk-patch-path={path}", f"--vk-vertex-input={path}", "--jobs", "2",
+                           f"--results-dir={folder}"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    records = json.loads((folder / "results.json").read_text())["results"]
+    assert sorted(r["id"] for r in records) == sorted([PATCH_OPTION_CASE, ATTRIBUTES_CASE]), records
+    return path, {r["id"]: r for r in records}
+
+
+def test_the_patch_size_path_option_reaches_the_backend(path_options_run):
     """`--vk-patch-path` on pytest's command line, through the scheduler's processes (--jobs 2) to
     each executor child: the record's platform names the path taken and why. lavapipe (22.3.6 and
     26.2.6) offers extendedDynamicState2PatchControlPoints, so both are taken here; a device
     without it refuses `dynamic` in one line (test_a_named_patch_size_path_is_taken_or_refused_in_one_line)."""
-    case_id = "tess/no-tcs/triangles/equal/pv4/o1_1_1-i1"
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tests/tess", "-k", case_id,
-                           "--target", "lavapipe", f"--vk-patch-path={path}", "--jobs", "2",
-                           f"--results-dir={tmp_path}"], cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    [record] = json.loads((tmp_path / "results.json").read_text())["results"]
-    assert (record["id"], record["status"]) == (case_id, "pass"), record
+    path, records = path_options_run
+    record = records[PATCH_OPTION_CASE]
+    assert (record["id"], record["status"]) == (PATCH_OPTION_CASE, "pass"), record
     assert f"patch-size path {path} (--vk-patch-path {path})" in record["platform"], record["platform"]
 
 
@@ -263,17 +278,13 @@ def test_the_dynamic_vertex_input_path_is_what_lavapipe_fetches_by(path, swap, e
         assert "attributes fetched (a_vertex, a_instance)" in message, message
 
 
-@pytest.mark.parametrize("path", ["dynamic", "static"])
-def test_the_vertex_input_path_option_reaches_the_backend(path, tmp_path):
+def test_the_vertex_input_path_option_reaches_the_backend(path_options_run):
     """`--vk-vertex-input` on pytest's command line, through the scheduler's processes (--jobs 2)
     to each executor child: an attribute-reading case passes and its record's platform names the
     path taken. lavapipe (22.3.6 and 26.2.6) offers vertexInputDynamicState and
     extendedDynamicState2, so both are taken here."""
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tests/draw_params",
-                           "-k", ATTRIBUTES_CASE, "--target", "lavapipe", f"--vk-vertex-input={path}", "--jobs", "2",
-                           f"--results-dir={tmp_path}"], cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    [record] = json.loads((tmp_path / "results.json").read_text())["results"]
+    path, records = path_options_run
+    record = records[ATTRIBUTES_CASE]
     assert (record["id"], record["status"]) == (ATTRIBUTES_CASE, "pass"), record
     assert f"vertex-input path {path} (--vk-vertex-input {path})" in record["platform"], record["platform"]
 
@@ -285,7 +296,7 @@ def test_the_lavapipe_split_target_takes_the_paths_zink_does_not_take_on_lavapip
     split, lavapipe = get("lavapipe-split"), get("lavapipe")
     assert (split.vk_paths.multi_draw, split.vk_paths.vertex_input) == ("split", "static")
     assert (lavapipe.vk_paths.multi_draw, lavapipe.vk_paths.vertex_input) == (None, None)
-    collected = {name: [c for c in family(name).generate() if paths.depends_on_path(c)] for name in ("draw_params", "tess")}
+    collected = {name: [c for c in generated(name) if paths.depends_on_path(c)] for name in ("draw_params", "tess")}
     assert collected["draw_params"] and all(map(paths.depends_on_vertex_input, collected["draw_params"]))
     assert collected["tess"] and not any(map(paths.depends_on_vertex_input, collected["tess"]))
     from harness.base.config import RunSettings
@@ -327,7 +338,7 @@ def test_which_cases_depend_on_the_point_size_path_and_which_rasterize_points():
     depend on the path); no case of the families rasterizes points: every draw of point primitives
     captures varyings, with rasterization discarded, so the path shows only in what the driver is
     given (a point topology without a PointSize store), never in a point's size."""
-    tess, draw_params, varyings = (family(name).generate() for name in ("tess", "draw_params", "varyings"))
+    tess, draw_params, varyings = (generated(name) for name in ("tess", "draw_params", "varyings"))
     writes = [c for c in tess + varyings if "gl_PointSize" in dict(c.shaders).get("vs", "")
               and not {"tes", "gs"} & set(dict(c.shaders))]
     assert writes and not any(map(paths.depends_on_point_size, writes))
@@ -340,7 +351,7 @@ def test_which_cases_depend_on_the_point_size_path_and_which_rasterize_points():
 def test_rasterizes_points_sees_each_way_points_are_made():
     from dataclasses import replace
     from harness.model.case import DrawState
-    case = {c.id: c for c in family("draw_params").generate()}[ATTRIBUTES_CASE]
+    case = {c.id: c for c in generated("draw_params")}[ATTRIBUTES_CASE]
     assert case.draws()[0].mode == "POINTS" and not paths.rasterizes_points(case)      # captured
     shown = replace(case, readback=replace(case.readback, captures=()))
     assert paths.rasterizes_points(shown)
@@ -530,7 +541,7 @@ def test_the_lavapipe_split_target_writes_the_point_size():
     `lavapipe` takes `default`, CI runs both; its cases all leave gl_PointSize to the layer."""
     split = get("lavapipe-split")
     assert split.vk_paths.point_size == "written" and get("lavapipe").vk_paths.point_size is None
-    collected = [c for name in ("draw_params", "tess") for c in family(name).generate() if paths.depends_on_path(c)]
+    collected = [c for name in ("draw_params", "tess") for c in generated(name) if paths.depends_on_path(c)]
     assert collected and all(map(paths.depends_on_point_size, collected))
     from harness.base.config import RunSettings
     run = RunSettings(vk_paths=VkPaths(point_size=VkPointSize.DEFAULT))

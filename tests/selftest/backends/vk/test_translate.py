@@ -7,7 +7,7 @@ import os
 import shutil
 
 import pytest
-from conftest import family, on_the_systems_mesa, pinned_mesa
+from conftest import family, generated, on_the_systems_mesa, pinned_mesa
 from faults import FAULT_LAVAPIPE, planted
 
 from harness.backends.vk import spirv
@@ -41,7 +41,7 @@ def sample(cases, every: int):
                                          pytest.param("varyings", 20, marks=pytest.mark.slow)])
 def test_translated_glsl_compiles(name, every, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))          # really compile, no cache
-    for case in sample(family(name).generate(), every):
+    for case in sample(generated(name), every):
         stages = translate(program_of(case))
         if "tes" in stages and "tcs" not in stages:
             stages["tcs"] = passthrough_tcs(stages["vs"], case.steps[0].state.patch_vertices or 3)
@@ -139,7 +139,7 @@ def test_slot_map_consistent_on_every_interface(name, every):
     """Every producer/consumer pair the families generate (the injected TCS included), blocks
     and their members too."""
     compared = blocks = 0
-    for case in sample(family(name).generate(), every):
+    for case in sample(generated(name), every):
         stages = with_tcs(case, translate(program_of(case)))
         compared += check_interfaces(case.id, stages)
         blocks += sum(1 for src in stages.values() for d in parse(src).blocks() if not d.type.startswith("gl_"))
@@ -164,7 +164,7 @@ def lavapipe():
 
 
 def case_of(family_name: str, case_id: str):
-    return {c.id: c for c in family(family_name).generate()}[case_id]
+    return {c.id: c for c in generated(family_name)}[case_id]
 
 
 @pytest.mark.parametrize("switch, family_name, case_id, words", [
