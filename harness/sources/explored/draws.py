@@ -41,7 +41,23 @@ class Draws(Protocol):
     def distinct(self, options: Sequence[T], least: int, most: int) -> list[T]: ...
 
 
-class Plain:
+class _Composed:
+    """Lists and optional items from a source's integers and booleans."""
+
+    def integer(self, lowest: int, highest: int) -> int:
+        raise NotImplementedError
+
+    def boolean(self) -> bool:
+        raise NotImplementedError
+
+    def many(self, item: Callable[[], T], least: int, most: int) -> list[T]:
+        return [item() for _ in range(self.integer(least, most))]
+
+    def maybe(self, item: Callable[[], T]) -> T | None:
+        return None if self.boolean() else item()
+
+
+class Plain(_Composed):
     """Draws from random.Random(seed)."""
 
     def __init__(self, seed: int | str):
@@ -61,17 +77,11 @@ class Plain:
     def boolean(self) -> bool:
         return self.random.random() < 0.5
 
-    def many(self, item: Callable[[], T], least: int, most: int) -> list[T]:
-        return [item() for _ in range(self.integer(least, most))]
-
-    def maybe(self, item: Callable[[], T]) -> T | None:
-        return None if self.boolean() else item()
-
     def distinct(self, options: Sequence[T], least: int, most: int) -> list[T]:
         return self.random.sample(list(options), self.integer(least, min(most, len(options))))
 
 
-class Hypothesis:
+class Hypothesis(_Composed):
     """Draws through an st.composite's `draw`, so that Hypothesis records (and could shrink) each choice."""
 
     def __init__(self, draw: st.DrawFn):
@@ -85,12 +95,6 @@ class Hypothesis:
 
     def boolean(self) -> bool:
         return self.draw(st.booleans())
-
-    def many(self, item: Callable[[], T], least: int, most: int) -> list[T]:
-        return [item() for _ in range(self.integer(least, most))]
-
-    def maybe(self, item: Callable[[], T]) -> T | None:
-        return None if self.boolean() else item()
 
     def distinct(self, options: Sequence[T], least: int, most: int) -> list[T]:
         return self.draw(st.lists(st.sampled_from(options), min_size=least,
