@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
-from typing import Callable
-
-from hypothesis import HealthCheck, Phase, Verbosity, given, reject, seed as hypothesis_seed, settings
+from typing import TYPE_CHECKING, Callable
 
 from harness.model.case import Case
 from harness.sources.explored import id_codec as ids
@@ -26,10 +24,14 @@ from harness.sources.explored.space import Space
 from harness.model.status import Status
 from harness.base.errors import CaseOutcome
 
+if TYPE_CHECKING:
+    from hypothesis import settings
+
 Run = Callable[[Case], Verdict]
 
 
 def _settings(max_examples: int, phases) -> settings:
+    from hypothesis import HealthCheck, Verbosity, settings       # reduction's only: its import costs ~0.4 s CPU
     return settings(database=None, max_examples=max_examples, deadline=None, phases=phases,
                     suppress_health_check=list(HealthCheck), derandomize=False, print_blob=False,
                     verbosity=Verbosity.quiet,
@@ -154,6 +156,7 @@ def reduce(space: Space, params: dict, run: Run, key: tuple, max_runs: int = 300
     `max_runs`: driver runs in all, after which every new case counts as not reproducing;
     `stop()` true: end now, with the simplest reproduction so far (the shrinker only tries
     candidates simpler than its current one), or None."""
+    from hypothesis import Phase, given, reject, seed as hypothesis_seed
     verdicts: dict[str, Verdict] = {}
     make = _builder(space)
     best: list[Reduction] = []

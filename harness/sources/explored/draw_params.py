@@ -10,12 +10,11 @@ are the family oracle's (harness/oracle/draw_params.py).
 from __future__ import annotations
 
 import functools
-from hypothesis import strategies as st
 
 from harness.model import families, glfacts
 from harness.model.case import Case, Draw, DrawEntry
 from harness.sources.explored import draws
-from harness.sources.explored.choices import fixed_dict, smaller_ints, some_of, toward
+from harness.sources.explored.choices import fixed_dict, smaller_ints, some_of, st, toward
 from harness.sources.explored.draws import Draws
 
 FAMILY = "draw_params"

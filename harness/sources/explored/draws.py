@@ -20,7 +20,8 @@ from __future__ import annotations
 import random
 from typing import Callable, Protocol, Sequence, TypeVar, cast
 
-from hypothesis import strategies as st
+from harness.sources.explored.choices import st
+
 
 T = TypeVar("T")
 

@@ -12,13 +12,14 @@ FLOATS and SHAPES are the words, floats and dict shapes its ids may hold (ids.py
 """
 from __future__ import annotations
 
-from typing import Protocol
-
-from hypothesis import strategies as st
+from typing import TYPE_CHECKING, Protocol
 
 from harness.model.case import Case
 from harness.sources.explored import draw_params, tess, varyings
 from harness.sources.explored.draws import Draws
+
+if TYPE_CHECKING:
+    from hypothesis import strategies as st
 
 SPACES = {draw_params.FAMILY: draw_params.SPACE, tess.FAMILY: tess.SPACE, varyings.FAMILY: varyings.SPACE}
 FAMILIES = tuple(SPACES)

@@ -26,12 +26,11 @@ import functools
 import importlib
 import math
 
-from hypothesis import strategies as st
 
 from harness.model import families
 from harness.model.case import Case
 from harness.sources.explored import draws
-from harness.sources.explored.choices import fixed_dict, smaller_ints, some_of, toward
+from harness.sources.explored.choices import fixed_dict, smaller_ints, some_of, st, toward
 from harness.sources.explored.draws import Draws
 
 FAMILY = "tess"

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import functools
 
-from hypothesis import strategies as st
 
 from harness.model import families
 from harness.model.case import Case
 from harness.sources.explored import draws
-from harness.sources.explored.choices import fixed_dict, some_of, toward
+from harness.sources.explored.choices import fixed_dict, some_of, st, toward
 from harness.sources.explored.draws import Draws
 
 FAMILY = "varyings"
