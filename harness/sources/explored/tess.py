@@ -42,6 +42,10 @@ FLOATS = (-2.0, -1.0, 0.0, 0.125, 0.25, 0.375, 0.5, 0.75, 1.0, 1.25, 2.0, 2.0156
           63.875, 64.0, 70.0, math.inf, math.nan)
 SMALL_LEVELS = tuple(v for v in FLOATS if 0.5 <= v <= 4.0)      # control: counts stay small
 KINDS = ("coords", "control", "types", "steps", "seq", "facing")
+# DELETING: a sequence that deletes a program retires its child (Case.last_in_child), so the next
+# case starts a fresh one: such a case costs the driver's processes about 4x another tess case
+# (bench/explore_kinds.py). Drawn in every step, deletions would be in 19 sequences of 20; a
+# sequence deletes in half of them, so program switches without deletions are explored as often.
 PROGRAM_KINDS = ("no-tcs", "tcs", "plain")
 
 
@@ -93,10 +97,11 @@ def _seq(d: Draws) -> dict:
                         ["tcs", d.integer(1, 8), _levels(d, SMALL_LEVELS)] if kind == "tcs" else ["plain"])
     steps: list[list] = []
     deleted: set[int] = set()
+    deletes = d.boolean()               # DELETING: half the sequences delete programs, not nearly all
     for _ in range(d.integer(1, 5)):
         alive = [p for p in range(len(programs)) if p not in deleted]
         program = d.pick(alive)
-        gone = sorted(set(d.distinct(alive, 0, 2)) - {program})
+        gone = sorted(set(d.distinct(alive, 0, 2)) - {program}) if deletes else []
         deleted |= set(gone)
         steps.append([program, d.maybe(lambda: d.integer(1, 32)), d.maybe(lambda: _levels(d, FLOATS)), gone])
     return {"kind": "seq", "domain": d.pick(DOMAINS), "spacing": d.pick(SPACINGS),
