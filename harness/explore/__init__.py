@@ -2,7 +2,8 @@
 deduplicated findings (issue 31).
 
   signature.py    how a verdict fails: the signature reduction keeps, the key findings group by
-  driver.py       a case on a real target through the run core: (status, message), batched
+  driver.py       a case on a real target through the run core: (status, message), batched;
+                  a case the target's GL version refuses answered here, not sent
   ledger.py       the judged cases journaled as they land, --resume, the budget's clock
   search.py       seeded exploration (draws.Plain), and Hypothesis shrinking below a failing case
   findings.py     findings.json and a folder per finding with its reduced reproducer
