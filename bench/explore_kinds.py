@@ -2,7 +2,9 @@
 """The CPU a tess explored case costs, by kind: each kind's first N cases as draws.Plain(SEED)
 draws them, judged one after another on a target by one process (harness/explore/driver.py),
 its whole process tree's CPU (resource.RUSAGE_CHILDREN) less that of the same process judging
-no case; and how many of the N retire their child (Case.last_in_child).
+no case (measured before and after, the mean); and how many of the N retire their child
+(Case.last_in_child). Sequences are split: `seq+delete` those that delete a program (and so
+retire their child), `seq-keep` the others.
 
     .venv/bin/python bench/explore_kinds.py [--cases 20] [--seed 11] [--target llvmpipe] [--mesa PATH]
 """
@@ -27,7 +29,9 @@ kind, n, seed, target, mesa = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), s
 sp, source, cases, seen = space.get("tess"), draws.Plain(seed), [], set()
 while len(cases) < n and kind != "none":
     params = sp.draw(source)
-    case = None if params is None or params["kind"] != kind else search.build(sp, params)
+    case = None if params is None or params["kind"] != kind.partition("+")[0].partition("-")[0] else search.build(sp, params)
+    if case is not None and kind.startswith("seq") and case.last_in_child() != (kind == "seq+delete"):
+        case = None
     if case is not None and case.id not in seen:
         seen.add(case.id)
         cases.append(case)
@@ -55,10 +59,10 @@ def main() -> int:
     sys.path.insert(0, str(ROOT))
     from harness.sources.explored import tess
     common = [str(args.cases), str(args.seed), args.target, args.mesa]
-    empty, _ = cpu_of(["none", *common])
+    empty = (cpu_of(["none", *common])[0] + cpu_of(["none", *common])[0]) / 2
     print(f"explore_kinds: {args.cases} cases a kind, seed {args.seed}; a driver judging none: {empty:.2f} s CPU; "
           f"load {open('/proc/loadavg').read().split()[0]}", flush=True)
-    for kind in tess.KINDS:
+    for kind in [k for k in tess.KINDS if k != "seq"] + ["seq+delete", "seq-keep"]:
         cpu, retired = cpu_of([kind, *common])
         print(f"{kind:8} {1000 * (cpu - empty) / args.cases:6.1f} ms CPU a case ({retired} of {args.cases} retire "
               f"their child); load {open('/proc/loadavg').read().split()[0]}", flush=True)

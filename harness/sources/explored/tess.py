@@ -43,9 +43,10 @@ FLOATS = (-2.0, -1.0, 0.0, 0.125, 0.25, 0.375, 0.5, 0.75, 1.0, 1.25, 2.0, 2.0156
 SMALL_LEVELS = tuple(v for v in FLOATS if 0.5 <= v <= 4.0)      # control: counts stay small
 KINDS = ("coords", "control", "types", "steps", "seq", "facing")
 # DELETING: a sequence that deletes a program retires its child (Case.last_in_child), so the next
-# case starts a fresh one: such a case costs the driver's processes about 4x another tess case
-# (bench/explore_kinds.py). Drawn in every step, deletions would be in 19 sequences of 20; a
-# sequence deletes in half of them, so program switches without deletions are explored as often.
+# case starts a fresh one: such a case costs the driver's processes 4-5x another tess case, about
+# 70 ms of CPU more than a sequence that deletes nothing (bench/explore_kinds.py). Drawn in every
+# step, deletions were in 19 sequences of 20; half the sequences may delete (2 in 5 do), so
+# program switches without deletions are explored about as often.
 PROGRAM_KINDS = ("no-tcs", "tcs", "plain")
 
 
