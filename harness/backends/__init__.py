@@ -38,16 +38,25 @@ class DeviceLost(CaseOutcome):
     another case, so the executor replaces the child that holds it. The message names the call."""
 
 
+def version_refusal(req: Any, facts: dict[str, Any]) -> str:
+    """Why check_requirements skips a case before it looks at extensions or limits: the case
+    cannot run as written, or the context's GL version is below the case's; '' if neither.
+    `facts`: the context's version_number and version (a profile's in a backend's info())."""
+    if getattr(req, "unsupported", ""):
+        return str(req.unsupported)
+    if tuple(facts["version_number"]) < tuple(req.gl_version):
+        return f"needs GL {req.gl_version[0]}.{req.gl_version[1]} {req.profile}, context has {facts['version']}"
+    return ""
+
+
 def check_requirements(case: Any, facts: dict[str, Any], query: Callable[[str], int | None] | None = None) -> None:
     """Skip, naming what is missing, where the context lacks the case's GL version, an
     extension or a limit. `facts` holds version_number, version, extensions and limits;
     `query(name)` answers limits that `facts` does not list."""
     req = case.requires
-    if getattr(req, "unsupported", ""):
-        raise Skip(req.unsupported)
-    if tuple(facts["version_number"]) < tuple(req.gl_version):
-        raise Skip(f"needs GL {req.gl_version[0]}.{req.gl_version[1]} {req.profile}, "
-                   f"context has {facts['version']}")
+    refused = version_refusal(req, facts)
+    if refused:
+        raise Skip(refused)
     missing = [e for e in req.extensions if e not in facts["extensions"]]
     if missing:
         raise Skip(f"needs extension(s) {', '.join(missing)}")

@@ -1,10 +1,18 @@
 """Cases on a real target, through the run core (harness/run/core.py): the one way the harness runs
 and judges a case, here with no baseline, no flake re-runs and no triage files, so that a
-verdict is the driver's answer against the family's spec oracle and nothing else."""
+verdict is the driver's answer against the family's spec oracle and nothing else.
+
+A case whose GL version the target's context lacks (draw_params' GLSL 4.60 on a GL 4.5 Mesa) is
+answered here, from the facts the target's child reported at start (its info(): each profile's
+version), with the skip the child's backend would give (harness/backends/__init__.py
+version_refusal, the first thing check_requirements asks): it never goes to the child, and the
+run core judges that answer as it would the child's."""
 from __future__ import annotations
 
 import contextlib
+from typing import Any
 
+from harness.backends import version_refusal
 from harness.base import config
 from harness.run import core
 from harness.base.config import RunSettings
@@ -13,7 +21,7 @@ from harness.executor.batch import Batched
 from harness.executor.executor import not_under_test
 from harness.executor import targets as targets_mod
 from harness.model.case import Case
-from harness.model.status import Verdict
+from harness.model.status import Reply, Result, Verdict
 from harness.base.errors import UsageError
 
 
@@ -23,6 +31,32 @@ TRIAGE = run_settings(case_timeout=config.TRIAGE_CASE_TIMEOUT)
 
 class TargetUnavailable(UsageError, RuntimeError):
     pass
+
+
+def refusal(case: Case, facts: dict[str, Any]) -> str:
+    """The skip message the target's child would answer `case` with before drawing anything,
+    from its facts (core.facts_of) alone; '' where it would run it (or the facts do not say)."""
+    profile = facts.get("profiles", {}).get(case.requires.profile)
+    if not profile or "version_number" not in profile or "version" not in profile:
+        return ""
+    return version_refusal(case.requires, profile)
+
+
+class _Answered:
+    """A runner whose reply to one case is known without its child (refusal): the run core
+    judges it, and asks the runner it wraps for the target's facts."""
+
+    def __init__(self, runner: core.Runner, message: str):
+        self.runner, self.message = runner, message
+
+    def run(self, case: Case) -> Result:
+        return Result(Reply.SKIP, self.message)
+
+    def info(self) -> Result:
+        return self.runner.info()
+
+    def close(self) -> None:
+        pass
 
 
 @contextlib.contextmanager
@@ -39,14 +73,24 @@ def driver(target: str, settings: RunSettings = TRIAGE, seed: int = 0):
         if why:
             raise TargetUnavailable(f"target {target} is not the Mesa asked for: {why}")
 
-        def run(case: Case) -> Verdict:
-            record = core.run_case(case, target, runner, rules)
+        facts = core.facts_of(runner)
+
+        def judged(case: Case, by: core.Runner) -> Verdict:
+            refused = refusal(case, facts)
+            record = core.run_case(case, target, _Answered(by, refused) if refused else by, rules)
             return Verdict(record.status, record.message)
 
+        def run(case: Case) -> Verdict:
+            return judged(case, runner)
+
         def alone(case: Case) -> Verdict:
-            record = core.run_case(case, target, runner.alone if isinstance(runner, Batched) else runner, rules)
-            return Verdict(record.status, record.message)
-        run.facts = core.facts_of(runner)
+            return judged(case, runner.alone if isinstance(runner, Batched) else runner)
+
+        def send(case: Case) -> None:
+            """Queue a case in the child ahead of `run` (search.explore), unless it is answered here."""
+            if not refusal(case, facts):
+                runner.send(case)
+        run.facts = facts
         run.alone = alone
-        run.send = runner.send              # queue a case ahead of `run` (search.explore)
+        run.send = send
         yield run

@@ -5,7 +5,7 @@ An exploration's folder holds `command.json` (the seed, target, Mesa, families a
 case the target judged (exploring or reducing), flushed as its verdict lands, with the seconds
 the whole command had spent by then. A SIGKILL loses at most the cases in flight (the one
 judged and the one queued behind it, search.explore). `--resume`
-reads them back: Hypothesis draws the same cases for the seed, every case already judged is
+reads them back: the seed draws the same cases (draws.Plain), every case already judged is
 answered from the journal (none is judged twice), and the budget's clock starts at the seconds
 the killed command had spent.
 """

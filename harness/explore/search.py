@@ -1,33 +1,37 @@
-"""The two Hypothesis engines: seeded exploration of a space, and shrinking below a failing case.
+"""Seeded exploration of a space, and shrinking below a failing case.
 
-Both drive Hypothesis's own engine through `@given`, with no example database, so a seed alone
-decides what is drawn: exploration's test never fails (it records every verdict), hence the
-cases drawn for a seed do not depend on the driver's answers; reduction's test fails when the
-case fails the original way, and Hypothesis's shrinker walks `space.below(params)` toward its
-simplest value. Verdicts are cached by case id, so Hypothesis sees a deterministic function even
-where a driver is flaky, and a case drawn twice runs once.
+Exploration draws parameters with the space's description and a seeded random source
+(draws.Plain), so a seed alone decides what is drawn, whatever the driver answers: a cheap
+draw, where Hypothesis's engine cost more than the driver's run of a case. Reduction drives
+Hypothesis's own engine through `@given`, with no example database: its test fails when the case
+fails the original way, and Hypothesis's shrinker walks `space.below(params)` toward its simplest
+value. Verdicts are cached by case id, so Hypothesis sees a deterministic function even where a
+driver is flaky; in both, a case drawn twice runs once.
 """
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
-from typing import Callable
-
-from hypothesis import HealthCheck, Phase, Verbosity, given, reject, seed as hypothesis_seed, settings
+from typing import TYPE_CHECKING, Callable
 
 from harness.model.case import Case
 from harness.sources.explored import id_codec as ids
 from harness.sources.explored.choices import canonical
+from harness.sources.explored.draws import Plain
 from harness.explore.signature import same_failure
 from harness.model.status import Verdict
 from harness.sources.explored.space import Space
 from harness.model.status import Status
 from harness.base.errors import CaseOutcome
 
+if TYPE_CHECKING:
+    from hypothesis import settings
+
 Run = Callable[[Case], Verdict]
 
 
 def _settings(max_examples: int, phases) -> settings:
+    from hypothesis import HealthCheck, Verbosity, settings       # reduction's only: its import costs ~0.4 s CPU
     return settings(database=None, max_examples=max_examples, deadline=None, phases=phases,
                     suppress_health_check=list(HealthCheck), derandomize=False, print_blob=False,
                     verbosity=Verbosity.quiet,
@@ -70,10 +74,7 @@ class Sample:
 
 
 SKIP_FACTOR = 4
-
-
-class _Stop(CaseOutcome):
-    """The budget is spent: ends Hypothesis's generation (no shrinking runs in exploration)."""
+MISSES = 1000                   # draws in a row that give no new case: the space is exhausted
 
 
 def build(space: Space, params: dict) -> Case | None:
@@ -99,43 +100,33 @@ def _builder(space: Space) -> Callable[[dict], Case | None]:
 def explore(space: Space, run: Run, seed: int, budget: Budget,
             on_sample: Callable[[Sample], None] | None = None,
             send: Callable[[Case], None] | None = None) -> list[Sample]:
-    """`send`, if given, queues a case in the target's child ahead of `run`: each drawn case is
-    sent as soon as it is built and judged while Hypothesis draws the next, so the driver and
-    this process work at once. The budget sees every case before the one drawn, as without it."""
+    """The cases `space.draw` makes from draws.Plain(seed), each distinct one judged by `run`, until
+    `budget` is spent (or MISSES draws in a row give no new case). `send`, if given, queues a
+    case in the target's child ahead of `run`: each drawn case is sent as soon as it is built and
+    judged while the next is drawn, so the driver and this process work at once. The budget sees
+    every case before the one drawn, as without it."""
     samples: dict[str, Sample] = {}
-    skipped = [0]
-    pending: list[tuple[dict, Case]] = []          # sent, not judged yet (one at most)
-
-    def settle():
-        for params, case in pending:
-            sample = Sample(params, case, run(case))
-            samples[case.id] = sample
-            skipped[0] += sample.outcome.status is Status.SKIP
-            if on_sample:
-                on_sample(sample)
-        pending.clear()
-
-    @_settings(max_examples=10 ** 6, phases=(Phase.generate,))
-    @hypothesis_seed(seed)
-    @given(space.strategy())
-    def draw(params):
-        case = build(space, params)
-        fresh = case is not None and case.id not in samples and all(case.id != c.id for _, c in pending)
+    skipped = 0
+    pending: tuple[dict, Case] | None = None       # sent, not judged yet
+    source = Plain(seed)
+    misses = 0
+    while misses < MISSES:
+        params = space.draw(source)
+        case = None if params is None else build(space, params)
+        fresh = case is not None and case.id not in samples and (pending is None or pending[1].id != case.id)
         if fresh and send is not None:
             send(case)
-        settle()
-        if budget.spent(len(samples) - skipped[0], len(samples)):
-            raise _Stop                     # the case just sent is never judged
-        if case is None:
-            reject()
+        if pending is not None:
+            sample = samples[pending[1].id] = Sample(*pending, run(pending[1]))
+            skipped += sample.outcome.status is Status.SKIP
+            pending = None
+            if on_sample:
+                on_sample(sample)
+        if budget.spent(len(samples) - skipped, len(samples)):
+            return list(samples.values())           # the case just sent is never judged
+        misses = 0 if fresh else misses + 1
         if fresh:
-            pending.append((params, case))
-
-    try:
-        draw()
-        settle()
-    except _Stop:
-        pass
+            pending = (params, case)
     return list(samples.values())
 
 
@@ -165,6 +156,7 @@ def reduce(space: Space, params: dict, run: Run, key: tuple, max_runs: int = 300
     `max_runs`: driver runs in all, after which every new case counts as not reproducing;
     `stop()` true: end now, with the simplest reproduction so far (the shrinker only tries
     candidates simpler than its current one), or None."""
+    from hypothesis import Phase, given, reject, seed as hypothesis_seed
     verdicts: dict[str, Verdict] = {}
     make = _builder(space)
     best: list[Reduction] = []

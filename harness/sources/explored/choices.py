@@ -3,9 +3,21 @@ one (reduction's spaces), sub-lists, dicts with a stable draw order."""
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from hypothesis import strategies as st
+if TYPE_CHECKING:
+    from hypothesis import strategies as st
+else:
+    class _Strategies:
+        """hypothesis.strategies, imported on first use: exploration draws without Hypothesis
+        (draws.Plain), and importing it costs a command about 0.4 s of CPU; reduction and the
+        self-tests' strategies import it when they first build one."""
+
+        def __getattr__(self, name: str) -> Any:
+            from hypothesis import strategies
+            return getattr(strategies, name)
+
+    st = _Strategies()
 
 
 def canonical(params: Any) -> str:

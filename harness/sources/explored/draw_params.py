@@ -10,11 +10,12 @@ are the family oracle's (harness/oracle/draw_params.py).
 from __future__ import annotations
 
 import functools
-from hypothesis import strategies as st
 
 from harness.model import families, glfacts
 from harness.model.case import Case, Draw, DrawEntry
-from harness.sources.explored.choices import fixed_dict, smaller_ints, some_of, toward
+from harness.sources.explored import draws
+from harness.sources.explored.choices import fixed_dict, smaller_ints, some_of, st, toward
+from harness.sources.explored.draws import Draws
 
 FAMILY = "draw_params"
 VERTICES, INSTANCES, INDICES, MIN_INDEX, MAX_INDEX = 24, 16, 12, 2, 11
@@ -50,31 +51,29 @@ def _canonical_draw(d: dict) -> dict:
             "draw_count": d["draw_count"] if command in glfacts.COUNT_COMMANDS else None}
 
 
-@st.composite
-def _entry(draw, command: str) -> list[int]:
+def _entry(d: Draws, command: str) -> list[int]:
     elements = command in glfacts.ELEMENTS_COMMANDS
     if elements:
-        first = draw(st.integers(0, INDICES))
-        count = draw(st.integers(0, INDICES - first))
-        bv = draw(st.integers(-MIN_INDEX, VERTICES - 1 - MAX_INDEX))
+        first = d.integer(0, INDICES)
+        count = d.integer(0, INDICES - first)
+        bv = d.integer(-MIN_INDEX, VERTICES - 1 - MAX_INDEX)
     else:
-        first = draw(st.integers(0, VERTICES))
-        count = draw(st.integers(0, VERTICES - first))
+        first = d.integer(0, VERTICES)
+        count = d.integer(0, VERTICES - first)
         bv = 0
-    bi = draw(st.integers(0, INSTANCES))
-    n = draw(st.integers(0, INSTANCES - bi))
+    bi = d.integer(0, INSTANCES)
+    n = d.integer(0, INSTANCES - bi)
     return _canonical_entry(command, [count, n, first, bv, bi])
 
 
-@st.composite
-def _draw(draw) -> dict:
-    command = draw(st.sampled_from(glfacts.COMMANDS))
+def _draw(d: Draws) -> dict:
+    command = d.pick(glfacts.COMMANDS)
     many = command in glfacts.MULTI_COMMANDS
-    entries = draw(st.lists(_entry(command), min_size=0 if many else 1, max_size=4 if many else 1))
+    entries = d.many(lambda: _entry(d, command), 0 if many else 1, 4 if many else 1)
     return _canonical_draw({
-        "command": command, "entries": entries, "restart": draw(st.booleans()),
-        "offset": draw(st.sampled_from(OFFSETS)), "stride": draw(st.sampled_from(STRIDES)),
-        "draw_count": draw(st.integers(0, len(entries) + 2))})
+        "command": command, "entries": entries, "restart": d.boolean(),
+        "offset": d.pick(OFFSETS), "stride": d.pick(STRIDES),
+        "draw_count": d.integer(0, len(entries) + 2)})
 
 
 class DrawParamsSpace:
@@ -95,10 +94,12 @@ class DrawParamsSpace:
     SHAPES = (("chain", "draws", "index_type", "only_draw_id", "version"),
               ("command", "draw_count", "entries", "offset", "restart", "stride"))
 
+    def draw(self, d: Draws) -> dict:
+        return {"chain": d.pick(("vs", "gs", "tes")), "draws": d.many(lambda: _draw(d), 1, 3),
+                "index_type": d.pick(INDEX_TYPE_TOKENS), "only_draw_id": d.boolean(), "version": d.pick((450, 460))}
+
     def strategy(self) -> st.SearchStrategy:
-        return fixed_dict(draws=st.lists(_draw(), min_size=1, max_size=3),
-                          index_type=st.sampled_from(INDEX_TYPE_TOKENS), version=st.sampled_from((450, 460)),
-                          chain=st.sampled_from(("vs", "gs", "tes")), only_draw_id=st.booleans())
+        return draws.strategy(self.draw)
 
     def build(self, params: dict) -> Case:
         draws = []

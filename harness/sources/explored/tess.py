@@ -26,11 +26,12 @@ import functools
 import importlib
 import math
 
-from hypothesis import strategies as st
 
 from harness.model import families
 from harness.model.case import Case
-from harness.sources.explored.choices import fixed_dict, smaller_ints, some_of, toward
+from harness.sources.explored import draws
+from harness.sources.explored.choices import fixed_dict, smaller_ints, some_of, st, toward
+from harness.sources.explored.draws import Draws
 
 FAMILY = "tess"
 DOMAINS = ("triangles", "quads", "isolines")
@@ -41,6 +42,11 @@ FLOATS = (-2.0, -1.0, 0.0, 0.125, 0.25, 0.375, 0.5, 0.75, 1.0, 1.25, 2.0, 2.0156
           63.875, 64.0, 70.0, math.inf, math.nan)
 SMALL_LEVELS = tuple(v for v in FLOATS if 0.5 <= v <= 4.0)      # control: counts stay small
 KINDS = ("coords", "control", "types", "steps", "seq", "facing")
+# DELETING: a sequence that deletes a program retires its child (Case.last_in_child), so the next
+# case starts a fresh one: such a case costs the driver's processes 4-5x another tess case, about
+# 70 ms of CPU more than a sequence that deletes nothing (bench/explore_kinds.py). Drawn in every
+# step, deletions were in 19 sequences of 20; half the sequences may delete (2 in 5 do), so
+# program switches without deletions are explored about as often.
 PROGRAM_KINDS = ("no-tcs", "tcs", "plain")
 
 
@@ -50,72 +56,67 @@ def _module(name: str):
     return importlib.import_module(f"harness_family_{FAMILY}.{name}")
 
 
-def _levels(pool) -> st.SearchStrategy:
-    one = st.sampled_from(pool)
-    return st.tuples(st.lists(one, min_size=4, max_size=4), st.lists(one, min_size=2, max_size=2)).map(list)
+def _levels(d: Draws, pool) -> list:
+    return [[d.pick(pool) for _ in range(4)], [d.pick(pool) for _ in range(2)]]
 
 
-@st.composite
-def _coords(draw) -> dict:
-    domain, point_mode = draw(st.sampled_from(DOMAINS)), draw(st.booleans())
-    winding = "" if point_mode or domain == "isolines" else draw(st.sampled_from(("ccw", "cw")))
-    return {"kind": "coords", "tcs": draw(st.booleans()), "domain": domain, "spacing": draw(st.sampled_from(SPACINGS)),
-            "point_mode": point_mode, "winding": winding, "levels": draw(_levels(FLOATS))}
+def _coords(d: Draws) -> dict:
+    domain, point_mode = d.pick(DOMAINS), d.boolean()
+    winding = "" if point_mode or domain == "isolines" else d.pick(("ccw", "cw"))
+    return {"kind": "coords", "tcs": d.boolean(), "domain": domain, "spacing": d.pick(SPACINGS),
+            "point_mode": point_mode, "winding": winding, "levels": _levels(d, FLOATS)}
 
 
-@st.composite
-def _control(draw) -> dict:
-    tcs = draw(st.booleans())
-    return {"kind": "control", "tcs": tcs, "domain": draw(st.sampled_from(DOMAINS)),
-            "spacing": draw(st.sampled_from(SPACINGS)), "size": draw(st.integers(1, 32)),
-            "out": draw(st.integers(1, 32)) if tcs else None, "plan": draw(st.integers(0, 7)),
-            "barrier": draw(st.booleans()) if tcs else False, "gs": draw(st.booleans()),
-            "point_mode": draw(st.booleans()), "levels": draw(_levels(SMALL_LEVELS))}
+def _control(d: Draws) -> dict:
+    tcs = d.boolean()
+    return {"kind": "control", "tcs": tcs, "domain": d.pick(DOMAINS), "spacing": d.pick(SPACINGS),
+            "size": d.integer(1, 32), "out": d.integer(1, 32) if tcs else None, "plan": d.integer(0, 7),
+            "barrier": d.boolean() if tcs else False, "gs": d.boolean(), "point_mode": d.boolean(),
+            "levels": _levels(d, SMALL_LEVELS)}
 
 
-@st.composite
-def _types(draw) -> dict:
-    sets = _module("vertex_types").TYPE_SETS
-    ts = draw(st.sampled_from(sets))
-    keep = draw(st.lists(st.booleans(), min_size=len(ts.carried), max_size=len(ts.carried)))
-    kept = [i for i, k in enumerate(keep) if k] or [0]
-    lengths = [draw(st.integers(1, ts.carried[i].length)) if ts.carried[i].length else 0 for i in kept]
+def _types(d: Draws) -> dict:
+    ts = d.pick(_module("vertex_types").TYPE_SETS)
+    kept = [i for i in range(len(ts.carried)) if d.boolean()] or [0]
+    lengths = [d.integer(1, ts.carried[i].length) if ts.carried[i].length else 0 for i in kept]
     return {"kind": "types", "set": ts.token, "carried": [[i, n] for i, n in zip(kept, lengths)],
-            "form": draw(st.sampled_from(ts.forms)), "domain": draw(st.sampled_from(DOMAINS)),
-            "size": draw(st.integers(1, 32))}
+            "form": d.pick(ts.forms), "domain": d.pick(DOMAINS), "size": d.integer(1, 32)}
 
 
-@st.composite
-def _steps(draw) -> dict:
-    step = st.tuples(st.one_of(st.none(), st.integers(1, 32)), st.one_of(st.none(), _levels(FLOATS))).map(list)
-    return {"kind": "steps", "domain": draw(st.sampled_from(DOMAINS)), "spacing": draw(st.sampled_from(SPACINGS)),
-            "point_mode": draw(st.booleans()), "steps": draw(st.lists(step, min_size=1, max_size=3))}
+def _steps(d: Draws) -> dict:
+    def step():
+        return [d.maybe(lambda: d.integer(1, 32)), d.maybe(lambda: _levels(d, FLOATS))]
+    return {"kind": "steps", "domain": d.pick(DOMAINS), "spacing": d.pick(SPACINGS),
+            "point_mode": d.boolean(), "steps": d.many(step, 1, 3)}
 
 
-@st.composite
-def _seq(draw) -> dict:
-    programs = []
-    for _ in range(draw(st.integers(2, 4))):
-        kind = draw(st.sampled_from(PROGRAM_KINDS))
-        programs.append(["no-tcs", draw(st.integers(0, 2))] if kind == "no-tcs" else
-                        ["tcs", draw(st.integers(1, 8)), draw(_levels(SMALL_LEVELS))] if kind == "tcs" else ["plain"])
-    steps, deleted = [], set()
-    for _ in range(draw(st.integers(1, 5))):
+def _seq(d: Draws) -> dict:
+    programs: list[list] = []
+    for _ in range(d.integer(2, 4)):
+        kind = d.pick(PROGRAM_KINDS)
+        programs.append(["no-tcs", d.integer(0, 2)] if kind == "no-tcs" else
+                        ["tcs", d.integer(1, 8), _levels(d, SMALL_LEVELS)] if kind == "tcs" else ["plain"])
+    steps: list[list] = []
+    deleted: set[int] = set()
+    deletes = d.boolean()               # DELETING: half the sequences delete programs, not nearly all
+    for _ in range(d.integer(1, 5)):
         alive = [p for p in range(len(programs)) if p not in deleted]
-        program = draw(st.sampled_from(alive))
-        gone = sorted(set(draw(st.lists(st.sampled_from(alive), max_size=2))) - {program})
+        program = d.pick(alive)
+        gone = sorted(set(d.distinct(alive, 0, 2)) - {program}) if deletes else []
         deleted |= set(gone)
-        steps.append([program, draw(st.one_of(st.none(), st.integers(1, 32))),
-                      draw(st.one_of(st.none(), _levels(FLOATS))), gone])
-    return {"kind": "seq", "domain": draw(st.sampled_from(DOMAINS)), "spacing": draw(st.sampled_from(SPACINGS)),
+        steps.append([program, d.maybe(lambda: d.integer(1, 32)), d.maybe(lambda: _levels(d, FLOATS)), gone])
+    return {"kind": "seq", "domain": d.pick(DOMAINS), "spacing": d.pick(SPACINGS),
             "programs": programs, "steps": steps}
 
 
-@st.composite
-def _facing(draw) -> dict:
-    return _facing_valid({"kind": "facing", "tcs": draw(st.booleans()), "domain": draw(st.sampled_from(DOMAINS[:2])),
-                          "spacing": draw(st.sampled_from(SPACINGS)), "winding": draw(st.sampled_from(("ccw", "cw"))),
-                          "levels": draw(_levels(SMALL_LEVELS)), "primitive_id": draw(st.booleans())})
+def _facing(d: Draws) -> dict:
+    return _facing_valid({"kind": "facing", "tcs": d.boolean(), "domain": d.pick(DOMAINS[:2]),
+                          "spacing": d.pick(SPACINGS), "winding": d.pick(("ccw", "cw")),
+                          "levels": _levels(d, SMALL_LEVELS), "primitive_id": d.boolean()})
+
+
+DESCRIBE_KIND = {"coords": _coords, "control": _control, "types": _types, "steps": _steps, "seq": _seq,
+                 "facing": _facing}
 
 
 ONES = [[1.0] * 4, [1.0] * 2]
@@ -186,8 +187,11 @@ class TessSpace:
               ("domain", "kind", "programs", "spacing", "steps"),
               ("domain", "kind", "levels", "primitive_id", "spacing", "tcs", "winding"))
 
+    def draw(self, d: Draws) -> dict:
+        return DESCRIBE_KIND[d.pick(KINDS)](d)
+
     def strategy(self) -> st.SearchStrategy:
-        return st.one_of(_coords(), _control(), _types(), _steps(), _seq(), _facing())
+        return draws.strategy(self.draw)
 
     def build(self, params: dict) -> Case:
         kind = params["kind"]

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import functools
 
-from hypothesis import strategies as st
 
 from harness.model import families
 from harness.model.case import Case
-from harness.sources.explored.choices import fixed_dict, some_of, toward
+from harness.sources.explored import draws
+from harness.sources.explored.choices import fixed_dict, some_of, st, toward
+from harness.sources.explored.draws import Draws
 
 FAMILY = "varyings"
 CHAINS = ("vs-fs", "vs-gs-fs", "vs-tes-fs", "vs-tcs-tes-fs", "vs-tcs-tes-gs-fs")
@@ -47,53 +48,48 @@ def _types_for(version: int) -> list[str]:
     return types + (["S"] if version >= 150 else [])
 
 
-@st.composite
-def _user(draw, version: int) -> list:
-    type_ = draw(st.sampled_from(_types_for(version)))
+def _user(d: Draws, version: int) -> list:
+    type_ = d.pick(_types_for(version))
     floats = type_ == "S" or _family().TYPES[type_][0] == "float"
     qualifiers = [q for q in QUALIFIERS if q != "sample" or version >= 400] if version >= 130 and floats else [""]
-    qualifier = draw(st.sampled_from(qualifiers))
-    array = draw(st.integers(0, 3)) if version >= 130 and type_ != "S" else 0
+    qualifier = d.pick(qualifiers)
+    array = d.integer(0, 3) if version >= 130 and type_ != "S" else 0
     return [None, type_, qualifier, array, None, None]
 
 
-@st.composite
-def _plan(draw) -> dict:
-    chain = draw(st.sampled_from(CHAINS))
-    version = draw(st.sampled_from([v for v in VERSIONS if v >= _lowest_version(chain)]))
-    compat = draw(st.booleans()) if version >= 150 else True
+def _plan(d: Draws) -> dict:
+    chain = d.pick(CHAINS)
+    version = d.pick([v for v in VERSIONS if v >= _lowest_version(chain)])
+    compat = d.boolean() if version >= 150 else True
     params = {"chain": chain, "version": version, "compat": compat, "builtins": [], "controls": [], "users": [],
               "face": "front", "clip_vertex": False, "separable": False, "fs_users": None, "reverse": False,
               "limit": None, "tag": "explored"}
-    if chain == "vs-fs" and version == 450 and draw(st.integers(0, 3)) == 0:
+    if chain == "vs-fs" and version == 450 and d.integer(0, 3) == 0:
         # At GL_MAX_VARYING_COMPONENTS (the common values), or one vec4 over it (link may fail:
         # the builder makes that a skip, never a pass), with or without builtins.
-        total, over = draw(st.sampled_from((64, 124, 128))), draw(st.booleans())
-        builtins = list(_family().BUILTINS)[:draw(st.integers(0, 7))] if compat else []
+        total, over = d.pick((64, 124, 128)), d.boolean()
+        builtins = list(_family().BUILTINS)[:d.integer(0, 7)] if compat else []
         users = [[None, "vec4", "", 0, None, None]] * ((total - 4 * len(builtins)) // 4 + over)
         return params | {"builtins": builtins, "users": users, "limit": [total, "over" if over else "at"],
                          "tag": "vec4"}
-    if chain == "vs-fs" and version == 450 and not compat and draw(st.booleans()):
+    if chain == "vs-fs" and version == 450 and not compat and d.boolean():
         # Separable VS and FS matched by explicit locations; the FS reads a subset.
-        locations = draw(st.lists(st.integers(0, 15), min_size=1, max_size=4, unique=True))
+        locations = d.distinct(range(16), 1, 4)
         users = [[None, "vec4", "", 0, location, None] for location in sorted(locations)]
-        reads = draw(st.lists(st.sampled_from([f"u{n}" for n in range(len(users))]), min_size=1, unique=True))
+        reads = d.distinct([f"u{n}" for n in range(len(users))], 1, len(users))
         return params | {"users": users, "separable": True, "fs_users": sorted(reads),
-                         "controls": ["pointsize"] if draw(st.booleans()) else []}
+                         "controls": ["pointsize"] if d.boolean() else []}
     if compat:
-        names = list(_family().BUILTINS)
-        params["builtins"] = [b for b, keep in zip(names, draw(st.lists(st.booleans(), min_size=len(names),
-                                                                          max_size=len(names)))) if keep]
+        params["builtins"] = [b for b in _family().BUILTINS if d.boolean()]
         if version >= 130:
-            params["controls"] = [c for c in _family().CONTROLS if draw(st.booleans())]
+            params["controls"] = [c for c in _family().CONTROLS if d.boolean()]
         if chain in ("vs-fs", "vs-gs-fs") and "clipdist" not in params["controls"]:
             # GLSL: a shader may not write both gl_ClipVertex and gl_ClipDistance.
-            params["clip_vertex"] = draw(st.booleans())
+            params["clip_vertex"] = d.boolean()
             if {"color", "secondary"} & set(params["builtins"]):
-                params["face"] = draw(st.sampled_from(FACES))
-    count = draw(st.integers(0, 8))
-    params["users"] = [draw(_user(version)) for n in range(count)]
-    params["reverse"] = chain == "vs-fs" and draw(st.booleans())
+                params["face"] = d.pick(FACES)
+    params["users"] = d.many(lambda: _user(d, version), 0, 8)
+    params["reverse"] = chain == "vs-fs" and d.boolean()
     return params
 
 
@@ -129,8 +125,13 @@ class VaryingsSpace:
         "vec4-loc0+3+8",
     )
 
+    def draw(self, d: Draws) -> dict | None:
+        """A plan, or None where its varyings take more than MAX_COMPONENTS (a limit case aside)."""
+        params = _plan(d)
+        return params if params["limit"] or _family().components(plan_of(params)) <= MAX_COMPONENTS else None
+
     def strategy(self) -> st.SearchStrategy:
-        return _plan().filter(lambda p: p["limit"] or _family().components(plan_of(p)) <= MAX_COMPONENTS)
+        return draws.strategy(self.draw)
 
     def build(self, params: dict) -> Case:
         return _family().make_case(plan_of(params))
