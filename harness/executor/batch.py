@@ -72,7 +72,7 @@ class Batched:
         return result
 
     def close(self) -> None:
-        self._group.close()
-        if self._alone is not None:
+        if self._alone is not None:                 # first: it forks from the group's spawner
             self._alone.close()
             self._alone = None
+        self._group.close()

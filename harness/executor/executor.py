@@ -62,9 +62,13 @@ def printable(text: str) -> str:
 
 
 class Executor:
-    def __init__(self, target: Target, settings: RunSettings | None = None, **overrides: Any):
+    def __init__(self, target: Target, settings: RunSettings | None = None, forks_from: "Executor | None" = None,
+                 **overrides: Any):
         """`settings` (harness.base.config.RunSettings; default: its defaults, without a spawner),
-        with `overrides` of its fields (case_timeout=20, mesa=build, knobs=..., ...)."""
+        with `overrides` of its fields (case_timeout=20, mesa=build, knobs=..., ...). `forks_from`:
+        an executor of the same target and child options whose spawner this one forks its
+        children from too (one spawner a target in a process, not one an executor); that
+        executor owns and closes it."""
         settings = settings or DEFAULT
         if isinstance(overrides.get("vk_without"), str):
             overrides["vk_without"] = config.split_names(overrides["vk_without"])
@@ -80,6 +84,8 @@ class Executor:
         self._answered_at = 0.0
         self._fork = self.settings.fork             # children forked from a spawner (spawner.py)
         self._spawner: Spawner | None = None
+        self._forks_from = forks_from
+        self._borrowed = False                      # `_spawner` is forks_from's
         # Batched (harness/executor/batch.py): up to `batch` cases in one context of the child; a new
         # child starts a new batch. `_batch`: the ids sent into the child's batch so far.
         self.batch = self.settings.batch if target.batches and self.settings.batch > 1 else 0
@@ -95,8 +101,13 @@ class Executor:
     def prepare(self) -> None:
         """Start the spawner now, without waiting for it: it imports while the caller goes on
         (collecting), and the first child forks at once. Nothing happens without a spawner."""
-        if self._fork and self._spawner is None:
-            self._spawner = Spawner(*self._child_args())
+        if not self._fork:
+            return
+        lender = self._forks_from._spawner if self._forks_from is not None else None
+        if lender is not None and (self._spawner is None or self._borrowed):
+            self._spawner, self._borrowed = lender, True
+        elif self._spawner is None or self._borrowed:
+            self._spawner, self._borrowed = Spawner(*self._child_args()), False
             self._spawner.start()
 
     @profiling.timed("executor.start")
@@ -111,7 +122,7 @@ class Executor:
                 self._proc = spawner.fork(stderr.fileno())
                 return
             except SpawnerGone:             # start this child directly; the next fork starts a new spawner
-                spawner.close()
+                spawner.close()             # a borrowed one: its owner's next fork starts it again
                 self._spawner = None
         launcher, args, env = self._child_args()
         self._proc = subprocess.Popen(
@@ -138,9 +149,9 @@ class Executor:
         self._sent.clear()
         self._answered.clear()
         self._retire()
-        if self._spawner is not None:
-            self._spawner.close()
-            self._spawner = None
+        if self._spawner is not None and not self._borrowed:
+            self._spawner.close()           # its own: a borrowed one is its owner's to close
+        self._spawner = None
 
     def _retire(self) -> None:
         """End the child (nothing may be in flight); answers not yet taken stay."""
@@ -385,7 +396,7 @@ class ExecutorGroup:
         self._first().prepare()
 
     def close(self) -> None:
-        for member in self._members:
+        for member in reversed(self._members):      # the first owns the spawner the others borrow
             member.close()
         self._members.clear()
         self._where.clear()

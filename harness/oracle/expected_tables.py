@@ -36,15 +36,20 @@ class GroupTables:
 
 def _tables(rows: Any) -> dict[str, Table] | None:
     """rows: each a tuple of (quantity, value); None where a row names a quantity twice."""
-    wants: dict[str, dict[int, tuple[float, ...]]] = {}
+    wants: dict[str, dict[int, Any]] = {}
     for i, values in enumerate(rows):
         for quantity, value in values:
             per_row = wants.setdefault(quantity, {})
             if i in per_row:
                 return None
-            per_row[i] = _components(value)
+            per_row[i] = value
     tables = {}
     for quantity, per_row in wants.items():
+        whole = _whole(per_row, len(rows))
+        if whole is not None:
+            tables[quantity] = whole
+            continue
+        per_row = {i: _components(value) for i, value in per_row.items()}
         width = max(map(len, per_row.values()))
         want = [[0.0] * width for _ in rows]
         compared = [[False] * width for _ in rows]
@@ -56,6 +61,23 @@ def _tables(rows: Any) -> dict[str, Table] | None:
                                  np.array(compared, dtype=bool).reshape(len(rows), width),
                                  np.array(has, dtype=bool))
     return tables
+
+
+def _whole(per_row: dict[int, Any], rows: int) -> Table | None:
+    """The common table, in one numpy conversion: every row expects the quantity, each value a
+    number or a flat sequence of numbers of one width. None otherwise (mixed widths, scalars
+    beside sequences, a row without the quantity): _tables then builds it row by row."""
+    if len(per_row) != rows or not rows:
+        return None
+    try:
+        want = np.asarray(list(per_row.values()), dtype=np.float64)
+    except (ValueError, TypeError):
+        return None
+    if want.ndim == 1:
+        want = want.reshape(rows, 1)
+    elif want.ndim != 2:
+        return None
+    return Table(want, np.ones(want.shape, dtype=bool), np.ones(rows, dtype=bool))
 
 
 def _components(value: Any) -> tuple[float, ...]:

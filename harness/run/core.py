@@ -151,9 +151,15 @@ def make_runner(settings: RunSettings, target: str, children: int | None = None)
     batched (harness/executor/batch.py) where the settings ask for batches and the target can."""
     spec = targets_mod.get(target)
     size = settings.children if children is None else children
-    group = ExecutorGroup(lambda: Executor(spec, settings=settings), size)
-    if settings.batch > 1 and spec.batches:
-        return Batched(group, lambda: Executor(spec, settings=replace(settings, batch=0)))
+    first: list[Executor] = []              # whose spawner the target's other executors fork from
+
+    def make(settings: RunSettings) -> Executor:
+        executor = Executor(spec, settings=settings, forks_from=first[0] if first else None)
+        first[:] = first or [executor]
+        return executor
+    group = ExecutorGroup(lambda: make(settings), size)
+    if settings.batch > 1 and spec.batches:      # the same child options: `batch` is not one of them
+        return Batched(group, lambda: make(replace(settings, batch=0)))
     return group
 
 

@@ -50,6 +50,7 @@ class EGLContexts:
         self._attrs: dict[str, Any] = {}    # profile -> the attribute list that made its context
         self._case: tuple[str, Any, bool] | None = None    # (profile, context, kept) of the case running now
         self._kept: dict[str, Any] = {}     # profile -> the context of the batch going on (batched cases)
+        self._now: Any = None               # the context made current last
 
     def _open_display(self, device_only: bool) -> tuple[Any, str]:
         EGL = self._egl
@@ -102,11 +103,22 @@ class EGLContexts:
             self._contexts[profile], self._attrs[profile] = ctx, attrs
         self._current(profile, self._contexts[profile])
 
+    def use(self, profile: str) -> None:
+        """A context of `profile` current, for queries whose answers every context of a profile
+        shares (limits, extensions): the batch's, if it is current (no switch between the
+        cases of a batch), else the long-lived one."""
+        if self._now is None or self._now is not self._kept.get(profile):
+            self.make_current(profile)
+
     def begin_case(self, profile: str, batch: str | None = None) -> None:
         """A new context for one case, sharing objects with `profile`'s long-lived one, made
         current. `batch` "keep": the context of the batch going on (made on first use), kept
-        after the case; "new": every kept context destroyed first, then the same."""
+        after the case, and still current from the case before stays so; "new": every kept
+        context destroyed first, then the same."""
         self.end_case()
+        if batch == "keep" and self._now is not None and self._now is self._kept.get(profile):
+            self._case = (profile, self._now, True)
+            return
         self.make_current(profile)
         if batch == "new":
             for ctx in self._kept.values():
@@ -124,14 +136,14 @@ class EGLContexts:
         self._current(profile, ctx)
 
     def end_case(self) -> None:
-        """Destroy the case's context (unless a batch keeps it); its profile's long-lived
-        context is current afterwards."""
+        """Destroy the case's context, and make its profile's long-lived context current; a
+        context a batch keeps stays current, for the batch's next case."""
         if self._case is None:
             return
         profile, ctx, kept = self._case
         self._case = None
-        self.make_current(profile)
         if not kept:
+            self.make_current(profile)
             self._egl.eglDestroyContext(self._display, ctx)
 
     def _create(self, attrs: Any, share: Any) -> Any:
@@ -144,8 +156,12 @@ class EGLContexts:
 
     def _current(self, profile: str, ctx: Any) -> None:
         EGL = self._egl
+        if ctx is self._now:
+            return
+        self._now = None
         if not EGL.eglMakeCurrent(self._display, EGL.EGL_NO_SURFACE, EGL.EGL_NO_SURFACE, ctx):
             raise ContextError(f"eglMakeCurrent({profile}) failed: EGL error {hex(EGL.eglGetError())}")
+        self._now = ctx
 
 
 class GLFWContexts:
@@ -167,6 +183,9 @@ class GLFWContexts:
         if profile not in self._windows:
             self._windows[profile] = self._window(profile, None)
         glfw.make_context_current(self._windows[profile])
+
+    def use(self, profile: str) -> None:
+        self.make_current(profile)
 
     def begin_case(self, profile: str, batch: str | None = None) -> None:
         """As EGLContexts.begin_case, with windows."""

@@ -59,7 +59,7 @@ class GLBackend:
 
     # -- context facts -------------------------------------------------------------------
     def _use(self, profile: str) -> dict[str, Any]:
-        self._contexts.make_current(profile)
+        self._contexts.use(profile)
         if profile not in self._facts:
             self._facts[profile] = self._query_facts(profile)
         return self._facts[profile]

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import replace
 
 import pytest
 from conftest import fault_case, pinned_mesa
 from faults import FAULT
 
+from harness.executor.batch import Batched
 from harness.executor.executor import Executor
+from harness.executor.settings import DEFAULT
+from harness.run.core import make_runner
 from harness.model.status import Reply
+from harness.sources import catalog
 from harness.executor.targets import get
 from harness.oracle.verdict import judge
 
@@ -72,3 +77,33 @@ def _ends(pid: int, within: float = 5.0) -> bool:
             return True
         time.sleep(0.05)
     return False
+
+
+def test_a_targets_executors_in_one_process_fork_from_one_spawner():
+    """A batched target's group and its alone executor (core.make_runner) share the group's
+    spawner: one spawner process, not one an executor; closing the runner ends it and every
+    child, and a borrower whose lender has closed starts its own."""
+    settings = replace(DEFAULT, fork=True, batch=4, children=1, mesa=pinned_mesa())
+    runner = make_runner(settings, "llvmpipe")
+    try:
+        drawn = next(c for c in catalog.cases("draw_params") if c.id.startswith("draw_params/DrawArrays"))
+        assert isinstance(runner, Batched)
+        assert judge(drawn, runner.run(drawn), "llvmpipe").status == "pass"
+        assert judge(drawn, runner.run_alone(drawn), "llvmpipe").status == "pass"
+        owner, alone = runner._group._members[0], runner.alone
+        assert alone._spawner is owner._spawner and alone._borrowed and not owner._borrowed
+        spawner, children = owner._spawner._proc.pid, (owner.pid, alone.pid)
+    finally:
+        runner.close()
+    assert _ends(spawner) and all(_ends(child) for child in children)
+    case = fault_case("none", value=3, expected=3)
+    lender, borrower = Executor(FAULT, fork=True, case_timeout=5.0), None
+    try:
+        lender.prepare()
+        borrower = Executor(FAULT, fork=True, case_timeout=5.0, forks_from=lender)
+        lender.close()
+        assert judge(case, borrower.run(case), "fault").status == "pass"
+        assert not borrower._borrowed and borrower._spawner is not None
+    finally:
+        if borrower is not None:
+            borrower.close()

@@ -101,3 +101,18 @@ def test_distinct_rows_as_np_unique():
     again = distinct[inverse]
     assert np.array_equal(again, rows, equal_nan=True)
     assert len(distinct) == len({tuple(np.nan_to_num(row, nan=9) + 0.0) for row in rows})   # -0 is 0
+
+
+def test_whole_tables_match_the_row_by_row_build():
+    """_tables' one-conversion path (every row, one width) and its row-by-row path (a row
+    without the quantity, mixed widths) give the same arrays for the rows they share."""
+    whole = expected_tables._tables([(("a", 1), ("b", (1.0, 2))), (("a", 2.5), ("b", (3, 4)))])
+    assert whole is not None
+    assert whole["a"].want.tolist() == [[1.0], [2.5]] and whole["a"].compared.all() and whole["a"].has.all()
+    assert whole["b"].want.tolist() == [[1.0, 2.0], [3.0, 4.0]] and whole["b"].compared.all()
+    mixed = expected_tables._tables([(("a", 1), ("b", (1.0, 2))), (("b", 3),)])
+    assert mixed is not None
+    assert mixed["a"].want.tolist() == [[1.0], [0.0]] and mixed["a"].has.tolist() == [True, False]
+    assert mixed["b"].want.tolist() == [[1.0, 2.0], [3.0, 0.0]]
+    assert mixed["b"].compared.tolist() == [[True, True], [True, False]]
+    assert expected_tables._tables([(("a", 1), ("a", 2))]) is None          # a quantity twice in a row
