@@ -31,6 +31,7 @@ from harness.executor.spawner import Forked, Spawner, SpawnerGone
 from harness.model.status import Reply, Result
 from harness.executor.targets import Target
 
+_GLSLANG_FRAME = os.path.join("harness", "backends", "vk", "spirv.py") + '"'   # a dumped frame's file
 STDERR_TAIL = 2000          # characters of child stderr quoted in a crash message
 START_TIMEOUT = 60.0        # seconds for a child to start and create its context
 POLL = 0.5                  # seconds between looks at a child's CPU while a case runs
@@ -49,11 +50,22 @@ def describe_exit(returncode: int) -> str:
 def death_status(returncode: int | None, stderr_tail: str) -> Reply:
     """Whose fault a child's death is: a Python traceback and an exit status (no signal) is the
     harness's own child failing (an import error while the checkout is being edited, a bug):
-    `error`, which says nothing of the driver and which bisection skips; anything else (a
-    signal, a driver's exit, a child that would not exit) is the driver's `crash`."""
+    `error`, which says nothing of the driver and which bisection skips; so is a fatal signal
+    while the layer's glslang ran in the child (`in_glslang`); anything else (a signal, a
+    driver's exit, a child that would not exit) is the driver's `crash`."""
     if returncode is not None and returncode > 0 and "Traceback (most recent call last)" in stderr_tail:
         return Reply.ERROR
+    if in_glslang(returncode, stderr_tail):
+        return Reply.ERROR
     return Reply.CRASH
+
+
+def in_glslang(returncode: int | None, stderr: str) -> bool:
+    """A death by signal while the Vulkan layer's glslang compiled in the child: only then does
+    the child dump its stack (harness/backends/vk/spirv.py, faulthandler), and the stack passes
+    through that file."""
+    return (returncode is not None and returncode < 0 and "Fatal Python error" in stderr
+            and _GLSLANG_FRAME in stderr)
 
 
 def printable(text: str) -> str:
@@ -164,13 +176,13 @@ class Executor:
                 pass
         self._kill()
 
-    def _stderr_tail(self) -> str:
+    def _stderr_tail(self, chars: int = STDERR_TAIL) -> str:
         if self._stderr is None:
             return ""
         self._stderr.seek(0, os.SEEK_END)
         size = self._stderr.tell()
-        self._stderr.seek(max(0, size - STDERR_TAIL * 4))
-        return printable(self._stderr.read().decode("utf-8", "replace"))[-STDERR_TAIL:].strip()
+        self._stderr.seek(max(0, size - chars * 4))
+        return printable(self._stderr.read().decode("utf-8", "replace"))[-chars:].strip()
 
     def _child(self) -> "subprocess.Popen[bytes] | Forked":
         """The child a request goes to (started by then: info() or _request starts it)."""
@@ -343,8 +355,10 @@ class Executor:
             how = "did not exit" if code is None else describe_exit(code)
             tail = self._stderr_tail()
             self._kill()
-            status = death_status(code, tail)
+            longer = self._stderr_tail(STDERR_TAIL * 4)      # a stack dump is longer than the quote
+            status = death_status(code, longer)
             message = f"child process died: {how}" if status is Reply.CRASH else \
+                f"the harness's layer crashed in glslang (not the driver): {how}" if in_glslang(code, longer) else \
                 f"the harness's child failed (a Python exception, not the driver): {how}"
             if tail:
                 message += "\n--- stderr tail ---\n" + tail

@@ -8,13 +8,15 @@ CompileError (the case's `error`), with glslang's messages and the numbered sour
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import faulthandler
 import functools
 import hashlib
 import importlib.metadata
 import os
 from pathlib import Path
-from typing import NamedTuple
+from typing import Iterator, NamedTuple
 
 from harness.base.config import cache_home
 from harness.base.errors import LayerFault
@@ -131,11 +133,27 @@ def _compile(stage: str, source: str) -> bytes:
                        + "\n".join(f"{i + 1:3} {line}" for i, line in enumerate(source.splitlines())))
 
 
+@contextlib.contextmanager
+def _crash_shows_glslang() -> Iterator[None]:
+    """glslang runs in the driver's process: should it crash there, a fatal signal dumps the
+    Python stack to stderr (faulthandler), its innermost frame in this file, and the executor
+    calls the death the layer's `error`, not the driver's `crash` (executor.death_status).
+    Only while glslang runs, so a driver's own crash message is not pushed out of the tail."""
+    already = faulthandler.is_enabled()
+    faulthandler.enable(all_threads=False)        # this thread's stack only: it fits the tail read
+    try:
+        yield
+    finally:
+        if not already:
+            faulthandler.disable()
+
+
 def compile_glsl(stage: str, source: str) -> bytes:
     cached = cache_dir() / f"{cache_key(stage, source)}.spv"
     if cached.exists():
         return cached.read_bytes()
-    data = _compile(stage, source)
+    with _crash_shows_glslang():
+        data = _compile(stage, source)
     cached.parent.mkdir(parents=True, exist_ok=True)
     partial = cached.with_suffix(f".{os.getpid()}.tmp")
     partial.write_bytes(data)

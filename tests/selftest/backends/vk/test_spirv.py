@@ -8,6 +8,7 @@ import hashlib
 import shutil
 import struct
 import subprocess
+import sys
 
 import pytest
 
@@ -97,3 +98,33 @@ def test_the_cache_key_is_the_content_hash_of_stage_and_source():
     assert (spirv.cache_dir() / f"{key}.spv").read_bytes() == code
     (spirv.cache_dir() / f"{key}.spv").write_bytes(b"kept")
     assert spirv.compile_glsl("vs", VS) == b"kept"                # read back, not compiled again
+
+
+# A child whose glslang call dies of SIGSEGV (a C function at address 1 stands in for glslang's
+# entry point: a real fatal signal in a real ctypes call made from spirv._compile), and one that
+# dies the same way outside the compile, as a driver would.
+_CRASHES = """
+import ctypes, sys
+from harness.backends.vk import spirv
+crash = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p)(1)
+if sys.argv[1] == "glslang":
+    real = spirv._glslang()
+    class Crashing:
+        def __getattr__(self, name):
+            return crash if name == "glslang_shader_create" else getattr(real.lib, name)
+    spirv._glslang = lambda: real._replace(lib=Crashing())
+    spirv.compile_glsl("vs", sys.argv[2])
+else:
+    crash(None)
+"""
+
+
+@pytest.mark.parametrize("where, status", [("glslang", "error"), ("driver", "crash")])
+def test_a_fatal_signal_in_glslang_is_the_layers_and_elsewhere_the_drivers(where, status, tmp_path, monkeypatch):
+    from harness.executor.executor import death_status, in_glslang
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))             # a miss: the compile runs
+    child = subprocess.run([sys.executable, "-c", _CRASHES, where, VS + f"// {tmp_path}\n"],
+                           capture_output=True, text=True, timeout=60)
+    assert child.returncode < 0, child.stderr                        # died of a signal
+    assert death_status(child.returncode, child.stderr).value == status, child.stderr
+    assert in_glslang(child.returncode, child.stderr) is (where == "glslang")
