@@ -27,7 +27,6 @@ from typing import Callable
 
 from harness.base import config, plugins
 from harness.base.errors import UsageError
-from harness.scheduler.processes import ParallelError
 
 # Commands with an argument parser of their own: name -> (module, its main(argv) function).
 OWN_PARSERS = {"report": ("harness.report.html", "main"), "matrix": ("harness.cli.matrix", "main"),
@@ -54,14 +53,23 @@ def main(argv=None) -> int:
         return USAGE
     if argv[:1] and argv[0] in OWN_PARSERS:
         module, function = OWN_PARSERS[argv[0]]
+        command = argv[0]
+        call = lambda: getattr(importlib.import_module(module), function)(argv[1:])  # noqa: E731
+        if command != "parallel":
+            return guarded(command, call)
+        from harness.scheduler.processes import ParallelError      # numpy and more: parallel's only
         try:
-            return guarded(argv[0], lambda: getattr(importlib.import_module(module), function)(argv[1:]))
+            return guarded(command, call, passes=(ParallelError,))
         except ParallelError as exc:                    # parallel: pytest's usage-error status
             print(f"python -m harness parallel: {exc}", file=sys.stderr)
             return PYTEST_USAGE
     parser = argparse.ArgumentParser(prog="python -m harness")
     sub = parser.add_subparsers(dest="command", required=True)
-    modules = {name: importlib.import_module(f"harness.cli.{module}") for name, module in COMMANDS.items()}
+    # the command named, alone: each command module imports what it runs (numpy, Jinja2, the
+    # executor), and a command started many times (by scripts, by the self-tests) should not pay
+    # for all of them; any other first word gets every command, for the usage and --help
+    chosen = {argv[0]: COMMANDS[argv[0]]} if argv[:1] and argv[0] in COMMANDS else COMMANDS
+    modules = {name: importlib.import_module(f"harness.cli.{module}") for name, module in chosen.items()}
     for name, module in modules.items():
         module.add_arguments(sub.add_parser(name, help=module.HELP))
     for name in OWN_PARSERS:
@@ -74,13 +82,13 @@ def main(argv=None) -> int:
     return guarded(args.command, lambda: modules[args.command].run(args))
 
 
-def guarded(command: str, call: Callable[[], int]) -> int:
+def guarded(command: str, call: Callable[[], int], passes: tuple[type[Exception], ...] = ()) -> int:
     """The command's own exit status, or: bad input in one line, a harness fault with its
-    traceback; exit 2 or 3 (bisect-run: 128)."""
+    traceback; exit 2 or 3 (bisect-run: 128). Exceptions of `passes` go to the caller."""
     stop = STOP_BISECTION if command == "bisect-run" else None
     try:
         return call()
-    except ParallelError:
+    except passes:
         raise
     except UsageError as exc:
         print(f"python -m harness {command}: {exc}", file=sys.stderr)
