@@ -353,9 +353,9 @@ class Executor:
             except subprocess.TimeoutExpired:
                 code = None
             how = "did not exit" if code is None else describe_exit(code)
-            tail = self._stderr_tail()
-            self._kill()
             longer = self._stderr_tail(STDERR_TAIL * 4)      # a stack dump is longer than the quote
+            tail = longer[-STDERR_TAIL:].strip()
+            self._kill()                                     # closes the stderr file: read before
             status = death_status(code, longer)
             message = f"child process died: {how}" if status is Reply.CRASH else \
                 f"the harness's layer crashed in glslang (not the driver): {how}" if in_glslang(code, longer) else \

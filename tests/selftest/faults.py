@@ -15,7 +15,8 @@ Backends and targets:
   one invalid Vulkan call per draw, $HARNESS_VK_FAULT (`VK_FAULTS`, or none), that the validation
   layer reports and lavapipe ignores, so that a test can show `--vk-validation` failing a case;
   and a lost device (`device-lost` in $HARNESS_FAULTS for a case id): from that case on, the
-  calls that report a lost device raise the `vulkan` package's VkErrorDeviceLost in that process.
+  calls that report a lost device raise the `vulkan` package's VkErrorDeviceLost in that process;
+  and glslang crashing in the layer's compile (`glslang-segv`).
 
 Faults: segv, abort, exit (status 3), hang, garbage (control bytes and invalid UTF-8 on stderr,
 then SIGSEGV), gl-error (an invalid GL call after the case), dirty-state (the case leaves every kind of state
@@ -224,11 +225,27 @@ class FaultyVK:
                 module.vk = _Lost(module.vk)
             if self.faults.get(case.id) == "huge-xfb-count":
                 module.vk = _HugeCount(module.vk)
+        if self.faults.get(case.id) == "glslang-segv":
+            _crashing_glslang()
         try:
             return self.backend.run(case)
         finally:
             for module, vk in zip(modules, saved):
                 module.vk = vk
+
+
+def _crashing_glslang() -> None:
+    """glslang-segv: the layer's compile, from now on in this process, dies of SIGSEGV in its first
+    glslang call (a C function at address 1 in its place: a real fatal signal in a real ctypes call
+    made from spirv._compile). The case must miss the SPIR-V cache: give the child an empty one."""
+    from harness.backends.vk import spirv
+    real = spirv._glslang()
+    crash = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p)(1)
+
+    class Crashing:
+        def __getattr__(self, name):
+            return crash if name == "glslang_shader_create" else getattr(real.lib, name)
+    spirv._glslang = lambda: real._replace(lib=Crashing())
 
 
 class _Lost:

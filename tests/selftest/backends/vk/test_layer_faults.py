@@ -130,3 +130,20 @@ def test_no_baseline_line_is_a_layer_fault_of_translation_or_glslang():
                 faults.append(f"{name}: {case_id}: {str(exc).splitlines()[0]}")
                 break
     assert not faults, "baselined as the driver's failure, but the harness layer's fault:\n" + "\n".join(faults)
+
+
+def test_glslang_dying_in_the_child_is_the_layers_error_not_the_drivers_crash(case, tmp_path, monkeypatch):
+    """glslang compiles in the driver's process: a SIGSEGV in it (planted: faults.py glslang-segv,
+    a real fatal signal in the ctypes call) is `error`, named so, while a SIGSEGV elsewhere in that
+    child stays the driver's `crash` (tests/selftest/executor)."""
+    import faults
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))     # a SPIR-V cache miss: glslang runs
+    with faults.planted({CASE_ID: "glslang-segv"}):
+        ex = Executor(get("fault-lavapipe"), mesa=pinned_mesa())
+        try:
+            result = ex.run(case)
+        finally:
+            ex.close()
+    assert result.status.value == "error", result.message
+    assert "crashed in glslang (not the driver)" in result.message
+    assert judge(case, result, "fault-lavapipe").status is Status.ERROR
