@@ -226,7 +226,7 @@ class FaultyVK:
             if self.faults.get(case.id) == "huge-xfb-count":
                 module.vk = _HugeCount(module.vk)
         if self.faults.get(case.id) == "glslang-segv":
-            _crashing_glslang()
+            crashing_glslang()
         try:
             return self.backend.run(case)
         finally:
@@ -234,7 +234,7 @@ class FaultyVK:
                 module.vk = vk
 
 
-def _crashing_glslang() -> None:
+def crashing_glslang() -> None:
     """glslang-segv: the layer's compile, from now on in this process, dies of SIGSEGV in its first
     glslang call (a C function at address 1 in its place: a real fatal signal in a real ctypes call
     made from spirv._compile). The case must miss the SPIR-V cache: give the child an empty one."""

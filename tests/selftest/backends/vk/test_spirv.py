@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import SELFTEST
 
 from harness.backends.vk import spirv
 from harness.base.errors import LayerFault
@@ -100,22 +101,19 @@ def test_the_cache_key_is_the_content_hash_of_stage_and_source():
     assert spirv.compile_glsl("vs", VS) == b"kept"                # read back, not compiled again
 
 
-# A child whose glslang call dies of SIGSEGV (a C function at address 1 stands in for glslang's
-# entry point: a real fatal signal in a real ctypes call made from spirv._compile), and one that
-# dies the same way outside the compile, as a driver would.
+# A child whose glslang call dies of SIGSEGV (faults.py's glslang-segv plant: a real fatal signal
+# in a real ctypes call made from spirv._compile), and one that dies of its segv fault outside the
+# compile, as a driver would.
 _CRASHES = """
-import ctypes, sys
+import sys
+sys.path.insert(0, {selftest!r})
+import faults
 from harness.backends.vk import spirv
-crash = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p)(1)
 if sys.argv[1] == "glslang":
-    real = spirv._glslang()
-    class Crashing:
-        def __getattr__(self, name):
-            return crash if name == "glslang_shader_create" else getattr(real.lib, name)
-    spirv._glslang = lambda: real._replace(lib=Crashing())
+    faults.crashing_glslang()
     spirv.compile_glsl("vs", sys.argv[2])
 else:
-    crash(None)
+    faults.inject("segv")
 """
 
 
@@ -123,7 +121,7 @@ else:
 def test_a_fatal_signal_in_glslang_is_the_layers_and_elsewhere_the_drivers(where, status, tmp_path, monkeypatch):
     from harness.executor.executor import death_status, in_glslang
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))             # a miss: the compile runs
-    child = subprocess.run([sys.executable, "-c", _CRASHES, where, VS + f"// {tmp_path}\n"],
+    child = subprocess.run([sys.executable, "-c", _CRASHES.format(selftest=str(SELFTEST)), where, VS + f"// {tmp_path}\n"],
                            capture_output=True, text=True, timeout=60)
     assert child.returncode < 0, child.stderr                        # died of a signal
     assert death_status(child.returncode, child.stderr).value == status, child.stderr
