@@ -176,13 +176,14 @@ class Executor:
                 pass
         self._kill()
 
-    def _stderr_tail(self, chars: int = STDERR_TAIL) -> str:
+    def _stderr_tail(self) -> str:
+        """The end of the child's stderr, four times the quote's length: a stack dump is longer."""
         if self._stderr is None:
             return ""
         self._stderr.seek(0, os.SEEK_END)
         size = self._stderr.tell()
-        self._stderr.seek(max(0, size - chars * 4))
-        return printable(self._stderr.read().decode("utf-8", "replace"))[-chars:].strip()
+        self._stderr.seek(max(0, size - STDERR_TAIL * 16))
+        return printable(self._stderr.read().decode("utf-8", "replace"))[-STDERR_TAIL * 4:].strip()
 
     def _child(self) -> "subprocess.Popen[bytes] | Forked":
         """The child a request goes to (started by then: info() or _request starts it)."""
@@ -353,7 +354,7 @@ class Executor:
             except subprocess.TimeoutExpired:
                 code = None
             how = "did not exit" if code is None else describe_exit(code)
-            longer = self._stderr_tail(STDERR_TAIL * 4)      # a stack dump is longer than the quote
+            longer = self._stderr_tail()
             tail = longer[-STDERR_TAIL:].strip()
             self._kill()                                     # closes the stderr file: read before
             status = death_status(code, longer)
