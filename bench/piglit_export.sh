@@ -97,7 +97,8 @@ run() {
     : > "$RESULTS.summary.txt"
     while IFS='|' read -r mesa drivers; do
         for driver in $drivers; do
-            local tag; tag="$(basename "$mesa")-$driver"
+            # a build folder is named by its source tree (its own name is build-harness)
+            local tag; tag="$(sed 's#/build-harness/*$##; s#.*/##' <<< "$mesa")-$driver"
             local env; env=$(cd "$ROOT" && if [ "$mesa" = system ]; then $PY -m harness env "$driver"
                              else $PY -m harness env --mesa "$mesa" "$driver"; fi)
             (
