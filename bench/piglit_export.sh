@@ -1,7 +1,7 @@
 #!/bin/bash
 # Issue 48, part 1: the harness's piglit exports built inside piglit's own tree and run by piglit.
 #
-#   bench/piglit_export.sh [fetch|configure|add|build|run|bundle|nvidia|all]      (default: all)
+#   bench/piglit_export.sh [fetch|configure|add|build|run|newest|bundle|nvidia|all]      (default: all)
 #
 # fetch:     piglit's source, Debian 12's (0~git20220119-124bca3c9-1): `apt-get source piglit`
 #            (adds a bookworm deb-src line under /etc/apt/sources.list.d/ if none); where the
@@ -20,6 +20,13 @@
 #            a Mesa that needs its own libc (sid's 26.2.6) runs through a shadow build folder
 #            (PIGLIT_BUILD_DIR) whose bin/ wraps each test as `$HARNESS_RUN bin/test` (harness env).
 #            Results: $RESULTS/<mesa>-<driver>/ (piglit's results.json.bz2) and summary.txt.
+# newest:    the same binaries under the newest piglit's runner: sid's piglit package, in the sid
+#            root bench/piglit_newest.sh --setup makes (ROOT_DIR, default /var/tmp/sid-piglit), on
+#            sid's Mesa, llvmpipe and zink. The tests are not in that package's profiles: a profile
+#            of the four (piglit's XML form, `type="gl"`) is written in the root, and WORK is
+#            bind-mounted at its own path there, so each binary finds this tree's
+#            libpiglitutil_gl through its RUNPATH and runs on sid's C library (the ABI the binaries
+#            need is bookworm's, which sid's glibc keeps). Results: $RESULTS.newest.txt.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${PIGLIT_WORK:-/var/tmp/piglit}
@@ -125,6 +132,50 @@ run() {
     done <<< "$MESAS"
 }
 
+newest() {
+    local rootfs; rootfs=$(realpath -m "${ROOT_DIR:-/var/tmp/sid-piglit}")
+    ROOT_DIR=$rootfs bash "$ROOT/bench/piglit_newest.sh" --setup
+    # shellcheck source=bench/debian_root.sh
+    source "$ROOT/bench/debian_root.sh"
+    mount_system piglit_export "$rootfs"
+    mnt piglit_export "$rootfs$WORK" --bind -o ro "$WORK"
+    local profile=/var/tmp/piglit-export.xml.gz out=/var/tmp/piglit-export-results
+    # the four tests as the package's serializer writes a GL test: its command, run concurrently
+    while IFS='|' read -r name _ _; do
+        local group; group=$(sed -n "s/.*grouptools.join('spec', '\([^']*\)').*/\1/p" "$WORK/export/$name.opengl.py")
+        printf '%s|spec@%s@%s\n' "$(sed -n '2{s/^piglit_add_executable (//;s/ .*//;p}' "$WORK/export/$name.CMakeLists.gl.txt")" \
+            "${group,,}" "$name"
+    done <<< "$TESTS" | chroot "$rootfs" /usr/bin/python3 -c '
+import gzip, sys, xml.etree.ElementTree as et
+tests = [line.strip().split("|") for line in sys.stdin if line.strip()]
+root = et.Element("PiglitTestList", count=str(len(tests)), name="harness-exports")
+for exe, name in tests:
+    test = et.SubElement(root, "Test", type="gl", name=name)
+    et.SubElement(test, "option", name="command", value=repr([exe]))
+    et.SubElement(test, "option", name="run_concurrent", value="True")
+with gzip.open(sys.argv[1], "wb") as f:
+    et.ElementTree(root).write(f)
+' "$profile"
+    : > "$RESULTS.newest.txt"
+    for driver in llvmpipe zink; do
+        chroot "$rootfs" /usr/bin/env -i HOME=/root LANG=C.UTF-8 PATH=/usr/bin:/bin \
+            PIGLIT_BUILD_DIR="$SRC" PIGLIT_PLATFORM=surfaceless_egl EGL_PLATFORM=surfaceless \
+            LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER="$driver" VK_LOADER_LAYERS_DISABLE=VK_LAYER_MESA_device_select \
+            sh -c '
+echo "## newest piglit ($(dpkg-query -W -f="\${Version}" piglit)), sid $0: $(wflinfo --platform surfaceless_egl --api gl \
+    --profile core --version 4.5 2>&1 | sed -n "s/^OpenGL \(renderer\|version\) string: //p" | paste -sd";")"
+rm -rf "$1/$0"
+piglit run -p surfaceless_egl "$2" "$1/$0" >/dev/null 2>&1 || echo "piglit run: exit $?"
+# each result, and the first line a failing test printed (the harness'"'"'s message)
+python3 -c "import bz2, json, sys
+for name, t in sorted(json.load(bz2.open(sys.argv[1]))[\"tests\"].items()):
+    said = [l for l in (t[\"out\"] + t[\"err\"]).splitlines() if l.startswith(\"FAIL\")][:1]
+    print(name.replace(\"@\", \"/\") + \": \" + t[\"result\"] + \"\".join(\"\\n    \" + l for l in said))" \
+    "$1/$0/results.json.bz2"' "$driver" "$out" "$profile" \
+            | tee -a "$RESULTS.newest.txt"
+    done
+}
+
 # An implementation without the Mesa defects: NVIDIA's GL on the GPU machine (the device tool runs
 # `bench/piglit_export.sh nvidia` there, carrying build/piglit-nv). `bundle` packs the built tests,
 # piglit's framework libraries and runner and the Debian 12 libraries they load (not libGL/libEGL's
@@ -171,7 +222,7 @@ nvidia() {
 
 step=${1:-all}
 case $step in
-    fetch|configure|add|build|run|bundle|nvidia) $step ;;
+    fetch|configure|add|build|run|newest|bundle|nvidia) $step ;;
     all) fetch; configure; add; build; run ;;
-    *) echo "usage: $0 [fetch|configure|add|build|run|bundle|nvidia|all]" >&2; exit 2 ;;
+    *) echo "usage: $0 [fetch|configure|add|build|run|newest|bundle|nvidia|all]" >&2; exit 2 ;;
 esac

@@ -4,6 +4,7 @@
 # harness finds (docs/piglit.md, "The newest piglit against the harness").
 #
 #   bash bench/piglit_newest.sh [MESA ...]        (as root: debootstrap, mount, chroot)
+#   bash bench/piglit_newest.sh --setup           (steps 1 and 2 only: bench/piglit_export.sh newest)
 #
 # MESA: `sid` (the root's own Mesa, sid's packages) or a folder name under this checkout's
 # mesa/ (`bin/fetch-mesa VERSION` makes it), e.g. 22.3.6-1+deb12u2 25.0.7-2~bpo12+1
@@ -79,6 +80,7 @@ if ! inside dpkg-query -W piglit >/dev/null 2>&1 || [ -n "${UPGRADE:-}" ]; then
         >"$ROOTFS.apt.log" 2>&1 || { echo "piglit_newest: apt failed: $ROOTFS.apt.log" >&2; tail -n 20 "$ROOTFS.apt.log" >&2; exit 2; }
 fi
 inside dpkg-query -W -f='sid: ${Package} ${Version}\n' $PACKAGES libc6
+[ "${1:-}" = --setup ] && exit 0
 
 # 3. the Mesas
 if [ $# = 0 ]; then
