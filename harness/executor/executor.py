@@ -11,6 +11,7 @@ next case gets a fresh child, as it does after a case that is the last in its ch
 """
 from __future__ import annotations
 
+import itertools
 import os
 import select
 import signal
@@ -382,8 +383,8 @@ class Executor:
 
 class ExecutorGroup:
     """Up to `size` children of one target, each an Executor with its own queue: a case queued
-    ahead goes to the child with the fewest cases pending (a child is started when every one
-    has work), and `run` takes its result from that child. One pytest process can so keep
+    ahead goes to the child with the fewest cases pending, in turn among equals (a child is
+    started when every one has work), and `run` takes its result from that child. One pytest process can so keep
     several cores busy; each case still runs in a context of its own, so which child runs it
     changes nothing in its result."""
 
@@ -391,12 +392,15 @@ class ExecutorGroup:
         self._make, self._size = make, max(1, size)
         self._members: list[Executor] = []
         self._where: dict[str, Executor] = {}       # case id -> the child it is queued in
+        self._sends = itertools.count()
+        self._last: dict[Executor, int] = {}        # the number of the send each child took last
 
     def send(self, case: Case) -> None:
         if case.id in self._where:
             return
         member = self._pick()
         member.send(case)
+        self._last[member] = next(self._sends)
         if member.holds(case.id):                   # not queued behind a case that runs alone
             self._where[case.id] = member
 
@@ -415,6 +419,7 @@ class ExecutorGroup:
             member.close()
         self._members.clear()
         self._where.clear()
+        self._last.clear()
 
     def _first(self) -> Executor:
         return self._members[0] if self._members else self._pick()
@@ -423,7 +428,9 @@ class ExecutorGroup:
         if len(self._members) < self._size and all(m.pending for m in self._members):
             self._members.append(self._make())
             return self._members[-1]
-        return min(self._members, key=lambda m: m.pending)
+        # the fewest pending; of those, the one sent to longest ago: children with equal work take
+        # cases in turn, so a run that judges in the order sent keeps each of them busy
+        return min(self._members, key=lambda m: (m.pending, self._last.get(m, -1)))
 
 
 @dataclass
