@@ -108,7 +108,7 @@ def explore_parser() -> argparse.ArgumentParser:
                                            "and a share of passes audited alone; 1: a context each; reduction "
                                            "always runs alone")})
     options.add_arguments(parser, ("jobs", "shard", "results_dir", "baseline"), {
-        "jobs": options.Use(layout.AUTO, "auto", meaning=JOBS_HELP),
+        "jobs": options.Use(layout.AUTO, "default auto", meaning=JOBS_HELP),
         "shard": options.Use("", "every N-th seed of the range from the K-th"),
         "results_dir": options.Use(None, "results/explore/<target>-seed<N>; a range's seeds each in seed<N>/"),
         "baseline": options.Use([], "also run the fixed cases a baseline lists as failing, and say which findings "
