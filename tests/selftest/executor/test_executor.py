@@ -220,21 +220,21 @@ class Queue:
         return Reply.OK
 
 
-def test_children_with_equal_work_take_cases_in_turn():
+@pytest.mark.parametrize("size", [2, 3])
+def test_children_with_equal_work_take_cases_in_turn(size):
     """Exploration keeps N+1 cases queued in N children and takes the oldest's result before
     queueing the next (harness/explore/search.py): each child gets every N-th case, not one
     child two of every three."""
-    for size in (2, 3):
-        made: list[Queue] = []
-        group = ExecutorGroup(lambda: made.append(Queue()) or made[-1], size=size)
-        cases = [SimpleNamespace(id=f"case/{n}") for n in range(12 * size)]
-        for case in cases[:size + 1]:
-            group.send(case)
-        for number, case in enumerate(cases):
-            assert group.run(case) is Reply.OK
-            if number + size + 1 < len(cases):
-                group.send(cases[number + size + 1])
-        assert [member.took for member in made] == [[c.id for c in cases[k::size]] for k in range(size)]
+    made: list[Queue] = []
+    group = ExecutorGroup(lambda: made.append(Queue()) or made[-1], size=size)
+    cases = [SimpleNamespace(id=f"case/{n}") for n in range(12 * size)]
+    for case in cases[:size + 1]:
+        group.send(case)
+    for number, case in enumerate(cases):
+        assert group.run(case) is Reply.OK
+        if number + size + 1 < len(cases):
+            group.send(cases[number + size + 1])
+    assert [member.took for member in made] == [[c.id for c in cases[k::size]] for k in range(size)]
 
 
 def test_the_pool_closes_executors_of_targets_left_without_cases():
