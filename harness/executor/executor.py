@@ -384,9 +384,9 @@ class Executor:
 class ExecutorGroup:
     """Up to `size` children of one target, each an Executor with its own queue: a case queued
     ahead goes to the child with the fewest cases pending, in turn among equals (a child is
-    started when every one has work), and `run` takes its result from that child. One pytest process can so keep
-    several cores busy; each case still runs in a context of its own, so which child runs it
-    changes nothing in its result."""
+    started when every one has work), and `run` takes its result from that child. One pytest
+    process (or exploration) can so keep several cores busy; each case still runs in a context
+    of its own, so which child runs it changes nothing in its result."""
 
     def __init__(self, make: Callable[[], Executor], size: int = 1):
         self._make, self._size = make, max(1, size)
