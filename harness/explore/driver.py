@@ -88,10 +88,13 @@ def driver(target: str, settings: RunSettings = TRIAGE, seed: int = 0):
         def alone(case: Case) -> Verdict:
             return judged(case, runner.alone if isinstance(runner, Batched) else runner)
 
-        def send(case: Case) -> None:
-            """Queue a case in the child ahead of `run` (search.explore), unless it is answered here."""
-            if not refusal(case, facts):
-                runner.send(case)
+        def send(case: Case) -> bool:
+            """Queue a case in a child ahead of `run` (search.explore), unless it is answered here
+            (False)."""
+            if refusal(case, facts):
+                return False
+            runner.send(case)
+            return True
         run.facts = facts
         run.alone = alone
         run.send = send

@@ -106,10 +106,12 @@ class Ledger:
                               "message": outcome.message, "phase": phase, "t": round(self.clock.elapsed(), 3)})
         return outcome
 
-    def send(self, case: Case) -> None:
-        """Queue an explored case in the target's child ahead of `judge` (where `run` can)."""
-        if self._send is not None and case.id not in self.known:
-            self._send(case)
+    def send(self, case: Case) -> bool:
+        """Queue an explored case in the target's children ahead of `judge` (where `run` can);
+        False where `judge` will answer it without them (from the journal, or a refusal)."""
+        if case.id in self.known:
+            return False
+        return self._send is None or bool(self._send(case))
 
     def close(self) -> None:
         self._journal.close()

@@ -100,25 +100,28 @@ def _builder(space: Space) -> Callable[[dict], Case | None]:
 
 def explore(space: Space, run: Run, seed: int, budget: Budget,
             on_sample: Callable[[Sample], None] | None = None,
-            send: Callable[[Case], None] | None = None, ahead: int = 1) -> list[Sample]:
+            send: Callable[[Case], bool] | None = None, ahead: int = 1) -> list[Sample]:
     """The cases `space.draw` makes from draws.Plain(seed), each distinct one judged by `run` in
     the order drawn, until `budget` is spent (or MISSES draws in a row give no new case). `send`,
-    if given, queues a case in the target's children ahead of `run`: each drawn case is sent as
-    soon as it is built, and the oldest is judged once `ahead` newer ones are sent (one a child
-    of the target), so the children and this process work at once. What is judged, and in what
-    order, is the same for any `ahead`: the budget sees every judged case before the next is
-    judged, and the cases sent when it is spent are never judged."""
+    if given, queues a case in the target's children ahead of `run` (False: it answers the case
+    without them: a refusal, a journal's verdict): each drawn case is sent as soon as it is built,
+    and the oldest is judged once `ahead` newer ones went to the children (one a child), at once
+    if it did not go, so the children and this process work at once. What is judged, and in
+    what order, is the same for any `ahead`: the budget sees every judged case before the next
+    is judged, and the cases sent when it is spent are never judged."""
     samples: dict[str, Sample] = {}
     drawn: set[str] = set()                         # every distinct case drawn, judged or not
-    pending: deque[tuple[dict, Case]] = deque()     # sent, not judged yet, oldest first
+    pending: deque[tuple[dict, Case, bool]] = deque()   # not judged yet, oldest first; whether it went
+    went = 0                                        # of them, those that went to the children
     skipped = 0
     source = Plain(seed)
     misses = 0
 
     def judge_oldest() -> bool:
         """Judge the oldest pending case; whether the budget is spent after it."""
-        nonlocal skipped
-        params, case = pending.popleft()
+        nonlocal skipped, went
+        params, case, sent = pending.popleft()
+        went -= sent
         sample = samples[case.id] = Sample(params, case, run(case))
         skipped += sample.outcome.status is Status.SKIP
         if on_sample:
@@ -134,10 +137,10 @@ def explore(space: Space, run: Run, seed: int, budget: Budget,
         misses = 0 if fresh else misses + 1
         if fresh:
             drawn.add(case.id)
-            if send is not None:
-                send(case)
-            pending.append((params, case))
-        while len(pending) > ahead:
+            sent = send(case) if send is not None else True
+            went += sent
+            pending.append((params, case, sent))
+        while pending and (went > ahead or not pending[0][2]):
             if judge_oldest():
                 return list(samples.values())   # the cases sent behind it are never judged
         if budget.spent(len(samples) - skipped, len(samples)):
