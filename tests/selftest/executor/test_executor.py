@@ -208,6 +208,10 @@ class Queue:
     def pending(self) -> int:
         return len(self.queued)
 
+    @property
+    def blocked(self) -> bool:
+        return bool(self.queued) and self.queued[-1].endswith("/alone")
+
     def holds(self, case_id: str) -> bool:
         return case_id in self.queued
 
@@ -235,6 +239,16 @@ def test_children_with_equal_work_take_cases_in_turn(size):
         if number + size + 1 < len(cases):
             group.send(cases[number + size + 1])
     assert [member.took for member in made] == [[c.id for c in cases[k::size]] for k in range(size)]
+
+
+def test_a_case_goes_to_a_child_that_takes_it_now():
+    """A child whose last case runs alone (Case.last_in_child, an address-space budget) takes no
+    case behind it: the next goes to another child, even one with more pending."""
+    made: list[Queue] = []
+    group = ExecutorGroup(lambda: made.append(Queue()) or made[-1], size=2)
+    for name in ("a", "b", "c", "d/alone", "e", "f"):
+        group.send(SimpleNamespace(id=f"case/{name}"))
+    assert [member.took for member in made] == [["case/a", "case/c", "case/e", "case/f"], ["case/b", "case/d/alone"]]
 
 
 def test_the_pool_closes_executors_of_targets_left_without_cases():
