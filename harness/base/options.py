@@ -9,7 +9,8 @@ the RunSettings field of each one's name, so that a new setting reaches every co
 entry here and the field where its behaviour lives.
 
 A command may give an option another default (`Use`), always with the reason, which its help
-then shows; it may take one that is repeatable elsewhere as one required value (`Use(one=True)`),
+then shows, and say what the option means there where that differs (`Use(meaning=...)`, --jobs
+of exploration); it may take one that is repeatable elsewhere as one required value (`Use(one=True)`),
 or one that takes one value elsewhere as several (`Use(many=...)`).
 """
 from __future__ import annotations
@@ -62,6 +63,7 @@ class Use:
     why: str = ""                       # ... and why it differs (a default of its own needs one)
     one: bool = False                   # one value, not a list; required unless `why` gives a default
     many: str = ""                      # repeatable here: what several values mean
+    meaning: str = ""                   # the help where this command means another thing by the flag
 
     @property
     def required(self) -> bool:
@@ -70,6 +72,8 @@ class Use:
     def applied(self, option: Option) -> Option:
         if not (self.one or self.many or self.why):
             raise ValueError(f"{option.flag}: a command's own default needs its reason")
+        if self.meaning:
+            option = replace(option, help=self.meaning)
         if self.one:
             option = replace(option, action=None, default=None, nargs=None)
         if self.many:

@@ -2,7 +2,9 @@
 
   explore --family F [--family G] --seed N|A-B --budget 200|60s|5m --target T [--mesa PATH]
           [--vk-without T1,T2] [--results-dir D] [--reduce-runs N] [--no-reduce] [--resume] [--shard K/N]
-      draws cases from each family's space (the same ones for a seed), runs them on T, reduces
+          [--jobs N|auto]
+      draws cases from each family's space (the same ones for a seed), runs them on T (--jobs:
+      in N executor children at once, judged in the order drawn; the same verdicts), reduces
       one failure per raw signature, and writes the deduplicated findings to
       D/<family>/findings.json (D: results/explore/<target>-seed<N>; with a range of seeds,
       each seed's under D/seed<N>). A range is split as a run's cases are: --shard K/N, else
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import signal
 import sys
 import time
@@ -33,6 +36,7 @@ from harness.base.config import RunSettings
 from harness.base.errors import UsageError
 from harness.mesa import runtime as mesa_mod
 from harness.run import sharding
+from harness.scheduler import layout
 from harness.executor import targets as targets_mod
 from harness.explore import findings as findings_mod
 from harness.explore import search
@@ -66,6 +70,11 @@ def _vk_without(args) -> tuple[str, ...]:
     return config.split_names(args.vk_without)
 
 
+JOBS_HELP = ("cases in flight: N executor children of the target, each running a case while this process "
+             "draws and judges (in the order drawn, so the verdicts and what is judged do not depend on N); "
+             f"auto: one per core, up to {layout.MAX_CHILDREN} (harness/scheduler/layout.py children). "
+             "Reduction runs one case at a time")
+
 REDUCE_SHARE = 0.25         # of a family's time, kept back for reduction once it has a finding
 HANG_REDUCE_RUNS = 10       # runs to reduce a hang: each one that reproduces it costs a case timeout
 WRAP_UP = 1.5               # seconds a time budget keeps for writing findings and closing the child (a
@@ -98,7 +107,8 @@ def explore_parser() -> argparse.ArgumentParser:
         "batch": options.Use(config.BATCH, f"{config.BATCH}: explored cases run batched, failures confirmed alone "
                                            "and a share of passes audited alone; 1: a context each; reduction "
                                            "always runs alone")})
-    options.add_arguments(parser, ("shard", "results_dir", "baseline"), {
+    options.add_arguments(parser, ("jobs", "shard", "results_dir", "baseline"), {
+        "jobs": options.Use(layout.AUTO, "default auto", meaning=JOBS_HELP),
         "shard": options.Use("", "every N-th seed of the range from the K-th"),
         "results_dir": options.Use(None, "results/explore/<target>-seed<N>; a range's seeds each in seed<N>/"),
         "baseline": options.Use([], "also run the fixed cases a baseline lists as failing, and say which findings "
@@ -122,7 +132,8 @@ def _plan(args) -> _Plan:
                "batch": args.batch, "mesa": args.mesa, "vk_without": args.vk_without,
                "reduce_runs": args.reduce_runs, "no_reduce": args.no_reduce, "baseline": args.baseline}
     budget = search.Budget.parse(args.budget)
-    settings = _settings(args, EXPLORE_OPTIONS)
+    settings = dataclasses.replace(_settings(args, EXPLORE_OPTIONS),
+                                   children=layout.children(args.jobs, os.cpu_count() or 1))
     targets_mod.get(args.target)
     seeds = parse_seeds(args.seed)
     shard = sharding.chosen(args.shard, config.knobs())
@@ -269,7 +280,8 @@ def explore_family(family: str, run, args, budget: search.Budget, results: Path,
           + (f", resuming {len(ledger.known)} judged cases" if ledger.known else ""), flush=True)
     state = _Family(family, run, args, budget, results, ledger, started)
     try:
-        search.explore(sp, ledger.judge, args.seed, budget, on_sample=state.show, send=ledger.send)
+        search.explore(sp, ledger.judge, args.seed, budget, on_sample=state.show, send=ledger.send,
+                       ahead=run.children)
         state.explore_seconds = time.monotonic() - state.started
         groups = list(state.raw.items())
         for number, (key, group) in enumerate(groups):

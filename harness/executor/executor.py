@@ -11,6 +11,7 @@ next case gets a fresh child, as it does after a case that is the last in its ch
 """
 from __future__ import annotations
 
+import itertools
 import os
 import select
 import signal
@@ -205,6 +206,11 @@ class Executor:
         return case_id in self._answered or any(sent.case_id == case_id for sent in self._sent)
 
     @property
+    def blocked(self) -> bool:
+        """Whether a case sent now would wait for `run`: the last one queued runs alone."""
+        return bool(self._sent) and self._sent[-1].alone
+
+    @property
     def pending(self) -> int:
         """Cases queued here whose results `run` has not taken."""
         return len(self._sent) + len(self._answered)
@@ -218,7 +224,7 @@ class Executor:
         """Queue a case in the child ahead of `run` (a no-op if it is already queued)."""
         if self.holds(case.id):
             return
-        if self._sent and self._sent[-1].alone:
+        if self.blocked:
             return                          # `run` queues it once the budgeted case is answered
         if self.info().status is not Reply.OK:      # the child's facts first: they answer before any case
             return                          # `run` reports why
@@ -382,21 +388,24 @@ class Executor:
 
 class ExecutorGroup:
     """Up to `size` children of one target, each an Executor with its own queue: a case queued
-    ahead goes to the child with the fewest cases pending (a child is started when every one
-    has work), and `run` takes its result from that child. One pytest process can so keep
-    several cores busy; each case still runs in a context of its own, so which child runs it
-    changes nothing in its result."""
+    ahead goes to the child with the fewest cases pending that takes one now (not one whose last
+    case runs alone), in turn among equals (a child is started when every one has work), and `run` takes its result from that child. One pytest
+    process (or exploration) can so keep several cores busy; each case still runs in a context
+    of its own, so which child runs it changes nothing in its result."""
 
     def __init__(self, make: Callable[[], Executor], size: int = 1):
         self._make, self._size = make, max(1, size)
         self._members: list[Executor] = []
         self._where: dict[str, Executor] = {}       # case id -> the child it is queued in
+        self._sends = itertools.count()
+        self._last: dict[Executor, int] = {}        # the number of the send each child took last
 
     def send(self, case: Case) -> None:
         if case.id in self._where:
             return
         member = self._pick()
         member.send(case)
+        self._last[member] = next(self._sends)
         if member.holds(case.id):                   # not queued behind a case that runs alone
             self._where[case.id] = member
 
@@ -415,6 +424,7 @@ class ExecutorGroup:
             member.close()
         self._members.clear()
         self._where.clear()
+        self._last.clear()
 
     def _first(self) -> Executor:
         return self._members[0] if self._members else self._pick()
@@ -423,7 +433,10 @@ class ExecutorGroup:
         if len(self._members) < self._size and all(m.pending for m in self._members):
             self._members.append(self._make())
             return self._members[-1]
-        return min(self._members, key=lambda m: m.pending)
+        # one that takes a case now (not behind a case that runs alone) with the fewest pending; of
+        # those, the one sent to longest ago: children with equal work take cases in turn, so a run
+        # that judges in the order sent keeps each of them busy
+        return min(self._members, key=lambda m: (m.blocked, m.pending, self._last.get(m, -1)))
 
 
 @dataclass

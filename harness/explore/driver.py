@@ -62,7 +62,9 @@ class _Answered:
 @contextlib.contextmanager
 def driver(target: str, settings: RunSettings = TRIAGE, seed: int = 0):
     """A callable case -> Verdict for one target run with `settings` (a command's: executor.settings
-    resolve), its executor child alive for the block. `settings.batch` > 1: cases run batched (harness/executor/batch.py; failures confirmed alone, passes audited
+    resolve), its `settings.children` executor children alive for the block (`run.send` queues a case
+    ahead in the one with the fewest pending; `run` takes a case's result from the child that holds it).
+    `settings.batch` > 1: cases run batched (harness/executor/batch.py; failures confirmed alone, passes audited
     by `seed`); `run.alone` runs a case in a context of its own all the same (reduction)."""
     spec = targets_mod.get(target)
     if spec.unavailable:
@@ -86,11 +88,15 @@ def driver(target: str, settings: RunSettings = TRIAGE, seed: int = 0):
         def alone(case: Case) -> Verdict:
             return judged(case, runner.alone if isinstance(runner, Batched) else runner)
 
-        def send(case: Case) -> None:
-            """Queue a case in the child ahead of `run` (search.explore), unless it is answered here."""
-            if not refusal(case, facts):
-                runner.send(case)
+        def send(case: Case) -> bool:
+            """Queue a case in a child ahead of `run` (search.explore), unless it is answered here
+            (False)."""
+            if refusal(case, facts):
+                return False
+            runner.send(case)
+            return True
         run.facts = facts
         run.alone = alone
         run.send = send
+        run.children = settings.children
         yield run

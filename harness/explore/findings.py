@@ -87,10 +87,12 @@ def merge(findings: list[Finding]) -> list[Finding]:
 
 # export names files after the case id; a file name holds 255 bytes, with a suffix.
 LONGEST_STEM = 200
-# (folder, case id, vk_without) -> the notes of its reproducers, written there already: findings.json
-# is rewritten at each new failure, and exporting every finding's reproducers again each time
-# was 8% of an exploration's CPU (bench/explore_profile.py). A folder removed forgets its entries.
-_EXPORTED: dict[tuple[str, str, frozenset], list[str]] = {}
+# (folder, reduced id, original id, vk_without) -> the notes of its reproducers, written there
+# already with case.json and original.json: findings.json is rewritten at each new failure, and
+# exporting every finding's reproducers again each time was 8% of an exploration's CPU
+# (bench/explore_profile.py), writing its two cases' JSON again half of what was left of a
+# rewrite. A folder removed forgets its entries.
+_EXPORTED: dict[tuple[str, str, str, frozenset], list[str]] = {}
 
 
 def _export_all(case: Case, folder: Path, vk_without: frozenset[str]) -> list[str]:
@@ -126,12 +128,12 @@ def write(results: Path, run: dict, findings: list[Finding], command: dict) -> P
     for number, finding in enumerate(findings, 1):
         folder = results / finding.slug(number)
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / "case.json").write_text(finding.reduced.to_json())
-        (folder / "original.json").write_text(finding.original.to_json())
         vk_without = frozenset(command.get("vk_without") or ())
-        key = (str(folder), finding.reduced.id, vk_without)
+        key = (str(folder), finding.reduced.id, finding.original.id, vk_without)
         notes = _EXPORTED.get(key) if (folder / "README.txt").is_file() else None
-        if notes is None:
+        if notes is None:                   # the folder's cases and reproducers, unless written already
+            (folder / "case.json").write_text(finding.reduced.to_json())
+            (folder / "original.json").write_text(finding.original.to_json())
             notes = _EXPORTED[key] = _export_all(finding.reduced, folder, vk_without)
         entry = finding.to_json(folder.name)
         (folder / "finding.json").write_text(json.dumps(entry, indent=1))

@@ -4,7 +4,7 @@ An exploration's folder holds `command.json` (the seed, target, Mesa, families a
 `--resume` must find again) and, per family, the run journal of harness/run/journal.py: one line per
 case the target judged (exploring or reducing), flushed as its verdict lands, with the seconds
 the whole command had spent by then. A SIGKILL loses at most the cases in flight (the one
-judged and the one queued behind it, search.explore). `--resume`
+judged and the --jobs ones queued behind it, search.explore). `--resume`
 reads them back: the seed draws the same cases (draws.Plain), every case already judged is
 answered from the journal (none is judged twice), and the budget's clock starts at the seconds
 the killed command had spent.
@@ -106,10 +106,12 @@ class Ledger:
                               "message": outcome.message, "phase": phase, "t": round(self.clock.elapsed(), 3)})
         return outcome
 
-    def send(self, case: Case) -> None:
-        """Queue an explored case in the target's child ahead of `judge` (where `run` can)."""
-        if self._send is not None and case.id not in self.known:
-            self._send(case)
+    def send(self, case: Case) -> bool:
+        """Queue an explored case in the target's children ahead of `judge` (where `run` can);
+        False where `judge` will answer it without them (from the journal, or a refusal)."""
+        if case.id in self.known:
+            return False
+        return self._send is None or bool(self._send(case))
 
     def close(self) -> None:
         self._journal.close()

@@ -11,6 +11,7 @@ driver is flaky; in both, a case drawn twice runs once.
 from __future__ import annotations
 
 import time
+from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable
 
@@ -99,34 +100,54 @@ def _builder(space: Space) -> Callable[[dict], Case | None]:
 
 def explore(space: Space, run: Run, seed: int, budget: Budget,
             on_sample: Callable[[Sample], None] | None = None,
-            send: Callable[[Case], None] | None = None) -> list[Sample]:
-    """The cases `space.draw` makes from draws.Plain(seed), each distinct one judged by `run`, until
-    `budget` is spent (or MISSES draws in a row give no new case). `send`, if given, queues a
-    case in the target's child ahead of `run`: each drawn case is sent as soon as it is built and
-    judged while the next is drawn, so the driver and this process work at once. The budget sees
-    every case before the one drawn, as without it."""
+            send: Callable[[Case], bool] | None = None, ahead: int = 1) -> list[Sample]:
+    """The cases `space.draw` makes from draws.Plain(seed), each distinct one judged by `run` in
+    the order drawn, until `budget` is spent (or MISSES draws in a row give no new case). `send`,
+    if given, queues a case in the target's children ahead of `run` (False: it answers the case
+    without them: a refusal, a journal's verdict): each drawn case is sent as soon as it is built,
+    and the oldest is judged once `ahead` newer ones went to the children (one a child), at once
+    if it did not go, so the children and this process work at once. What is judged, and in
+    what order, is the same for any `ahead`: the budget sees every judged case before the next
+    is judged, and the cases sent when it is spent are never judged."""
     samples: dict[str, Sample] = {}
+    drawn: set[str] = set()                         # every distinct case drawn, judged or not
+    pending: deque[tuple[dict, Case, bool]] = deque()   # not judged yet, oldest first; whether it went
+    went = 0                                        # of them, those that went to the children
     skipped = 0
-    pending: tuple[dict, Case] | None = None       # sent, not judged yet
     source = Plain(seed)
     misses = 0
+
+    def judge_oldest() -> bool:
+        """Judge the oldest pending case; whether the budget is spent after it."""
+        nonlocal skipped, went
+        params, case, sent = pending.popleft()
+        went -= sent
+        sample = samples[case.id] = Sample(params, case, run(case))
+        skipped += sample.outcome.status is Status.SKIP
+        if on_sample:
+            on_sample(sample)
+        return budget.spent(len(samples) - skipped, len(samples))
+
+    if budget.spent(0):
+        return []
     while misses < MISSES:
         params = space.draw(source)
         case = None if params is None else build(space, params)
-        fresh = case is not None and case.id not in samples and (pending is None or pending[1].id != case.id)
-        if fresh and send is not None:
-            send(case)
-        if pending is not None:
-            sample = samples[pending[1].id] = Sample(*pending, run(pending[1]))
-            skipped += sample.outcome.status is Status.SKIP
-            pending = None
-            if on_sample:
-                on_sample(sample)
-        if budget.spent(len(samples) - skipped, len(samples)):
-            return list(samples.values())           # the case just sent is never judged
+        fresh = case is not None and case.id not in drawn
         misses = 0 if fresh else misses + 1
         if fresh:
-            pending = (params, case)
+            drawn.add(case.id)
+            sent = send(case) if send is not None else True
+            went += sent
+            pending.append((params, case, sent))
+        while pending and (went > ahead or not pending[0][2]):
+            if judge_oldest():
+                return list(samples.values())   # the cases sent behind it are never judged
+        if budget.spent(len(samples) - skipped, len(samples)):
+            return list(samples.values())
+    while pending:                                  # the space is exhausted: judge what is drawn
+        if judge_oldest():
+            break
     return list(samples.values())
 
 

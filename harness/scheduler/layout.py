@@ -6,7 +6,8 @@ child each outran one process with two children, and xdist's controller added it
 (the measurements: docs/decisions.md#parallel-auto, #xdist-workers). So `N` is N processes
 with one child each, and `auto` is one process per two cores, at least two from 2 cores on. A run kept in one process (pytest alone, `-n 0`, or a
 process of a run the scheduler split) pipelines instead: one child per core, up to 4, what one
-pytest process's CPU per case can feed (docs/decisions.md#executor-children).
+pytest process's CPU per case can feed (docs/decisions.md#executor-children). Exploration
+(`python -m harness explore --jobs`) is such a process: `children` is its rule.
 """
 from __future__ import annotations
 
@@ -53,3 +54,9 @@ def choose(jobs: str | int, cores: int, one_process: bool = False) -> Layout:
     if isinstance(jobs, int):
         return Layout(jobs, 1)
     return Layout(max(min(cores, 2), cores // 2), 1)
+
+
+def children(word: str | int | None, cores: int) -> int:
+    """Executor children of a run kept in one process (exploration's --jobs): N, or for `auto`
+    (also None or '') one per core, up to MAX_CHILDREN."""
+    return choose(parse(word), cores, one_process=True).children

@@ -68,6 +68,14 @@ def test_a_commands_own_default_needs_its_reason_and_shows_it():
         _parser(["no_such_option"])
 
 
+def test_a_command_may_say_what_an_option_means_there():
+    """exploration's --jobs is its children, not pytest processes: its help says so, alone."""
+    from harness.cli.explore import JOBS_HELP, explore_parser
+    text = " ".join(explore_parser().format_help().split())
+    assert " ".join(JOBS_HELP.split()) in text and "pytest processes" not in text
+    assert explore_parser().parse_args(["--family", "tess", "--target", "llvmpipe"]).jobs == "auto"
+
+
 def test_one_and_many_change_how_often_an_option_is_given():
     one = _parser(["target"], {"target": options.ONE})
     assert one.parse_args(["--target", "zink"]).target == "zink"

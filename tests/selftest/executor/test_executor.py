@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from types import SimpleNamespace
 
 import pytest
 from conftest import fault_case
@@ -193,6 +194,61 @@ def test_a_group_spreads_queued_cases_over_its_children_and_each_keeps_its_verdi
         assert len(made) == 2
     finally:
         group.close()
+
+
+class Queue:
+    """A child's queue as ExecutorGroup sees it (pending, holds, send, run), with no child behind it:
+    where the group puts each case is what is tested."""
+
+    def __init__(self):
+        self.queued: list[str] = []
+        self.took: list[str] = []
+
+    @property
+    def pending(self) -> int:
+        return len(self.queued)
+
+    @property
+    def blocked(self) -> bool:
+        return bool(self.queued) and self.queued[-1].endswith("/alone")
+
+    def holds(self, case_id: str) -> bool:
+        return case_id in self.queued
+
+    def send(self, case) -> None:
+        self.queued.append(case.id)
+        self.took.append(case.id)
+
+    def run(self, case):
+        self.queued.remove(case.id)
+        return Reply.OK
+
+
+@pytest.mark.parametrize("size", [2, 3])
+def test_children_with_equal_work_take_cases_in_turn(size):
+    """Exploration keeps N+1 cases queued in N children and takes the oldest's result before
+    queueing the next (harness/explore/search.py): each child gets every N-th case, not one
+    child two of every three."""
+    made: list[Queue] = []
+    group = ExecutorGroup(lambda: made.append(Queue()) or made[-1], size=size)
+    cases = [SimpleNamespace(id=f"case/{n}") for n in range(12 * size)]
+    for case in cases[:size + 1]:
+        group.send(case)
+    for number, case in enumerate(cases):
+        assert group.run(case) is Reply.OK
+        if number + size + 1 < len(cases):
+            group.send(cases[number + size + 1])
+    assert [member.took for member in made] == [[c.id for c in cases[k::size]] for k in range(size)]
+
+
+def test_a_case_goes_to_a_child_that_takes_it_now():
+    """A child whose last case runs alone (Case.last_in_child, an address-space budget) takes no
+    case behind it: the next goes to another child, even one with more pending."""
+    made: list[Queue] = []
+    group = ExecutorGroup(lambda: made.append(Queue()) or made[-1], size=2)
+    for name in ("a", "b", "c", "d/alone", "e", "f"):
+        group.send(SimpleNamespace(id=f"case/{name}"))
+    assert [member.took for member in made] == [["case/a", "case/c", "case/e", "case/f"], ["case/b", "case/d/alone"]]
 
 
 def test_the_pool_closes_executors_of_targets_left_without_cases():

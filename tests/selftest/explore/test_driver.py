@@ -1,10 +1,13 @@
 """Exploration's driver (harness/explore/driver.py): a case the target's GL version cannot run is
 answered in the exploring process with the very verdict the target's child gives it, and the
-cases queued around it still get their own answers. Real llvmpipe, the pinned Mesa (GL 4.5)."""
+cases queued around it still get their own answers; and several children judge what one does.
+Real llvmpipe, the pinned Mesa (GL 4.5)."""
 from __future__ import annotations
 
 import dataclasses
 
+from harness.base import config
+from harness.explore import search
 from harness.explore.driver import TRIAGE, driver, refusal
 from harness.model.status import Status
 from harness.run import core
@@ -48,3 +51,19 @@ def test_a_refused_case_gets_the_childs_verdict_and_its_neighbours_theirs():
         assert (here.status, here.message) == (child.status, child.message)
         assert run(plain).status is Status.PASS
         assert run.alone(refused) == here
+
+
+def test_two_children_judge_what_one_does():
+    """A short batched exploration of tess (seed 5 finds gl_PrimitiveID failures on llvmpipe) with
+    two children and three cases in flight judges the same cases, with the same verdicts, as
+    with one child."""
+    batched = dataclasses.replace(SETTINGS, batch=config.BATCH)
+    judged = {}
+    for children in (1, 2):
+        with driver("llvmpipe", dataclasses.replace(batched, children=children)) as run:
+            assert run.children == children
+            samples = search.explore(space.get("tess"), run, 5, search.Budget(cases=16), send=run.send,
+                                     ahead=run.children)
+        judged[children] = [(s.case.id, s.outcome.status, s.outcome.message) for s in samples]
+    assert judged[1] == judged[2]
+    assert {status for _, status, _ in judged[1]} >= {Status.PASS, Status.FAIL}

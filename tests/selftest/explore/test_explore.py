@@ -235,8 +235,9 @@ def test_a_kept_finding_joins_its_family_in_the_catalog(tmp_path, monkeypatch):
 
 
 def test_findings_rewritten_export_each_reproducer_once(tmp_path, monkeypatch):
-    """findings.json is rewritten at each new failure; a finding's reproducers, written already
-    in its folder, are not exported again (findings._EXPORTED), unless its folder went away."""
+    """findings.json is rewritten at each new failure; a finding's reproducers and case files,
+    written already in its folder, are not written again (findings._EXPORTED), unless its
+    folder went away."""
     case = ids.build("draw_params", BASE_VERTEX_MINIMUM)
     finding = findings.Finding(finding_key(case, base_vertex_bug(case)), case, base_vertex_bug(case), case,
                                base_vertex_bug(case), "test")
@@ -245,10 +246,13 @@ def test_findings_rewritten_export_each_reproducer_once(tmp_path, monkeypatch):
     monkeypatch.setattr(findings, "_export_all", lambda *a: calls.append(a[0].id) or export_all(*a))
     command = {"target": "llvmpipe", "mesa": None, "vk_without": []}
     first = findings.write(tmp_path, {}, [finding], command)
-    readme = (tmp_path / finding.slug(1) / "README.txt").read_text()
+    folder = tmp_path / finding.slug(1)
+    readme, written = (folder / "README.txt").read_text(), (folder / "case.json").stat().st_mtime_ns
     findings.write(tmp_path, {}, [finding], command)
-    assert calls == [case.id] and (tmp_path / finding.slug(1) / "README.txt").read_text() == readme
+    assert calls == [case.id] and (folder / "README.txt").read_text() == readme
+    assert (folder / "case.json").stat().st_mtime_ns == written
     import shutil
-    shutil.rmtree(tmp_path / finding.slug(1))
+    shutil.rmtree(folder)
     findings.write(tmp_path, {}, [finding], command)
     assert calls == [case.id, case.id] and first.exists() and "glsl: " in readme
+    assert json.loads((folder / "case.json").read_text())["id"] == case.id and (folder / "original.json").is_file()

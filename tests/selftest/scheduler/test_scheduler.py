@@ -31,6 +31,12 @@ def test_the_layout_rule(jobs, cores, one_process, expected):
     assert layout.choose(jobs, cores, one_process) == expected
 
 
+@pytest.mark.parametrize("word, cores, expected", [
+    ("auto", 1, 1), ("auto", 2, 2), ("auto", 16, layout.MAX_CHILDREN), (None, 3, 3), ("3", 16, 3), ("8", 2, 8)])
+def test_exploration_has_the_children_of_a_run_kept_in_one_process(word, cores, expected):
+    assert layout.children(word, cores) == expected
+
+
 def test_slots_count_every_child_of_the_run():
     assert Layout(3, 2).slots == 6
 
