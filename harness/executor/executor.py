@@ -8,6 +8,11 @@ wall clock passes --case-timeout (a wait on a GPU). CPU, not wall time, is the m
 CPU does not grow with the machine's load, its wall time does (docs/decisions.md#hangs). A child
 may also answer `crash` itself (a lost Vulkan device, harness.backends.DeviceLost). Either way the
 next case gets a fresh child, as it does after a case that is the last in its child (Case.last_in_child).
+
+Only the first child's start is waited for (its facts are checked before any case). A fresh child
+after it starts without a wait: its `info` request goes down the pipe with the cases queued
+behind it, and its reply is read first, when the first of them is run; the old child ends
+meanwhile (harness/executor/lifecycle.py).
 """
 from __future__ import annotations
 
@@ -21,22 +26,21 @@ import tempfile
 import time
 from collections import deque
 from dataclasses import dataclass, replace
-from typing import IO, Any, Callable
+from typing import Any, Callable
 
 from harness.base import config, profiling
 from harness.executor import protocol
 from harness.model.case import Case
 from harness.base.config import MesaBuild, RunSettings
+from harness.executor.lifecycle import STDERR_TAIL, Child, Reaper, printable
 from harness.executor.settings import DEFAULT
-from harness.executor.spawner import Forked, Spawner, SpawnerGone
+from harness.executor.spawner import Spawner, SpawnerGone
 from harness.model.status import Reply, Result
 from harness.executor.targets import Target
 
 _GLSLANG_FRAME = os.path.join("harness", "backends", "vk", "spirv.py") + '"'   # a dumped frame's file
-STDERR_TAIL = 2000          # characters of child stderr quoted in a crash message
 START_TIMEOUT = 60.0        # seconds for a child to start and create its context
 POLL = 0.5                  # seconds between looks at a child's CPU while a case runs
-_TICK = os.sysconf("SC_CLK_TCK")
 
 
 def describe_exit(returncode: int) -> str:
@@ -69,11 +73,6 @@ def in_glslang(returncode: int | None, stderr: str) -> bool:
             and _GLSLANG_FRAME in stderr)
 
 
-def printable(text: str) -> str:
-    """Drop control bytes (NUL and friends) that would break JUnit XML or a terminal."""
-    return "".join(c if c.isprintable() or c in "\n\t" else "\ufffd" for c in text)
-
-
 class Executor:
     def __init__(self, target: Target, settings: RunSettings | None = None, forks_from: "Executor | None" = None,
                  **overrides: Any):
@@ -89,8 +88,8 @@ class Executor:
         self.target = target
         self.mesa = self.settings.mesa
         self.case_timeout = self.settings.case_timeout
-        self._proc: "subprocess.Popen[bytes] | Forked | None" = None
-        self._stderr: IO[bytes] | None = None
+        self._proc: Child | None = None
+        self._ended = Reaper()                      # children retired or killed, not yet reaped
         self._info: dict[str, Any] | None = None
         self._sent: deque[_Sent] = deque()          # requests the child has not answered yet
         self._answered: dict[str, Result] = {}      # replies to `send`s that `run` has not taken
@@ -125,35 +124,37 @@ class Executor:
 
     @profiling.timed("executor.start")
     def _start(self) -> None:
+        self._ended.reap()                  # the children ended before, those that have exited
         self._batch = []
-        stderr = self._stderr = tempfile.TemporaryFile()
+        stderr = tempfile.TemporaryFile()
         if self._fork:
             self.prepare()
             spawner = self._spawner
             assert spawner is not None                  # prepare made it
             try:
-                self._proc = spawner.fork(stderr.fileno())
+                self._proc = Child(spawner.fork(stderr.fileno()), stderr)
                 return
             except SpawnerGone:             # start this child directly; the next fork starts a new spawner
                 spawner.close()             # a borrowed one: its owner's next fork starts it again
                 self._spawner = None
         launcher, args, env = self._child_args()
-        self._proc = subprocess.Popen(
+        self._proc = Child(subprocess.Popen(
             [*launcher, sys.executable, "-m", "harness.executor.child", *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, env=env,
-            start_new_session=True)       # a hang cannot take the caller's signals with it
+            start_new_session=True), stderr)     # a hang cannot take the caller's signals with it
 
     def _kill(self) -> None:
+        """End the child now (SIGKILL); its exit is collected later."""
         if self._proc is not None:
-            if self._proc.poll() is None:
-                self._proc.kill()
-            self._proc.wait()
-            for stream in (self._proc.stdin, self._proc.stdout):
-                if stream is not None:
-                    stream.close()
-        if self._stderr is not None:
-            self._stderr.close()
-        self._proc = self._stderr = None
+            self._ended.end(self._proc, kill=True)
+        self._proc = None
+
+    def _retire(self) -> None:
+        """Let the child end (nothing may be in flight): its loop ends on EOF; its exit is collected
+        later (the next start, or close). Answers not yet taken stay."""
+        if self._proc is not None:
+            self._ended.end(self._proc)
+        self._proc = None
 
     @profiling.timed("executor.close")
     def close(self) -> None:
@@ -162,40 +163,19 @@ class Executor:
         self._sent.clear()
         self._answered.clear()
         self._retire()
+        self._ended.close()                 # before the spawner that reaps a forked child goes
         if self._spawner is not None and not self._borrowed:
             self._spawner.close()           # its own: a borrowed one is its owner's to close
         self._spawner = None
 
-    def _retire(self) -> None:
-        """End the child (nothing may be in flight); answers not yet taken stay."""
-        if self._proc is not None and self._proc.poll() is None:
-            if self._proc.stdin is not None:
-                self._proc.stdin.close()  # the child's loop ends on EOF
-            try:
-                self._proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                pass
-        self._kill()
-
-    def _stderr_tail(self) -> str:
-        """The end of the child's stderr, four times the quote's length: a stack dump is longer."""
-        if self._stderr is None:
-            return ""
-        self._stderr.seek(0, os.SEEK_END)
-        size = self._stderr.tell()
-        self._stderr.seek(max(0, size - STDERR_TAIL * 16))
-        return printable(self._stderr.read().decode("utf-8", "replace"))[-STDERR_TAIL * 4:].strip()
-
-    def _child(self) -> "subprocess.Popen[bytes] | Forked":
-        """The child a request goes to (started by then: info() or _request starts it)."""
+    def _child(self) -> Child:
+        """The child a request goes to (started by then: info() or send starts it)."""
         assert self._proc is not None, "no child"
         return self._proc
 
     def _fd(self, name: str) -> int:
         """The child's stdin or stdout, as a file descriptor."""
-        stream = getattr(self._child(), name)
-        assert stream is not None, f"the child has no {name}"
-        return int(stream.fileno())
+        return self._child().fd(name)
 
     @property
     def pid(self) -> int | None:
@@ -203,7 +183,7 @@ class Executor:
 
     def holds(self, case_id: str) -> bool:
         """Whether a run of this case is queued here or answered and not yet taken."""
-        return case_id in self._answered or any(sent.case_id == case_id for sent in self._sent)
+        return case_id in self._answered or any(sent.case_id == case_id and not sent.starts for sent in self._sent)
 
     @property
     def blocked(self) -> bool:
@@ -213,7 +193,7 @@ class Executor:
     @property
     def pending(self) -> int:
         """Cases queued here whose results `run` has not taken."""
-        return len(self._sent) + len(self._answered)
+        return sum(not sent.starts for sent in self._sent) + len(self._answered)
 
     # -- requests ----------------------------------------------------------------------------
     # Requests are pipelined: `send` queues a case in the child while this process still
@@ -226,8 +206,11 @@ class Executor:
             return
         if self.blocked:
             return                          # `run` queues it once the budgeted case is answered
-        if self.info().status is not Reply.OK:      # the child's facts first: they answer before any case
-            return                          # `run` reports why
+        if self._info is None:
+            if self.info().status is not Reply.OK:  # the first child's facts first: they answer before any case
+                return                      # `run` reports why
+        elif self._proc is None:
+            self._replace()                 # its facts are read before the case's reply
         # The child draws and reads back; the expectations (up to 300 KB of exact coordinates
         # in a case) stay here, where the verdict is made.
         message = {"op": "run", "case": replace(case, expect=(), description="")}
@@ -244,17 +227,47 @@ class Executor:
             return self._answered.pop(case.id)
         started = self.info()
         if started.status is not Reply.OK:
-            return Result(started.status if started.status in (Reply.CRASH, Reply.TIMEOUT) else Reply.ERROR,
-                          f"target {self.target.name} did not start: {started.message}")
+            return self._unstarted(started)
         while True:
             self.send(case)                 # a no-op once queued
             if case.id in self._answered:   # answered while the child was restarted
                 return self._answered.pop(case.id)
             head = self._sent[0]
+            if head.starts:
+                self._started()
+                continue
             result = self._receive()
             if head.case_id == case.id:
                 return result
             self._answered[head.case_id] = result
+
+    def _unstarted(self, started: Result, after_crash: bool = False) -> Result:
+        """A case's result where its child did not start (`started`: the child's info reply)."""
+        if after_crash:
+            return Result(Reply.ERROR, f"target {self.target.name} did not restart after a crash")
+        return Result(started.status if started.status in (Reply.CRASH, Reply.TIMEOUT) else Reply.ERROR,
+                      f"target {self.target.name} did not start: {started.message}")
+
+    def _replace(self, after_crash: bool = False) -> None:
+        """Start a fresh child without waiting for it: its `info` request is queued first, and
+        read (`_started`) before the reply of any case queued behind it."""
+        self._start()
+        self._transmit(_Sent("", {"op": "info"}, starts="after a crash" if after_crash else "fresh"))
+
+    def _started(self) -> None:
+        """Read the fresh child's facts, queued at the head. The child answers its cases after them,
+        so a case's clock starts here: its child's start-up is not the case's. A child that did not
+        start is ended, and the cases queued in it say why on `run`."""
+        head = self._sent.popleft()
+        started = self._read(head.at + START_TIMEOUT - time.perf_counter(), head.at, START_TIMEOUT)
+        self._answered_at = time.perf_counter()
+        if started.status is Reply.OK:
+            self._info = started.info
+            return
+        self._kill()
+        for sent in self._sent:
+            self._answered.setdefault(sent.case_id, self._unstarted(started, head.starts == "after a crash"))
+        self._sent.clear()
 
     def _transmit(self, sent: "_Sent") -> None:
         if sent.batched:                    # where it joins the child's batch, or begins a new one
@@ -292,29 +305,17 @@ class Executor:
             self._kill()                    # one that answered `crash` lives on, its device lost
             waiting = list(self._sent)
             self._sent.clear()
-            if waiting and self.info().status is Reply.OK:
+            if waiting:                     # to a fresh child, behind its facts
+                self._replace(after_crash=True)
                 for sent in waiting:
                     self._transmit(sent)
-            else:
-                for sent in waiting:        # no child to run them: they say why on `run`
-                    self._answered.setdefault(sent.case_id, Result(
-                        Reply.ERROR, f"target {self.target.name} did not restart after a crash"))
         return result
-
-    def _child_cpu(self) -> float | None:
-        """The child's CPU seconds so far, all its threads (None once it is gone)."""
-        try:
-            with open(f"/proc/{self._child().pid}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / _TICK
-        except (OSError, IndexError, ValueError):
-            return None
 
     def _watch(self, start: float, budget: float) -> str:
         """Wait until the head case's reply can be read: '' then (or when the child is gone or
         the wall timeout is reached: _read says which), else why the case is hung."""
         fd = self._fd("stdout")
-        first = self._child_cpu()
+        first = self._child().cpu()
         if first is None:
             return ""
         last = first
@@ -323,7 +324,7 @@ class Executor:
             left = start + self.case_timeout - time.perf_counter()
             if left <= 0 or select.select([fd], [], [], min(POLL, left))[0]:
                 return ""
-            cpu, now = self._child_cpu(), time.perf_counter()
+            cpu, now = self._child().cpu(), time.perf_counter()
             if cpu is None:
                 return ""
             if cpu - first > budget:
@@ -356,11 +357,11 @@ class Executor:
                           duration=time.perf_counter() - start)
         except protocol.ChildGone:
             try:
-                code = self._child().wait(timeout=5)
+                code = self._child().proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 code = None
             how = "did not exit" if code is None else describe_exit(code)
-            longer = self._stderr_tail()
+            longer = self._child().stderr_tail()
             tail = longer[-STDERR_TAIL:].strip()
             self._kill()                                     # closes the stderr file: read before
             status = death_status(code, longer)
@@ -377,8 +378,9 @@ class Executor:
     @profiling.timed("executor.info")
     def info(self) -> Result:
         """The target's renderer, version and limits, from a live context."""
-        if self._proc is None or self._info is None:
-            # A fresh child creates its context here, so start-up does not count against a case.
+        if self._info is None:
+            # The first child creates its context here, so start-up does not count against a case;
+            # a fresh child after it answers its `info` ahead of its first case (`_replace`).
             result = self._request({"op": "info"}, START_TIMEOUT)
             if result.status is not Reply.OK:
                 return result
@@ -448,6 +450,7 @@ class _Sent:
     last: bool = False                      # the child is retired once it has answered
     cpu_seconds: float = 0.0                # the case's own CPU budget (0: the run's)
     batched: bool = False                   # runs in the child's batch context
+    starts: str = ""                        # not a case: a fresh child's `info` ("fresh", "after a crash")
     before: tuple[str, ...] = ()            # batched: the cases the child ran before it in that context
 
 

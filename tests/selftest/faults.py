@@ -23,7 +23,9 @@ then SIGSEGV), gl-error (an invalid GL call after the case), dirty-state (the ca
 a case can set changed in its context, see `dirty`), kill-worker (SIGKILL to the pytest
 process that owns the child, as an OOM killer would), huge-xfb-count (GL and Vulkan: the
 transform-feedback primitives-written query answers 2^31, as NVIDIA's did). $HARNESS_FAULT_MARK:
-a file a hang writes its pid to as it begins.
+a file a hang writes its pid to as it begins. $HARNESS_FAULT_START (the `fault` backend): a file
+that, while it exists, names the fault a child injects as it starts (its `info`), so that a test
+can let the first child start and the next ones fail to.
 
 $HARNESS_FAULT_SHARED_CONTEXT=1 breaks the GL runner's isolation for a self-test that must see it
 fail: every case runs in its profile's long-lived context instead of one of its own, so that the
@@ -57,19 +59,19 @@ HUGE_COUNT = 2**31                          # primitives written, as NVIDIA's qu
 
 
 def environment(faults: dict | None = None, mark: str | os.PathLike = "", shared_context: bool = False,
-                vk: str = "") -> dict[str, str]:
+                vk: str = "", start: str | os.PathLike = "") -> dict[str, str]:
     """The variables that load this plugin in a process and plant these faults in its children."""
     return {"HARNESS_PLUGINS": PLUGIN, "HARNESS_FAULTS": json.dumps(faults or {}),
             "HARNESS_FAULT_MARK": str(mark), "HARNESS_FAULT_SHARED_CONTEXT": "1" if shared_context else "",
-            "HARNESS_VK_FAULT": vk}
+            "HARNESS_VK_FAULT": vk, "HARNESS_FAULT_START": str(start)}
 
 
 @contextlib.contextmanager
 def planted(faults: dict | None = None, mark: str | os.PathLike = "", shared_context: bool = False,
-            vk: str = "") -> Iterator[None]:
+            vk: str = "", start: str | os.PathLike = "") -> Iterator[None]:
     """These faults planted in the children this process starts meanwhile (their environment is
     this process's)."""
-    variables = environment(faults, mark, shared_context, vk)
+    variables = environment(faults, mark, shared_context, vk, start)
     before = {name: os.environ.get(name) for name in variables}
     os.environ.update(variables)
     try:
@@ -131,6 +133,9 @@ class FaultBackend:
         return cls(os.environ.get("HARNESS_FAULT_MARK", ""))
 
     def info(self) -> dict:
+        start = os.environ.get("HARNESS_FAULT_START", "")
+        if start and os.path.exists(start):
+            inject(Path(start).read_text().strip(), self.mark)
         return {"renderer": "fault injector", "vendor": "harness", "version": "0", "platform": "none",
                 "profiles": {}}
 

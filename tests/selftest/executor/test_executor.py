@@ -269,3 +269,51 @@ def test_the_pool_closes_executors_of_targets_left_without_cases():
     pool.keep_only({"zink", "lavapipe"})
     assert groups["llvmpipe"].closed and not groups["zink"].closed
     assert list(pool._executors) == ["zink"]
+
+
+def test_a_fresh_child_does_not_hold_up_send_and_its_start_is_not_the_cases():
+    """After a case that is the last in its child (a real llvmpipe child, a tess sequence that
+    deletes programs), `send` of the next case starts the fresh child and queues the case behind
+    its `info` without reading the reply; `run` reads the facts first, then the case's result."""
+    from conftest import generated
+    from harness.executor.targets import get
+    cases = generated("tess")
+    last = next(case for case in cases if case.last_in_child())
+    after = next(case for case in cases if not case.last_in_child() and case.id.startswith("tess/seq/"))
+    executor = Executor(get("llvmpipe"), case_timeout=60, fork=True)
+    try:
+        assert executor.info().status is Reply.OK, executor.info().message
+        assert executor.run(last).status is Reply.OK
+        old = executor.pid
+        assert old is None                               # retired; its exit is collected later
+        executor.send(after)
+        assert executor.pid is not None and [sent.starts for sent in executor._sent] == ["fresh", ""]
+        assert executor.pending == 1 and executor.holds(after.id)
+        result = executor.run(after)
+        assert judge(after, result, "llvmpipe").status == "pass", result.message
+        assert not executor._sent and executor.info().info["renderer"].startswith("llvmpipe")
+    finally:
+        executor.close()
+
+
+def test_a_fresh_child_that_does_not_start_answers_the_cases_queued_in_it(executor, tmp_path):
+    """The first child starts; then every new child fails as it starts ($HARNESS_FAULT_START):
+    the cases queued behind a crash get "did not restart", a case after a case that is the last
+    in its child "did not start" with the reason; once children start again, cases run."""
+    from faults import planted
+    failing = tmp_path / "start-fault"
+    with planted(start=failing):                         # before the executor's first child (or spawner) starts
+        first = named("none", "first", value=1, expected=1)
+        assert verdict(executor, first).status == "pass"
+        failing.write_text("exit")
+        bad, queued = named("segv", "bad"), named("none", "queued", value=2, expected=2)
+        executor.send(bad)
+        executor.send(queued)
+        assert verdict(executor, bad).status == "crash"
+        behind = executor.run(queued)
+        assert behind.status is Reply.ERROR and behind.message == "target fault did not restart after a crash"
+        again = executor.run(named("none", "again"))
+        assert again.status is Reply.CRASH and again.message.startswith(
+            "target fault did not start: child process died: exit status 3"), again.message
+        failing.unlink()
+        assert verdict(executor, named("none", "started", value=3, expected=3)).status == "pass"
