@@ -275,12 +275,12 @@ def test_a_fresh_child_does_not_hold_up_send_and_its_start_is_not_the_cases():
     """After a case that is the last in its child (a real llvmpipe child, a tess sequence that
     deletes programs), `send` of the next case starts the fresh child and queues the case behind
     its `info` without reading the reply; `run` reads the facts first, then the case's result."""
-    from conftest import generated
+    from conftest import generated, pinned_mesa
     from harness.executor.targets import get
     cases = generated("tess")
     last = next(case for case in cases if case.last_in_child())
     after = next(case for case in cases if not case.last_in_child() and case.id.startswith("tess/seq/"))
-    executor = Executor(get("llvmpipe"), case_timeout=60, fork=True)
+    executor = Executor(get("llvmpipe"), case_timeout=60, fork=True, mesa=pinned_mesa())
     try:
         assert executor.info().status is Reply.OK, executor.info().message
         assert executor.run(last).status is Reply.OK
