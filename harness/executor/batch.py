@@ -48,8 +48,13 @@ class Batched:
         self._group, self._make_alone = group, make_alone
         self._alone: Executor | None = None
 
-    def send(self, case: Case) -> None:
+    def send(self, case: Case, alone_too: bool = False) -> None:
+        """Queue a case ahead of `run`; `alone_too`: in the alone child as well, where its alone run
+        is known to come (an audit decided by its id): it runs beside the batch, and `run_alone`
+        takes that result, the same request made earlier."""
         self._group.send(case)
+        if alone_too:
+            self.alone.send(case)
 
     def run(self, case: Case) -> Result:
         return self._group.run(case)

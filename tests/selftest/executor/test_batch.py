@@ -93,6 +93,22 @@ def test_the_audit_reruns_its_sample_alone_and_agreeing_passes_stay_passes():
     assert alone == [c.id for n, c in enumerate(cases) if n % 4] and {r.status for r in records.values()} == {Status.PASS}
 
 
+def test_an_audit_known_ahead_runs_alone_beside_the_batch():
+    """Batched.send(alone_too=True) queues the case in the alone child as well (exploration does so for
+    the passes its audit picks): the confirmation takes that result; the verdicts are the audit's."""
+    cases = plain(6)
+    settings = core.RunSettings(mesa=pinned_mesa(), batch=4)
+    with planted(None), core.runner(settings, "fault-llvmpipe") as runner:
+        for case in cases:
+            runner.send(case, alone_too=True)
+        assert all(runner.alone.holds(case.id) for case in cases)       # queued before any is run
+        records = {case.id: core.run_case(case, "fault-llvmpipe", runner, core.Rules(audit=1.0)) for case in cases}
+        taken = [case.id for case in cases if not runner.alone.holds(case.id)]
+    assert {r.status for r in records.values()} == {Status.PASS}
+    # every audited pass took its queued alone result; those first in their batch (0, 4) were not audited
+    assert taken == [c.id for n, c in enumerate(cases) if n % 4]
+
+
 # -- pure logic, with a stand-in runner ----------------------------------------------------------
 
 class StandIn:
