@@ -17,7 +17,7 @@ from harness.base import config
 from harness.run import core
 from harness.base.config import RunSettings
 from harness.executor.settings import settings as run_settings
-from harness.executor.batch import Batched, audited
+from harness.executor.batch import Batched
 from harness.executor.executor import not_under_test
 from harness.executor import targets as targets_mod
 from harness.model.case import Case
@@ -94,7 +94,7 @@ def driver(target: str, settings: RunSettings = TRIAGE, seed: int = 0):
             if refusal(case, facts):
                 return False
             if isinstance(runner, Batched):     # a pass the audit picks: its alone run beside the batch
-                runner.send(case, alone_too=audited(case.id, rules.audit_seed, rules.audit))
+                runner.send(case, alone_too=rules.audits(case.id))
             else:
                 runner.send(case)
             return True

@@ -64,6 +64,10 @@ class Rules:
     audit: float = AUDIT                 # batched passes re-run alone (harness/executor/batch.py), by `audit_seed`
     audit_seed: int = 0
 
+    def audits(self, case_id: str) -> bool:
+        """Whether the audit re-runs this case alone when it passes batched (not first in its batch)."""
+        return audited(case_id, self.audit_seed, self.audit)
+
 
 def facts_of(runner: Runner) -> dict[str, Any]:
     """The target's renderer, version and Mesa, from its child ({} if it did not start)."""
@@ -112,7 +116,7 @@ def confirm(case: Case, result: Result, batched: Verdict, runner: RunsAlone, pla
     if not result.batch:                    # first in its batch: it ran alone, in a fresh context
         return batched, result
     if not (batched.status.is_failure() or (batched.status is Status.PASS
-                                            and audited(case.id, rules.audit_seed, rules.audit))):
+                                            and rules.audits(case.id))):
         return batched, result
     again = runner.run_alone(case)
     with profiling.section("judge"):
