@@ -34,7 +34,7 @@ from harness.model.case import Case
 from harness.base.config import MesaBuild, RunSettings
 from harness.executor.lifecycle import STDERR_TAIL, Child, Reaper, printable
 from harness.executor.settings import DEFAULT
-from harness.executor.spawner import Spawner, SpawnerGone
+from harness.executor.spawner import Forked, Spawner, SpawnerGone
 from harness.model.status import Reply, Result
 from harness.executor.targets import Target
 
@@ -385,7 +385,16 @@ class Executor:
             if result.status is not Reply.OK:
                 return result
             self._info = result.info
+            self._preload()
         return Result(Reply.OK, info=self._info)
+
+    def _preload(self) -> None:
+        """Have the spawner load the shared objects the started child mapped, for the children
+        forked after it (spawner.py). Not for a target whose driver reads its shader cache slot
+        when it loads (NVIDIA's: shader_cache.claim), nor for a child started directly."""
+        if self._spawner is not None and self._proc is not None and isinstance(self._proc.proc, Forked) \
+                and not self.target.shader_cache_slot:
+            self._spawner.preload(self._proc.pid)
 
 
 class ExecutorGroup:

@@ -9,15 +9,25 @@ child on request. Nothing in the spawner touches a driver (no EGL display, no Vu
 instance) or starts a thread, so each fork begins with no driver state and one thread, as a
 fresh process does; it then runs harness.executor.child's main as `python -m harness.executor.child` would.
 
+Once the first child has started its driver, the executor has the spawner load that child's
+shared objects too (`Spawner.preload`): dlopen without a call into them, so a later fork inherits
+them loaded and relocated instead of loading them again, about half of a fresh child's start-up
+(bench/results/2026-11-28-spawner-preload.md). A library's constructors run there as at any
+load, before any driver state exists; one that starts a thread would leave forks without it, so
+a spawner that finds a thread after loading says so and ends (the executor then starts its
+children directly, and the next spawner preloads nothing).
+
 The executor hands the child's stdin, stdout and stderr to the spawner over a Unix socket
 (SCM_RIGHTS). The spawner is the child's parent, so it reaps it and reports how it ended
 (`Forked.wait`), which the executor turns into a verdict as it does for a child of its own.
 """
 from __future__ import annotations
 
+import ctypes
 import importlib
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -33,6 +43,7 @@ if TYPE_CHECKING:
     from harness.base.config import ChildOptions
 
 MESSAGE = 4096
+_SHARED_OBJECT = re.compile(r"\.so(\.[0-9.]+)?$")
 
 
 class SpawnerGone(CaseOutcome):
@@ -40,8 +51,9 @@ class SpawnerGone(CaseOutcome):
 
 
 class Request(TypedDict, total=False):
-    """One message to the spawner: fork a child, or wait for one (`pid`) up to `timeout`."""
-    op: str                                 # "fork" or "wait"
+    """One message to the spawner: fork a child, wait for one (`pid`) up to `timeout`, or load
+    the shared objects one has mapped (`pid`; no reply)."""
+    op: str                                 # "fork", "wait" or "preload"
     pid: int
     timeout: float | None
 
@@ -83,6 +95,16 @@ class Spawner:
     def wait(self, pid: int, timeout: float | None) -> int | None:
         """The child's exit code (negative: the signal), or None if it has not ended in time."""
         return self._ask({"op": "wait", "pid": pid, "timeout": timeout})["code"]
+
+    def preload(self, pid: int) -> None:
+        """Have the spawner load the shared objects its child `pid` has mapped (the driver's), for
+        the children it forks next; the spawner answers nothing, and the next request waits."""
+        if self._sock is None:
+            return
+        try:
+            socket.send_fds(self._sock, [json.dumps({"op": "preload", "pid": pid}).encode()], [])
+        except OSError:
+            pass                            # the next request says the spawner is gone
 
     def close(self) -> None:
         if self._sock is not None:
@@ -193,9 +215,47 @@ def serve(sock: socket.socket, child_args: list[str]) -> None:
             for fd in fds:
                 os.close(fd)
             reply = {"pid": pid}
+        elif request["op"] == "preload":
+            load_mapped(request["pid"])
+            continue
         else:
             reply = {"code": _wait(request["pid"], request["timeout"])}
         sock.send(json.dumps(reply).encode())
+
+
+def shared_objects(maps: str) -> list[str]:
+    """The shared objects a /proc/PID/maps text maps, by path, in the order first mapped."""
+    found: dict[str, None] = {}
+    for line in maps.splitlines():
+        fields = line.split(maxsplit=5)
+        path = fields[5] if len(fields) == 6 else ""
+        if path.startswith("/") and _SHARED_OBJECT.search(path):
+            found[path] = None
+    return list(found)
+
+
+def load_mapped(pid: int) -> None:
+    """Load what child `pid` has mapped and this process has not (RTLD_NOW: relocated here, once;
+    RTLD_LOCAL: no symbol enters the global scope that the driver's own loading would not put
+    there). A library that cannot be loaded is left to the child, as before. If a thread has
+    started, this process ends: a fork carries only the forking thread."""
+    try:
+        with open(f"/proc/{pid}/maps") as theirs, open("/proc/self/maps") as mine:
+            wanted, have = shared_objects(theirs.read()), set(shared_objects(mine.read()))
+    except OSError:                         # the child has gone: nothing to learn from it
+        return
+    for path in wanted:
+        if path not in have:
+            try:
+                ctypes.CDLL(path, mode=os.RTLD_NOW)
+            except OSError:
+                pass
+    threads = len(os.listdir("/proc/self/task"))
+    if threads > 1:
+        print(f"spawner: {threads} threads after loading the driver's libraries; a fork would lose "
+              "all but one, so this spawner ends", file=sys.stderr, flush=True)
+        from harness.executor import child
+        child.exit_now(3)
 
 
 def _wait(pid: int, timeout: float | None) -> int | None:

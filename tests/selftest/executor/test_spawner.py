@@ -1,8 +1,11 @@
 """Children forked from a spawner (harness/executor/spawner.py) start as a new process would: one thread
-and no driver state in the spawner at the fork, the same facts and libraries in the child."""
+and no driver state in the spawner at the fork (its libraries loaded, none started), the same facts
+and libraries in the child."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 from dataclasses import replace
 
@@ -12,6 +15,7 @@ from faults import FAULT
 
 from harness.executor.batch import Batched
 from harness.executor.executor import Executor
+from harness.executor.spawner import shared_objects
 from harness.executor.settings import DEFAULT
 from harness.run.core import make_runner
 from harness.model.status import Reply
@@ -20,18 +24,56 @@ from harness.executor.targets import get
 from harness.oracle.verdict import judge
 
 
+DRIVERS = ("swrast", "libgallium", "libvulkan_lvp", "libEGL_mesa")
+
+
 @pytest.mark.parametrize("target", ["llvmpipe", "lavapipe"])
-def test_the_spawner_forks_with_one_thread_and_no_driver_loaded(target):
+def test_the_spawner_forks_with_one_thread_and_the_driver_loaded_not_started(target):
+    """No driver before the first child has started one; then its shared objects, loaded (so
+    that a fork need not load them again) with no thread started, and a fresh child forked after
+    that reports what the first one did."""
     executor = Executor(get(target), fork=True, mesa=pinned_mesa())
     try:
-        assert executor.info().status is Reply.OK, executor.info().message
-        spawner = executor._spawner._proc.pid
-        assert os.listdir(f"/proc/{spawner}/task") == [str(spawner)]        # no thread to lose in a fork
-        maps = open(f"/proc/{spawner}/maps").read()
-        for driver in ("swrast", "libgallium", "libvulkan_lvp", "libEGL_mesa"):
-            assert driver not in maps, f"the spawner has {driver} mapped before any fork"
+        executor.prepare()
+        spawner = executor._spawner
+        assert not [p for p in shared_objects(_maps(spawner._proc.pid)) if any(d in p for d in DRIVERS)]
+        first = executor.info()
+        assert first.status is Reply.OK, first.message
+        spawner.wait(executor.pid, 0.0)             # answered after the preload before it
+        assert os.listdir(f"/proc/{spawner._proc.pid}/task") == [str(spawner._proc.pid)]
+        driver = [p for p in shared_objects(_maps(executor.pid)) if any(d in p for d in DRIVERS)]
+        assert driver and set(driver) <= set(shared_objects(_maps(spawner._proc.pid)))
+        executor._kill()
+        again = executor._request({"op": "info"}, 60.0)
+        assert again.status is Reply.OK and again.info == first.info
     finally:
         executor.close()
+
+
+def _maps(pid: int) -> str:
+    return open(f"/proc/{pid}/maps").read()
+
+
+def test_shared_objects_are_read_from_maps_by_path_once():
+    maps = ("7f00-7f01 r--p 00000000 08:01 12 /usr/lib/x86_64-linux-gnu/libLLVM-15.so.1\n"
+            "7f01-7f02 r-xp 00001000 08:01 12 /usr/lib/x86_64-linux-gnu/libLLVM-15.so.1\n"
+            "7f02-7f03 r--p 00000000 08:01 13 /usr/lib/x86_64-linux-gnu/dri/swrast_dri.so\n"
+            "7f03-7f04 rw-p 00000000 00:00 0 \n"
+            "7f04-7f05 r--s 00000000 08:01 14 /root/.cache/mesa_shader_cache/index\n"
+            "7f05-7f06 r--p 00000000 00:00 0 [vdso]\n"
+            "7f06-7f07 r--p 00000000 08:01 15 /tmp/libx.so.1 (deleted)\n")
+    assert shared_objects(maps) == ["/usr/lib/x86_64-linux-gnu/libLLVM-15.so.1",
+                                    "/usr/lib/x86_64-linux-gnu/dri/swrast_dri.so"]
+
+
+def test_a_spawner_that_finds_a_thread_after_loading_ends_and_says_why():
+    """A fork keeps only the forking thread: a spawner with a second one must not fork."""
+    code = ("import os, threading, time\n"
+            "threading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n"
+            "from harness.executor.spawner import load_mapped\n"
+            "load_mapped(os.getpid())\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 3 and "2 threads after loading the driver's libraries" in done.stderr
 
 
 def test_a_forked_child_reports_what_a_started_one_does():
