@@ -394,7 +394,10 @@ class Executor:
         when it loads (NVIDIA's: shader_cache.claim), nor for a child started directly."""
         if self._spawner is not None and self._proc is not None and isinstance(self._proc.proc, Forked) \
                 and not self.target.shader_cache_slot:
-            self._spawner.preload(self._proc.pid)
+            try:
+                self._spawner.preload(self._proc.pid)
+            except SpawnerGone:             # the next fork says so
+                pass
 
 
 class ExecutorGroup:

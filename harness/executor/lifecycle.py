@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import IO, Union
 
-from harness.executor.spawner import Forked
+from harness.executor.spawner import Forked, SpawnerGone
 
 STDERR_TAIL = 2000          # characters of child stderr quoted in a crash message
 GRACE = 5.0                 # seconds a retired child has to exit before it is killed
@@ -52,7 +52,7 @@ class Child:
             with open(f"/proc/{self.proc.pid}/stat", "rb") as stat:
                 fields = stat.read().rsplit(b")", 1)[1].split()
             return (int(fields[11]) + int(fields[12])) / _TICK
-        except (OSError, IndexError, ValueError):
+        except (OSError, IndexError, ValueError, SpawnerGone):   # gone, or never forked
             return None
 
     def stderr_tail(self) -> str:

@@ -34,6 +34,7 @@ import subprocess
 import sys
 import time
 import traceback
+from collections import deque
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, BinaryIO, TypedDict
 
@@ -64,12 +65,16 @@ class Reply(TypedDict, total=False):
 
 
 class Spawner:
-    """The parent's handle on one spawner process (started by `fork`'s first call)."""
+    """The parent's handle on one spawner process (started by `fork`'s first call). A fork is
+    asked for without waiting: the child's pipes exist before it does, so requests can be written
+    to it at once, and its pid is read from the spawner's replies, which come in the order asked,
+    when something first needs it (`Forked.pid`) or before the next request's reply."""
 
     def __init__(self, launcher: list[str], child_args: list[str], env: dict[str, str]):
         self._launcher, self._args, self._env = launcher, child_args, env
         self._proc: subprocess.Popen[bytes] | None = None
         self._sock: socket.socket | None = None
+        self._unanswered: deque[Forked] = deque()  # forks asked for whose pid has not been read
 
     def start(self) -> None:
         """Start the spawner process, if it is not running; `fork` waits for its imports."""
@@ -82,29 +87,43 @@ class Spawner:
         stdin_r, stdin_w = os.pipe()
         stdout_r, stdout_w = os.pipe()
         try:
-            pid = self._ask({"op": "fork"}, [stdin_r, stdout_w, stderr])["pid"]
+            self._send({"op": "fork"}, [stdin_r, stdout_w, stderr])
         except BaseException:
             for fd in (stdin_w, stdout_r):
                 os.close(fd)
             raise
         finally:
-            os.close(stdin_r)
+            os.close(stdin_r)               # the spawner holds its own copies now
             os.close(stdout_w)
-        return Forked(self, pid, os.fdopen(stdin_w, "wb", buffering=0), os.fdopen(stdout_r, "rb", buffering=0))
+        forked = Forked(self, os.fdopen(stdin_w, "wb", buffering=0), os.fdopen(stdout_r, "rb", buffering=0))
+        self._unanswered.append(forked)
+        return forked
 
     def wait(self, pid: int, timeout: float | None) -> int | None:
         """The child's exit code (negative: the signal), or None if it has not ended in time."""
-        return self._ask({"op": "wait", "pid": pid, "timeout": timeout})["code"]
+        self._send({"op": "wait", "pid": pid, "timeout": timeout})
+        return self._answer()["code"]
 
     def preload(self, pid: int) -> None:
         """Have the spawner load the shared objects its child `pid` has mapped (the driver's), for
         the children it forks next; the spawner answers nothing, and the next request waits."""
-        if self._sock is None:
-            return
         try:
-            socket.send_fds(self._sock, [json.dumps({"op": "preload", "pid": pid}).encode()], [])
-        except OSError:
-            pass                            # the next request says the spawner is gone
+            self._send({"op": "preload", "pid": pid})
+        except SpawnerGone:
+            pass                            # the next request says so
+
+    def settle(self) -> None:
+        """Read the pids of the forks asked for (SpawnerGone: the spawner ended before answering;
+        those forks have none)."""
+        while self._unanswered:
+            forked = self._unanswered.popleft()
+            try:
+                forked.answered(self._reply()["pid"])
+            except SpawnerGone:
+                for unanswered in (forked, *self._unanswered):
+                    unanswered.answered(None)
+                self._unanswered.clear()
+                raise
 
     def close(self) -> None:
         if self._sock is not None:
@@ -115,6 +134,9 @@ class Spawner:
             except subprocess.TimeoutExpired:
                 self._proc.kill()
                 self._proc.wait()
+        for unanswered in self._unanswered:
+            unanswered.answered(None)
+        self._unanswered.clear()
         self._proc = self._sock = None
 
     def _start(self) -> None:
@@ -126,11 +148,23 @@ class Spawner:
                 start_new_session=True)     # as a child started directly: no terminal signals
         self._sock = ours
 
-    def _ask(self, request: Request, fds: Sequence[int] = ()) -> Reply:
+    def _send(self, request: Request, fds: Sequence[int] = ()) -> None:
         if self._sock is None:                  # closed while a child was still being polled
             raise SpawnerGone("the spawner is closed")
         try:
             socket.send_fds(self._sock, [json.dumps(request).encode()], list(fds))
+        except OSError as exc:
+            raise SpawnerGone(f"spawner: {exc}") from None
+
+    def _answer(self) -> Reply:
+        """The reply to the request just sent, after those to the forks before it."""
+        self.settle()
+        return self._reply()
+
+    def _reply(self) -> Reply:
+        if self._sock is None:
+            raise SpawnerGone("the spawner is closed")
+        try:
             message = self._sock.recv(MESSAGE)
         except OSError as exc:
             raise SpawnerGone(f"spawner: {exc}") from None
@@ -143,9 +177,26 @@ class Spawner:
 class Forked:
     """A forked child, with what the executor uses of subprocess.Popen."""
 
-    def __init__(self, spawner: Spawner, pid: int, stdin: BinaryIO, stdout: BinaryIO):
-        self._spawner, self.pid, self.stdin, self.stdout = spawner, pid, stdin, stdout
+    def __init__(self, spawner: Spawner, stdin: BinaryIO, stdout: BinaryIO):
+        self._spawner, self.stdin, self.stdout = spawner, stdin, stdout
+        self._pid: int | None = None
+        self._asked = True                  # the spawner has not answered with the pid yet
         self.returncode: int | None = None
+
+    def answered(self, pid: int | None) -> None:
+        """The spawner's answer: the child's pid, or None where it ended without one."""
+        self._pid, self._asked = pid, False
+        if pid is None and self.returncode is None:
+            self.returncode = -signal.SIGKILL   # never started, or nobody can say how it ended
+
+    @property
+    def pid(self) -> int:
+        """The child's pid (SpawnerGone: the spawner ended before it said)."""
+        if self._asked:
+            self._spawner.settle()
+        if self._pid is None:
+            raise SpawnerGone("the spawner ended before it gave the child's pid")
+        return self._pid
 
     def poll(self) -> int | None:
         return self._reap(0.0)
@@ -154,12 +205,15 @@ class Forked:
         code = self._reap(timeout)
         if code is None:
             # the exception's timeout is a float: 0.0 where there was none (the spawner had no such child)
-            raise subprocess.TimeoutExpired(f"pid {self.pid}", 0.0 if timeout is None else timeout)
+            raise subprocess.TimeoutExpired(f"pid {self._pid}", 0.0 if timeout is None else timeout)
         return code
 
     def kill(self) -> None:
         if self.returncode is None:
-            os.kill(self.pid, signal.SIGKILL)   # not reaped yet, so the pid is still this child's
+            try:
+                os.kill(self.pid, signal.SIGKILL)   # not reaped yet, so the pid is still this child's
+            except SpawnerGone:
+                pass                        # answered(None) set how it ended
 
     def _reap(self, timeout: float | None) -> int | None:
         if self.returncode is None:
@@ -167,11 +221,12 @@ class Forked:
                 self.returncode = self._spawner.wait(self.pid, timeout)
             except SpawnerGone:             # nobody can reap it now, nor say how it ended
                 if timeout is not None:
-                    return None
-                try:
-                    os.kill(self.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
+                    return self.returncode
+                if self._pid is not None:
+                    try:
+                        os.kill(self._pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
                 self.returncode = -signal.SIGKILL
         return self.returncode
 

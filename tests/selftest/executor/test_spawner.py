@@ -4,8 +4,10 @@ and libraries in the child."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import replace
 
@@ -15,7 +17,8 @@ from faults import FAULT
 
 from harness.executor.batch import Batched
 from harness.executor.executor import Executor
-from harness.executor.spawner import shared_objects
+from harness.executor import protocol
+from harness.executor.spawner import SpawnerGone, shared_objects
 from harness.executor.settings import DEFAULT
 from harness.run.core import make_runner
 from harness.model.status import Reply
@@ -149,3 +152,55 @@ def test_a_targets_executors_in_one_process_fork_from_one_spawner():
     finally:
         if borrower is not None:
             borrower.close()
+
+
+def test_a_fork_is_asked_for_without_waiting_for_the_spawner():
+    """The child's pipes exist before it does: a fork returns while the spawner has not run
+    (stopped here), the child's first request is written at once, and its pid and reply come
+    once the spawner has forked it."""
+    executor = Executor(FAULT, fork=True, case_timeout=5.0)
+    try:
+        assert executor.info().status is Reply.OK
+        spawner = executor._spawner
+        os.kill(spawner._proc.pid, signal.SIGSTOP)
+        try:
+            asked: list = []
+            thread = threading.Thread(target=lambda: asked.append(spawner.fork(2)), daemon=True)
+            thread.start()
+            thread.join(10.0)
+            assert asked and not thread.is_alive(), "fork waited for a stopped spawner"
+            forked = asked[0]
+            protocol.send_request(forked.stdin.fileno(), {"op": "info"})
+        finally:
+            os.kill(spawner._proc.pid, signal.SIGCONT)
+        assert forked.pid > 0 and protocol.recv(forked.stdout.fileno(), 30.0)["status"] == Reply.OK
+        forked.stdin.close()
+        assert forked.wait(10.0) == 0
+        forked.stdout.close()
+    finally:
+        executor.close()
+
+
+def test_a_fork_the_spawner_never_answered_has_no_pid_and_is_not_killed_blindly():
+    """The spawner killed before it answered a fork: the fork has no pid (SpawnerGone, never a
+    signal to a pid it does not know), counts as killed, and the executor's next child starts
+    directly and answers its case."""
+    executor = Executor(FAULT, fork=True, case_timeout=5.0)
+    try:
+        assert executor.info().status is Reply.OK
+        spawner = executor._spawner
+        os.kill(spawner._proc.pid, signal.SIGSTOP)
+        forked = spawner.fork(2)
+        os.kill(spawner._proc.pid, signal.SIGKILL)
+        spawner._proc.wait()
+        with pytest.raises(SpawnerGone):
+            assert forked.pid is None, "a pid for a fork never answered"
+        forked.kill()
+        assert forked.poll() == -signal.SIGKILL
+        forked.stdin.close()
+        forked.stdout.close()
+        executor._kill()
+        case = fault_case("none", value=3, expected=3)
+        assert judge(case, executor.run(case), "fault").status == "pass"
+    finally:
+        executor.close()
