@@ -466,19 +466,23 @@ class _Sent:
     before: tuple[str, ...] = ()            # batched: the cases the child ran before it in that context
 
 
-def probe(target: Target, settings: RunSettings | None = None, **overrides: Any) -> Result:
+def probe(target: Target, settings: RunSettings | None = None, runner: Any = None, **overrides: Any) -> Result:
     """Start a child for the target once: its facts (renderer, version, limits) or why not.
-    `overrides`: fields of `settings` (see Executor)."""
+    `overrides`: fields of `settings` (see Executor). `runner`: the run's own runner of the
+    target (core.make_runner), whose first child is the one asked, and left running."""
     settings = replace(settings or DEFAULT, **overrides)
     mesa = settings.mesa
     lacking = mesa is not None and target.mesa and mesa.lacks("gl" in target.mesa, "vk" in target.mesa)
     if lacking:
         return Result(Reply.ERROR, lacking)
-    executor = Executor(target, settings, fork=False)
-    try:
-        result = executor.info()
-    finally:
-        executor.close()
+    if runner is not None:
+        result = runner.info()
+    else:
+        executor = Executor(target, settings, fork=False)
+        try:
+            result = executor.info()
+        finally:
+            executor.close()
     why = not_under_test(target, result, mesa)
     return Result(Reply.ERROR, why) if why else result
 

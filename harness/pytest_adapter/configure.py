@@ -40,6 +40,15 @@ def configure(config: pytest.Config) -> None:
         plugins.load(state.settings.knobs.plugins)     # $HARNESS_PLUGINS: their backends and targets
     except plugins.PluginError as exc:
         raise HarnessUsageError(str(exc)) from None
+    state.pool = Pipeline(state.settings)
+    try:
+        _configure_run(config, state, worker)
+    except BaseException:
+        state.pool.close()                              # the first target's child, if it was probed
+        raise
+
+
+def _configure_run(config: pytest.Config, state: state_mod.PluginState, worker: bool) -> None:
     if worker:                                          # an xdist worker: the controller chose
         handshake.receive(state, config.workerinput)    # type: ignore[attr-defined]
     elif collects_cases(config):
@@ -50,7 +59,6 @@ def configure(config: pytest.Config) -> None:
         state.gate = _gate(config, state, config.getoption("baseline") or [gating.NONE])
     if not worker:
         state.started = time.time()
-    state.pool = Pipeline(state.settings)
     _rules(config, state)
     state.properties = {**provenance.run_properties(), **gating.mesa_properties(state.settings.mesa),
                         **({"started": results.timestamp(state.started)} if state.started is not None else {})}
@@ -110,11 +118,16 @@ def _selected_targets(config: pytest.Config, state: state_mod.PluginState) -> li
     names = list(dict.fromkeys(names))
     if any(targets_mod.get(name).shader_cache_slot for name in names):
         shader_cache.seed(state.layout.slots, config_mod.environ())   # before any child claims a slot
-    # Each probe starts a child and waits for its driver: all at once.
+    # Each probe starts a child and waits for its driver: all at once. The first target's cases run
+    # first: its probe is the run's own first child (forked from the spawner its cases' children
+    # fork from), where this process runs cases (not xdist's controller).
+    first = names[0] if names and not getattr(config.option, "numprocesses", None) else None
     with ThreadPoolExecutor(max_workers=len(names) or 1) as pool:
-        whys = list(pool.map(lambda name: _why_unavailable(state, targets_mod.get(name)), names))
+        whys = list(pool.map(lambda name: _why_unavailable(state, targets_mod.get(name), name == first), names))
     chosen = []
     for name, why in zip(names, whys):
+        if why:
+            state.pipeline.close(name)
         if not why:
             chosen.append(name)
         elif explicit:
@@ -125,11 +138,12 @@ def _selected_targets(config: pytest.Config, state: state_mod.PluginState) -> li
     return chosen
 
 
-def _why_unavailable(state: state_mod.PluginState, target: targets_mod.Target) -> str:
-    """'' if the target's child made a context, else the first line of why not."""
+def _why_unavailable(state: state_mod.PluginState, target: targets_mod.Target, kept: bool) -> str:
+    """'' if the target's child made a context, else the first line of why not. `kept`: the child
+    is the first of the run's children for the target (state.pipeline), not one started for this."""
     if target.unavailable:
         return target.unavailable
-    result = probe(target, state.settings)
+    result = probe(target, state.settings, runner=state.pipeline.get(target.name) if kept else None)
     if result.status is Reply.OK:
         return ""
     return (result.message or result.status).splitlines()[0]

@@ -3,13 +3,20 @@
 recorded becomes its record."""
 from __future__ import annotations
 
+import os
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
+from conftest import pinned_mesa
 
 from harness.base import options
 from harness.model.status import Status
 from harness.pytest_adapter import configure, results
+from harness.pytest_adapter.state import PluginState
+from harness.run import core
+from harness.scheduler.pipeline import Pipeline
+from harness.sources import catalog
 
 
 class Config:
@@ -26,6 +33,27 @@ class Config:
 def test_the_settings_are_the_resolved_options():
     settings = configure.settings(Config(case_timeout=3.0, vk_without="draw-id", mesa=None), children=2)
     assert (settings.case_timeout, settings.vk_without, settings.children) == (3.0, ("draw-id",), 2)
+
+
+def test_the_first_targets_probe_is_the_runs_first_child():
+    """Probing a run's targets starts the first one's child in the run's own pipeline, where its
+    cases then run (no child started only to be probed and ended); the others' probes end theirs."""
+    config = Config(target=["llvmpipe", "lavapipe"])
+    config.option = SimpleNamespace(numprocesses=None)
+    state = PluginState()
+    state.settings = replace(configure.settings(config, children=1), mesa=pinned_mesa())
+    state.pool = Pipeline(state.settings)
+    try:
+        assert configure._selected_targets(config, state) == ["llvmpipe", "lavapipe"]
+        assert list(state.pool._executors) == ["llvmpipe"]
+        runner = state.pool.get("llvmpipe")
+        probed = runner._members[0].pid
+        assert probed is not None and os.path.exists(f"/proc/{probed}")
+        case = next(c for c in catalog.cases("draw_params") if c.id.startswith("draw_params/DrawArrays"))
+        assert core.run_case(case, "llvmpipe", runner).status is Status.PASS
+        assert runner._members[0].pid == probed
+    finally:
+        state.pool.close()
 
 
 def test_a_bad_mesa_is_a_usage_error(tmp_path):
