@@ -43,7 +43,8 @@ def serve(backend: Any, inp: int, out: int) -> None:
     requests: queue.SimpleQueue[dict[str, Any] | None] = queue.SimpleQueue()
     threading.Thread(target=_read_requests, args=(inp, requests), daemon=True).start()
     while (request := requests.get()) is not None:
-        reply, blobs = handle(backend, request), []
+        reply = handle(backend, request)
+        blobs: list[bytes] = []
         if isinstance(reply.get("observation"), Observation):     # its bytes go raw, after the JSON
             reply["observation"] = reply["observation"].to_json(protocol.packer(blobs))
         protocol.send(out, reply, blobs)
