@@ -21,7 +21,7 @@ import time
 from typing import Any, Callable, Sequence
 
 from harness.base.profiling import section
-from harness.base.errors import CaseOutcome
+from harness.base.errors import CaseOutcome, HarnessFault
 
 _HEADER = struct.Struct(">I")
 _PICKLE = pickle.HIGHEST_PROTOCOL
@@ -35,8 +35,9 @@ class ChildTimeout(CaseOutcome):
     """No complete reply before the deadline."""
 
 
-class BadReply(ValueError):
-    """A reply that is not a JSON object with blobs whose lengths add up to its body's."""
+class BadReply(HarnessFault, ValueError):
+    """A reply that is not a JSON object with blobs whose lengths add up to its body's: raised
+    out of the executor as a reply that was not JSON was (json's ValueError), nothing of it used."""
 
 
 def send(fd: int, message: dict[str, Any], blobs: Sequence[bytes] = ()) -> None:
