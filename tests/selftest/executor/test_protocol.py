@@ -138,3 +138,13 @@ def test_a_request_larger_than_a_pipe_buffer_arrives_whole():
         os.close(r)
     assert not writer.is_alive()
     assert len(pickle.dumps(big)) > 1 << 16
+
+
+def test_a_reply_cut_short_by_the_childs_death_is_a_child_gone():
+    """The executor's crash verdict: the pipe closed before the frame's length was read."""
+    blobs = [b"x" * 100]
+    head = json.dumps({"status": "ok", "blobs": [100]}).encode()
+    frame = struct.pack(">I", 4 + len(head) + 100) + _framed(head, blobs[0])
+    with pytest.raises(protocol.ChildGone):
+        _pipe_round_trip(lambda fd, _: os.write(fd, frame[:-1]), protocol.recv, None)
+    assert _pipe_round_trip(lambda fd, _: os.write(fd, frame), protocol.recv, None) == ({"status": "ok"}, blobs)
