@@ -2,9 +2,9 @@
 
 Started as `python -m harness.executor.child OPTIONS` (harness.base.config.ChildOptions as JSON) with the
 target's environment, or forked from a spawner that has imported this module (spawner.py).
-Requests (pickles, see protocol.py) arrive on stdin; replies (JSON) go out on the original
-stdout. Anything else written to stdout (drivers do print) is redirected to stderr so it cannot
-corrupt the framing.
+Requests (pickles, see protocol.py) arrive on stdin; replies (JSON, an observation's bytes raw
+after it) go out on the original stdout. Anything else written to stdout (drivers do print) is
+redirected to stderr so it cannot corrupt the framing.
 """
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from harness.backends import registry
 from harness.backends import BackendError, DeviceLost, Skip
 from harness.base.errors import LayerFault
 from harness.base.config import ChildOptions
+from harness.model.observation import Observation
 from harness.model.status import Reply
 
 
@@ -42,7 +43,11 @@ def serve(backend: Any, inp: int, out: int) -> None:
     requests: queue.SimpleQueue[dict[str, Any] | None] = queue.SimpleQueue()
     threading.Thread(target=_read_requests, args=(inp, requests), daemon=True).start()
     while (request := requests.get()) is not None:
-        protocol.send(out, handle(backend, request))
+        reply = handle(backend, request)
+        blobs: list[bytes] = []
+        if isinstance(reply.get("observation"), Observation):     # its bytes go raw, after the JSON
+            reply["observation"] = reply["observation"].to_json(protocol.packer(blobs))
+        protocol.send(out, reply, blobs)
 
 
 def _read_requests(inp: int, requests: queue.SimpleQueue[dict[str, Any] | None]) -> None:
@@ -81,7 +86,7 @@ def handle(backend: Any, request: dict[str, Any]) -> dict[str, Any]:
                 return {"status": Reply.FAIL, "message": f"{type(exc).__name__}: {exc} (the case's address-space "
                         f"budget, rlimit {budget} bytes beyond what the child had mapped, was in force)",
                         "duration": time.perf_counter() - start}
-            return {"status": Reply.OK, "observation": observation.to_json(),
+            return {"status": Reply.OK, "observation": observation,
                     "duration": time.perf_counter() - start}
         return {"status": Reply.ERROR, "message": f"unknown request {op!r}"}
     except Skip as exc:

@@ -31,6 +31,7 @@ from typing import Any, Callable
 from harness.base import config, profiling
 from harness.executor import protocol
 from harness.model.case import Case
+from harness.model.observation import Observation
 from harness.base.config import MesaBuild, RunSettings
 from harness.executor.lifecycle import STDERR_TAIL, Child, Reaper, printable
 from harness.executor.settings import DEFAULT
@@ -349,7 +350,7 @@ class Executor:
 
     def _read(self, timeout: float, start: float, allowed: float) -> Result:
         try:
-            reply = protocol.recv(self._fd("stdout"), max(0.0, timeout))
+            reply, blobs = protocol.recv(self._fd("stdout"), max(0.0, timeout))
         except protocol.ChildTimeout:
             self._kill()
             return Result(Reply.TIMEOUT, f"hang: no result after {allowed:g} s of wall time (--case-timeout); "
@@ -371,9 +372,10 @@ class Executor:
             if tail:
                 message += "\n--- stderr tail ---\n" + tail
             return Result(status, message, duration=time.perf_counter() - start)
+        observation = reply.get("observation")           # its bytes are the blobs it numbers
         return Result(Reply.parse(reply.get("status")), printable(reply.get("message", "")),
-                      reply.get("observation"), reply.get("duration", time.perf_counter() - start),
-                      info=reply.get("info"))
+                      None if observation is None else Observation.from_json(observation, protocol.unpacker(blobs)),
+                      reply.get("duration", time.perf_counter() - start), info=reply.get("info"))
 
     @profiling.timed("executor.info")
     def info(self) -> Result:

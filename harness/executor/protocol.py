@@ -1,9 +1,14 @@
 """Framing between the executor and its child: 4-byte big-endian length, then the body.
 
-Replies (child to executor) are UTF-8 JSON: the child runs a driver that may have corrupted its
-heap, and the executor decodes nothing richer than JSON from it. Requests (executor to child)
-are pickles: both ends are this harness on one interpreter, and a request costs a third of
-its JSON as a pickle (docs/decisions.md#pickle-requests).
+A reply's body (child to executor) is a 4-byte big-endian length, that many bytes of UTF-8 JSON
+(an object whose "blobs" lists the lengths of the raw byte strings after it), then those byte
+strings, back to back; a value in the JSON stands for a blob by its number (`packer`,
+`unpacker`: an observation's readbacks). The child runs a driver that may have corrupted its
+heap, so the executor decodes nothing richer than JSON and plain bytes from it: a blob is only
+ever sliced out and read as numbers (np.frombuffer), and a reply whose lengths do not add up is
+refused whole (BadReply). Requests (executor to child) are pickles: both ends are this harness on
+one interpreter, and a request costs a third of its JSON as a pickle
+(docs/decisions.md#pickle-requests).
 """
 from __future__ import annotations
 
@@ -13,10 +18,10 @@ import pickle
 import select
 import struct
 import time
-from typing import Any
+from typing import Any, Callable, Sequence
 
 from harness.base.profiling import section
-from harness.base.errors import CaseOutcome
+from harness.base.errors import CaseOutcome, HarnessFault
 
 _HEADER = struct.Struct(">I")
 _PICKLE = pickle.HIGHEST_PROTOCOL
@@ -30,19 +35,63 @@ class ChildTimeout(CaseOutcome):
     """No complete reply before the deadline."""
 
 
-def send(fd: int, message: dict[str, Any]) -> None:
-    """A reply."""
+class BadReply(HarnessFault, ValueError):
+    """A reply that is not a JSON object with blobs whose lengths add up to its body's: raised
+    out of the executor as a reply that was not JSON was (json's ValueError), nothing of it used."""
+
+
+def send(fd: int, message: dict[str, Any], blobs: Sequence[bytes] = ()) -> None:
+    """A reply: `message` (its "blobs" key is the framing's) and the blobs its values number."""
     with section("pipe.send"):
-        _write(fd, json.dumps(message, separators=(",", ":")).encode())
+        head = json.dumps(message | {"blobs": [len(blob) for blob in blobs]}, separators=(",", ":")).encode()
+        _write(fd, _HEADER.pack(len(head)), head, *blobs)
 
 
-def recv(fd: int, timeout: float | None = None) -> dict[str, Any]:
-    """A reply, within `timeout` seconds (ChildTimeout) or however long it takes."""
+def recv(fd: int, timeout: float | None = None) -> tuple[dict[str, Any], list[bytes]]:
+    """A reply and its blobs, within `timeout` seconds (ChildTimeout) or however long it takes."""
     with section("pipe.recv"):
         body = _read(fd, timeout)
         with section("json.loads"):
-            reply: dict[str, Any] = json.loads(body)
-            return reply
+            return split(body)
+
+
+def split(body: bytes) -> tuple[dict[str, Any], list[bytes]]:
+    """A reply's JSON object (less "blobs") and its blobs; BadReply (or json's ValueError) if
+    the body is not one."""
+    if len(body) < _HEADER.size:
+        raise BadReply(f"a reply of {len(body)} bytes, shorter than its header")
+    (size,) = _HEADER.unpack_from(body)
+    end = _HEADER.size + size
+    if end > len(body):
+        raise BadReply(f"a reply's JSON of {size} bytes in a body of {len(body)}")
+    reply = json.loads(body[_HEADER.size:end])
+    lengths = reply.pop("blobs", None) if isinstance(reply, dict) else None
+    if not isinstance(lengths, list) or not all(type(n) is int and n >= 0 for n in lengths):
+        raise BadReply(f"a reply that is not a JSON object listing its blobs' lengths: {body[:200]!r}")
+    if end + sum(lengths) != len(body):
+        raise BadReply(f"a reply's blobs of {sum(lengths)} bytes after its JSON, {len(body) - end} there")
+    blobs = []
+    for n in lengths:
+        blobs.append(body[end:end + n])
+        end += n
+    return reply, blobs
+
+
+def packer(blobs: list[bytes]) -> Callable[[bytes], int]:
+    """What stands for some bytes in a reply's JSON: the number of the blob they become."""
+    def pack(raw: bytes) -> int:
+        blobs.append(raw)
+        return len(blobs) - 1
+    return pack
+
+
+def unpacker(blobs: list[bytes]) -> Callable[[Any], bytes]:
+    """The blob a value in a reply's JSON stands for; BadReply if it is not one's number."""
+    def unpack(ref: Any) -> bytes:
+        if type(ref) is not int or not 0 <= ref < len(blobs):
+            raise BadReply(f"a reply names blob {ref!r} of {len(blobs)}")
+        return blobs[ref]
+    return unpack
 
 
 def send_request(fd: int, message: dict[str, Any]) -> None:
@@ -56,8 +105,9 @@ def recv_request(fd: int) -> dict[str, Any]:
         return request
 
 
-def _write(fd: int, body: bytes) -> None:
-    data = _HEADER.pack(len(body)) + body
+def _write(fd: int, *body: bytes) -> None:
+    """One frame of the body's parts joined (one copy: a pipe's write wants one buffer)."""
+    data = memoryview(b"".join([_HEADER.pack(sum(map(len, body))), *body]))
     while data:
         data = data[os.write(fd, data):]
 
