@@ -173,7 +173,7 @@ def test_a_fork_is_asked_for_without_waiting_for_the_spawner():
             protocol.send_request(forked.stdin.fileno(), {"op": "info"})
         finally:
             os.kill(spawner._proc.pid, signal.SIGCONT)
-        assert forked.pid > 0 and protocol.recv(forked.stdout.fileno(), 30.0)["status"] == Reply.OK
+        assert forked.pid > 0 and protocol.recv(forked.stdout.fileno(), 30.0)[0]["status"] == Reply.OK
         forked.stdin.close()
         assert forked.wait(10.0) == 0
         forked.stdout.close()
