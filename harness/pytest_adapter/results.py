@@ -72,4 +72,8 @@ class ResultsWriter:
         fresh = journal.records(self.folder, state.run)
         keys = {e.key for e in fresh}
         earlier = [e for name, e in state.done.items() if name not in keys]
-        results.write(self.folder, earlier + fresh, self.folder / "junit.xml", state.properties, state.manifest)
+        # A scheduler's process (harness/scheduler/processes.py): the scheduler writes the run's
+        # JUnit from every process's results.json; one of its own would never be read.
+        scheduled = self.config.getoption("in_process") and self.config.getoption("shard")
+        results.write(self.folder, earlier + fresh, None if scheduled else self.folder / "junit.xml",
+                      state.properties, state.manifest)

@@ -74,6 +74,16 @@ def scheduled(args: list[str]) -> tuple[dict[str, list[str]], list[str]]:
     return found, rest
 
 
+def _command(rest: list[str], shard: sharding.Shard, folder: Path) -> list[str]:
+    """One process's pytest command. Options as one word each: a path given as a word of its own
+    counts where pytest chooses its rootdir, and a results folder outside the tree would move it
+    there. pytest's logging plugin captures log records around every phase of every item; no
+    case logs, and a process's output is its log file: it is left out unless its options are."""
+    quiet = [] if any(a.startswith(("--log", "--show-capture")) for a in rest) else ["-p", "no:logging"]
+    return [sys.executable, "-m", "pytest", *rest, *quiet, "-p", "no:xdist", "-q", f"--shard={shard}",
+            f"--results-dir={folder}"]
+
+
 def exit_status(codes: list[int]) -> int:
     """One exit status for the run, as pytest's: a usage or internal error of any shard first,
     then test failures (1); 5 only if no shard ran a test; else 0."""
@@ -172,11 +182,7 @@ def run(layout: Layout, args: list[str], junitxml: Path | None = None) -> int:
     rest += [IN_PROCESS, "--jobs", str(layout.children)]
     shader_cache.seed(layout.slots, config.environ())   # each process seeds only for its own children
     shards = [out / "shards" / f"{k}" for k in range(1, n + 1)]
-    # Options as one word each: a path given as a word of its own counts where pytest chooses
-    # its rootdir, and a results folder outside the tree would move it there.
-    commands = [[sys.executable, "-m", "pytest", *rest, "-p", "no:xdist", "-q",
-                 f"--shard={outer.split(sharding.Shard(k, n))}", f"--results-dir={folder}"]
-                for k, folder in enumerate(shards, 1)]
+    commands = [_command(rest, outer.split(sharding.Shard(k, n)), folder) for k, folder in enumerate(shards, 1)]
     for folder in shards:
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
