@@ -24,6 +24,13 @@ class Table:
     want: np.ndarray                   # (rows, width) float64, 0 where not compared
     compared: np.ndarray               # (rows, width) bool
     has: np.ndarray                    # (rows,) bool
+    every: bool = False                # every row expects every component: `compared` and `has` all true
+    same: bool = False                 # and every row expects the same values: row 0 stands for all
+
+
+def _table(want: np.ndarray, compared: np.ndarray, has: np.ndarray) -> Table:
+    every = bool(compared.all() and has.all())
+    return Table(want, compared, has, every, every and len(want) > 0 and bool((want == want[:1]).all()))
 
 
 @dataclass(frozen=True)
@@ -57,9 +64,9 @@ def _tables(rows: Any) -> dict[str, Table] | None:
             want[i][:len(components)] = components
             compared[i][:len(components)] = [True] * len(components)
         has = [i in per_row for i in range(len(rows))]
-        tables[quantity] = Table(np.array(want, dtype=np.float64).reshape(len(rows), width),
-                                 np.array(compared, dtype=bool).reshape(len(rows), width),
-                                 np.array(has, dtype=bool))
+        tables[quantity] = _table(np.array(want, dtype=np.float64).reshape(len(rows), width),
+                                  np.array(compared, dtype=bool).reshape(len(rows), width),
+                                  np.array(has, dtype=bool))
     return tables
 
 
@@ -77,7 +84,8 @@ def _whole(per_row: dict[int, Any], rows: int) -> Table | None:
         want = want.reshape(rows, 1)
     elif want.ndim != 2:
         return None
-    return Table(want, np.ones(want.shape, dtype=bool), np.ones(rows, dtype=bool))
+    return Table(want, np.ones(want.shape, dtype=bool), np.ones(rows, dtype=bool), True,
+                 bool((want == want[:1]).all()))
 
 
 def _components(value: Any) -> tuple[float, ...]:

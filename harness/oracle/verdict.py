@@ -132,10 +132,10 @@ def _check_groups(exp: Expectation, grouped: GroupTables, records: np.ndarray, l
     totals = np.bincount(group, minlength=len(exp.groups)).tolist()
     compared = {}
     for quantity, table in grouped.tables.items():
-        got = records[quantity][rows, :table.want.shape[1]].astype(np.float64)
-        ok = _matches(got, table.want[group], exp.tolerance) | ~table.compared[group]
-        bad = ~ok.all(axis=1) & table.has[group]
-        compared[quantity] = (got, bad, np.bincount(group[bad], minlength=len(exp.groups)).tolist())
+        got = records[quantity][rows, :table.want.shape[1]]
+        bad = _wrong_rows(got, table, group, exp.tolerance)
+        wrong = [0] * len(exp.groups) if bad is None else np.bincount(group[bad], minlength=len(exp.groups)).tolist()
+        compared[quantity] = (got, bad, wrong)
     if min(totals, default=1) > 0 and not any(any(wrong) for _, _, wrong in compared.values()):
         return claimed                                  # every group seen, nothing wrong: no message
     for index, (g, total) in enumerate(zip(exp.groups, totals)):
@@ -146,11 +146,32 @@ def _check_groups(exp: Expectation, grouped: GroupTables, records: np.ndarray, l
             got, bad, wrong = compared[quantity]
             if wrong[index]:
                 want = np.atleast_1d(np.asarray(expected, dtype=np.float64))
-                first = got[np.flatnonzero(bad & (group == index))[0], :len(want)]
+                first = got[np.flatnonzero(bad & (group == index))[0], :len(want)].astype(np.float64)
                 scope = f"all {total} records" if wrong[index] == total else f"{wrong[index]} of {total} records"
                 values.append(f"{label}, {g.label}: {quantity} = {_fmt(first)}, "
                               f"expected {_fmt(want)} ({scope})")
     return claimed
+
+
+def _wrong_rows(got: np.ndarray, table: Any, rows: np.ndarray | slice, tolerance: float) -> np.ndarray | None:
+    """Which records (of `got`, one a row of `table` by `rows`) have a compared value that does
+    not match; None where none (the usual case, told by one equality test, without gathers
+    where every row expects the same). `got` is compared as float64, as numpy promotes it."""
+    if table.same:
+        want = table.want[:1]
+        if (got == want).all():
+            return None
+    else:
+        want = table.want[rows]
+        if table.every and (got == want).all():
+            return None
+    ok = _matches(got, want, tolerance)
+    if not table.every:
+        ok |= ~table.compared[rows]
+    bad: np.ndarray = ~ok.all(axis=1)
+    if not table.every:
+        bad &= table.has[rows]
+    return bad if bad.any() else None
 
 
 def _fits(table: dict[str, Any] | None, records: np.ndarray) -> bool:
@@ -182,13 +203,15 @@ def _check_sequence(exp: Expectation, records: np.ndarray, label: str) -> list[s
     n = min(len(records), len(exp.sequence))
     bad = {}                                            # quantity -> which of the n records are wrong
     for quantity, table in sequence.items():
-        got = records[quantity][:n, :table.want.shape[1]].astype(np.float64)
-        ok = _matches(got, table.want[:n], exp.tolerance) | ~table.compared[:n]
-        bad[quantity] = ~ok.all(axis=1) & table.has[:n]
+        wrong = _wrong_rows(records[quantity][:n, :table.want.shape[1]], table, slice(None, n), exp.tolerance)
+        if wrong is not None:
+            bad[quantity] = wrong
+    if not bad:
+        return problems
     for index in np.flatnonzero(np.logical_or.reduce(list(bad.values()))).tolist():
         record, expected = records[index], exp.sequence[index]
         for quantity, value in expected.values:
-            if bad[quantity][index]:
+            if quantity in bad and bad[quantity][index]:
                 problems += _sequence_problem(record, expected, quantity, value, exp.tolerance, label)
     return problems
 
