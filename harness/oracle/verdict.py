@@ -339,30 +339,64 @@ def _row_keys(rows: np.ndarray) -> np.ndarray:
 
 
 def _near(got: np.ndarray, want: np.ndarray, tolerance: float) -> np.ndarray:
-    """_nearest by search. Expected rows are sorted on the column with the most distinct
-    values; each observed row is compared with the window of rows within the tolerance on
-    that column only, all windows at once, and keeps the closest match."""
+    """_nearest by search: each observed row keeps the closest expected row within the tolerance
+    in every component, the first in the order of the column with the most distinct values
+    where two are as close. The candidates are found by windows on two columns (_candidates)."""
     found = np.full(len(got), -1, dtype=np.int64)
-    column = max(range(want.shape[1]), key=lambda c: len(np.unique(want[:, c])))
-    order = np.argsort(want[:, column], kind="stable")
-    keys = want[order, column]
-    with np.errstate(invalid="ignore"):                       # NaN rows get empty windows
-        lo = np.searchsorted(keys, got[:, column] - tolerance, side="left")
-        hi = np.searchsorted(keys, got[:, column] + tolerance, side="right")
-    size = np.maximum(hi - lo, 0)
-    rows = np.repeat(np.arange(len(got)), size)
-    within = np.arange(len(rows)) - np.repeat(np.cumsum(size) - size, size)   # 0.. in each window
-    candidates = order[np.repeat(lo, size) + within]
+    distinct = [len(np.unique(want[:, c])) for c in range(want.shape[1])]
+    column = max(range(want.shape[1]), key=distinct.__getitem__)
+    rank = np.empty(len(want), dtype=np.int64)
+    rank[np.argsort(want[:, column], kind="stable")] = np.arange(len(want))
+    second = max((c for c in range(want.shape[1]) if c != column), key=distinct.__getitem__, default=column)
+    rows, candidates = _candidates(got, want, tolerance, column, second)
     with np.errstate(invalid="ignore"):                       # inf - inf
         distance = np.abs(got[rows] - want[candidates]).max(axis=1)
     keep = distance <= tolerance
     rows, candidates, distance = rows[keep], candidates[keep], distance[keep]
-    best = np.lexsort((distance, rows))                        # by row, the nearest first
+    best = np.lexsort((rank[candidates], distance, rows))      # by row, the nearest first
     rows, candidates = rows[best], candidates[best]
     first = np.ones(len(rows), dtype=bool)
     first[1:] = rows[1:] != rows[:-1]
     found[rows[first]] = candidates[first]
     return found
+
+
+def _candidates(got: np.ndarray, want: np.ndarray, tolerance: float, column: int,
+                second: int) -> tuple[np.ndarray, np.ndarray]:
+    """(observed row, expected row) pairs: every pair within the tolerance in all components,
+    and some that are not (the caller measures them). Rows with an infinity or NaN are left
+    out: their distance is never within the tolerance. Expected rows are sorted on `column`,
+    then `second`; an observed row's window on `column` covers a few runs of equal values,
+    and in each run its window on `second` is found by one search over all runs, each run
+    offset past the one before it."""
+    finite_want = np.flatnonzero(np.isfinite(want).all(axis=1))
+    finite_got = np.flatnonzero(np.isfinite(got).all(axis=1))
+    if not len(finite_want) or not len(finite_got):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    sorted_rows = finite_want[np.lexsort((want[finite_want, second], want[finite_want, column]))]
+    by_column, by_second = want[sorted_rows, column], want[sorted_rows, second]
+    runs = np.unique(by_column)
+    run_start = np.searchsorted(by_column, runs, side="left")
+    run_end = np.searchsorted(by_column, runs, side="right")
+    low, width = by_second.min(), by_second.max() - by_second.min() + 4 * tolerance + 1
+    keys = np.repeat(np.arange(len(runs)) * width, run_end - run_start) + (by_second - low)
+    g = got[finite_got]
+    owner, run = _spans(np.searchsorted(runs, g[:, column] - tolerance, side="left"),
+                        np.searchsorted(runs, g[:, column] + tolerance, side="right"))
+    at = run * width + (g[owner, second] - low)
+    slack = tolerance + 1e-9 * (1 + len(runs) * width + np.abs(at))   # rounding of the offsets
+    lo = np.maximum(np.searchsorted(keys, at - slack, side="left"), run_start[run])
+    hi = np.minimum(np.searchsorted(keys, at + slack, side="right"), run_end[run])
+    pair, position = _spans(lo, hi)
+    return finite_got[owner[pair]], sorted_rows[position]
+
+
+def _spans(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each i, the positions lo[i] .. hi[i] - 1 (none where hi <= lo): (i, position) pairs."""
+    size = np.maximum(hi - lo, 0)
+    owner = np.repeat(np.arange(len(lo)), size)
+    position = np.arange(len(owner)) - np.repeat(np.cumsum(size) - size, size) + np.repeat(lo, size)
+    return owner, position
 
 
 def _check_tess_coord(tc: Any, records: np.ndarray, label: str) -> list[str]:
