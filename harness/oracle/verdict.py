@@ -155,16 +155,11 @@ def _check_groups(exp: Expectation, grouped: GroupTables, records: np.ndarray, l
 
 def _wrong_rows(got: np.ndarray, table: Any, rows: np.ndarray | slice, tolerance: float) -> np.ndarray | None:
     """Which records (of `got`, one a row of `table` by `rows`) have a compared value that does
-    not match; None where none (the usual case, told by one equality test, without gathers
-    where every row expects the same). `got` is compared as float64, as numpy promotes it."""
-    if table.same:
-        want = table.want[:1]
-        if (got == want).all():
-            return None
-    else:
-        want = table.want[rows]
-        if table.every and (got == want).all():
-            return None
+    not match; None where none (the usual case, told by one equality test, without a gather
+    where every row expects the same values). `got` is compared as float64, as numpy promotes it."""
+    want = table.want[:1] if table.every and _one_row(table.want, len(got)) else table.want[rows]
+    if table.every and (got == want).all():
+        return None
     ok = _matches(got, want, tolerance)
     if not table.every:
         ok |= ~table.compared[rows]
@@ -172,6 +167,12 @@ def _wrong_rows(got: np.ndarray, table: Any, rows: np.ndarray | slice, tolerance
     if not table.every:
         bad &= table.has[rows]
     return bad if bad.any() else None
+
+
+def _one_row(want: np.ndarray, records: int) -> bool:
+    """Whether row 0 of `want` stands for all: one row, or (checked where it saves a gather of
+    many records) every row equal to it."""
+    return len(want) == 1 or (records > 256 and bool((want == want[:1]).all()))
 
 
 def _fits(table: dict[str, Any] | None, records: np.ndarray) -> bool:
@@ -259,11 +260,12 @@ def _check_one_set(vs: Any, records: np.ndarray, label: str) -> list[str]:
     where = f"{label}, {vs.label}"
     want = np.asarray(vs.values, dtype=np.float64).reshape(len(vs.values), -1)
     width = want.shape[1] if len(vs.values) else 1
+    column = records[vs.quantity]                      # only this field is gathered, not whole records
     if vs.key:
-        records = records[records[vs.key][:, 0] == vs.key_value]
-    if len(records) == 0:
+        column = column[records[vs.key][:, 0] == vs.key_value]
+    if len(column) == 0:
         return [f"{where}: no record to compare {vs.quantity} with {len(want)} expected values"] if len(want) else []
-    got = np.asarray(records[vs.quantity], dtype=np.float64).reshape(len(records), -1)[:, :width]
+    got = np.asarray(column.reshape(len(column), -1)[:, :width], dtype=np.float64)
     # Each observed value is matched to the nearest expected one within the tolerance.
     nearest = _nearest(got, want, vs.tolerance)
     problems = []
@@ -343,7 +345,7 @@ def _near(got: np.ndarray, want: np.ndarray, tolerance: float) -> np.ndarray:
     in every component, the first in the order of the column with the most distinct values
     where two are as close. The candidates are found by windows on two columns (_candidates)."""
     found = np.full(len(got), -1, dtype=np.int64)
-    distinct = [len(np.unique(want[:, c])) for c in range(want.shape[1])]
+    distinct = _distinct_counts(want)
     column = max(range(want.shape[1]), key=distinct.__getitem__)
     rank = np.empty(len(want), dtype=np.int64)
     rank[np.argsort(want[:, column], kind="stable")] = np.arange(len(want))
@@ -359,6 +361,16 @@ def _near(got: np.ndarray, want: np.ndarray, tolerance: float) -> np.ndarray:
     first[1:] = rows[1:] != rows[:-1]
     found[rows[first]] = candidates[first]
     return found
+
+
+def _distinct_counts(want: np.ndarray) -> list[int]:
+    """len(np.unique(want[:, c])) of each column c, from one sort of all columns (NaNs count
+    once, as np.unique counts them)."""
+    ordered = np.sort(want, axis=0)
+    with np.errstate(invalid="ignore"):
+        change = (ordered[1:] != ordered[:-1]) & ~(np.isnan(ordered[1:]) & np.isnan(ordered[:-1]))
+    counts: list[int] = (change.sum(axis=0) + min(len(want), 1)).tolist()
+    return counts
 
 
 def _candidates(got: np.ndarray, want: np.ndarray, tolerance: float, column: int,
@@ -411,7 +423,8 @@ def _check_tess_coord(tc: Any, records: np.ndarray, label: str) -> list[str]:
         where = f"{label}, record {index}"
         return where + (f" ({tc.key} = {int(records[tc.key][index][0])})" if tc.key else "")
 
-    outside = np.flatnonzero(~np.all((coords >= 0.0) & (coords <= 1.0), axis=1))
+    inside = (coords >= 0.0) & (coords <= 1.0)
+    outside = np.zeros(0, dtype=np.int64) if inside.all() else np.flatnonzero(~inside.all(axis=1))
     if len(outside):
         i = outside[0]
         problems.append(f"{name(i)}: {tc.quantity} = {_fmt(coords[i])}, expected every component in "
