@@ -290,19 +290,21 @@ def _check_one_set(vs: Any, records: np.ndarray, label: str) -> list[str]:
 def _nearest(got: np.ndarray, want: np.ndarray, tolerance: float) -> np.ndarray:
     """For each row of `got`, the index of the nearest row of `want` no farther than
     `tolerance` in any component, else -1."""
-    found = _exact(got, want, tolerance)
+    keys = _row_keys(got)
+    found = _exact(got, keys, want, tolerance)
     rest = np.flatnonzero(found < 0)
     if len(rest) and len(want):
-        distinct, inverse = _distinct_rows(got[rest])
+        distinct, inverse = _distinct_rows(got[rest], keys[rest])
         found[rest] = _near(distinct, want, tolerance)[inverse]
     return found
 
 
-def _distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _distinct_rows(rows: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct rows and each row's index among them, like np.unique(axis=0) but by the
     rows' float32-bit hashes (a sort of one integer per row, not of whole rows, which is
-    faster on a large draw); where two different rows share a hash, by np.unique after all."""
-    _, first, inverse = np.unique(_row_keys(rows), return_index=True, return_inverse=True)
+    faster on a large draw); where two different rows share a hash, by np.unique after all.
+    `keys`: the rows' _row_keys."""
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
     distinct = rows[first]
     again = distinct[inverse]
     with np.errstate(invalid="ignore"):
@@ -312,17 +314,17 @@ def _distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return distinct, inverse.reshape(-1)
 
 
-def _exact(got: np.ndarray, want: np.ndarray, tolerance: float) -> np.ndarray:
+def _exact(got: np.ndarray, got_keys: np.ndarray, want: np.ndarray, tolerance: float) -> np.ndarray:
     """The common case, and the cheap one: a row equal to an expected row rounded to float32
     (what a driver captures) and within the tolerance of the exact value. Else -1. Rows are
-    looked up by a hash of their float32 bits; a collision fails the closeness check below."""
+    looked up by a hash of their float32 bits (`got_keys`: _row_keys of `got`); a collision
+    fails the closeness check below."""
     found = np.full(len(got), -1, dtype=np.int64)
     if not len(want) or not len(got):
         return found
     want_keys = _row_keys(want)
     order = np.argsort(want_keys, kind="stable")           # equal rows: the first one wins
     sorted_keys = want_keys[order]
-    got_keys = _row_keys(got)
     at = np.minimum(np.searchsorted(sorted_keys, got_keys), len(want) - 1)
     hit = np.flatnonzero(sorted_keys[at] == got_keys)
     candidate = order[at[hit]]
