@@ -13,7 +13,7 @@ from typing import Any, cast
 import numpy as np
 
 from harness.model.case import Case, Expectation, step_label
-from harness.oracle.expected_tables import GroupTables, tables
+from harness.oracle.expected_tables import GroupTables, Table, tables
 from harness.model.glfacts import GL_TYPE_ENUMS
 from harness.model.observation import Observation, Step, decode_records
 from harness.model.status import Reply, Result, Status, Verdict
@@ -153,7 +153,7 @@ def _check_groups(exp: Expectation, grouped: GroupTables, records: np.ndarray, l
     return claimed
 
 
-def _wrong_rows(got: np.ndarray, table: Any, rows: np.ndarray | slice, tolerance: float) -> np.ndarray | None:
+def _wrong_rows(got: np.ndarray, table: Table, rows: np.ndarray | slice, tolerance: float) -> np.ndarray | None:
     """Which records (of `got`, one a row of `table` by `rows`) have a compared value that does
     not match; None where none (the usual case, told by one equality test, without a gather
     where every row expects the same values). `got` is compared as float64, as numpy promotes it."""
@@ -163,7 +163,7 @@ def _wrong_rows(got: np.ndarray, table: Any, rows: np.ndarray | slice, tolerance
     ok = _matches(got, want, tolerance)
     if not table.every:
         ok |= ~table.compared[rows]
-    bad: np.ndarray = ~ok.all(axis=1)
+    bad: np.ndarray = np.asarray(~ok.all(axis=1))
     if not table.every:
         bad &= table.has[rows]
     return bad if bad.any() else None
