@@ -7,7 +7,7 @@ its least CPU time over the rounds. The expectation tables are dropped before ea
 judgement, as in a run, where a case is judged once (flake re-runs aside).
 
     .venv/bin/python bench/collect_observations.py /tmp/judge_obs.pickle
-    .venv/bin/python bench/judge_bench.py /tmp/judge_obs.pickle [--rev 7ba380a] [--rounds 5]
+    .venv/bin/python bench/judge_bench.py /tmp/judge_obs.pickle [--rev main] [--rounds 5]
 
 --check also judges mutated observations (values perturbed, records dropped, duplicated,
 rekeyed, reordered, truncated) and fails on any difference in status or message.
@@ -36,17 +36,28 @@ WHERE = "llvmpipe: bench"
 
 
 def load_revision(rev: str) -> types.ModuleType:
-    """harness/oracle/verdict.py as of `rev`, with the observation decoding of that revision."""
+    """harness/oracle/verdict.py as of `rev`, with the observation decoding and the expectation
+    tables of that revision (not this tree's, which the bench compares it with)."""
     modules = {}
-    for name in ("observation", "verdict"):
-        source = subprocess.run(["git", "show", f"{rev}:harness/{name}.py"], cwd=ROOT, check=True,
+    for name, path in (("observation", "model/observation"), ("expected_tables", "oracle/expected_tables"),
+                       ("verdict", "oracle/verdict")):
+        source = subprocess.run(["git", "show", f"{rev}:harness/{path}.py"], cwd=ROOT, check=True,
                                 capture_output=True, text=True).stdout
         module = types.ModuleType(f"{name}_at_{rev}")
         sys.modules[module.__name__] = module              # dataclasses look their module up
-        exec(compile(source, f"{rev}:harness/{name}.py", "exec"), module.__dict__)
+        exec(compile(source, f"{rev}:harness/{path}.py", "exec"), module.__dict__)
         modules[name] = module
-    modules["verdict"].decode_records = modules["observation"].decode_records
-    return modules["verdict"]
+    old = modules["verdict"]
+    old.decode_records = modules["observation"].decode_records
+    old.tables, old.GroupTables = modules["expected_tables"].tables, modules["expected_tables"].GroupTables
+    old.expected_tables = modules["expected_tables"]       # whose cache the bench drops
+    return old
+
+
+def forget_tables(old: types.ModuleType) -> None:
+    """Both versions' kept tables dropped, as before a case's first judgement in a run."""
+    expected_tables._CACHE.clear()
+    old.expected_tables._CACHE.clear()
 
 
 def mutations(case, result):
@@ -97,8 +108,8 @@ def check(pairs, old) -> int:
     differences = judged = failing = 0
     for case, result in pairs:
         for what, variant in [("as observed", result)] + list(mutations(case, result)):
+            forget_tables(old)
             a = old.judge(case, variant, WHERE)
-            expected_tables._CACHE.clear()
             b = verdict.judge(case, variant, WHERE)
             c = verdict.judge(case, variant, WHERE)            # with the tables kept (a flake re-run)
             judged += 1
@@ -119,7 +130,7 @@ def timing(pairs, old, rounds: int) -> None:
         for i, (case, result) in enumerate(pairs):
             order = (("old", old), ("new", verdict)) if (r + i) % 2 else (("new", verdict), ("old", old))
             for name, module in order:
-                expected_tables._CACHE.clear()
+                forget_tables(old)
                 start = clock()
                 module.judge(case, result, WHERE)
                 best[name][i] = min(best[name][i], clock() - start)
@@ -138,9 +149,9 @@ def timing(pairs, old, rounds: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("observations")
-    parser.add_argument("--rev", default="7ba380a",
-                        help="the revision of harness/oracle/verdict.py to compare with (default: the last "
-                             "one before the expectation tables)")
+    parser.add_argument("--rev", default="main",
+                        help="the revision of harness/oracle/verdict.py to compare with (one since the layers' "
+                             "subpackages and the expectation tables)")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--check", action="store_true", help="also compare verdicts of mutated observations")
     parser.add_argument("--limit", type=int, default=0, help="only the first N pairs of each family")

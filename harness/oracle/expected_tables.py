@@ -24,6 +24,7 @@ class Table:
     want: np.ndarray                   # (rows, width) float64, 0 where not compared
     compared: np.ndarray               # (rows, width) bool
     has: np.ndarray                    # (rows,) bool
+    every: bool = False                # every row expects every component: `compared` and `has` all true
 
 
 @dataclass(frozen=True)
@@ -56,10 +57,10 @@ def _tables(rows: Any) -> dict[str, Table] | None:
         for i, components in per_row.items():
             want[i][:len(components)] = components
             compared[i][:len(components)] = [True] * len(components)
-        has = [i in per_row for i in range(len(rows))]
-        tables[quantity] = Table(np.array(want, dtype=np.float64).reshape(len(rows), width),
-                                 np.array(compared, dtype=bool).reshape(len(rows), width),
-                                 np.array(has, dtype=bool))
+        mask = np.array(compared, dtype=bool).reshape(len(rows), width)
+        has = np.array([i in per_row for i in range(len(rows))], dtype=bool)
+        tables[quantity] = Table(np.array(want, dtype=np.float64).reshape(len(rows), width), mask, has,
+                                 bool(mask.all() and has.all()))
     return tables
 
 
@@ -77,7 +78,8 @@ def _whole(per_row: dict[int, Any], rows: int) -> Table | None:
         want = want.reshape(rows, 1)
     elif want.ndim != 2:
         return None
-    return Table(want, np.ones(want.shape, dtype=bool), np.ones(rows, dtype=bool))
+    flags = np.ones(want.size + rows, dtype=bool)         # one allocation for both masks
+    return Table(want, flags[rows:].reshape(want.shape), flags[:rows], True)
 
 
 def _components(value: Any) -> tuple[float, ...]:

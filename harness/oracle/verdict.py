@@ -13,7 +13,8 @@ from typing import Any, cast
 import numpy as np
 
 from harness.model.case import Case, Expectation, step_label
-from harness.oracle.expected_tables import GroupTables, tables
+from harness.oracle.expected_tables import GroupTables, Table, tables
+from harness.oracle.nearest import nearest_rows
 from harness.model.glfacts import GL_TYPE_ENUMS
 from harness.model.observation import Observation, Step, decode_records
 from harness.model.status import Reply, Result, Status, Verdict
@@ -132,10 +133,10 @@ def _check_groups(exp: Expectation, grouped: GroupTables, records: np.ndarray, l
     totals = np.bincount(group, minlength=len(exp.groups)).tolist()
     compared = {}
     for quantity, table in grouped.tables.items():
-        got = records[quantity][rows, :table.want.shape[1]].astype(np.float64)
-        ok = _matches(got, table.want[group], exp.tolerance) | ~table.compared[group]
-        bad = ~ok.all(axis=1) & table.has[group]
-        compared[quantity] = (got, bad, np.bincount(group[bad], minlength=len(exp.groups)).tolist())
+        got = records[quantity][rows, :table.want.shape[1]]
+        bad = _wrong_rows(got, table, group, exp.tolerance)
+        wrong = [0] * len(exp.groups) if bad is None else np.bincount(group[bad], minlength=len(exp.groups)).tolist()
+        compared[quantity] = (got, bad, wrong)
     if min(totals, default=1) > 0 and not any(any(wrong) for _, _, wrong in compared.values()):
         return claimed                                  # every group seen, nothing wrong: no message
     for index, (g, total) in enumerate(zip(exp.groups, totals)):
@@ -146,11 +147,33 @@ def _check_groups(exp: Expectation, grouped: GroupTables, records: np.ndarray, l
             got, bad, wrong = compared[quantity]
             if wrong[index]:
                 want = np.atleast_1d(np.asarray(expected, dtype=np.float64))
-                first = got[np.flatnonzero(bad & (group == index))[0], :len(want)]
+                first = got[np.flatnonzero(bad & (group == index))[0], :len(want)].astype(np.float64)
                 scope = f"all {total} records" if wrong[index] == total else f"{wrong[index]} of {total} records"
                 values.append(f"{label}, {g.label}: {quantity} = {_fmt(first)}, "
                               f"expected {_fmt(want)} ({scope})")
     return claimed
+
+
+def _wrong_rows(got: np.ndarray, table: Table, rows: np.ndarray | slice, tolerance: float) -> np.ndarray | None:
+    """Which records (of `got`, one a row of `table` by `rows`) have a compared value that does
+    not match; None where none (the usual case, told by one equality test, without a gather
+    where every row expects the same values). `got` is compared as float64, as numpy promotes it."""
+    want = table.want[:1] if table.every and _one_row(table.want, len(got)) else table.want[rows]
+    if table.every and (got == want).all():
+        return None
+    ok = _matches(got, want, tolerance)
+    if not table.every:
+        ok |= ~table.compared[rows]
+    bad: np.ndarray = np.asarray(~ok.all(axis=1))
+    if not table.every:
+        bad &= table.has[rows]
+    return bad if bad.any() else None
+
+
+def _one_row(want: np.ndarray, records: int) -> bool:
+    """Whether row 0 of `want` stands for all: one row, or (checked where it saves a gather of
+    many records) every row equal to it."""
+    return len(want) == 1 or (records > 256 and bool((want == want[:1]).all()))
 
 
 def _fits(table: dict[str, Any] | None, records: np.ndarray) -> bool:
@@ -182,13 +205,15 @@ def _check_sequence(exp: Expectation, records: np.ndarray, label: str) -> list[s
     n = min(len(records), len(exp.sequence))
     bad = {}                                            # quantity -> which of the n records are wrong
     for quantity, table in sequence.items():
-        got = records[quantity][:n, :table.want.shape[1]].astype(np.float64)
-        ok = _matches(got, table.want[:n], exp.tolerance) | ~table.compared[:n]
-        bad[quantity] = ~ok.all(axis=1) & table.has[:n]
+        wrong = _wrong_rows(records[quantity][:n, :table.want.shape[1]], table, slice(None, n), exp.tolerance)
+        if wrong is not None:
+            bad[quantity] = wrong
+    if not bad:
+        return problems
     for index in np.flatnonzero(np.logical_or.reduce(list(bad.values()))).tolist():
         record, expected = records[index], exp.sequence[index]
         for quantity, value in expected.values:
-            if bad[quantity][index]:
+            if quantity in bad and bad[quantity][index]:
                 problems += _sequence_problem(record, expected, quantity, value, exp.tolerance, label)
     return problems
 
@@ -236,13 +261,14 @@ def _check_one_set(vs: Any, records: np.ndarray, label: str) -> list[str]:
     where = f"{label}, {vs.label}"
     want = np.asarray(vs.values, dtype=np.float64).reshape(len(vs.values), -1)
     width = want.shape[1] if len(vs.values) else 1
+    column = records[vs.quantity]                      # only this field is gathered, not whole records
     if vs.key:
-        records = records[records[vs.key][:, 0] == vs.key_value]
-    if len(records) == 0:
+        column = column[records[vs.key][:, 0] == vs.key_value]
+    if len(column) == 0:
         return [f"{where}: no record to compare {vs.quantity} with {len(want)} expected values"] if len(want) else []
-    got = np.asarray(records[vs.quantity], dtype=np.float64).reshape(len(records), -1)[:, :width]
+    got = np.asarray(column.reshape(len(column), -1)[:, :width], dtype=np.float64)
     # Each observed value is matched to the nearest expected one within the tolerance.
-    nearest = _nearest(got, want, vs.tolerance)
+    nearest = nearest_rows(got, want, vs.tolerance)
     problems = []
     seen = np.bincount(nearest[nearest >= 0], minlength=len(want))
     missing = np.flatnonzero(seen == 0)
@@ -262,86 +288,6 @@ def _check_one_set(vs: Any, records: np.ndarray, label: str) -> list[str]:
     return problems
 
 
-def _nearest(got: np.ndarray, want: np.ndarray, tolerance: float) -> np.ndarray:
-    """For each row of `got`, the index of the nearest row of `want` no farther than
-    `tolerance` in any component, else -1."""
-    found = _exact(got, want, tolerance)
-    rest = np.flatnonzero(found < 0)
-    if len(rest) and len(want):
-        distinct, inverse = _distinct_rows(got[rest])
-        found[rest] = _near(distinct, want, tolerance)[inverse]
-    return found
-
-
-def _distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct rows and each row's index among them, like np.unique(axis=0) but by the
-    rows' float32-bit hashes (a sort of one integer per row, not of whole rows, which is
-    faster on a large draw); where two different rows share a hash, by np.unique after all."""
-    _, first, inverse = np.unique(_row_keys(rows), return_index=True, return_inverse=True)
-    distinct = rows[first]
-    again = distinct[inverse]
-    with np.errstate(invalid="ignore"):
-        if np.all((again == rows) | (np.isnan(again) & np.isnan(rows))):
-            return distinct, inverse
-    distinct, inverse = np.unique(rows, axis=0, return_inverse=True)
-    return distinct, inverse.reshape(-1)
-
-
-def _exact(got: np.ndarray, want: np.ndarray, tolerance: float) -> np.ndarray:
-    """The common case, and the cheap one: a row equal to an expected row rounded to float32
-    (what a driver captures) and within the tolerance of the exact value. Else -1. Rows are
-    looked up by a hash of their float32 bits; a collision fails the closeness check below."""
-    found = np.full(len(got), -1, dtype=np.int64)
-    if not len(want) or not len(got):
-        return found
-    want_keys = _row_keys(want)
-    order = np.argsort(want_keys, kind="stable")           # equal rows: the first one wins
-    sorted_keys = want_keys[order]
-    got_keys = _row_keys(got)
-    at = np.minimum(np.searchsorted(sorted_keys, got_keys), len(want) - 1)
-    hit = np.flatnonzero(sorted_keys[at] == got_keys)
-    candidate = order[at[hit]]
-    with np.errstate(invalid="ignore"):
-        good = np.all(np.abs(got[hit] - want[candidate]) <= tolerance, axis=1)
-    found[hit[good]] = candidate[good]
-    return found
-
-
-def _row_keys(rows: np.ndarray) -> np.ndarray:
-    bits = (rows.astype(np.float32) + np.float32(0)).view(np.uint32).astype(np.uint64)   # -0 is 0
-    keys = np.zeros(len(rows), dtype=np.uint64)
-    for column in bits.T:
-        keys = keys * np.uint64(0x9E3779B97F4A7C15) + column    # wraps around, as meant
-    return keys
-
-
-def _near(got: np.ndarray, want: np.ndarray, tolerance: float) -> np.ndarray:
-    """_nearest by search. Expected rows are sorted on the column with the most distinct
-    values; each observed row is compared with the window of rows within the tolerance on
-    that column only, all windows at once, and keeps the closest match."""
-    found = np.full(len(got), -1, dtype=np.int64)
-    column = max(range(want.shape[1]), key=lambda c: len(np.unique(want[:, c])))
-    order = np.argsort(want[:, column], kind="stable")
-    keys = want[order, column]
-    with np.errstate(invalid="ignore"):                       # NaN rows get empty windows
-        lo = np.searchsorted(keys, got[:, column] - tolerance, side="left")
-        hi = np.searchsorted(keys, got[:, column] + tolerance, side="right")
-    size = np.maximum(hi - lo, 0)
-    rows = np.repeat(np.arange(len(got)), size)
-    within = np.arange(len(rows)) - np.repeat(np.cumsum(size) - size, size)   # 0.. in each window
-    candidates = order[np.repeat(lo, size) + within]
-    with np.errstate(invalid="ignore"):                       # inf - inf
-        distance = np.abs(got[rows] - want[candidates]).max(axis=1)
-    keep = distance <= tolerance
-    rows, candidates, distance = rows[keep], candidates[keep], distance[keep]
-    best = np.lexsort((distance, rows))                        # by row, the nearest first
-    rows, candidates = rows[best], candidates[best]
-    first = np.ones(len(rows), dtype=bool)
-    first[1:] = rows[1:] != rows[:-1]
-    found[rows[first]] = candidates[first]
-    return found
-
-
 def _check_tess_coord(tc: Any, records: np.ndarray, label: str) -> list[str]:
     """Per-record rules of gl_TessCoord, and the winding of captured triangles."""
     coords = np.asarray(records[tc.quantity], dtype=np.float64)[:, :3]
@@ -354,7 +300,8 @@ def _check_tess_coord(tc: Any, records: np.ndarray, label: str) -> list[str]:
         where = f"{label}, record {index}"
         return where + (f" ({tc.key} = {int(records[tc.key][index][0])})" if tc.key else "")
 
-    outside = np.flatnonzero(~np.all((coords >= 0.0) & (coords <= 1.0), axis=1))
+    inside = (coords >= 0.0) & (coords <= 1.0)
+    outside = np.zeros(0, dtype=np.int64) if inside.all() else np.flatnonzero(~inside.all(axis=1))
     if len(outside):
         i = outside[0]
         problems.append(f"{name(i)}: {tc.quantity} = {_fmt(coords[i])}, expected every component in "

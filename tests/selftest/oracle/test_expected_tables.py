@@ -11,7 +11,7 @@ import base64
 import numpy as np
 import pytest
 
-from harness.oracle import expected_tables, verdict
+from harness.oracle import expected_tables, nearest, verdict
 from harness.model.observation import Observation, encode_records, record_dtype
 
 SAMPLE = {"tess": 25, "draw_params": 12}      # every n-th case of a family (10-30 s in all)
@@ -73,8 +73,9 @@ def mutated(case, observation):
 def one_by_one(monkeypatch):
     """The verdict without its tables and without distinct rows by hash."""
     monkeypatch.setattr(verdict, "tables", lambda exp: expected_tables.ExpectationTables(None, None))
-    monkeypatch.setattr(verdict, "_distinct_rows",
-                        lambda rows: (lambda d, i: (d, i.reshape(-1)))(*np.unique(rows, axis=0, return_inverse=True)))
+    monkeypatch.setattr(nearest, "_distinct_rows",
+                        lambda rows, keys: (lambda d, i: (d, i.reshape(-1)))(*np.unique(rows, axis=0,
+                                                                                        return_inverse=True)))
 
 
 # tess's sample is the larger sweep: it runs in CI (marked slow), draw_params' everywhere
@@ -90,17 +91,6 @@ def test_array_paths_match_one_by_one(family, monkeypatch, tess_cases, draw_para
     assert sum(bool(problems) for problems in slow) > len(inputs) // 3      # failures of all kinds
     for (case, _), a, b in zip(inputs, fast, slow):
         assert a == b, case.id
-
-
-def test_distinct_rows_as_np_unique():
-    rng = np.random.default_rng(5)
-    rows = rng.integers(0, 4, (500, 3)).astype(np.float64) / 4
-    rows[::7, 1] = np.nan
-    rows[::11, 2] = -0.0
-    distinct, inverse = verdict._distinct_rows(rows)
-    again = distinct[inverse]
-    assert np.array_equal(again, rows, equal_nan=True)
-    assert len(distinct) == len({tuple(np.nan_to_num(row, nan=9) + 0.0) for row in rows})   # -0 is 0
 
 
 def test_whole_tables_match_the_row_by_row_build():

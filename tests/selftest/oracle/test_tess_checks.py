@@ -14,7 +14,7 @@ from harness.model.case import (Capture, Case, CaseError, Draw, DrawEntry, Expec
                           Requirements, TessCoordCheck, ValueSet)
 from harness.model.status import Result
 from harness.model.observation import encode_records, record_dtype
-from harness.oracle.verdict import _nearest, judge
+from harness.oracle.verdict import judge
 
 CAPTURES = (Capture("x_patch", "int", "gl_PrimitiveID"), Capture("x_coord", "vec3", "gl_TessCoord"))
 QUAD = ((0.0, 0.0, 0.0), (0.5, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (1.0, 1.0, 0.0))
@@ -75,13 +75,6 @@ def test_value_set_nan_is_never_a_match():
     rows = [(0, c) for c in QUAD] + [(0, (math.nan, 0.0, 0.0))]
     v = verdict(make_case(coord_set()), rows)
     assert "gl_TessCoord = (nan, 0, 0) in 1 of 6 records, which is not an expected value" in v.message
-
-
-def test_nearest_matches_within_tolerance_only():
-    want = np.array([[0.0, 0.0], [0.5, 0.5], [1.0, 1.0], [0.5, 0.5004]])
-    got = np.array([[0.0009, 0.0], [0.5, 0.5003], [0.3, 0.3], [np.inf, 0.0], [1e30, 1.0], [1.0, 0.9981]])
-    assert list(_nearest(got, want, 1e-3)) == [0, 3, -1, -1, -1, -1]
-    assert list(_nearest(np.array([[3.0], [4.0], [7.0]]), np.array([[3.0], [4.0], [5.0]]), 0.0)) == [0, 1, -1]
 
 
 def rules(domain="triangles", winding=""):
