@@ -72,7 +72,7 @@ def _vk_without(args) -> tuple[str, ...]:
 
 JOBS_HELP = ("cases in flight: N executor children of the target, each running a case while this process "
              "draws and judges (in the order drawn, so the verdicts and what is judged do not depend on N); "
-             f"auto: one per core, up to {layout.MAX_CHILDREN} (harness/scheduler/layout.py children). "
+             f"auto: one per core and one more, up to {layout.MAX_CHILDREN} (harness/scheduler/layout.py children). "
              "Reduction runs one case at a time")
 
 REDUCE_SHARE = 0.25         # of a family's time, kept back for reduction once it has a finding

@@ -7,7 +7,7 @@ child each outran one process with two children, and xdist's controller added it
 with one child each, and `auto` is one process per two cores, at least two from 2 cores on. A run kept in one process (pytest alone, `-n 0`, or a
 process of a run the scheduler split) pipelines instead: one child per core, up to 4, what one
 pytest process's CPU per case can feed (docs/decisions.md#executor-children). Exploration
-(`python -m harness explore --jobs`) is such a process: `children` is its rule.
+(`python -m harness explore --jobs`) is such a process with a rule of its own, `children`.
 """
 from __future__ import annotations
 
@@ -57,6 +57,9 @@ def choose(jobs: str | int, cores: int, one_process: bool = False) -> Layout:
 
 
 def children(word: str | int | None, cores: int) -> int:
-    """Executor children of a run kept in one process (exploration's --jobs): N, or for `auto`
-    (also None or '') one per core, up to MAX_CHILDREN."""
-    return choose(parse(word), cores, one_process=True).children
+    """Executor children of exploration (its --jobs): N, or for `auto` (also None or '') one per
+    core and one more, up to MAX_CHILDREN. Exploration takes its results in the order drawn, so
+    a child whose case is done waits until the cases before it are judged; the extra one keeps
+    the cores busy meanwhile (docs/decisions.md#explore-jobs)."""
+    jobs = parse(word)
+    return jobs if isinstance(jobs, int) else min(max(1, cores) + 1, MAX_CHILDREN)

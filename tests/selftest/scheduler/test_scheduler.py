@@ -32,7 +32,7 @@ def test_the_layout_rule(jobs, cores, one_process, expected):
 
 
 @pytest.mark.parametrize("word, cores, expected", [
-    ("auto", 1, 1), ("auto", 2, 2), ("auto", 16, layout.MAX_CHILDREN), (None, 3, 3), ("3", 16, 3), ("8", 2, 8)])
+    ("auto", 1, 2), ("auto", 2, 3), ("auto", 16, layout.MAX_CHILDREN), (None, 3, 4), ("3", 16, 3), ("8", 2, 8)])
 def test_exploration_has_the_children_of_a_run_kept_in_one_process(word, cores, expected):
     assert layout.children(word, cores) == expected
 
