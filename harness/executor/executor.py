@@ -361,6 +361,10 @@ class Executor:
                 code = self._child().proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 code = None
+            if isinstance(self._child().proc, Forked) and self._child().proc.unforked:
+                self._kill()                # the harness's spawner, not the driver: never a crash
+                return Result(Reply.ERROR, "the spawner ended before it forked the child (the harness's, "
+                              "not the driver)", duration=time.perf_counter() - start)
             how = "did not exit" if code is None else describe_exit(code)
             longer = self._child().stderr_tail()
             tail = longer[-STDERR_TAIL:].strip()

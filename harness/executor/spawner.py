@@ -181,11 +181,12 @@ class Forked:
         self._spawner, self.stdin, self.stdout = spawner, stdin, stdout
         self._pid: int | None = None
         self._asked = True                  # the spawner has not answered with the pid yet
+        self.unforked = False               # the spawner ended without answering: maybe never forked
         self.returncode: int | None = None
 
     def answered(self, pid: int | None) -> None:
         """The spawner's answer: the child's pid, or None where it ended without one."""
-        self._pid, self._asked = pid, False
+        self._pid, self._asked, self.unforked = pid, False, pid is None
         if pid is None and self.returncode is None:
             self.returncode = -signal.SIGKILL   # never started, or nobody can say how it ended
 
@@ -275,7 +276,10 @@ def serve(sock: socket.socket, child_args: list[str]) -> None:
             continue
         else:
             reply = {"code": _wait(request["pid"], request["timeout"])}
-        sock.send(json.dumps(reply).encode())
+        try:
+            sock.send(json.dumps(reply).encode())
+        except OSError:                     # the executor closed with a fork still unanswered
+            return
 
 
 def shared_objects(maps: str) -> list[str]:

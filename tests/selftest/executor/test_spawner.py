@@ -196,11 +196,32 @@ def test_a_fork_the_spawner_never_answered_has_no_pid_and_is_not_killed_blindly(
         with pytest.raises(SpawnerGone):
             assert forked.pid is None, "a pid for a fork never answered"
         forked.kill()
-        assert forked.poll() == -signal.SIGKILL
+        assert forked.poll() == -signal.SIGKILL and forked.unforked
         forked.stdin.close()
         forked.stdout.close()
         executor._kill()
         case = fault_case("none", value=3, expected=3)
+        assert judge(case, executor.run(case), "fault").status == "pass"
+    finally:
+        executor.close()
+
+
+def test_a_spawner_that_ends_before_forking_a_fresh_child_is_an_error_not_a_crash():
+    """The spawner killed with a fresh child's fork unanswered: the cases queued in that child
+    get the harness's error (the driver never ran them), and the next case starts directly."""
+    executor = Executor(FAULT, fork=True, case_timeout=5.0)
+    try:
+        assert executor.info().status is Reply.OK
+        spawner = executor._spawner
+        executor._kill()
+        executor._ended.close()                     # reaped now: nothing asks the spawner below
+        os.kill(spawner._proc.pid, signal.SIGSTOP)
+        case = fault_case("none", value=3, expected=3)
+        executor.send(case)                         # a fresh child: its fork asked, not answered
+        os.kill(spawner._proc.pid, signal.SIGKILL)
+        spawner._proc.wait()
+        result = executor.run(case)
+        assert result.status is Reply.ERROR and "spawner ended before it forked" in result.message
         assert judge(case, executor.run(case), "fault").status == "pass"
     finally:
         executor.close()
