@@ -17,9 +17,7 @@ meanwhile (harness/executor/lifecycle.py).
 from __future__ import annotations
 
 import itertools
-import os
 import select
-import signal
 import subprocess
 import sys
 import tempfile
@@ -33,45 +31,14 @@ from harness.executor import protocol
 from harness.model.case import Case
 from harness.model.observation import Observation
 from harness.base.config import MesaBuild, RunSettings
-from harness.executor.lifecycle import STDERR_TAIL, Child, Reaper, printable
+from harness.executor.lifecycle import STDERR_TAIL, Child, Reaper, death_status, describe_exit, in_glslang, printable
 from harness.executor.settings import DEFAULT
 from harness.executor.spawner import Forked, Spawner, SpawnerGone
 from harness.model.status import Reply, Result
 from harness.executor.targets import Target
 
-_GLSLANG_FRAME = os.path.join("harness", "backends", "vk", "spirv.py") + '"'   # a dumped frame's file
 START_TIMEOUT = 60.0        # seconds for a child to start and create its context
 POLL = 0.5                  # seconds between looks at a child's CPU while a case runs
-
-
-def describe_exit(returncode: int) -> str:
-    if returncode < 0:
-        try:
-            return signal.Signals(-returncode).name
-        except ValueError:
-            return f"signal {-returncode}"
-    return f"exit status {returncode}"
-
-
-def death_status(returncode: int | None, stderr_tail: str) -> Reply:
-    """Whose fault a child's death is: a Python traceback and an exit status (no signal) is the
-    harness's own child failing (an import error while the checkout is being edited, a bug):
-    `error`, which says nothing of the driver and which bisection skips; so is a fatal signal
-    while the layer's glslang ran in the child (`in_glslang`); anything else (a signal, a
-    driver's exit, a child that would not exit) is the driver's `crash`."""
-    if returncode is not None and returncode > 0 and "Traceback (most recent call last)" in stderr_tail:
-        return Reply.ERROR
-    if in_glslang(returncode, stderr_tail):
-        return Reply.ERROR
-    return Reply.CRASH
-
-
-def in_glslang(returncode: int | None, stderr: str) -> bool:
-    """A death by signal while the Vulkan layer's glslang compiled in the child: only then does
-    the child dump its stack (harness/backends/vk/spirv.py, faulthandler), and the stack passes
-    through that file."""
-    return (returncode is not None and returncode < 0 and "Fatal Python error" in stderr
-            and _GLSLANG_FRAME in stderr)
 
 
 class Executor:
@@ -357,29 +324,35 @@ class Executor:
                           "child killed",
                           duration=time.perf_counter() - start)
         except protocol.ChildGone:
-            try:
-                code = self._child().proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                code = None
-            if isinstance(self._child().proc, Forked) and self._child().proc.unforked:
-                self._kill()                # the harness's spawner, not the driver: never a crash
-                return Result(Reply.ERROR, "the spawner ended before it forked the child (the harness's, "
-                              "not the driver)", duration=time.perf_counter() - start)
-            how = "did not exit" if code is None else describe_exit(code)
-            longer = self._child().stderr_tail()
-            tail = longer[-STDERR_TAIL:].strip()
-            self._kill()                                     # closes the stderr file: read before
-            status = death_status(code, longer)
-            message = f"child process died: {how}" if status is Reply.CRASH else \
-                f"the harness's layer crashed in glslang (not the driver): {how}" if in_glslang(code, longer) else \
-                f"the harness's child failed (a Python exception, not the driver): {how}"
-            if tail:
-                message += "\n--- stderr tail ---\n" + tail
-            return Result(status, message, duration=time.perf_counter() - start)
+            return self._gone(start)
         observation = reply.get("observation")           # its bytes are the blobs it numbers
         return Result(Reply.parse(reply.get("status")), printable(reply.get("message", "")),
                       None if observation is None else Observation.from_json(observation, protocol.unpacker(blobs)),
                       reply.get("duration", time.perf_counter() - start), info=reply.get("info"))
+
+    def _gone(self, start: float) -> Result:
+        """The result where the child closed its pipe without a reply: how it ended, and whose
+        fault that is (death_status)."""
+        proc = self._child().proc
+        try:
+            code = proc.wait(timeout=5)     # a fork: its pid read first, if it had one
+        except subprocess.TimeoutExpired:
+            code = None
+        if isinstance(proc, Forked) and proc.unforked:
+            self._kill()                    # the harness's spawner, not the driver: never a crash
+            return Result(Reply.ERROR, "the spawner ended before it forked the child (the harness's, "
+                          "not the driver)", duration=time.perf_counter() - start)
+        how = "did not exit" if code is None else describe_exit(code)
+        longer = self._child().stderr_tail()
+        tail = longer[-STDERR_TAIL:].strip()
+        self._kill()                                     # closes the stderr file: read before
+        status = death_status(code, longer)
+        message = f"child process died: {how}" if status is Reply.CRASH else \
+            f"the harness's layer crashed in glslang (not the driver): {how}" if in_glslang(code, longer) else \
+            f"the harness's child failed (a Python exception, not the driver): {how}"
+        if tail:
+            message += "\n--- stderr tail ---\n" + tail
+        return Result(status, message, duration=time.perf_counter() - start)
 
     @profiling.timed("executor.info")
     def info(self) -> Result:

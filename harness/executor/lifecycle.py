@@ -1,4 +1,5 @@
-"""An executor's child process as the executor holds it, and its end without waiting for it.
+"""An executor's child process as the executor holds it, its end without waiting for it, and
+whose fault its death is (`death_status`).
 
 `Child`: the process (a subprocess.Popen, or a spawner.Forked) and the file its stderr goes to,
 with what the executor reads of it (its pipes, its CPU so far, the tail of its stderr).
@@ -12,13 +13,16 @@ as the executor did when it waited; nothing is left a zombie and no pipe stays o
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import time
 from dataclasses import dataclass, field
 from typing import IO, Union
 
 from harness.executor.spawner import Forked, SpawnerGone
+from harness.model.status import Reply
 
+_GLSLANG_FRAME = os.path.join("harness", "backends", "vk", "spirv.py") + '"'   # a dumped frame's file
 STDERR_TAIL = 2000          # characters of child stderr quoted in a crash message
 GRACE = 5.0                 # seconds a retired child has to exit before it is killed
 _TICK = os.sysconf("SC_CLK_TCK")
@@ -100,3 +104,33 @@ class Reaper:
                 proc.kill()
                 proc.wait()
         self.ending.clear()
+
+
+def describe_exit(returncode: int) -> str:
+    if returncode < 0:
+        try:
+            return signal.Signals(-returncode).name
+        except ValueError:
+            return f"signal {-returncode}"
+    return f"exit status {returncode}"
+
+
+def death_status(returncode: int | None, stderr_tail: str) -> Reply:
+    """Whose fault a child's death is: a Python traceback and an exit status (no signal) is the
+    harness's own child failing (an import error while the checkout is being edited, a bug):
+    `error`, which says nothing of the driver and which bisection skips; so is a fatal signal
+    while the layer's glslang ran in the child (`in_glslang`); anything else (a signal, a
+    driver's exit, a child that would not exit) is the driver's `crash`."""
+    if returncode is not None and returncode > 0 and "Traceback (most recent call last)" in stderr_tail:
+        return Reply.ERROR
+    if in_glslang(returncode, stderr_tail):
+        return Reply.ERROR
+    return Reply.CRASH
+
+
+def in_glslang(returncode: int | None, stderr: str) -> bool:
+    """A death by signal while the Vulkan layer's glslang compiled in the child: only then does
+    the child dump its stack (harness/backends/vk/spirv.py, faulthandler), and the stack passes
+    through that file."""
+    return (returncode is not None and returncode < 0 and "Fatal Python error" in stderr
+            and _GLSLANG_FRAME in stderr)

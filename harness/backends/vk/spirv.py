@@ -137,7 +137,7 @@ def _compile(stage: str, source: str) -> bytes:
 def _crash_shows_glslang() -> Iterator[None]:
     """glslang runs in the driver's process: should it crash there, a fatal signal dumps the
     Python stack to stderr (faulthandler), its innermost frame in this file, and the executor
-    calls the death the layer's `error`, not the driver's `crash` (executor.death_status).
+    calls the death the layer's `error`, not the driver's `crash` (lifecycle.death_status).
     Only while glslang runs, so a driver's own crash message is not pushed out of the tail."""
     already = faulthandler.is_enabled()
     faulthandler.enable(all_threads=False)        # this thread's stack only: it fits the tail read
