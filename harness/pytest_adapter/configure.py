@@ -126,11 +126,11 @@ def _selected_targets(config: pytest.Config, state: state_mod.PluginState) -> li
         whys = list(pool.map(lambda name: _why_unavailable(state, targets_mod.get(name), name == first), names))
     chosen = []
     for name, why in zip(names, whys):
-        if why:
-            state.pipeline.close(name)
         if not why:
             chosen.append(name)
-        elif explicit:
+            continue
+        state.pipeline.close(name)                      # a probed runner's child, if any
+        if explicit:
             raise HarnessUsageError(f"target {name} is not available: {why}")
         else:
             config.issue_config_time_warning(
