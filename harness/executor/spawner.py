@@ -39,6 +39,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, BinaryIO, TypedDict
 
 from harness.base.errors import CaseOutcome
+from harness.mesa.runtime import mapped_paths
 
 if TYPE_CHECKING:
     from harness.base.config import ChildOptions
@@ -179,21 +180,20 @@ class Forked:
 
     def __init__(self, spawner: Spawner, stdin: BinaryIO, stdout: BinaryIO):
         self._spawner, self.stdin, self.stdout = spawner, stdin, stdout
-        self._pid: int | None = None
-        self._asked = True                  # the spawner has not answered with the pid yet
+        self._pid: int | None = None        # None until the spawner answers
         self.unforked = False               # the spawner ended without answering: maybe never forked
         self.returncode: int | None = None
 
     def answered(self, pid: int | None) -> None:
         """The spawner's answer: the child's pid, or None where it ended without one."""
-        self._pid, self._asked, self.unforked = pid, False, pid is None
+        self._pid, self.unforked = pid, pid is None
         if pid is None and self.returncode is None:
             self.returncode = -signal.SIGKILL   # never started, or nobody can say how it ended
 
     @property
     def pid(self) -> int:
         """The child's pid (SpawnerGone: the spawner ended before it said)."""
-        if self._asked:
+        if self._pid is None and not self.unforked:     # not answered yet
             self._spawner.settle()
         if self._pid is None:
             raise SpawnerGone("the spawner ended before it gave the child's pid")
@@ -284,13 +284,7 @@ def serve(sock: socket.socket, child_args: list[str]) -> None:
 
 def shared_objects(maps: str) -> list[str]:
     """The shared objects a /proc/PID/maps text maps, by path, in the order first mapped."""
-    found: dict[str, None] = {}
-    for line in maps.splitlines():
-        fields = line.split(maxsplit=5)
-        path = fields[5] if len(fields) == 6 else ""
-        if path.startswith("/") and _SHARED_OBJECT.search(path):
-            found[path] = None
-    return list(found)
+    return [path for path in mapped_paths(maps) if _SHARED_OBJECT.search(path)]
 
 
 def load_mapped(pid: int) -> None:

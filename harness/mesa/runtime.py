@@ -260,17 +260,22 @@ def reported_version(*texts: str) -> str:
     return ""
 
 
+def mapped_paths(maps: str) -> list[str]:
+    """The files a /proc/PID/maps text maps, by path, each once, in the order first mapped."""
+    found: dict[str, None] = {}
+    for line in maps.splitlines():
+        fields = line.split(maxsplit=5)
+        path = fields[5].strip() if len(fields) == 6 else ""
+        if path.startswith("/"):
+            found[path] = None
+    return list(found)
+
+
 def loaded_libraries(maps: str = "/proc/self/maps") -> list[str]:
     """Mesa's shared objects mapped into this process, by the path they were opened from, sorted
     (the order of mappings varies from process to process)."""
-    seen = set()
     with open(maps) as f:
-        for line in f:
-            fields = line.split(maxsplit=5)
-            path = fields[5].strip() if len(fields) == 6 else ""
-            if path.startswith("/") and MESA_LIBRARY.match(os.path.basename(path)):
-                seen.add(path)
-    return sorted(seen)
+        return sorted(path for path in mapped_paths(f.read()) if MESA_LIBRARY.match(os.path.basename(path)))
 
 
 def _find(root: Path) -> dict[str, Path]:
