@@ -78,10 +78,14 @@ def _command(rest: list[str], shard: sharding.Shard, folder: Path) -> list[str]:
     """One process's pytest command. Options as one word each: a path given as a word of its own
     counts where pytest chooses its rootdir, and a results folder outside the tree would move it
     there. pytest's logging plugin captures log records around every phase of every item; no
-    case logs, and a process's output is its log file: it is left out unless its options are."""
+    case logs, and a process's output is its log file: it is left out unless its options are.
+    Output is captured at sys.stdout and sys.stderr, not at the file descriptors (pytest's default,
+    a descriptor swap and a file read around every phase): no driver runs in this process (each
+    child's stderr goes to a file of its own, harness/executor/lifecycle.py), and what Python writes
+    is captured as before. Given first, so that a -s or --capture of the user's wins."""
     quiet = [] if any(a.startswith(("--log", "--show-capture")) for a in rest) else ["-p", "no:logging"]
-    return [sys.executable, "-m", "pytest", *rest, *quiet, "-p", "no:xdist", "-q", f"--shard={shard}",
-            f"--results-dir={folder}"]
+    return [sys.executable, "-m", "pytest", "--capture=sys", *rest, *quiet, "-p", "no:xdist", "-q",
+            f"--shard={shard}", f"--results-dir={folder}"]
 
 
 def exit_status(codes: list[int]) -> int:

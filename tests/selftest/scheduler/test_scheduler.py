@@ -11,10 +11,12 @@ import subprocess
 import sys
 
 import pytest
+from _pytest.config import get_config
 
 from conftest import ROOT
 from harness.pytest_adapter.fanout import without_jobs as _without_jobs
-from harness.scheduler import layout
+from harness.run import sharding
+from harness.scheduler import layout, processes
 from harness.scheduler.layout import Layout
 
 SELECTION = ["tests/draw_params", "--target", "llvmpipe", "--case", "draw_params/DrawArraysInstanced/f0c4i1/glsl450/vs",
@@ -50,6 +52,17 @@ def test_a_bad_jobs_value_is_one_clear_error(word):
 def test_the_processes_get_the_arguments_less_the_schedulers_own():
     assert _without_jobs(["-n", "2", "tests/tess", "-nauto", "--jobs", "3", "--jobs=4", "--numprocesses=2",
                           "-k", "quads"]) == ["tests/tess", "-k", "quads"]
+
+
+@pytest.mark.parametrize("given, capture", [([], "sys"), (["-s"], "no"), (["-vs"], "no"), (["--capture=fd"], "fd"),
+                                             (["--capture", "tee-sys"], "tee-sys")])
+def test_a_process_captures_at_sys_unless_told_otherwise(given, capture, tmp_path):
+    """pytest's own parser reads the process's command: no file-descriptor swap around every phase
+    of every item, unless the run's own options ask for a capture mode."""
+    cmd = processes._command(["tests/tess", *given], sharding.Shard(1, 2), tmp_path)
+    args = cmd[cmd.index("pytest") + 1:]
+    options = get_config()._parser.parse_known_args(args)      # pytest's built-in options, as pytest reads them
+    assert options.capture == capture
 
 
 @pytest.mark.parametrize("args, values, rest", [
