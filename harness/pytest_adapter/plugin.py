@@ -8,6 +8,7 @@ module of its concern.
 - handshake.py: what an xdist controller tells its workers;
 - collection of every family's cases x every selected target (items.py, collect.py), and
   ordering.py: the order cases run in and which run;
+- lean.py: a scheduler's process runs a case item as one call, not pytest's three phases;
 - results.py: each case's record goes to this process's journal as it lands
   (harness/run/journal.py); results.json, results.csv, failures.csv and junit.xml are derived
   from the journal when the session ends, also on SIGTERM and Ctrl-C, and `--resume DIR` runs
@@ -21,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from harness.base import options
-from harness.pytest_adapter import configure as configure_mod, fanout, handshake, ordering, state as state_mod, terminal
+from harness.pytest_adapter import configure as configure_mod, fanout, handshake, lean, ordering, state as state_mod, terminal
 from harness.pytest_adapter.configure import HarnessUsageError
 from harness.pytest_adapter.items import OUTCOME, CaseFile, CaseItem, same_target
 from harness.scheduler import layout as layout_mod, processes
@@ -90,16 +91,26 @@ def pytest_collection_modifyitems(config, items):
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_protocol(item, nextitem):
     """Queue a case in its target's child, and the case after it on this worker when that runs
-    on the same target: the child runs the next case while this one is judged."""
+    on the same target: the child runs the next case while this one is judged. In a scheduler's
+    process the case item then runs as one call (lean.py); elsewhere pytest's protocol runs it."""
     if isinstance(item, CaseItem) and not item.get_closest_marker("skip"):
         state = state_mod.of(item.config)
         if state.journal is not None and item.config.getoption("in_process"):
             state.journal.begin(item.name)     # for the scheduler that started it, should it die
         state.pipeline.queue(item.target, item.case,
                              ordering.following(item, nextitem, state.order, item.session.items))
+    if lean.applies(item):
+        lean.run(item, nextitem)
+        _after_case(item, nextitem)
+        return True
+    return None
 
 
 def pytest_runtest_teardown(item, nextitem):
+    _after_case(item, nextitem)
+
+
+def _after_case(item, nextitem) -> None:
     """Cases run target by target: after a target's last case on this worker, its child
     (and the driver's memory) goes. Shuffled runs interleave targets and keep them all."""
     if isinstance(item, CaseItem) and item.config.getoption("shuffle") is None \
