@@ -179,11 +179,10 @@ class Executor:
             return
         if self.blocked:
             return                          # `run` queues it once the budgeted case is answered
-        if self._info is None:
-            if self.info().status is not Reply.OK:  # the first child's facts first: they answer before any case
-                return                      # `run` reports why
-        elif self._proc is None:
-            self._replace()                 # its facts are read before the case's reply
+        if self._info is None and self.info().status is not Reply.OK:
+            return                          # the first child's facts come first; `run` reports why not
+        if self._proc is None:              # a fresh child (or a group's executor that adopted its facts):
+            self._replace()                 # its start is read before the case's reply
         # The child draws and reads back; the expectations (up to 300 KB of exact coordinates
         # in a case) stay here, where the verdict is made.
         message = {"op": "run", "case": replace(case, expect=(), description="")}
