@@ -377,3 +377,34 @@ def test_a_groups_other_executors_adopt_the_first_ones_facts():
         assert second.info().info == first.info().info
     finally:
         group.close()
+
+
+def test_a_childs_first_reply_says_whether_it_started_whichever_request_it_gets():
+    """harness/executor/child.py `handle`: a backend that could not start (Unusable) answers
+    `adopt` as it answers `info`, with why; one that cannot adopt (no `adopt`, as the Vulkan
+    backend) answers `adopt` with its facts queried, as `info`; one that can answers only OK."""
+    from harness.executor import child
+
+    class Queried:
+        def info(self):
+            return {"renderer": "queried", "version": "1.0"}
+
+    class Adopting(Queried):
+        adopted = None
+
+        def known(self):
+            return {"facts": 1}
+
+        def adopt(self, known):
+            self.adopted = known
+
+    for op in ("info", "adopt"):
+        assert child.handle(child.Unusable("no driver"), {"op": op, "known": {}}) == \
+            {"status": Reply.ERROR, "message": "no driver"}
+    queried = child.handle(Queried(), {"op": "adopt", "known": {"facts": 1}})
+    assert queried["status"] is Reply.OK and queried["info"]["renderer"] == "queried" and "known" not in queried
+    adopting = Adopting()
+    first = child.handle(adopting, {"op": "info"})
+    assert first["known"] == {"facts": 1} and first["info"]["renderer"] == "queried" and adopting.adopted is None
+    assert child.handle(adopting, {"op": "adopt", "known": first["known"]}) == {"status": Reply.OK}
+    assert adopting.adopted == {"facts": 1}
