@@ -104,7 +104,7 @@ class GLBackend:
     def known(self) -> dict[str, Any]:
         """What a replacement child of the same target, options and environment adopts instead
         of querying (harness/executor/child.py): every profile's facts, extensions included."""
-        return {"facts": {p: self._use(p) for p in PROFILES}}
+        return {"facts": {p: self._facts.get(p) or self._use(p) for p in PROFILES}}
 
     def adopt(self, known: dict[str, Any]) -> None:
         """Take another child's `known()` as this context's facts: nothing is queried, and each
