@@ -1,11 +1,11 @@
 """CPU of a fresh replacement child, its facts handed down (`adopt`) or queried again (`info`, as
-before harness/executor/executor.py handed them down), in one run: llvmpipe children forked
+before harness/executor/executor.py handed them down), in one run: a GL target's children forked
 from one spawner (its first child's libraries preloaded), alternating the two ways child by
 child. Each fresh child answers its first request, then a core tess case, and its CPU (all its
 threads, /proc/PID/stat: 10 ms ticks, hence many children) is read then; then a case that is
 the last in its child retires it, and the next child is fresh.
 
-    PYTHONPATH=$PWD .venv/bin/python bench/replacement_facts.py [--children 40] [--mesa PATH]
+    PYTHONPATH=$PWD .venv/bin/python bench/replacement_facts.py [--target llvmpipe|zink] [--children 40] [--mesa PATH]
 """
 from __future__ import annotations
 
@@ -27,13 +27,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--target", default="llvmpipe", help="a GL target (llvmpipe, zink)")
     parser.add_argument("--children", type=int, default=40, help="fresh children each way")
     parser.add_argument("--mesa", default=None, help="a --mesa build (default: the system's Mesa)")
     args = parser.parse_args()
     tess = tuple(catalog.family_module(ROOT / "tests" / "tess" / "cases.py").generate())
     last = next(case for case in tess if case.last_in_child())
     first = next(case for case in tess if case.requires.profile == "core" and not case.last_in_child())
-    executor = Executor(get("llvmpipe"), case_timeout=60, fork=True, mesa=runtime.chosen(args.mesa))
+    executor = Executor(get(args.target), case_timeout=60, fork=True, mesa=runtime.chosen(args.mesa))
     cpu: dict[str, list[float]] = {"adopt": [], "info": []}
     try:
         assert executor.info().status is Reply.OK, executor.info().message
