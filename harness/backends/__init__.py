@@ -13,7 +13,9 @@ from harness.model.observation import Observation
 
 
 class Backend(Protocol):
-    """What the child holds (harness/executor/child.py): made by registry.make from the child's options."""
+    """What the child holds (harness/executor/child.py): made by registry.make from the child's options.
+    A backend whose facts cost queries may also have `known()` (after `info()`: what a child of the
+    same options may take instead of querying) and `adopt(known)` (take them; GLBackend's)."""
 
     def info(self) -> dict[str, Any]:
         """The context's facts: renderer, version, extensions, limits."""

@@ -37,6 +37,24 @@ def with_mesa(info: dict[str, Any]) -> dict[str, Any]:
                    "mesa_libraries": mesa.loaded_libraries()}
 
 
+def start_reply(backend: Any, known: dict[str, Any] | None) -> dict[str, Any]:
+    """The reply to a child's first request. `info`: the facts queried (and, from a backend that
+    can hand them down, `known`: what a replacement child may adopt instead). `adopt` (`known`
+    given): a replacement child takes the first child's facts and answers only that it started;
+    a backend that cannot adopt queries its facts as for `info`. Either way a backend that could
+    not start (Unusable) says why here.
+
+    An adopting child does not run `with_mesa` again: the --mesa check is made on the first
+    child's facts (executor.not_under_test), and a replacement has the same launcher and
+    environment; forked, it maps what the spawner preloaded from that first child, so its
+    libraries would be the same list read again. Nor did the check ever look at a replacement."""
+    if known is not None and hasattr(backend, "adopt"):
+        backend.adopt(known)
+        return {"status": Reply.OK}
+    reply = {"status": Reply.OK, "info": with_mesa(backend.info())}
+    return reply | {"known": backend.known()} if hasattr(backend, "known") else reply
+
+
 def serve(backend: Any, inp: int, out: int) -> None:
     # The parent may queue the next case while this one's reply is being written: requests are
     # read on their own thread, so neither side can block the other on a full pipe.
@@ -65,10 +83,10 @@ def handle(backend: Any, request: dict[str, Any]) -> dict[str, Any]:
     op = request.get("op")
     start = time.perf_counter()
     try:
-        if op == "info":
+        if op in ("info", "adopt"):
             try:
-                with profiling.section("backend.info"):
-                    return {"status": Reply.OK, "info": with_mesa(backend.info())}
+                with profiling.section(f"backend.{op}"):
+                    return start_reply(backend, request.get("known") if op == "adopt" else None)
             except Exception as exc:
                 return {"status": Reply.ERROR, "message": f"{exc}"}
         if op == "run":
@@ -161,6 +179,9 @@ class Unusable:
         self.why = why
 
     def info(self) -> NoReturn:
+        raise BackendError(self.why)
+
+    def adopt(self, known: dict[str, Any]) -> NoReturn:
         raise BackendError(self.why)
 
     def run(self, case: Any) -> NoReturn:

@@ -10,9 +10,13 @@ may also answer `crash` itself (a lost Vulkan device, harness.backends.DeviceLos
 next case gets a fresh child, as it does after a case that is the last in its child (Case.last_in_child).
 
 Only the first child's start is waited for (its facts are checked before any case). A fresh child
-after it starts without a wait: its `info` request goes down the pipe with the cases queued
+after it starts without a wait: its first request goes down the pipe with the cases queued
 behind it, and its reply is read first, when the first of them is run; the old child ends
-meanwhile (harness/executor/lifecycle.py).
+meanwhile (harness/executor/lifecycle.py). That request is `adopt`, with the facts the first
+child queried (its `info` reply's `known`), where the backend hands them down (GL: no queries,
+and only the long-lived contexts its cases use, made as they come); else `info` again. Either
+way its reply says whether the child started (a backend that could not: why). The other
+executors of a group (`forks_from`) hand their first child the same facts.
 """
 from __future__ import annotations
 
@@ -59,6 +63,7 @@ class Executor:
         self._proc: Child | None = None
         self._ended = Reaper()                      # children retired or killed, not yet reaped
         self._info: dict[str, Any] | None = None
+        self._known: dict[str, Any] | None = None   # what a fresh child adopts (the first child's facts)
         self._sent: deque[_Sent] = deque()          # requests the child has not answered yet
         self._answered: dict[str, Result] = {}      # replies to `send`s that `run` has not taken
         self._answered_at = 0.0
@@ -174,11 +179,10 @@ class Executor:
             return
         if self.blocked:
             return                          # `run` queues it once the budgeted case is answered
-        if self._info is None:
-            if self.info().status is not Reply.OK:  # the first child's facts first: they answer before any case
-                return                      # `run` reports why
-        elif self._proc is None:
-            self._replace()                 # its facts are read before the case's reply
+        if self._info is None and self.info().status is not Reply.OK:
+            return                          # the first child's facts come first; `run` reports why not
+        if self._proc is None:              # a fresh child (or a group's executor that adopted its facts):
+            self._replace()                 # its start is read before the case's reply
         # The child draws and reads back; the expectations (up to 300 KB of exact coordinates
         # in a case) stay here, where the verdict is made.
         message = {"op": "run", "case": replace(case, expect=(), description="")}
@@ -217,10 +221,11 @@ class Executor:
                       f"target {self.target.name} did not start: {started.message}")
 
     def _replace(self, after_crash: bool = False) -> None:
-        """Start a fresh child without waiting for it: its `info` request is queued first, and
-        read (`_started`) before the reply of any case queued behind it."""
+        """Start a fresh child without waiting for it: its `adopt` (or `info`) request is queued
+        first, and read (`_started`) before the reply of any case queued behind it."""
         self._start()
-        self._transmit(_Sent("", {"op": "info"}, starts="after a crash" if after_crash else "fresh"))
+        first = {"op": "info"} if self._known is None else {"op": "adopt", "known": self._known}
+        self._transmit(_Sent("", first, starts="after a crash" if after_crash else "fresh"))
 
     def _started(self) -> None:
         """Read the fresh child's facts, queued at the head. The child answers its cases after them,
@@ -230,7 +235,7 @@ class Executor:
         started = self._read(head.at + START_TIMEOUT - time.perf_counter(), head.at, START_TIMEOUT)
         self._answered_at = time.perf_counter()
         if started.status is Reply.OK:
-            self._info = started.info
+            self._info = started.info or self._info     # an adopting child answers no facts
             return
         self._kill()
         for sent in self._sent:
@@ -328,7 +333,8 @@ class Executor:
         observation = reply.get("observation")           # its bytes are the blobs it numbers
         return Result(Reply.parse(reply.get("status")), printable(reply.get("message", "")),
                       None if observation is None else Observation.from_json(observation, protocol.unpacker(blobs)),
-                      reply.get("duration", time.perf_counter() - start), info=reply.get("info"))
+                      reply.get("duration", time.perf_counter() - start), info=reply.get("info"),
+                      known=reply.get("known"))
 
     def _gone(self, start: float) -> Result:
         """The result where the child closed its pipe without a reply: how it ended, and whose
@@ -357,13 +363,16 @@ class Executor:
     @profiling.timed("executor.info")
     def info(self) -> Result:
         """The target's renderer, version and limits, from a live context."""
+        lender = self._forks_from
+        if self._info is None and lender is not None and lender._known is not None:
+            self._info, self._known = lender._info, lender._known   # the same target and child options
         if self._info is None:
-            # The first child creates its context here, so start-up does not count against a case;
-            # a fresh child after it answers its `info` ahead of its first case (`_replace`).
+            # The first child creates its contexts here, so start-up does not count against a case;
+            # a fresh child after it answers its `adopt` ahead of its first case (`_replace`).
             result = self._request({"op": "info"}, START_TIMEOUT)
             if result.status is not Reply.OK:
                 return result
-            self._info = result.info
+            self._info, self._known = result.info, result.known
             self._preload()
         return Result(Reply.OK, info=self._info)
 

@@ -155,6 +155,7 @@ class Result:
     duration: float = 0.0
     batch: tuple[str, ...] | None = None    # batched: the cases run before it in its context; None: alone
     info: dict[str, Any] | None = None      # an `info` reply: renderer, versions, limits
+    known: dict[str, Any] | None = None     # an `info` reply: the facts a replacement child adopts
 
     def __post_init__(self) -> None:
         self.status = Reply.parse(self.status)          # a plain name becomes its Reply

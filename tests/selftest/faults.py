@@ -24,7 +24,7 @@ a case can set changed in its context, see `dirty`), kill-worker (SIGKILL to the
 process that owns the child, as an OOM killer would), huge-xfb-count (GL and Vulkan: the
 transform-feedback primitives-written query answers 2^31, as NVIDIA's did). $HARNESS_FAULT_MARK:
 a file a hang writes its pid to as it begins. $HARNESS_FAULT_START (the `fault` backend): a file
-that, while it exists, names the fault a child injects as it starts (its `info`), so that a test
+that, while it exists, names the fault a child injects as it starts (its `info` or `adopt`), so that a test
 can let the first child start and the next ones fail to.
 
 $HARNESS_FAULT_SHARED_CONTEXT=1 breaks the GL runner's isolation for a self-test that must see it
@@ -133,11 +133,21 @@ class FaultBackend:
         return cls(os.environ.get("HARNESS_FAULT_MARK", ""))
 
     def info(self) -> dict:
+        self._starting()
+        return {"renderer": "fault injector", "vendor": "harness", "version": "0", "platform": "none",
+                "profiles": {}}
+
+    def known(self) -> dict:
+        return {"profiles": {}}
+
+    def adopt(self, known: dict) -> None:
+        """A replacement child's start (executor.py): the start fault as in `info`."""
+        self._starting()
+
+    def _starting(self) -> None:
         start = os.environ.get("HARNESS_FAULT_START", "")
         if start and os.path.exists(start):
             inject(Path(start).read_text().strip(), self.mark)
-        return {"renderer": "fault injector", "vendor": "harness", "version": "0", "platform": "none",
-                "profiles": {}}
 
     def run(self, case) -> Observation:
         params = dict(case.params)
@@ -172,6 +182,12 @@ class FaultyGL:
     def info(self) -> dict:
         info = self.gl.info()
         return info | {"renderer": f"{info['renderer']} + injected faults"}
+
+    def known(self) -> dict:
+        return self.gl.known()
+
+    def adopt(self, known: dict) -> None:
+        self.gl.adopt(known)
 
     batches = True
 

@@ -38,6 +38,7 @@ LIMITS = (
     "GL_MAX_VERTEX_ATTRIBS",
 )
 COMPAT_LIMITS = ("GL_MAX_TEXTURE_COORDS",)
+PROFILES = ("core", "compat")
 FB_SIZE = 32
 
 
@@ -95,10 +96,20 @@ class GLBackend:
 
     def info(self) -> dict[str, Any]:
         profiles = {p: {k: v for k, v in self._use(p).items() if k != "extensions"}
-                    for p in ("core", "compat")}
+                    for p in PROFILES}
         core = profiles["core"]
         return {"renderer": core["renderer"], "vendor": core["vendor"], "version": core["version"],
                 "platform": self._contexts.platform, "profiles": profiles}
+
+    def known(self) -> dict[str, Any]:
+        """What a replacement child of the same target, options and environment adopts instead
+        of querying (harness/executor/child.py): every profile's facts, extensions included."""
+        return {"facts": {p: self._facts.get(p) or self._use(p) for p in PROFILES}}
+
+    def adopt(self, known: dict[str, Any]) -> None:
+        """Take another child's `known()` as this context's facts: nothing is queried, and each
+        profile's long-lived context is made when a case of it first runs (`_use`)."""
+        self._facts = {profile: dict(facts) for profile, facts in known["facts"].items()}
 
     # -- running a case ------------------------------------------------------------------
     batches = True                          # runs batched cases (harness/executor/batch.py): `batch`

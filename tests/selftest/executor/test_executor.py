@@ -317,3 +317,94 @@ def test_a_fresh_child_that_does_not_start_answers_the_cases_queued_in_it(execut
             "target fault did not start: child process died: exit status 3"), again.message
         failing.unlink()
         assert verdict(executor, named("none", "started", value=3, expected=3)).status == "pass"
+
+
+def test_a_replacement_child_adopts_the_first_childs_facts_and_answers_as_a_first_child():
+    """Real llvmpipe children. The facts an executor hands down (its first child's `known`, through
+    the pipe) equal those a child started on its own queries, both profiles, extensions and limits
+    included. A replacement child (after a case that is the last in its child) is sent them
+    (`adopt`), and answers a compat case, core cases, one that needs an extension and one that the
+    context's version refuses as that other executor's first child does."""
+    from conftest import generated, pinned_mesa
+    from harness.executor.targets import get
+    tess, params = generated("tess"), generated("draw_params")
+    last = next(case for case in tess if case.last_in_child())
+    cases = [next(case for case in tess if case.requires.profile == "compat"),
+             next(case for case in tess if case.id.startswith("tess/seq/") and not case.last_in_child()),
+             next(case for case in params if case.requires.extensions),
+             next(case for case in params if tuple(case.requires.gl_version) >= (4, 6))]
+    replaced = Executor(get("llvmpipe"), case_timeout=60, fork=True, mesa=pinned_mesa())
+    alone = Executor(get("llvmpipe"), case_timeout=60, fork=False, mesa=pinned_mesa())
+    try:
+        assert replaced.info().status is Reply.OK and alone.info().status is Reply.OK
+        handed, queried = replaced._known, alone._known
+        assert handed is not None and sorted(handed["facts"]) == ["compat", "core"]
+        assert handed == queried
+        assert all(len(facts["extensions"]) > 100 and facts["limits"] for facts in handed["facts"].values())
+        assert replaced.run(last).status is Reply.OK and replaced.pid is None
+        replaced.send(cases[0])
+        assert [sent.message["op"] for sent in replaced._sent] == ["adopt", "run"]
+        assert replaced._sent[0].message["known"] == queried
+        results = [(replaced.run(case), alone.run(case)) for case in cases]
+        for case, (mine, theirs) in zip(cases, results):
+            assert (mine.status, mine.message) == (theirs.status, theirs.message), case.id
+            assert (mine.observation and mine.observation.to_json()) == \
+                (theirs.observation and theirs.observation.to_json()), case.id
+        assert [mine.status for mine, _ in results[:3]] == [Reply.OK] * 3
+        assert all(judge(case, mine, "llvmpipe").status == "pass" for case, (mine, _) in zip(cases[:3], results))
+        if results[3][0].status is Reply.SKIP:             # a driver without GL 4.6
+            assert "needs GL 4.6" in results[3][0].message
+        assert replaced.info().info["profiles"] == alone.info().info["profiles"]     # kept from the first child
+    finally:
+        replaced.close()
+        alone.close()
+
+
+def test_a_groups_other_executors_adopt_the_first_ones_facts():
+    """A group's second child (its executor forks from the first's spawner) is not asked for its
+    facts: it adopts those of the group's first child, read once."""
+    from harness.executor.settings import DEFAULT
+    from harness.run.core import make_runner
+    group = make_runner(dataclasses.replace(DEFAULT, fork=True), "fault", children=2)
+    try:
+        group.send(named("none", "one", value=1, expected=1))
+        group.send(named("none", "two", value=2, expected=2))
+        first, second = group._members
+        assert second._sent[0].message == {"op": "adopt", "known": first._known} and first._known == {"profiles": {}}
+        for name, value in (("one", 1), ("two", 2)):
+            assert judge(named("none", name, value=value, expected=value),
+                         group.run(named("none", name, value=value, expected=value)), "fault").status == "pass"
+        assert second.info().info == first.info().info
+    finally:
+        group.close()
+
+
+def test_a_childs_first_reply_says_whether_it_started_whichever_request_it_gets():
+    """harness/executor/child.py `handle`: a backend that could not start (Unusable) answers
+    `adopt` as it answers `info`, with why; one that cannot adopt (no `adopt`, as the Vulkan
+    backend) answers `adopt` with its facts queried, as `info`; one that can answers only OK."""
+    from harness.executor import child
+
+    class Queried:
+        def info(self):
+            return {"renderer": "queried", "version": "1.0"}
+
+    class Adopting(Queried):
+        adopted = None
+
+        def known(self):
+            return {"facts": 1}
+
+        def adopt(self, known):
+            self.adopted = known
+
+    for op in ("info", "adopt"):
+        assert child.handle(child.Unusable("no driver"), {"op": op, "known": {}}) == \
+            {"status": Reply.ERROR, "message": "no driver"}
+    queried = child.handle(Queried(), {"op": "adopt", "known": {"facts": 1}})
+    assert queried["status"] is Reply.OK and queried["info"]["renderer"] == "queried" and "known" not in queried
+    adopting = Adopting()
+    first = child.handle(adopting, {"op": "info"})
+    assert first["known"] == {"facts": 1} and first["info"]["renderer"] == "queried" and adopting.adopted is None
+    assert child.handle(adopting, {"op": "adopt", "known": first["known"]}) == {"status": Reply.OK}
+    assert adopting.adopted == {"facts": 1}
