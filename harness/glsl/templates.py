@@ -1,26 +1,37 @@
 """GLSL sources live beside their family as readable templates (Jinja2), rendered per case."""
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 
 import jinja2
 
 
+# The templates are part of the checkout: they do not change under a running harness, so each
+# is compiled once a process. auto_reload=False: Jinja would otherwise stat a template's file
+# on every lookup (a render's, and each {% import %} in it), a third of a render's CPU.
+
+
 @lru_cache(maxsize=None)
 def _environment(folder: str) -> jinja2.Environment:
     return jinja2.Environment(loader=jinja2.FileSystemLoader(folder), undefined=jinja2.StrictUndefined,
                               keep_trailing_newline=True, autoescape=False,
-                              trim_blocks=True, lstrip_blocks=True)
+                              trim_blocks=True, lstrip_blocks=True, auto_reload=False)
+
+
+@lru_cache(maxsize=None)
+def _template(path: str) -> jinja2.Template:
+    """A template file by its path (lru_cache on a pure function of the path, as above)."""
+    folder, name = os.path.split(path)
+    return _environment(folder).get_template(name)
 
 
 def render(path: Path, **params) -> str:
-    path = Path(path)
-    return _environment(str(path.parent)).get_template(path.name).render(**params)
+    return _template(str(path)).render(**params)
 
 
 def macros(path: Path):
     """The macros of a template file, callable from Python: a formula kept there as GLSL renders
     into the shader and into the text the oracle evaluates (harness/oracle/glsl_expr.py)."""
-    path = Path(path)
-    return _environment(str(path.parent)).get_template(path.name).module
+    return _template(str(path)).module
