@@ -11,12 +11,14 @@ as such). `compare` writes, per draw, the canonical parameters and the built cas
 case.to_json(), or None where search.build refuses them), then the catalog's cases of every family
 (catalog.cases, the case cache off, to_json each), and reports every line that differs.
 `time` alternates the trees, `rounds` times each, and prints the process CPU (process_time) the
-builds alone took per case: the parameters are drawn before the clock starts.
+builds alone took per case, per family (the median round): the parameters are drawn before the
+clock starts; each process's first builds (template compiles, imports) count, as in exploration.
 """
 from __future__ import annotations
 
 import hashlib
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -58,12 +60,12 @@ def dump(seeds: list[int], count: int, out) -> None:
 
 
 def cost(seeds: list[int], count: int) -> None:
+    """Per family: `<family> <cases built> <CPU seconds>`."""
     from harness.explore import search
     from harness.sources.explored import space
-    built = 0
-    spent = 0.0
     for family in FAMILIES:
         sp = space.get(family)
+        built, spent = 0, 0.0
         for seed in seeds:
             drawn = [p for p in _drawn(family, seed, count) if p is not None]
             start = time.process_time()
@@ -71,7 +73,7 @@ def cost(seeds: list[int], count: int) -> None:
                 search.build(sp, params)
             spent += time.process_time() - start
             built += len(drawn)
-    print(f"{built} {spent}")
+        print(f"{family} {built} {spent}")
 
 
 def _child(tree: str, *args: str) -> subprocess.CompletedProcess:
@@ -98,16 +100,27 @@ def compare(before: str, after: str, seeds: str, count: str) -> int:
 
 
 def timing(before: str, after: str, seeds: str, count: str, rounds: int) -> None:
-    spent: dict[str, list[float]] = {before: [], after: []}
+    """Each tree `rounds` times, alternating; the build CPU a case, per family and in all."""
+    spent: dict[tuple[str, str], list[float]] = {}
+    built: dict[str, int] = {}
     for _ in range(rounds):
         for tree in (before, after):
-            built, cpu = _child(tree, "cost", "--seeds", seeds, "--draws", count).stdout.split()
-            spent[tree].append(float(cpu) / int(built) * 1e3)
+            for line in _child(tree, "cost", "--seeds", seeds, "--draws", count).stdout.splitlines():
+                family, cases, cpu = line.split()
+                built[family] = int(cases)
+                spent.setdefault((tree, family), []).append(float(cpu))
+    for tree in (before, after):
+        spent[(tree, "all")] = [sum(spent[(tree, f)][r] for f in FAMILIES) for r in range(rounds)]
+    built["all"] = sum(built[f] for f in FAMILIES)
     load = os.getloadavg()
-    for name, tree in (("before", before), ("after", after)):
-        print(f"{name:6} {tree}: {built} cases a round; build CPU ms/case by round "
-              + ", ".join(f"{v:.3f}" for v in spent[tree]) + f"; best {min(spent[tree]):.3f}")
-    print(f"after/before (best): {min(spent[after]) / min(spent[before]):.3f}; load average {load[0]:.2f}")
+    print(f"build CPU, ms a case: the median of {rounds} rounds (each round's in brackets), {seeds=} {count} draws")
+    for family in (*FAMILIES, "all"):
+        ms = {tree: [v / built[family] * 1e3 for v in spent[(tree, family)]] for tree in (before, after)}
+        mid = {tree: statistics.median(ms[tree]) for tree in (before, after)}
+        print(f"  {family:12} {built[family]:5} cases: before {mid[before]:.3f} "
+              f"({', '.join(f'{v:.3f}' for v in ms[before])}), after {mid[after]:.3f} "
+              f"({', '.join(f'{v:.3f}' for v in ms[after])}); after/before {mid[after] / mid[before]:.2f}")
+    print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
 
 def main(argv: list[str]) -> int:
