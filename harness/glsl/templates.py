@@ -27,8 +27,24 @@ def _template(path: str) -> jinja2.Template:
     return _environment(folder).get_template(name)
 
 
+# Parameters of these exact types only: values of one type that are equal render alike (unlike
+# 1 and True, or 0.0 and -0.0, which a cache keyed on the values alone would confuse).
+_PLAIN = (str, bool, int, type(None))
+
+
 def render(path: Path, **params) -> str:
+    """The template at `path`, filled with `params`. A template's text is a function of its
+    parameters alone, so where every parameter is a plain str, bool, int or None the text is
+    remembered: a family renders the same few stages for many cases (a tess TES of a domain,
+    spacing and winding)."""
+    if all(type(value) in _PLAIN for value in params.values()):
+        return _rendered(str(path), tuple((name, type(value), value) for name, value in sorted(params.items())))
     return _template(str(path)).render(**params)
+
+
+@lru_cache(maxsize=4096)        # a cache on a pure function of plain values, bounded
+def _rendered(path: str, params: tuple[tuple[str, type, object], ...]) -> str:
+    return _template(path).render(**{name: value for name, _, value in params})
 
 
 def macros(path: Path):

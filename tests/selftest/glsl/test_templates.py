@@ -27,3 +27,15 @@ def test_a_template_is_compiled_once_a_process(tmp_path):
 def test_macros_are_callable_from_python(tmp_path):
     (tmp_path / "values.glsl").write_text("{% macro twice(a) %}({{ a }} * 2){% endmacro %}")
     assert str(templates.macros(tmp_path / "values.glsl").twice("k")) == "(k * 2)"
+
+
+def test_plain_parameters_render_once_and_equal_values_of_other_types_apart(tmp_path):
+    path = tmp_path / "c.tese"
+    path.write_text("{{ x }} {{ y }}\n")
+    hits = templates._rendered.cache_info().hits
+    assert templates.render(path, x=1, y="a") == templates.render(path, y="a", x=1) == "1 a\n"
+    assert templates._rendered.cache_info().hits == hits + 1          # the second: remembered
+    assert templates.render(path, x=True, y=None) == "True None\n"     # True == 1, rendered apart
+    assert templates.render(path, x=0, y=False) == "0 False\n"
+    assert templates.render(path, x=-0.0, y=[1]) == "-0.0 [1]\n"      # floats, lists: rendered each time
+    assert templates.render(path, x=0.0, y=[1]) == "0.0 [1]\n"
