@@ -119,7 +119,8 @@ def timing(before: str, after: str, seeds: str, count: str, rounds: int) -> None
         mid = {tree: statistics.median(ms[tree]) for tree in (before, after)}
         print(f"  {family:12} {built[family]:5} cases: before {mid[before]:.3f} "
               f"({', '.join(f'{v:.3f}' for v in ms[before])}), after {mid[after]:.3f} "
-              f"({', '.join(f'{v:.3f}' for v in ms[after])}); after/before {mid[after] / mid[before]:.2f}")
+              f"({', '.join(f'{v:.3f}' for v in ms[after])}); after/before {mid[after] / mid[before]:.2f} "
+              f"(the best rounds': {min(ms[after]) / min(ms[before]):.2f})")
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
 
