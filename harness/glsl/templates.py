@@ -42,7 +42,8 @@ def render(path: Path, **params) -> str:
     return _template(str(path)).render(**params)
 
 
-@lru_cache(maxsize=1024)        # a cache on a pure function of plain values, bounded (every catalog case and 6,000 draws: 196 texts)
+# A cache on a pure function of plain values, bounded (every catalog case and 6,000 draws: 196 texts).
+@lru_cache(maxsize=1024)
 def _rendered(path: str, params: tuple[tuple[str, type, object], ...]) -> str:
     return _template(path).render(**{name: value for name, _, value in params})
 
