@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import functools
 import math
-from fractions import Fraction
 from dataclasses import dataclass
-from typing import Literal, Sequence, cast
+from typing import Literal, Sequence
 
 Domain = Literal["triangles", "quads", "isolines"]
 Spacing = Literal["equal_spacing", "fractional_even_spacing", "fractional_odd_spacing"]
@@ -173,11 +172,22 @@ def _quads(spacing: Spacing, o: tuple[int, ...], n: tuple[int, ...]) -> Tessella
 #
 # With equal spacing every vertex position follows from the rules of section 11.2.2 alone, so the
 # set of gl_TessCoord values a patch produces is exact (fractional spacing leaves the lengths of
-# the two short segments to the implementation). Positions are computed as fractions and handed
-# out as floats; a driver's fixed-point tessellator lands within about 2^-16 of them.
+# the two short segments to the implementation). Positions are computed exactly, as integers over
+# a common denominator, and handed out as floats; a driver's fixed-point tessellator lands within
+# about 2^-16 of them.
 
 Coord = tuple[float, float, float]
-Exact = tuple[Fraction, Fraction, Fraction]         # a coordinate before rounding
+# A coordinate before rounding: (u, v, w, d) is (u/d, v/d, w/d), in lowest terms (no common
+# factor of all four), so that equal points are equal tuples. Integers, not Fractions: a
+# 64-level triangle has thousands of vertices, and Fraction arithmetic cost exploration a few
+# milliseconds of CPU a case.
+Exact = tuple[int, int, int, int]
+
+
+def exact(u: int, v: int, w: int, d: int) -> Exact:
+    """The point (u/d, v/d, w/d) in lowest terms."""
+    g = math.gcd(u, v, w, d)
+    return u // g, v // g, w // g, d // g
 
 
 def tess_coords(domain: Domain, spacing: Spacing, outer: Sequence[float],
@@ -202,63 +212,62 @@ def _tess_coords(domain: Domain, outer: tuple[float, ...], inner: tuple[float, .
         points = _quad_coords(t)
     else:
         points = _triangle_coords(t)
-    return tuple(sorted((float(u), float(v), float(w)) for u, v, w in points))
+    # int / int is correctly rounded: the float nearest each exact coordinate
+    return tuple(sorted((u / d, v / d, w / d) for u, v, w, d in points))
 
 
 def _isoline_coords(lines: int, segments: int) -> set[Exact]:
     # Lines at v = 0, 1/n, ..., (n-1)/n, each cut into `segments` equal pieces along u.
-    return {(Fraction(i, segments), Fraction(j, lines), Fraction(0)) for i in range(segments + 1)
-            for j in range(lines)}
+    return {exact(i * lines, j * segments, 0, segments * lines) for i in range(segments + 1) for j in range(lines)}
 
 
 def _quad_coords(t: Tessellation) -> set[Exact]:
-    zero, one = Fraction(0), Fraction(1)
     if t.primitives == 2 and t.points == 4:                       # the single quad
-        return {(u, v, zero) for u in (zero, one) for v in (zero, one)}
+        return {(u, v, 0, 1) for u in (0, 1) for v in (0, 1)}
     o0, o1, o2, o3 = t.outer
     n0, n1 = t.inner
     points: set[Exact] = set()
     # Outer edges: outer[0] cuts u == 0, outer[1] v == 0, outer[2] u == 1, outer[3] v == 1.
-    points |= {(zero, Fraction(k, o0), zero) for k in range(o0 + 1)}
-    points |= {(Fraction(k, o1), zero, zero) for k in range(o1 + 1)}
-    points |= {(one, Fraction(k, o2), zero) for k in range(o2 + 1)}
-    points |= {(Fraction(k, o3), one, zero) for k in range(o3 + 1)}
+    points |= {exact(0, k, 0, o0) for k in range(o0 + 1)}
+    points |= {exact(k, 0, 0, o1) for k in range(o1 + 1)}
+    points |= {exact(o2, k, 0, o2) for k in range(o2 + 1)}
+    points |= {exact(k, o3, 0, o3) for k in range(o3 + 1)}
     # The concentric inner rectangles keep the temporary subdivision of the edges by the inner
     # levels (inner[0] along u, inner[1] along v), so together they are the interior grid; a
     # degenerate innermost rectangle (a line or a point) lies on it too.
-    points |= {(Fraction(i, n0), Fraction(j, n1), zero) for i in range(1, n0) for j in range(1, n1)}
+    points |= {exact(i * n1, j * n0, 0, n0 * n1) for i in range(1, n0) for j in range(1, n1)}
     return points
 
 
 def _triangle_coords(t: Tessellation) -> set[Exact]:
-    zero, one = Fraction(0), Fraction(1)
-    corners = ((one, zero, zero), (zero, one, zero), (zero, zero, one))
+    corners = {(1, 0, 0, 1), (0, 1, 0, 1), (0, 0, 1, 1)}
     if t.primitives == 1:                                          # the single triangle
-        return set(corners)
+        return corners
     o0, o1, o2 = t.outer
     (n,) = t.inner
     points: set[Exact] = set()
     # Outer edges: outer[0] cuts u == 0, outer[1] v == 0, outer[2] w == 0.
-    points |= {(zero, Fraction(k, o0), 1 - Fraction(k, o0)) for k in range(o0 + 1)}
-    points |= {(Fraction(k, o1), zero, 1 - Fraction(k, o1)) for k in range(o1 + 1)}
-    points |= {(Fraction(k, o2), 1 - Fraction(k, o2), zero) for k in range(o2 + 1)}
+    points |= {exact(0, k, o0 - k, o0) for k in range(o0 + 1)}
+    points |= {exact(k, 0, o1 - k, o1) for k in range(o1 + 1)}
+    points |= {exact(k, o2 - k, 0, o2) for k in range(o2 + 1)}
     # Inner triangle k: each corner lies where the perpendiculars through the subdivision
     # vertices nearest that corner meet. For an equilateral triangle cut into n equal segments
     # that point is 2/n of the way from the corner to the centre, and repeating the
     # construction on a triangle of m segments moves 2/m further: triangle k is the outer
     # triangle scaled about the centre by (n - 2k)/n, its edges cut into n - 2k equal segments.
-    centre = (Fraction(1, 3),) * 3
+    # Its corners, over 3n: 1/3 + (m/n)(1 - 1/3) = (n + 2m)/3n where the outer corner has 1,
+    # 1/3 + (m/n)(0 - 1/3) = (n - m)/3n where it has 0.
     k = 1
     while n - 2 * k >= 0:
         m = n - 2 * k
         if m == 0:
-            points.add(centre)
+            points.add(exact(1, 1, 1, 3))                           # the centre
             break
-        scale = Fraction(m, n)
-        ring = [tuple(c + scale * (e - c) for e, c in zip(corner, centre)) for corner in corners]
+        ring = [tuple(n + 2 * m if i == a else n - m for i in range(3)) for a in range(3)]
         for a in range(3):
-            start, end = ring[a], ring[(a + 1) % 3]
-            for j in range(m):
-                points.add(cast(Exact, tuple(s + Fraction(j, m) * (e - s) for s, e in zip(start, end))))
+            (s0, s1, s2), (e0, e1, e2) = ring[a], ring[(a + 1) % 3]
+            # start + (j/m)(end - start), over 3n * m
+            points |= {exact(s0 * m + j * (e0 - s0), s1 * m + j * (e1 - s1), s2 * m + j * (e2 - s2), 3 * n * m)
+                       for j in range(m)}
         k += 1
     return points

@@ -7,6 +7,7 @@ invocation saw, in order, and the oracle (harness/oracle/draw_params.py) says wh
 """
 from __future__ import annotations
 
+import functools
 import itertools
 from pathlib import Path
 
@@ -43,6 +44,8 @@ def _names(version: int) -> dict:
     return {n: f"gl_{n[0].upper()}{n[1:]}{suffix}" for n in ("baseVertex", "baseInstance", "drawID")}
 
 
+# A pure function of three values, remembered: every case of a (version, chain) has the same stages.
+@functools.lru_cache(maxsize=None, typed=True)
 def shaders(version: int, chain: str, only_draw_id: bool) -> tuple:
     names = _names(version)
     quantities = [q for q in QUANTITIES if not only_draw_id or q[0] == "draw_id"]

@@ -16,9 +16,10 @@ these, so older ids keep decoding. E.g. `k0at.3z` is {"a": True, "b": 3} where S
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from harness.model import families
 from harness.model.case import Case
@@ -39,29 +40,53 @@ def encode(family: str, params: dict) -> str:
     return f"{family}/{MARK}/{VERSION}-" + pack(params, sp)
 
 
+@dataclass(frozen=True)
+class _Index:
+    """Where each word, float and dict shape of a space's vocabulary first is."""
+    words: dict[str, int]
+    floats: dict[float, int]                    # NaN apart: no NaN equals a key
+    nan: int | None
+    shapes: dict[tuple[str, ...], int]
+
+
+def _first(items) -> dict:
+    """Each item's first index (the one `tuple.index` gives)."""
+    return {item: i for i, item in reversed(list(enumerate(items)))}
+
+
+@functools.cache            # a cache on a pure function of a space, whose vocabulary is constants
+def _index(sp) -> _Index:
+    nans = [i for i, known in enumerate(sp.FLOATS) if math.isnan(known)]
+    floats = {known: i for known, i in _first(sp.FLOATS).items() if not math.isnan(known)}
+    return _Index(_first(sp.VOCAB), floats, nans[0] if nans else None, _first(sp.SHAPES))
+
+
 def pack(value, sp) -> str:
-    vocab, floats = sp.VOCAB, sp.FLOATS
+    return _pack(value, sp, _index(sp))
+
+
+def _pack(value, sp, index: _Index) -> str:
     if value is None or isinstance(value, bool):
         return {None: "n", True: "t", False: "f"}[value]
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
-        for i, known in enumerate(floats):
-            if known == value or (math.isnan(known) and math.isnan(value)):
-                return f"r{i}"
-        raise VocabularyError(f"float {value!r} is not in the {sp.family} space's FLOATS")
+        at = index.nan if math.isnan(value) else index.floats.get(value)
+        if at is None:
+            raise VocabularyError(f"float {value!r} is not in the {sp.family} space's FLOATS")
+        return f"r{at}"
     if isinstance(value, str):
-        if value not in vocab:
+        if value not in index.words:
             raise VocabularyError(f"string {value!r} is not in the {sp.family} space's VOCAB")
-        return f"s{vocab.index(value)}"
+        return f"s{index.words[value]}"
     if isinstance(value, dict):
         keys = tuple(sorted(value))
-        if keys in sp.SHAPES:
-            return f"k{sp.SHAPES.index(keys)}" + pack([value[k] for k in keys], sp)
-        return "d" + ".".join(pack(k, sp) + "." + pack(v, sp) for k, v in sorted(value.items())) + "z"
+        if keys in index.shapes:
+            return f"k{index.shapes[keys]}" + _pack([value[k] for k in keys], sp, index)
+        return "d" + ".".join(_pack(k, sp, index) + "." + _pack(v, sp, index) for k, v in sorted(value.items())) + "z"
     if isinstance(value, (list, tuple)):
         runs: list[list] = []                        # [packed item, how many in a row]
-        for item in (pack(v, sp) for v in value):
+        for item in (_pack(v, sp, index) for v in value):
             if runs and runs[-1][0] == item:
                 runs[-1][1] += 1
             else:

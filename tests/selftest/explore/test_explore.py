@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from types import SimpleNamespace
 
 import pytest
@@ -210,6 +211,26 @@ def test_id_encoding_round_trip():
     assert ids.unpack(ids.pack(plain, sp), sp) == plain
     with pytest.raises(catalog.NoSuchCase):
         ids.decode("varyings/explore/v1-k0aQz")
+
+
+class _Vocabulary:
+    """A space's vocabulary alone, with repeats: an id names a word by its first place."""
+    family = "made-up"
+    VOCAB = ("a", "b", "a", "c")
+    FLOATS = (1.0, math.nan, 0.0, -0.0, 1.0, math.nan, math.inf)
+    SHAPES = (("a", "b"), ("b", "c"), ("a", "b"))
+
+
+def test_packing_names_each_word_float_and_shape_by_its_first_place():
+    sp = _Vocabulary()
+    assert ids.pack(["c", "a", "b"], sp) == "as3.s0.s1z"
+    assert ids.pack([1.0, float("nan"), -0.0, 0.0, math.inf], sp) == "ar0.r1.r2.r2.r6z"    # -0.0 == 0.0
+    assert ids.pack({"b": 2, "a": 1}, sp) == "k0a1.2z" and ids.pack({"c": 2}, sp) == "ds3.2z"
+    for word, where in (("d", "VOCAB"), (2.5, "FLOATS")):
+        with pytest.raises(ids.VocabularyError, match=where):
+            ids.pack([word], sp)
+    value = [{"b": "a", "a": [math.inf, None, True]}, {"c": math.nan, "a": 0}]
+    assert ids.pack(ids.unpack(ids.pack(value, sp), sp), sp) == ids.pack(value, sp)
 
 
 def test_the_catalog_finds_an_explored_id_and_export_names_its_files_within_limits(tmp_path):

@@ -429,3 +429,23 @@ def test_coords_agree_with_the_counts(domain):
         for u, v, w in coords:
             assert 0.0 <= min(u, v, w) and max(u, v, w) <= 1.0
             assert w == pytest.approx(1 - u - v if domain == "triangles" else 0.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("domain", ["triangles", "quads", "isolines"])
+def test_coords_count_the_points_tessellate_counts(domain):
+    # Two models of one rule: tess_coords lists the vertices (exactly, as integers over a common
+    # denominator), tessellate counts them ring by ring. Every inner level to 64, with outer
+    # levels that differ from it and from each other.
+    for n in range(1, 65):
+        outer, inner = (n, max(1, 65 - n), 1 + n % 7, 64), (n, 1 + (n * 5) % 64)
+        coords = tess_coords(domain, EQ, outer, inner)
+        assert len(coords) == len(set(coords)) == tessellate(domain, EQ, outer, inner).points
+        if domain == "triangles":                       # barycentric: u + v + w == 1
+            assert all(abs(u + v + w - 1) < 1e-15 for u, v, w in coords)
+
+
+def test_exact_points_are_in_lowest_terms():
+    from harness.oracle.tessellator import exact as lowest
+    assert lowest(6, 3, 0, 12) == lowest(2, 1, 0, 4) == (2, 1, 0, 4)       # one point, one tuple
+    assert lowest(0, 0, 0, 5) == (0, 0, 0, 1)
+    assert lowest(1, 1, 1, 3) == (1, 1, 1, 3)
