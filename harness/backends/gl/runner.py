@@ -19,6 +19,7 @@ from harness.backends import BackendError, check_requirements, readback_bytes
 from harness.backends.gl import programs as linking
 from harness.backends.gl import readback as reading
 from harness.backends.gl import state as gl_state
+from harness.backends.gl.calls import Calls
 from harness.backends.gl.context import open_contexts, select_platform
 from harness.backends.gl.draws import issue
 from harness.backends.gl.objects import Objects, quietly
@@ -48,6 +49,7 @@ class GLBackend:
         select_platform(platform)
         from OpenGL import GL
         self.gl: Any = GL
+        self.calls = Calls()                # the hot calls, past PyOpenGL's wrappers
         self.program_cache = program_cache
         self._contexts = open_contexts(platform, egl_device_only)
         self._facts: dict[str, dict[str, Any]] = {}     # profile -> version, extensions, limits
@@ -67,8 +69,8 @@ class GLBackend:
     def _framebuffer(self, made: Objects) -> None:
         """Surfaceless contexts have no default framebuffer, and draws need a complete one."""
         GL = self.gl
-        GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, made.framebuffer(GL.glGenFramebuffers(1)))
-        GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, made.renderbuffer(GL.glGenRenderbuffers(1)))
+        GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, made.new("framebuffer"))
+        GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, made.new("renderbuffer"))
         GL.glRenderbufferStorage(GL.GL_RENDERBUFFER, GL.GL_RGBA8, FB_SIZE, FB_SIZE)
         GL.glFramebufferRenderbuffer(GL.GL_FRAMEBUFFER, GL.GL_COLOR_ATTACHMENT0, GL.GL_RENDERBUFFER, made.last())
         status = GL.glCheckFramebufferStatus(GL.GL_FRAMEBUFFER)
@@ -113,7 +115,7 @@ class GLBackend:
         GL = self.gl
         with section("case context"):
             self._contexts.begin_case(case.requires.profile, batch)
-        made = Objects(GL)
+        made = Objects(GL, self.calls)
         try:
             with section("framebuffer"):
                 self._framebuffer(made)
@@ -137,7 +139,7 @@ class GLBackend:
         """The case's programs and inputs made, then its steps run in order."""
         GL = self.gl
         with section("compile+link"):
-            programs = self._programs.use(GL, case) if self.program_cache and linking.cacheable(case) \
+            programs = self._programs.use(GL, case, self.calls) if self.program_cache and linking.cacheable(case) \
                 else linking.programs(GL, case, made)
         with section("vertex data"):
             self._vertex_data(case, made)
@@ -160,12 +162,12 @@ class GLBackend:
 
     def _vertex_data(self, case: Case, made: Objects) -> None:
         GL = self.gl
-        GL.glBindVertexArray(made.vertex_array(GL.glGenVertexArrays(1)))
+        GL.glBindVertexArray(made.new("vertex_array"))
         for attr in case.attributes:
-            GL.glBindBuffer(GL.GL_ARRAY_BUFFER, made.buffer(GL.glGenBuffers(1)))
+            GL.glBindBuffer(GL.GL_ARRAY_BUFFER, made.new("buffer"))
             integer = {"int": ("<i4", GL.GL_INT), "uint": ("<u4", GL.GL_UNSIGNED_INT)}.get(attr.type)
             data = np.asarray(attr.data, dtype=integer[0] if integer else "<f4").tobytes()
-            GL.glBufferData(GL.GL_ARRAY_BUFFER, len(data), data, GL.GL_STATIC_DRAW)
+            made.calls.buffer_data(GL.GL_ARRAY_BUFFER, len(data), data, GL.GL_STATIC_DRAW)
             if attr.array == "TEXTURE_COORD":          # the compatibility array of gl_MultiTexCoord0
                 GL.glClientActiveTexture(GL.GL_TEXTURE0)
                 GL.glTexCoordPointer(attr.components, GL.GL_FLOAT, 0, None)
@@ -179,9 +181,9 @@ class GLBackend:
             GL.glEnableVertexAttribArray(attr.location)
         GL.glBindBuffer(GL.GL_ARRAY_BUFFER, 0)
         if case.indices:                               # the element array binding is VAO state
-            GL.glBindBuffer(GL.GL_ELEMENT_ARRAY_BUFFER, made.buffer(GL.glGenBuffers(1)))
+            GL.glBindBuffer(GL.GL_ELEMENT_ARRAY_BUFFER, made.new("buffer"))
             data = np.asarray(case.indices, dtype=INDEX_TYPES[case.index_type].dtype).tobytes()
-            GL.glBufferData(GL.GL_ELEMENT_ARRAY_BUFFER, len(data), data, GL.GL_STATIC_DRAW)
+            made.calls.buffer_data(GL.GL_ELEMENT_ARRAY_BUFFER, len(data), data, GL.GL_STATIC_DRAW)
 
     def _step(self, case: Case, index: int, made: Objects) -> Step:
         """Run step `index` and return its observation."""
@@ -219,15 +221,16 @@ class GLBackend:
         stride = record_dtype(readback.captures).itemsize
         xfb = None
         if readback.captures:
-            xfb = made.buffer(GL.glGenBuffers(1))
+            xfb = made.new("buffer")
             GL.glBindBuffer(GL.GL_TRANSFORM_FEEDBACK_BUFFER, xfb)
-            GL.glBufferData(GL.GL_TRANSFORM_FEEDBACK_BUFFER, stride * readback.max_records, None, GL.GL_STATIC_READ)
+            made.calls.buffer_data(GL.GL_TRANSFORM_FEEDBACK_BUFFER, stride * readback.max_records, None,
+                                   GL.GL_STATIC_READ)
             GL.glBindBufferBase(GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0, xfb)
             GL.glEnable(GL.GL_RASTERIZER_DISCARD)
         queries = {"primitives_generated": GL.GL_PRIMITIVES_GENERATED}
         if xfb is not None:
             queries["xfb_primitives_written"] = GL.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN
-        ids = {name: made.query(GL.glGenQueries(1)) for name in queries}
+        ids = {name: made.new("query") for name in queries}
         try:
             error = self._act(case, step, made, [(queries[name], ids[name]) for name in queries], xfb is not None)
         finally:
@@ -235,7 +238,7 @@ class GLBackend:
                 gl_state.unset_extras(GL, state)
         for cap in state.enable:
             GL.glDisable(gl_state.capability(GL, cap))
-        observed = Step(counts={name: int(GL.glGetQueryObjectuiv(ids[name], GL.GL_QUERY_RESULT)) for name in queries})
+        observed = Step(counts={name: made.calls.query_result(ids[name]) for name in queries})
         if error is not None:
             observed.counts["gl_error"] = error
         if per_draw_image:
@@ -273,7 +276,7 @@ class GLBackend:
                 GL.glDispatchCompute(*step.work_groups)
                 GL.glMemoryBarrier(GL.GL_ALL_BARRIER_BITS)
             elif isinstance(step, Draw):
-                issue(GL, case, step, lambda: made.buffer(GL.glGenBuffers(1)))
+                issue(GL, case, step, lambda: made.new("buffer"))
             error = int(GL.glGetError()) if case.readback.gl_error else None
             GL.glDisable(GL.GL_PRIMITIVE_RESTART)
         finally:
@@ -290,7 +293,7 @@ class GLBackend:
         GL.glNewList(name, getattr(GL, "GL_" + step.mode))
         try:
             gl_state.patch_parameters(GL, step.draw.state)
-            issue(GL, case, step.draw, lambda: made.buffer(GL.glGenBuffers(1)))
+            issue(GL, case, step.draw, lambda: made.new("buffer"))
         finally:
             quietly(GL.glEndList)         # never leave the context compiling
 

@@ -56,7 +56,7 @@ def set_extras(GL: Any, state: Any, made: Objects) -> None:
     for texture in state.textures:
         make_texture(GL, texture, made)
     for binding, size in state.storage_buffers:        # shader_runner's `ssbo N SIZE`: zeroed
-        GL.glBindBuffer(GL.GL_SHADER_STORAGE_BUFFER, made.buffer(GL.glGenBuffers(1)))
+        GL.glBindBuffer(GL.GL_SHADER_STORAGE_BUFFER, made.new("buffer"))
         GL.glBufferData(GL.GL_SHADER_STORAGE_BUFFER, size, bytes(size), GL.GL_DYNAMIC_DRAW)
         GL.glBindBufferBase(GL.GL_SHADER_STORAGE_BUFFER, binding, made.last())
     if state.projection is not None:
