@@ -7,6 +7,10 @@ call, a GLError naming the function and its arguments). Here they are called wit
 arguments the wrappers pass, the output written into a one-element array made once. A GLError
 from one of them names its output as the wrapper's would have (a numpy array of what the
 driver left in it), so a failing case reads the same whichever path made the call.
+
+Calls.glX is the raw glX, for entry points whose wrapper passes the arguments the harness
+gives (ctypes arrays, c_void_p offsets, a ctypes pointer array) on unchanged: the same call,
+and the same GLError, without the wrapper.
 """
 from __future__ import annotations
 
@@ -22,7 +26,7 @@ class Calls:
 
     def __init__(self) -> None:
         from OpenGL.error import GLError
-        from OpenGL.raw.GL.VERSION import GL_1_5, GL_2_0, GL_3_0
+        from OpenGL.raw.GL.VERSION import GL_1_0, GL_1_1, GL_1_2, GL_1_5, GL_2_0, GL_3_0, GL_3_1, GL_3_2, GL_4_0, GL_4_2
         self._error = GLError
         self._gen = {"buffer": GL_1_5.glGenBuffers, "query": GL_1_5.glGenQueries,
                      "framebuffer": GL_3_0.glGenFramebuffers, "renderbuffer": GL_3_0.glGenRenderbuffers,
@@ -35,6 +39,19 @@ class Calls:
             GL_1_5.glGetQueryObjectuiv, GL_2_0.glGetProgramiv, GL_2_0.glGetShaderiv
         self._buffer_data = GL_1_5.glBufferData
         self._GL_QUERY_RESULT = GL_1_5.GL_QUERY_RESULT
+        self.glPatchParameterfv: Any = GL_4_0.glPatchParameterfv
+        self.glClearBufferfv: Any = GL_3_0.glClearBufferfv
+        self.glClipPlane: Any = GL_1_0.glClipPlane
+        self.glTransformFeedbackVaryings: Any = GL_3_0.glTransformFeedbackVaryings
+        self.glVertexAttribPointer: Any = GL_2_0.glVertexAttribPointer     # the wrapper makes None c_void_p(None)
+        self.glDrawElements: Any = GL_1_1.glDrawElements
+        self.glDrawRangeElements: Any = GL_1_2.glDrawRangeElements
+        self.glDrawElementsInstanced: Any = GL_3_1.glDrawElementsInstanced
+        self.glDrawElementsBaseVertex: Any = GL_3_2.glDrawElementsBaseVertex
+        self.glDrawRangeElementsBaseVertex: Any = GL_3_2.glDrawRangeElementsBaseVertex
+        self.glDrawElementsInstancedBaseVertex: Any = GL_3_2.glDrawElementsInstancedBaseVertex
+        self.glDrawElementsInstancedBaseInstance: Any = GL_4_2.glDrawElementsInstancedBaseInstance
+        self.glDrawElementsInstancedBaseVertexBaseInstance: Any = GL_4_2.glDrawElementsInstancedBaseVertexBaseInstance
         self._uint = (ctypes.c_uint * 1)()
         self._int = (ctypes.c_int * 1)()
 

@@ -92,7 +92,7 @@ def link(GL: Any, case: Case, program: int, shaders: Shaders, made: Objects, com
     if names:
         array = (ctypes.c_char_p * len(names))(*names)
         pointers = ctypes.cast(array, ctypes.POINTER(ctypes.POINTER(ctypes.c_char)))
-        GL.glTransformFeedbackVaryings(program, len(names), pointers, GL.GL_INTERLEAVED_ATTRIBS)
+        made.calls.glTransformFeedbackVaryings(program, len(names), pointers, GL.GL_INTERLEAVED_ATTRIBS)
     GL.glLinkProgram(program)
     if not made.calls.program_iv(program, GL.GL_LINK_STATUS):
         log = text(GL.glGetProgramInfoLog(program))

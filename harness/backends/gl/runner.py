@@ -131,7 +131,7 @@ class GLBackend:
         finally:
             made.delete()                   # shared objects outlive the context: delete them first
             if batch:
-                gl_state.restore(GL, case)
+                gl_state.restore(GL, case, self.calls)
             with section("case context"):
                 self._contexts.end_case()
 
@@ -176,7 +176,8 @@ class GLBackend:
             if integer:
                 GL.glVertexAttribIPointer(attr.location, attr.components, integer[1], 0, None)
             else:
-                GL.glVertexAttribPointer(attr.location, attr.components, GL.GL_FLOAT, GL.GL_FALSE, 0, None)
+                made.calls.glVertexAttribPointer(attr.location, attr.components, GL.GL_FLOAT, GL.GL_FALSE, 0,
+                                                 ctypes.c_void_p(None))
             GL.glVertexAttribDivisor(attr.location, attr.divisor)
             GL.glEnableVertexAttribArray(attr.location)
         GL.glBindBuffer(GL.GL_ARRAY_BUFFER, 0)
@@ -191,7 +192,7 @@ class GLBackend:
         if isinstance(step, Read):
             return reading.read_step(GL, case, step, self._facts[case.requires.profile])
         if isinstance(step, Clear):
-            GL.glClearBufferfv(GL.GL_COLOR, 0, (ctypes.c_float * 4)(*step.color))
+            made.calls.glClearBufferfv(GL.GL_COLOR, 0, (ctypes.c_float * 4)(*step.color))
         elif isinstance(step, DeleteList):
             name = _last_list(step, made)
             GL.glDeleteLists(name, 1)
@@ -207,14 +208,14 @@ class GLBackend:
         GL = self.gl
         readback, state = case.readback, step_state(step)
         if not isinstance(step, NewList):           # a list's are compiled into it
-            gl_state.patch_parameters(GL, state)
+            gl_state.patch_parameters(GL, state, made.calls)
         for i, plane in enumerate(state.clip_planes):
-            GL.glClipPlane(GL.GL_CLIP_PLANE0 + i, (ctypes.c_double * 4)(*plane))
+            made.calls.glClipPlane(GL.GL_CLIP_PLANE0 + i, (ctypes.c_double * 4)(*plane))
         for cap in state.enable:
             GL.glEnable(gl_state.capability(GL, cap))
         per_draw_image = readback.image and not readback.keep_image
         if per_draw_image:
-            GL.glClearBufferfv(GL.GL_COLOR, 0, (ctypes.c_float * 4)(*[readback.clear] * 4))
+            made.calls.glClearBufferfv(GL.GL_COLOR, 0, (ctypes.c_float * 4)(*[readback.clear] * 4))
         extra = gl_state.has_extras(state)
         if extra:
             gl_state.set_extras(GL, state, made)
@@ -276,7 +277,7 @@ class GLBackend:
                 GL.glDispatchCompute(*step.work_groups)
                 GL.glMemoryBarrier(GL.GL_ALL_BARRIER_BITS)
             elif isinstance(step, Draw):
-                issue(GL, case, step, lambda: made.new("buffer"))
+                issue(GL, case, step, made)
             error = int(GL.glGetError()) if case.readback.gl_error else None
             GL.glDisable(GL.GL_PRIMITIVE_RESTART)
         finally:
@@ -292,8 +293,8 @@ class GLBackend:
         name = made.display_list(GL.glGenLists(1))
         GL.glNewList(name, getattr(GL, "GL_" + step.mode))
         try:
-            gl_state.patch_parameters(GL, step.draw.state)
-            issue(GL, case, step.draw, lambda: made.new("buffer"))
+            gl_state.patch_parameters(GL, step.draw.state, made.calls)
+            issue(GL, case, step.draw, made)
         finally:
             quietly(GL.glEndList)         # never leave the context compiling
 
