@@ -37,7 +37,7 @@ class Calls:
                         "vertex_array": GL_3_0.glDeleteVertexArrays}
         self._query_result, self._program_iv, self._shader_iv = \
             GL_1_5.glGetQueryObjectuiv, GL_2_0.glGetProgramiv, GL_2_0.glGetShaderiv
-        self._buffer_data = GL_1_5.glBufferData
+        self._buffer_data, self._buffer_sub_data = GL_1_5.glBufferData, GL_1_5.glGetBufferSubData
         self._GL_QUERY_RESULT = GL_1_5.GL_QUERY_RESULT
         self.glPatchParameterfv: Any = GL_4_0.glPatchParameterfv
         self.glClearBufferfv: Any = GL_3_0.glClearBufferfv
@@ -83,11 +83,20 @@ class Calls:
         """glBufferData(target, size, data, usage), as the wrapper passes bytes or None on."""
         self._buffer_data(target, size, data, usage)
 
+    def buffer_sub_data(self, target: Any, offset: int, size: int) -> bytes:
+        """glGetBufferSubData(target, offset, size): `size` bytes (a new array: they are kept)."""
+        out = (ctypes.c_ubyte * size)()
+        self._call(self._buffer_sub_data, (target, offset, size), out, np.uint8)
+        return bytes(out)
+
     def _out(self, function: Any, args: tuple[Any, ...], out: Any, dtype: Any, start: int) -> int:
         out[0] = start
+        self._call(function, args, out, dtype)
+        return int(out[0])
+
+    def _call(self, function: Any, args: tuple[Any, ...], out: Any, dtype: Any) -> None:
         try:
             function(*args, out)
         except self._error as exc:
-            exc.cArguments = args + (np.array([out[0]], dtype=dtype),)     # as the wrapper's array
+            exc.cArguments = args + (np.array(out, dtype=dtype),)     # as the wrapper's numpy array
             raise
-        return int(out[0])

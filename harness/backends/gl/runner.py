@@ -248,7 +248,7 @@ class GLBackend:
             vertices = observed.counts["xfb_primitives_written"] * XFB_VERTICES[readback.xfb_primitive]
             observed.counts["xfb_vertices"] = vertices
             size = readback_bytes(vertices, stride, stride * readback.max_records)
-            observed.xfb = bytes(GL.glGetBufferSubData(GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0, size) if size else b"")
+            observed.xfb = made.calls.buffer_sub_data(GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0, size) if size else b""
         return observed
 
     def _act(self, case: Case, step: CaseStep, made: Objects, queries: list[tuple[Any, Any]],

@@ -46,6 +46,8 @@ pairs = {
     "query_result error": ((GL.glGetQueryObjectuiv, 99999, GL.GL_QUERY_RESULT), (calls.query_result, 99999)),
     "buffer_data error": ((GL.glBufferData, GL.GL_ARRAY_BUFFER, -1, b"abcd", GL.GL_STATIC_DRAW),
                           (calls.buffer_data, GL.GL_ARRAY_BUFFER, -1, b"abcd", GL.GL_STATIC_DRAW)),
+    "buffer_sub_data error": ((GL.glGetBufferSubData, GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0, 16),
+                              (calls.buffer_sub_data, GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0, 16)),
     "glPatchParameterfv error": ((GL.glPatchParameterfv, 0x1234, f4), (calls.glPatchParameterfv, 0x1234, f4)),
     "glClearBufferfv error": ((GL.glClearBufferfv, GL.GL_COLOR, 99, f4), (calls.glClearBufferfv, GL.GL_COLOR, 99, f4)),
     "glClipPlane error": ((GL.glClipPlane, 0x1234, d4), (calls.glClipPlane, 0x1234, d4)),
@@ -70,7 +72,7 @@ for read in (lambda q: GL.glGetQueryObjectuiv(q, GL.GL_QUERY_RESULT), calls.quer
 buffer = calls.gen("buffer")
 GL.glBindBuffer(GL.GL_ARRAY_BUFFER, buffer)
 calls.buffer_data(GL.GL_ARRAY_BUFFER, 4, b"abcd", GL.GL_STATIC_DRAW)
-data = bytes(GL.glGetBufferSubData(GL.GL_ARRAY_BUFFER, 0, 4)).decode()
+data = calls.buffer_sub_data(GL.GL_ARRAY_BUFFER, 0, 4).decode()
 print(json.dumps({"messages": found, "counts": counts, "data": data,
                   "made": [calls.gen(kind) > 0 for kind in ("framebuffer", "renderbuffer", "vertex_array")]}))
 '''
