@@ -38,6 +38,8 @@ class Calls:
         self._query_result, self._program_iv, self._shader_iv = \
             GL_1_5.glGetQueryObjectuiv, GL_2_0.glGetProgramiv, GL_2_0.glGetShaderiv
         self._buffer_data, self._buffer_sub_data = GL_1_5.glBufferData, GL_1_5.glGetBufferSubData
+        from OpenGL.GL.VERSION.GL_2_0 import glShaderSource      # its string array typed c_char_p
+        self._shader_source = glShaderSource.wrappedOperation
         self._GL_QUERY_RESULT = GL_1_5.GL_QUERY_RESULT
         self.glPatchParameterfv: Any = GL_4_0.glPatchParameterfv
         self.glClearBufferfv: Any = GL_3_0.glClearBufferfv
@@ -82,6 +84,11 @@ class Calls:
     def buffer_data(self, target: Any, size: int, data: bytes | None, usage: Any) -> None:
         """glBufferData(target, size, data, usage), as the wrapper passes bytes or None on."""
         self._buffer_data(target, size, data, usage)
+
+    def shader_source(self, shader: int, source: str) -> None:
+        """glShaderSource(shader, source) as its wrapper calls it: one UTF-8 string and its length."""
+        text = source.encode("utf-8")
+        self._shader_source(shader, 1, (ctypes.c_char_p * 1)(text), (ctypes.c_int * 1)(len(text)))
 
     def buffer_sub_data(self, target: Any, offset: int, size: int) -> bytes:
         """glGetBufferSubData(target, offset, size): `size` bytes (a new array: they are kept)."""

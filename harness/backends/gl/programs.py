@@ -78,7 +78,7 @@ def link(GL: Any, case: Case, program: int, shaders: Shaders, made: Objects, com
         shader = compiled.get((stage, source))
         if shader is None:
             shader = made.shader(GL.glCreateShader(getattr(GL, STAGE[stage].shader_type)))
-            GL.glShaderSource(shader, source)
+            made.calls.shader_source(shader, source)
             GL.glCompileShader(shader)
             if not made.calls.shader_iv(shader, GL.GL_COMPILE_STATUS):
                 log = text(GL.glGetShaderInfoLog(shader))

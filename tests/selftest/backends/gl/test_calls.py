@@ -37,8 +37,9 @@ def message(call, *args):
 
 f4, d4 = (ctypes.c_float * 4)(1, 2, 3, 4), (ctypes.c_double * 4)(1, 2, 3, 4)
 shader = GL.glCreateShader(GL.GL_VERTEX_SHADER)
-GL.glShaderSource(shader, "#version 130\nvoid main() { gl_Position = vec4(0.0); }\n")
+calls.shader_source(shader, "#version 130\nvoid main() { gl_Position = vec4(0.0); /* é */ }\n")
 GL.glCompileShader(shader)
+program = GL.glCreateProgram()
 pairs = {
     "shader_iv": ((GL.glGetShaderiv, shader, GL.GL_COMPILE_STATUS), (calls.shader_iv, shader, GL.GL_COMPILE_STATUS)),
     "shader_iv error": ((GL.glGetShaderiv, 99999, GL.GL_COMPILE_STATUS), (calls.shader_iv, 99999, GL.GL_COMPILE_STATUS)),
@@ -48,6 +49,9 @@ pairs = {
                           (calls.buffer_data, GL.GL_ARRAY_BUFFER, -1, b"abcd", GL.GL_STATIC_DRAW)),
     "buffer_sub_data error": ((GL.glGetBufferSubData, GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0, 16),
                               (calls.buffer_sub_data, GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0, 16)),
+    # glShaderSource has no error check in PyOpenGL: the error waits for the next call's check
+    "shader_source on a program": ((lambda: GL.glShaderSource(program, "void main() {}") or GL.glGetError(),),
+                                   (lambda: calls.shader_source(program, "void main() {}") or GL.glGetError(),)),
     "glPatchParameterfv error": ((GL.glPatchParameterfv, 0x1234, f4), (calls.glPatchParameterfv, 0x1234, f4)),
     "glClearBufferfv error": ((GL.glClearBufferfv, GL.GL_COLOR, 99, f4), (calls.glClearBufferfv, GL.GL_COLOR, 99, f4)),
     "glClipPlane error": ((GL.glClipPlane, 0x1234, d4), (calls.glClipPlane, 0x1234, d4)),
@@ -95,6 +99,12 @@ def test_a_gl_error_from_a_raw_call_reads_as_the_wrappers(answers):
         assert raw == wrapped, name
         if name.endswith("error"):          # the call did fail, and says so by name
             assert isinstance(raw, str) and raw.startswith("GL error GL_INVALID_"), (name, raw)
+
+
+def test_an_unchecked_call_stays_unchecked(answers):
+    """PyOpenGL checks no error after glShaderSource; nor does calls.shader_source, so a GL
+    error from it is still named by the next call, as before."""
+    assert answers["messages"]["shader_source on a program"] == [["value", 0x502]] * 2     # GL_INVALID_OPERATION
 
 
 def test_a_query_reads_the_same_count_either_way_and_its_name_is_deleted(answers):
