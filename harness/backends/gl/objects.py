@@ -38,12 +38,7 @@ class Objects:
 
     def program(self, name: Any) -> int: return self._add("program", name)
     def pipeline(self, name: Any) -> int: return self._add("pipeline", name)
-    def framebuffer(self, name: Any) -> int: return self._add("framebuffer", name)
-    def renderbuffer(self, name: Any) -> int: return self._add("renderbuffer", name)
     def shader(self, name: Any) -> int: return self._add("shader", name)
-    def buffer(self, name: Any) -> int: return self._add("buffer", name)
-    def vertex_array(self, name: Any) -> int: return self._add("vertex_array", name)
-    def query(self, name: Any) -> int: return self._add("query", name)
     def texture(self, name: Any) -> int: return self._add("texture", name)
     def display_list(self, name: Any) -> int: return self._add("display_list", name)
 
