@@ -195,13 +195,14 @@ class FaultyGL:
         fault = self.faults.get(case.id) or next(
             (f for pattern, f in self.faults.items() if "*" in pattern and fnmatch.fnmatchcase(case.id, pattern)), "none")
         inject(fault, self.mark)
-        GL = self.gl.gl
+        GL, calls = self.gl.gl, self.gl.calls
         if fault == "huge-xfb-count":
             self.gl.gl = _HugeCount(GL)
+            self.gl.calls = _HugeCount(calls, self.gl.gl)     # the runner reads query results here
         try:
             observation = self.gl.run(case, inside=dirty if fault == "dirty-state" else None, batch=batch)
         finally:
-            self.gl.gl = GL
+            self.gl.gl, self.gl.calls = GL, calls
         if fault == "gl-error":
             try:
                 GL.glEnable(0xFFFF)                 # not a capability: GL_INVALID_ENUM
@@ -317,10 +318,11 @@ class _Planted:
 class _HugeCount:
     """The OpenGL.GL or `vulkan` module whose transform-feedback primitives-written query answers
     HUGE_COUNT (the queries the GL runner began with that target; the first value the Vulkan
-    runner reads from its transform-feedback stream query)."""
+    runner reads from its transform-feedback stream query); or the GL runner's raw calls
+    (harness/backends/gl/calls.py), answering for the queries `begun` saw begin."""
 
-    def __init__(self, api):
-        self._api, self._written = api, set()
+    def __init__(self, api, begun=None):
+        self._api, self._written = api, (begun._written if begun is not None else set())
 
     def __getattr__(self, name):
         return getattr(self._api, name)
@@ -332,6 +334,10 @@ class _HugeCount:
 
     def glGetQueryObjectuiv(self, query, pname):
         value = self._api.glGetQueryObjectuiv(query, pname)
+        return HUGE_COUNT if int(query) in self._written else value
+
+    def query_result(self, query):
+        value = self._api.query_result(query)
         return HUGE_COUNT if int(query) in self._written else value
 
     def vkGetQueryPoolResults(self, device, pool, first, count, size, data, stride, flags):

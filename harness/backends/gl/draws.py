@@ -8,17 +8,19 @@ from __future__ import annotations
 
 import ctypes
 import struct
-from typing import Any, Callable
+from typing import Any
 
 from harness.backends import BackendError, indirect_commands
+from harness.backends.gl.objects import Objects
 from harness.model.case import Case, Draw
 from harness.model.glfacts import INDEX_TYPES
 
 PARAMETER_OFFSET = 4          # bytes into the parameter buffer where the draw count sits
 
 
-def issue(GL: Any, case: Case, draw: Draw, new_buffer: Callable[[], int]) -> None:
-    """`new_buffer()` makes a buffer object that is deleted with the case's other objects."""
+def issue(GL: Any, case: Case, draw: Draw, made: Objects) -> None:
+    """Buffers it needs are made in `made`, deleted with the case's other objects; the element
+    draws go through made.calls' raw functions (calls.py)."""
     mode = getattr(GL, "GL_" + draw.mode)
     command = draw.command
     index_type = getattr(GL, "GL_" + case.index_type)
@@ -28,9 +30,10 @@ def issue(GL: Any, case: Case, draw: Draw, new_buffer: Callable[[], int]) -> Non
         _multi(GL, command, mode, entries, index_type, size)
         return
     if "Indirect" in command:
-        _indirect(GL, case, draw, mode, index_type, new_buffer)
+        _indirect(GL, case, draw, mode, index_type, made)
         return
     (e,) = entries
+    raw = made.calls
     offset = ctypes.c_void_p(e.first * size)
     if command == "DrawArrays":
         GL.glDrawArrays(mode, e.first, e.count)
@@ -39,24 +42,24 @@ def issue(GL: Any, case: Case, draw: Draw, new_buffer: Callable[[], int]) -> Non
     elif command == "DrawArraysInstancedBaseInstance":
         GL.glDrawArraysInstancedBaseInstance(mode, e.first, e.count, e.instance_count, e.base_instance)
     elif command == "DrawElements":
-        GL.glDrawElements(mode, e.count, index_type, offset)
+        raw.glDrawElements(mode, e.count, index_type, offset)
     elif command == "DrawRangeElements":
         start, end = _range(case, e)
-        GL.glDrawRangeElements(mode, start, end, e.count, index_type, offset)
+        raw.glDrawRangeElements(mode, start, end, e.count, index_type, offset)
     elif command == "DrawElementsBaseVertex":
-        GL.glDrawElementsBaseVertex(mode, e.count, index_type, offset, e.base_vertex)
+        raw.glDrawElementsBaseVertex(mode, e.count, index_type, offset, e.base_vertex)
     elif command == "DrawRangeElementsBaseVertex":
         start, end = _range(case, e)
-        GL.glDrawRangeElementsBaseVertex(mode, start, end, e.count, index_type, offset, e.base_vertex)
+        raw.glDrawRangeElementsBaseVertex(mode, start, end, e.count, index_type, offset, e.base_vertex)
     elif command == "DrawElementsInstanced":
-        GL.glDrawElementsInstanced(mode, e.count, index_type, offset, e.instance_count)
+        raw.glDrawElementsInstanced(mode, e.count, index_type, offset, e.instance_count)
     elif command == "DrawElementsInstancedBaseVertex":
-        GL.glDrawElementsInstancedBaseVertex(mode, e.count, index_type, offset, e.instance_count, e.base_vertex)
+        raw.glDrawElementsInstancedBaseVertex(mode, e.count, index_type, offset, e.instance_count, e.base_vertex)
     elif command == "DrawElementsInstancedBaseInstance":
-        GL.glDrawElementsInstancedBaseInstance(mode, e.count, index_type, offset, e.instance_count,
+        raw.glDrawElementsInstancedBaseInstance(mode, e.count, index_type, offset, e.instance_count,
                                                e.base_instance)
     elif command == "DrawElementsInstancedBaseVertexBaseInstance":
-        GL.glDrawElementsInstancedBaseVertexBaseInstance(mode, e.count, index_type, offset, e.instance_count,
+        raw.glDrawElementsInstancedBaseVertexBaseInstance(mode, e.count, index_type, offset, e.instance_count,
                                                          e.base_vertex, e.base_instance)
     else:
         raise BackendError(f"unknown draw command gl{command}")
@@ -85,11 +88,11 @@ def _multi(GL: Any, command: str, mode: Any, entries: Any, index_type: Any, size
         raise BackendError(f"unknown draw command gl{command}")
 
 
-def _indirect(GL: Any, case: Case, draw: Draw, mode: Any, index_type: Any, new_buffer: Callable[[], int]) -> None:
+def _indirect(GL: Any, case: Case, draw: Draw, mode: Any, index_type: Any, made: Objects) -> None:
     elements = "Elements" in draw.command
     data, _ = indirect_commands(draw)
-    GL.glBindBuffer(GL.GL_DRAW_INDIRECT_BUFFER, new_buffer())
-    GL.glBufferData(GL.GL_DRAW_INDIRECT_BUFFER, len(data), data, GL.GL_STATIC_DRAW)
+    GL.glBindBuffer(GL.GL_DRAW_INDIRECT_BUFFER, made.new("buffer"))
+    made.calls.buffer_data(GL.GL_DRAW_INDIRECT_BUFFER, len(data), data, GL.GL_STATIC_DRAW)
     where = ctypes.c_void_p(draw.indirect_offset)
     n = len(draw.entries)
     command = draw.command
@@ -104,8 +107,8 @@ def _indirect(GL: Any, case: Case, draw: Draw, mode: Any, index_type: Any, new_b
     elif command in ("MultiDrawArraysIndirectCount", "MultiDrawElementsIndirectCount"):
         from OpenGL.GL.ARB import indirect_parameters as ARB
         parameters = struct.pack("<2I", 0xDEADBEEF, draw.draw_count)      # count at PARAMETER_OFFSET
-        GL.glBindBuffer(ARB.GL_PARAMETER_BUFFER_ARB, new_buffer())
-        GL.glBufferData(ARB.GL_PARAMETER_BUFFER_ARB, len(parameters), parameters, GL.GL_STATIC_DRAW)
+        GL.glBindBuffer(ARB.GL_PARAMETER_BUFFER_ARB, made.new("buffer"))
+        made.calls.buffer_data(ARB.GL_PARAMETER_BUFFER_ARB, len(parameters), parameters, GL.GL_STATIC_DRAW)
         if elements:
             ARB.glMultiDrawElementsIndirectCountARB(mode, index_type, where, PARAMETER_OFFSET, n,
                                                     draw.indirect_stride)

@@ -5,18 +5,26 @@ from typing import Any, Callable
 
 import numpy as np
 
+from harness.backends.gl.calls import Calls
+
 
 class Objects:
-    """GL objects a case created, deleted together when it ends."""
+    """GL objects a case created, deleted together when it ends; `calls`, the raw calls
+    (calls.py) that make and delete the common kinds."""
 
-    def __init__(self, GL: Any):
+    def __init__(self, GL: Any, calls: Calls):
         self.GL = GL
+        self.calls = calls
         self._made: list[tuple[str, int]] = []
 
     def _add(self, kind: str, name: Any) -> int:
-        name = int(np.ravel(name)[0])         # glGen* hand back arrays, glCreate* plain ints
+        name = name if isinstance(name, int) else int(np.ravel(name)[0])   # glGen* hand back arrays
         self._made.append((kind, name))
         return int(name)
+
+    def new(self, kind: str) -> int:
+        """A name made by glGen*(1) of a kind calls.py makes, to be deleted with the others."""
+        return self._add(kind, self.calls.gen(kind))
 
     def last(self) -> int:
         return self._made[-1][1]
@@ -30,12 +38,7 @@ class Objects:
 
     def program(self, name: Any) -> int: return self._add("program", name)
     def pipeline(self, name: Any) -> int: return self._add("pipeline", name)
-    def framebuffer(self, name: Any) -> int: return self._add("framebuffer", name)
-    def renderbuffer(self, name: Any) -> int: return self._add("renderbuffer", name)
     def shader(self, name: Any) -> int: return self._add("shader", name)
-    def buffer(self, name: Any) -> int: return self._add("buffer", name)
-    def vertex_array(self, name: Any) -> int: return self._add("vertex_array", name)
-    def query(self, name: Any) -> int: return self._add("query", name)
     def texture(self, name: Any) -> int: return self._add("texture", name)
     def display_list(self, name: Any) -> int: return self._add("display_list", name)
 
@@ -43,16 +46,15 @@ class Objects:
         GL = self.GL
         deleters: dict[str, Callable[[int], object]] = {
             "program": GL.glDeleteProgram, "shader": GL.glDeleteShader,
-            "buffer": lambda n: GL.glDeleteBuffers(1, [n]),
-            "vertex_array": lambda n: GL.glDeleteVertexArrays(1, [n]),
-            "query": lambda n: GL.glDeleteQueries(1, [n]),
             "pipeline": lambda n: GL.glDeleteProgramPipelines(1, [n]),
-            "framebuffer": lambda n: GL.glDeleteFramebuffers(1, [n]),
-            "renderbuffer": lambda n: GL.glDeleteRenderbuffers(1, [n]),
             "texture": lambda n: GL.glDeleteTextures(1, [n]),
             "display_list": lambda n: GL.glDeleteLists(n, 1)}
+        calls = self.calls
         for kind, name in reversed(self._made):
-            quietly(deleters[kind], name)
+            if calls.generates(kind):
+                quietly(calls.delete, kind, name)
+            else:
+                quietly(deleters[kind], name)
         self._made.clear()
 
 

@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from harness.backends import BackendError, Skip
+from harness.backends.gl.calls import Calls
 from harness.backends.gl.objects import Objects
 from harness.backends.gl.uniforms import block_property
 from harness.glsl.model import ParseError, parse
@@ -77,9 +78,9 @@ def link(GL: Any, case: Case, program: int, shaders: Shaders, made: Objects, com
         shader = compiled.get((stage, source))
         if shader is None:
             shader = made.shader(GL.glCreateShader(getattr(GL, STAGE[stage].shader_type)))
-            GL.glShaderSource(shader, source)
+            made.calls.shader_source(shader, source)
             GL.glCompileShader(shader)
-            if not GL.glGetShaderiv(shader, GL.GL_COMPILE_STATUS):
+            if not made.calls.shader_iv(shader, GL.GL_COMPILE_STATUS):
                 log = text(GL.glGetShaderInfoLog(shader))
                 raise BackendError(f"{which}{stage.upper()} failed to compile:\n{log}")
             compiled[(stage, source)] = shader
@@ -91,9 +92,9 @@ def link(GL: Any, case: Case, program: int, shaders: Shaders, made: Objects, com
     if names:
         array = (ctypes.c_char_p * len(names))(*names)
         pointers = ctypes.cast(array, ctypes.POINTER(ctypes.POINTER(ctypes.c_char)))
-        GL.glTransformFeedbackVaryings(program, len(names), pointers, GL.GL_INTERLEAVED_ATTRIBS)
+        made.calls.glTransformFeedbackVaryings(program, len(names), pointers, GL.GL_INTERLEAVED_ATTRIBS)
     GL.glLinkProgram(program)
-    if not GL.glGetProgramiv(program, GL.GL_LINK_STATUS):
+    if not made.calls.program_iv(program, GL.GL_LINK_STATUS):
         log = text(GL.glGetProgramInfoLog(program))
         if case.requires.link_failure_allowed:
             raise Skip(f"{case.requires.link_failure_allowed}; the program did not link: "
@@ -106,13 +107,13 @@ def uniform_buffers(GL: Any, program: int, shaders: Shaders, made: Objects) -> N
     unless the shaders give bindings themselves, as shader_runner does; `uniform` commands
     naming a block member write into it (set_uniform)."""
     explicit = any(re.search(r"layout\s*\([^)]*\bbinding\b", source) for _, source in shaders)
-    for block in range(int(GL.glGetProgramiv(program, GL.GL_ACTIVE_UNIFORM_BLOCKS))):
+    for block in range(made.calls.program_iv(program, GL.GL_ACTIVE_UNIFORM_BLOCKS)):
         if not explicit:
             GL.glUniformBlockBinding(program, block, block)
         binding = block_property(GL, program, block, GL.GL_UNIFORM_BLOCK_BINDING)
         size = block_property(GL, program, block, GL.GL_UNIFORM_BLOCK_DATA_SIZE)
-        GL.glBindBuffer(GL.GL_UNIFORM_BUFFER, made.buffer(GL.glGenBuffers(1)))
-        GL.glBufferData(GL.GL_UNIFORM_BUFFER, size, bytes(size), GL.GL_DYNAMIC_DRAW)
+        GL.glBindBuffer(GL.GL_UNIFORM_BUFFER, made.new("buffer"))
+        made.calls.buffer_data(GL.GL_UNIFORM_BUFFER, size, bytes(size), GL.GL_DYNAMIC_DRAW)
         GL.glBindBufferBase(GL.GL_UNIFORM_BUFFER, binding, made.last())
     GL.glBindBuffer(GL.GL_UNIFORM_BUFFER, 0)
 
@@ -125,7 +126,7 @@ class ProgramCache:
     def __init__(self) -> None:
         self._programs: dict[str, dict[Any, int]] = {}
 
-    def use(self, GL: Any, case: Case) -> list[int]:
+    def use(self, GL: Any, case: Case, calls: Calls) -> list[int]:
         """The case's linked program, from the cache or linked now, made current."""
         key = (case.shaders, tuple((c.varying, c.type) for c in case.readback.captures),
                tuple((a.name, a.location) for a in case.attributes if a.name),
@@ -134,7 +135,7 @@ class ProgramCache:
         if key in cache:
             cache[key] = cache.pop(key)                   # most recently used last
         else:
-            shaders = Objects(GL)
+            shaders = Objects(GL, calls)
             program = int(GL.glCreateProgram())
             try:
                 link(GL, case, program, case.shaders, shaders, {})

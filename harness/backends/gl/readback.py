@@ -32,8 +32,8 @@ def read_step(GL: Any, case: Case, step: Read, facts: Facts) -> Step:
 def image_target(GL: Any, readback: Readback, made: Objects) -> None:
     """The framebuffer a case with an image draws into, of its size and format."""
     size = cast(tuple[int, int], readback.image)
-    GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, made.framebuffer(GL.glGenFramebuffers(1)))
-    GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, made.renderbuffer(GL.glGenRenderbuffers(1)))
+    GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, made.new("framebuffer"))
+    GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, made.new("renderbuffer"))
     fmt = GL.GL_RGBA8 if readback.image_format == "RGBA8" else GL.GL_RGBA32F
     GL.glRenderbufferStorage(GL.GL_RENDERBUFFER, fmt, *size)
     GL.glFramebufferRenderbuffer(GL.GL_FRAMEBUFFER, GL.GL_COLOR_ATTACHMENT0, GL.GL_RENDERBUFFER, made.last())
@@ -51,7 +51,7 @@ def read_image(GL: Any, readback: Readback) -> bytes:
 def atomic_counter_buffer(GL: Any, count: int, made: Objects) -> None:
     """`count` GLuint counters, all 0, at GL_ATOMIC_COUNTER_BUFFER binding 0 (and the
     generic binding, which read_counters reads)."""
-    GL.glBindBuffer(GL.GL_ATOMIC_COUNTER_BUFFER, made.buffer(GL.glGenBuffers(1)))
+    GL.glBindBuffer(GL.GL_ATOMIC_COUNTER_BUFFER, made.new("buffer"))
     GL.glBufferData(GL.GL_ATOMIC_COUNTER_BUFFER, 4 * count, bytes(4 * count), GL.GL_DYNAMIC_READ)
     GL.glBindBufferBase(GL.GL_ATOMIC_COUNTER_BUFFER, 0, made.last())
 

@@ -19,6 +19,7 @@ from harness.backends import BackendError, check_requirements, readback_bytes
 from harness.backends.gl import programs as linking
 from harness.backends.gl import readback as reading
 from harness.backends.gl import state as gl_state
+from harness.backends.gl.calls import Calls
 from harness.backends.gl.context import open_contexts, select_platform
 from harness.backends.gl.draws import issue
 from harness.backends.gl.objects import Objects, quietly
@@ -49,6 +50,7 @@ class GLBackend:
         select_platform(platform)
         from OpenGL import GL
         self.gl: Any = GL
+        self.calls = Calls()                # the hot calls, past PyOpenGL's wrappers
         self.program_cache = program_cache
         self._contexts = open_contexts(platform, egl_device_only)
         self._facts: dict[str, dict[str, Any]] = {}     # profile -> version, extensions, limits
@@ -68,8 +70,8 @@ class GLBackend:
     def _framebuffer(self, made: Objects) -> None:
         """Surfaceless contexts have no default framebuffer, and draws need a complete one."""
         GL = self.gl
-        GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, made.framebuffer(GL.glGenFramebuffers(1)))
-        GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, made.renderbuffer(GL.glGenRenderbuffers(1)))
+        GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, made.new("framebuffer"))
+        GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, made.new("renderbuffer"))
         GL.glRenderbufferStorage(GL.GL_RENDERBUFFER, GL.GL_RGBA8, FB_SIZE, FB_SIZE)
         GL.glFramebufferRenderbuffer(GL.GL_FRAMEBUFFER, GL.GL_COLOR_ATTACHMENT0, GL.GL_RENDERBUFFER, made.last())
         status = GL.glCheckFramebufferStatus(GL.GL_FRAMEBUFFER)
@@ -124,7 +126,7 @@ class GLBackend:
         GL = self.gl
         with section("case context"):
             self._contexts.begin_case(case.requires.profile, batch)
-        made = Objects(GL)
+        made = Objects(GL, self.calls)
         try:
             with section("framebuffer"):
                 self._framebuffer(made)
@@ -140,7 +142,7 @@ class GLBackend:
         finally:
             made.delete()                   # shared objects outlive the context: delete them first
             if batch:
-                gl_state.restore(GL, case)
+                gl_state.restore(GL, case, self.calls)
             with section("case context"):
                 self._contexts.end_case()
 
@@ -148,7 +150,7 @@ class GLBackend:
         """The case's programs and inputs made, then its steps run in order."""
         GL = self.gl
         with section("compile+link"):
-            programs = self._programs.use(GL, case) if self.program_cache and linking.cacheable(case) \
+            programs = self._programs.use(GL, case, self.calls) if self.program_cache and linking.cacheable(case) \
                 else linking.programs(GL, case, made)
         with section("vertex data"):
             self._vertex_data(case, made)
@@ -171,12 +173,12 @@ class GLBackend:
 
     def _vertex_data(self, case: Case, made: Objects) -> None:
         GL = self.gl
-        GL.glBindVertexArray(made.vertex_array(GL.glGenVertexArrays(1)))
+        GL.glBindVertexArray(made.new("vertex_array"))
         for attr in case.attributes:
-            GL.glBindBuffer(GL.GL_ARRAY_BUFFER, made.buffer(GL.glGenBuffers(1)))
+            GL.glBindBuffer(GL.GL_ARRAY_BUFFER, made.new("buffer"))
             integer = {"int": ("<i4", GL.GL_INT), "uint": ("<u4", GL.GL_UNSIGNED_INT)}.get(attr.type)
             data = np.asarray(attr.data, dtype=integer[0] if integer else "<f4").tobytes()
-            GL.glBufferData(GL.GL_ARRAY_BUFFER, len(data), data, GL.GL_STATIC_DRAW)
+            made.calls.buffer_data(GL.GL_ARRAY_BUFFER, len(data), data, GL.GL_STATIC_DRAW)
             if attr.array == "TEXTURE_COORD":          # the compatibility array of gl_MultiTexCoord0
                 GL.glClientActiveTexture(GL.GL_TEXTURE0)
                 GL.glTexCoordPointer(attr.components, GL.GL_FLOAT, 0, None)
@@ -185,14 +187,15 @@ class GLBackend:
             if integer:
                 GL.glVertexAttribIPointer(attr.location, attr.components, integer[1], 0, None)
             else:
-                GL.glVertexAttribPointer(attr.location, attr.components, GL.GL_FLOAT, GL.GL_FALSE, 0, None)
+                made.calls.glVertexAttribPointer(attr.location, attr.components, GL.GL_FLOAT, GL.GL_FALSE, 0,
+                                                 ctypes.c_void_p(None))
             GL.glVertexAttribDivisor(attr.location, attr.divisor)
             GL.glEnableVertexAttribArray(attr.location)
         GL.glBindBuffer(GL.GL_ARRAY_BUFFER, 0)
         if case.indices:                               # the element array binding is VAO state
-            GL.glBindBuffer(GL.GL_ELEMENT_ARRAY_BUFFER, made.buffer(GL.glGenBuffers(1)))
+            GL.glBindBuffer(GL.GL_ELEMENT_ARRAY_BUFFER, made.new("buffer"))
             data = np.asarray(case.indices, dtype=INDEX_TYPES[case.index_type].dtype).tobytes()
-            GL.glBufferData(GL.GL_ELEMENT_ARRAY_BUFFER, len(data), data, GL.GL_STATIC_DRAW)
+            made.calls.buffer_data(GL.GL_ELEMENT_ARRAY_BUFFER, len(data), data, GL.GL_STATIC_DRAW)
 
     def _step(self, case: Case, index: int, made: Objects) -> Step:
         """Run step `index` and return its observation."""
@@ -200,7 +203,7 @@ class GLBackend:
         if isinstance(step, Read):
             return reading.read_step(GL, case, step, self._facts[case.requires.profile])
         if isinstance(step, Clear):
-            GL.glClearBufferfv(GL.GL_COLOR, 0, (ctypes.c_float * 4)(*step.color))
+            made.calls.glClearBufferfv(GL.GL_COLOR, 0, (ctypes.c_float * 4)(*step.color))
         elif isinstance(step, DeleteList):
             name = _last_list(step, made)
             GL.glDeleteLists(name, 1)
@@ -216,29 +219,30 @@ class GLBackend:
         GL = self.gl
         readback, state = case.readback, step_state(step)
         if not isinstance(step, NewList):           # a list's are compiled into it
-            gl_state.patch_parameters(GL, state)
+            gl_state.patch_parameters(GL, state, made.calls)
         for i, plane in enumerate(state.clip_planes):
-            GL.glClipPlane(GL.GL_CLIP_PLANE0 + i, (ctypes.c_double * 4)(*plane))
+            made.calls.glClipPlane(GL.GL_CLIP_PLANE0 + i, (ctypes.c_double * 4)(*plane))
         for cap in state.enable:
             GL.glEnable(gl_state.capability(GL, cap))
         per_draw_image = readback.image and not readback.keep_image
         if per_draw_image:
-            GL.glClearBufferfv(GL.GL_COLOR, 0, (ctypes.c_float * 4)(*[readback.clear] * 4))
+            made.calls.glClearBufferfv(GL.GL_COLOR, 0, (ctypes.c_float * 4)(*[readback.clear] * 4))
         extra = gl_state.has_extras(state)
         if extra:
             gl_state.set_extras(GL, state, made)
         stride = record_dtype(readback.captures).itemsize
         xfb = None
         if readback.captures:
-            xfb = made.buffer(GL.glGenBuffers(1))
+            xfb = made.new("buffer")
             GL.glBindBuffer(GL.GL_TRANSFORM_FEEDBACK_BUFFER, xfb)
-            GL.glBufferData(GL.GL_TRANSFORM_FEEDBACK_BUFFER, stride * readback.max_records, None, GL.GL_STATIC_READ)
+            made.calls.buffer_data(GL.GL_TRANSFORM_FEEDBACK_BUFFER, stride * readback.max_records, None,
+                                   GL.GL_STATIC_READ)
             GL.glBindBufferBase(GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0, xfb)
             GL.glEnable(GL.GL_RASTERIZER_DISCARD)
         queries = {"primitives_generated": GL.GL_PRIMITIVES_GENERATED}
         if xfb is not None:
             queries["xfb_primitives_written"] = GL.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN
-        ids = {name: made.query(GL.glGenQueries(1)) for name in queries}
+        ids = {name: made.new("query") for name in queries}
         try:
             error = self._act(case, step, made, [(queries[name], ids[name]) for name in queries], xfb is not None)
         finally:
@@ -246,7 +250,7 @@ class GLBackend:
                 gl_state.unset_extras(GL, state)
         for cap in state.enable:
             GL.glDisable(gl_state.capability(GL, cap))
-        observed = Step(counts={name: int(GL.glGetQueryObjectuiv(ids[name], GL.GL_QUERY_RESULT)) for name in queries})
+        observed = Step(counts={name: made.calls.query_result(ids[name]) for name in queries})
         if error is not None:
             observed.counts["gl_error"] = error
         if per_draw_image:
@@ -255,7 +259,7 @@ class GLBackend:
             vertices = observed.counts["xfb_primitives_written"] * XFB_VERTICES[readback.xfb_primitive]
             observed.counts["xfb_vertices"] = vertices
             size = readback_bytes(vertices, stride, stride * readback.max_records)
-            observed.xfb = bytes(GL.glGetBufferSubData(GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0, size) if size else b"")
+            observed.xfb = made.calls.buffer_sub_data(GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0, size) if size else b""
         return observed
 
     def _act(self, case: Case, step: CaseStep, made: Objects, queries: list[tuple[Any, Any]],
@@ -284,7 +288,7 @@ class GLBackend:
                 GL.glDispatchCompute(*step.work_groups)
                 GL.glMemoryBarrier(GL.GL_ALL_BARRIER_BITS)
             elif isinstance(step, Draw):
-                issue(GL, case, step, lambda: made.buffer(GL.glGenBuffers(1)))
+                issue(GL, case, step, made)
             error = int(GL.glGetError()) if case.readback.gl_error else None
             GL.glDisable(GL.GL_PRIMITIVE_RESTART)
         finally:
@@ -300,8 +304,8 @@ class GLBackend:
         name = made.display_list(GL.glGenLists(1))
         GL.glNewList(name, getattr(GL, "GL_" + step.mode))
         try:
-            gl_state.patch_parameters(GL, step.draw.state)
-            issue(GL, case, step.draw, lambda: made.buffer(GL.glGenBuffers(1)))
+            gl_state.patch_parameters(GL, step.draw.state, made.calls)
+            issue(GL, case, step.draw, made)
         finally:
             quietly(GL.glEndList)         # never leave the context compiling
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from harness.backends.gl.calls import Calls
 from harness.backends.gl.objects import Objects, quietly
 from harness.backends.gl.uniforms import active_program, set_uniform
 from harness.model.case import Case, step_state
@@ -26,13 +27,13 @@ def capability(GL: Any, name: str) -> int:
     return int(GL.GL_CLIP_DISTANCE0 + int(clip[1])) if clip else int(getattr(GL, "GL_" + name))
 
 
-def patch_parameters(GL: Any, state: Any) -> None:
+def patch_parameters(GL: Any, state: Any, calls: Calls) -> None:
     if state.patch_vertices is not None:
         GL.glPatchParameteri(GL.GL_PATCH_VERTICES, state.patch_vertices)
     if state.default_outer is not None:
-        GL.glPatchParameterfv(GL.GL_PATCH_DEFAULT_OUTER_LEVEL, (ctypes.c_float * 4)(*state.default_outer))
+        calls.glPatchParameterfv(GL.GL_PATCH_DEFAULT_OUTER_LEVEL, (ctypes.c_float * 4)(*state.default_outer))
     if state.default_inner is not None:
-        GL.glPatchParameterfv(GL.GL_PATCH_DEFAULT_INNER_LEVEL, (ctypes.c_float * 2)(*state.default_inner))
+        calls.glPatchParameterfv(GL.GL_PATCH_DEFAULT_INNER_LEVEL, (ctypes.c_float * 2)(*state.default_inner))
 
 
 def has_extras(state: Any) -> bool:
@@ -56,7 +57,7 @@ def set_extras(GL: Any, state: Any, made: Objects) -> None:
     for texture in state.textures:
         make_texture(GL, texture, made)
     for binding, size in state.storage_buffers:        # shader_runner's `ssbo N SIZE`: zeroed
-        GL.glBindBuffer(GL.GL_SHADER_STORAGE_BUFFER, made.buffer(GL.glGenBuffers(1)))
+        GL.glBindBuffer(GL.GL_SHADER_STORAGE_BUFFER, made.new("buffer"))
         GL.glBufferData(GL.GL_SHADER_STORAGE_BUFFER, size, bytes(size), GL.GL_DYNAMIC_DRAW)
         GL.glBindBufferBase(GL.GL_SHADER_STORAGE_BUFFER, binding, made.last())
     if state.projection is not None:
@@ -117,7 +118,7 @@ def make_texture(GL: Any, texture: Any, made: Objects) -> None:
     GL.glActiveTexture(GL.GL_TEXTURE0)
 
 
-def restore(GL: Any, case: Case) -> None:
+def restore(GL: Any, case: Case, calls: Calls) -> None:
     """Back to GL's initial values, in a batch's context, what the runner sets for a case and
     leaves set (a context per case drops it): bindings, the program, rasterizer discard,
     patch parameters, clip plane equations. What a case's own state leaves otherwise, the
@@ -133,7 +134,7 @@ def restore(GL: Any, case: Case) -> None:
     if any(s.patch_vertices is not None or s.default_outer is not None or s.default_inner is not None
            for s in states):
         quietly(GL.glPatchParameteri, GL.GL_PATCH_VERTICES, 3)
-        quietly(GL.glPatchParameterfv, GL.GL_PATCH_DEFAULT_OUTER_LEVEL, (ctypes.c_float * 4)(1, 1, 1, 1))
-        quietly(GL.glPatchParameterfv, GL.GL_PATCH_DEFAULT_INNER_LEVEL, (ctypes.c_float * 2)(1, 1))
+        quietly(calls.glPatchParameterfv, GL.GL_PATCH_DEFAULT_OUTER_LEVEL, (ctypes.c_float * 4)(1, 1, 1, 1))
+        quietly(calls.glPatchParameterfv, GL.GL_PATCH_DEFAULT_INNER_LEVEL, (ctypes.c_float * 2)(1, 1))
     for i in range(max((len(s.clip_planes) for s in states), default=0)):
-        quietly(GL.glClipPlane, GL.GL_CLIP_PLANE0 + i, (ctypes.c_double * 4)(0, 0, 0, 0))
+        quietly(calls.glClipPlane, GL.GL_CLIP_PLANE0 + i, (ctypes.c_double * 4)(0, 0, 0, 0))
