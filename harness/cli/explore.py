@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import dataclasses
 import os
 import signal
@@ -172,6 +173,7 @@ def explore_main(argv: list[str]) -> int:
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         with driver(args.target, plan.settings, mine[0] if mine else 0) as run:
+            gc.freeze()         # what start-up made lives to the end: out of every later collection
             parts = [(seed, family) for seed in mine for family in args.family]
             for number, (seed, family) in enumerate(parts):
                 now = time.monotonic()          # what is left, shared by the parts still to run
