@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import pytest
 
+from harness.base import profiling
 from harness.pytest_adapter.items import CaseItem
 
 PHASED_MARKS = frozenset({"skip", "skipif", "xfail", "usefixtures"})
@@ -37,7 +38,8 @@ def run(item: CaseItem, nextitem: pytest.Item | None) -> None:
     after this one finds them as it expects)."""
     hooks = item.ihook
     hooks.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
-    call = pytest.CallInfo.from_call(item.runtest, "call", reraise=(pytest.exit.Exception, KeyboardInterrupt))
+    with profiling.section("call"):            # as pytest's call phase is timed (harness/base/profiling.py)
+        call = pytest.CallInfo.from_call(item.runtest, "call", reraise=(pytest.exit.Exception, KeyboardInterrupt))
     report = hooks.pytest_runtest_makereport(item=item, call=call)
     hooks.pytest_runtest_logreport(report=report)
     item.session._setupstate.teardown_exact(nextitem)
