@@ -23,8 +23,15 @@ PINNED = [
 ]
 
 
-def test_ids_unique_and_well_formed(tess_cases, draw_params_cases):
-    generated = tess.generate()
+@pytest.fixture(scope="module")
+def regenerated():
+    """The tess family generated once more, for the tests that compare generations (one
+    generation is seconds of CPU: made once for the module)."""
+    return tess.generate()
+
+
+def test_ids_unique_and_well_formed(tess_cases, draw_params_cases, regenerated):
+    generated = regenerated
     assert len(generated) == len({c.id for c in generated}) >= 100
     every = list(tess_cases) + list(draw_params_cases)
     assert len(every) == len(set(every))
@@ -39,8 +46,8 @@ def test_every_id_is_a_valid_k_expression(tess_cases, draw_params_cases):
         assert Expression.compile(case_id).evaluate(lambda name, case_id=case_id: name == case_id), case_id
 
 
-def test_ids_stable_across_generations(tess_cases):
-    again = tess.generate()
+def test_ids_stable_across_generations(tess_cases, regenerated):
+    again = regenerated
     assert [c.id for c in again] == list(tess_cases)
     assert [c.to_json() for c in again] == [c.to_json() for c in tess_cases.values()]
 
@@ -50,8 +57,23 @@ def test_pinned_ids_exist(tess_cases, case_id):
     assert case_id in tess_cases
 
 
-def test_json_round_trip(tess_cases, draw_params_cases):
-    for case in list(tess_cases.values()) + list(draw_params_cases.values()):
+def _sample(cases: list[Case], every: int) -> list[Case]:
+    """Every `every`th case, and the first of each kind (the id's first three parts: a draw_params
+    command and its parameters' pattern, a tess domain and spacing)."""
+    kinds: set[str] = set()
+    chosen = []
+    for number, case in enumerate(cases):
+        kind = "/".join(case.id.split("/")[:3])
+        if number % every == 0 or kind not in kinds:
+            chosen.append(case)
+        kinds.add(kind)
+    return chosen
+
+
+# Every case in CI (marked slow: ~3 ms a case, 8 s in all); a contributor's run a sample.
+@pytest.mark.parametrize("every", [pytest.param(1, marks=pytest.mark.slow), 17])
+def test_json_round_trip(tess_cases, draw_params_cases, every):
+    for case in _sample(list(tess_cases.values()) + list(draw_params_cases.values()), every):
         text = case.to_json()
         again = Case.from_json(text)
         assert again == case
