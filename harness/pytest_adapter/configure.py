@@ -104,6 +104,7 @@ def _rules(config: pytest.Config, state: state_mod.PluginState) -> None:
         state.shard = sharding.chosen(config.getoption("shard"), state.settings.knobs)
     except sharding.ShardError as exc:
         raise HarnessUsageError(str(exc)) from None
+    state.scheduled = bool(config.getoption("in_process") and config.getoption("shard"))
 
 
 def _selected_targets(config: pytest.Config, state: state_mod.PluginState) -> list[str]:

@@ -12,23 +12,23 @@ runs as one call, whose report goes through pytest's reporting hooks as a call r
 protocol (warnings, faulthandler) still wrap it.
 
 Items that need pytest's phases keep them: anything but a case item, and a case item with a
-skip, skipif or xfail mark, or fixtures.
+skip, skipif or xfail mark (pytest's skipping plugin reads those in the setup phase). A case item
+is not a test function: it has no fixtures to set up.
 """
 from __future__ import annotations
 
 import pytest
 
 from harness.base import profiling
+from harness.pytest_adapter import state as state_mod
 from harness.pytest_adapter.items import CaseItem
 
-PHASED_MARKS = frozenset({"skip", "skipif", "xfail", "usefixtures"})
+PHASED_MARKS = frozenset({"skip", "skipif", "xfail"})
 
 
 def applies(item: pytest.Item) -> bool:
     """Whether `item` runs through `run` in this process."""
-    config = item.config
-    return (isinstance(item, CaseItem) and bool(config.getoption("in_process"))
-            and bool(config.getoption("shard")) and not getattr(item, "fixturenames", ())
+    return (isinstance(item, CaseItem) and state_mod.of(item.config).scheduled
             and not any(mark.name in PHASED_MARKS for mark in item.iter_markers()))
 
 

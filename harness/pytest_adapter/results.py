@@ -74,6 +74,5 @@ class ResultsWriter:
         earlier = [e for name, e in state.done.items() if name not in keys]
         # A scheduler's process (harness/scheduler/processes.py): the scheduler writes the run's
         # JUnit from every process's results.json; one of its own would never be read.
-        scheduled = self.config.getoption("in_process") and self.config.getoption("shard")
-        results.write(self.folder, earlier + fresh, None if scheduled else self.folder / "junit.xml",
+        results.write(self.folder, earlier + fresh, None if state.scheduled else self.folder / "junit.xml",
                       state.properties, state.manifest)

@@ -27,6 +27,7 @@ class PluginState:
     rules: core.Rules = core.Rules()
     skips: list[tuple[Any, str]] = field(default_factory=list)   # [(regex, "file:line")] from the skips files
     shard: sharding.Shard = sharding.Shard(1, 1)
+    scheduled: bool = False     # one of a scheduler's processes (harness/scheduler/processes.py): --in-process, --shard
     properties: dict[str, str] = field(default_factory=dict)     # harness version, git describe: JUnit properties
     manifest: dict[str, Any] = field(default_factory=dict)       # the expectation files and JUnit options
     done: dict[str, Any] = field(default_factory=dict)           # --resume: "<id>[<target>]" -> the entry there
