@@ -85,6 +85,13 @@ _TARGETS = {t.name: t for t in (
     Target("zink", "gl", _MESA_SW + (("GALLIUM_DRIVER", "zink"),),
            "Mesa zink on lavapipe (GL on Vulkan)", default=True, renderer=r"^zink.*llvmpipe", mesa="gl+vk",
            shared_programs=False),
+    # zink on lavapipe as zink runs on hardware: on a CPU device zink inlines uniforms, which keeps
+    # it off its "optimal keys" shader path (zink_screen.c, init_optimal_keys: `!inline_uniforms`
+    # is one of its conditions); ZINK_INLINE_UNIFORMS=0 turns inlining off, and radv, anv and nvk
+    # take that path. Not a default target: .ci/run gates it on the Mesas docs/ci.md names.
+    Target("zink-optimal", "gl", _MESA_SW + (("GALLIUM_DRIVER", "zink"), ("ZINK_INLINE_UNIFORMS", "0")),
+           "Mesa zink on lavapipe without inlined uniforms (the optimal-keys shader path hardware takes)",
+           renderer=r"^zink.*llvmpipe", mesa="gl+vk", shared_programs=False),
     Target("system-gl", "gl", (), "the machine's own GL driver through EGL", shader_cache_slot=True),
     Target("lavapipe", "vk", (_LAVAPIPE_ONLY,),
            "Mesa lavapipe through the harness's Vulkan backend (a GL-on-Vulkan layer of its own)",

@@ -10,7 +10,7 @@ from types import ModuleType
 
 from harness.base.errors import UsageError
 
-FAMILIES = ("tess", "draw_params", "varyings")
+FAMILIES = ("tess", "draw_params", "varyings", "primitives")
 CHECKOUT = Path(__file__).resolve().parents[2]
 BUNDLED = Path(__file__).resolve().parents[1] / "bundled"     # an installed wheel's copy of tests/<family>
 # Where tests/<family>/cases.py are: this checkout, else (installed) the wheel's bundled copy.

@@ -52,6 +52,9 @@ class DrawState:
     clip_planes: tuple[tuple[float, float, float, float], ...] = ()   # glClipPlane(GL_CLIP_PLANEi), compat
     uniforms: tuple[Uniform, ...] = ()                      # set before the draw; they stay set (program state)
     polygon_mode: str = ""                                  # "LINE" or "POINT" for this draw; "": FILL
+    # Non-empty: back faces take this mode ("FILL", "LINE" or "POINT") and front faces `polygon_mode`
+    # (glPolygonMode(GL_FRONT) and (GL_BACK), compatibility profile); "": both take `polygon_mode`.
+    polygon_mode_back: str = ""
     front_face: str = ""                                    # "CW" for this draw; "": CCW
     projection: tuple[float, ...] | None = None             # compat projection matrix (16, column-major) for this draw
     provoking_vertex: str = ""                              # "FIRST" for this draw; "": GL's initial LAST

@@ -37,7 +37,7 @@ def patch_parameters(GL: Any, state: Any, calls: Calls) -> None:
 
 
 def has_extras(state: Any) -> bool:
-    return bool(state.uniforms or state.polygon_mode or state.front_face or state.provoking_vertex
+    return bool(state.uniforms or state.polygon_mode or state.polygon_mode_back or state.front_face or state.provoking_vertex
                 or state.textures or state.projection is not None or state.storage_buffers)
 
 
@@ -48,7 +48,10 @@ def set_extras(GL: Any, state: Any, made: Objects) -> None:
         program = int(GL.glGetIntegerv(GL.GL_CURRENT_PROGRAM))
         for uniform in state.uniforms:
             set_uniform(GL, active_program(GL, uniform.stage) if uniform.stage else program, uniform)
-    if state.polygon_mode:
+    if state.polygon_mode_back:          # front and back apart: the compatibility profile's
+        GL.glPolygonMode(GL.GL_FRONT, getattr(GL, "GL_" + (state.polygon_mode or "FILL")))
+        GL.glPolygonMode(GL.GL_BACK, getattr(GL, "GL_" + state.polygon_mode_back))
+    elif state.polygon_mode:
         GL.glPolygonMode(GL.GL_FRONT_AND_BACK, getattr(GL, "GL_" + state.polygon_mode))
     if state.front_face:
         GL.glFrontFace(getattr(GL, "GL_" + state.front_face))
@@ -67,7 +70,7 @@ def set_extras(GL: Any, state: Any, made: Objects) -> None:
 
 
 def unset_extras(GL: Any, state: Any) -> None:
-    if state.polygon_mode:
+    if state.polygon_mode or state.polygon_mode_back:
         quietly(GL.glPolygonMode, GL.GL_FRONT_AND_BACK, GL.GL_FILL)
     if state.front_face:
         quietly(GL.glFrontFace, GL.GL_CCW)
