@@ -104,7 +104,7 @@ OPTIONS: dict[str, Option] = {o.dest: o for o in (
     Option("--results-dir", "where junit.xml, results.json, results.csv and failures.csv go (default: results)",
            default="results", metavar="DIR"),
     Option("--vk-without", "Vulkan backend: translations to switch off, to show the cases catch the hazard "
-           "(passthrough-tcs, base-vertex, draw-id, slot-map)", default="", metavar="T1,T2", setting=True),
+           "(passthrough-tcs, base-vertex, draw-id, slot-map, provoking-vertex)", default="", metavar="T1,T2", setting=True),
     Option("--vk-path", _paths_help("how direct multi-draws are issued", "native (VK_EXT_multi_draw, "
                                     "DrawIndex), split (single draws, gl_DrawID pushed)", "split"),
            default=config.VkPath.AUTO.value, choices=tuple(config.VkPath), setting=True),

@@ -7,8 +7,9 @@ drawing command had been called again", 10.3.6); instances and the sub-draws of 
 are runs of their own (10.4: each is a DrawArraysOneInstance / DrawElementsOneInstance call).
 Within a run, `assemble` lists the primitives of a mode: the positions (0-based, in the run) of
 the vertices that are rasterized, in the spec's order, and the provoking position under each
-convention. Vertices of an incomplete primitive are ignored (10.1: "a final vertex ... that
-does not complete a primitive is ignored"). Pure functions, no state.
+convention. Trailing vertices that complete no primitive make none (each rule of 10.1 counts
+whole primitives only; 13.3.2: "Incomplete primitives are not recorded"). Pure functions, no
+state.
 """
 from __future__ import annotations
 
@@ -79,9 +80,12 @@ def _each(size: int, drawn: Callable[[int], tuple[int, ...]], first: Callable[[i
 
 
 def _loop(n: int) -> list[tuple[tuple[int, ...], int, int]]:
-    # 10.1.3: "the final segment is drawn between vertices n and 1"; its provoking vertex under
-    # the last convention is vertex 1 (Table 13.2).
-    return [((k, k + 1), k, k + 1) for k in range(n - 1)] + [((n - 1, 0), n - 1, 0)] if n >= 2 else []
+    # the final segment joins vertex n to vertex 1; its provoking vertex is n under the first
+    # convention and 1 under the last (Table 13.2: "i + 1, if i < n; 1, if i = n")
+    if n < 2:
+        return []
+    segments: list[tuple[tuple[int, ...], int, int]] = [((k, k + 1), k, k + 1) for k in range(n - 1)]
+    return segments + [((n - 1, 0), n - 1, 0)]
 
 
 RULES: dict[str, Rule] = {
@@ -91,14 +95,14 @@ RULES: dict[str, Rule] = {
     "LINE_STRIP": lambda n: [((k, k + 1), k, k + 1) for k in range(n - 1)],
     "TRIANGLES": _each(3, lambda k: (3 * k, 3 * k + 1, 3 * k + 2), lambda k: 3 * k, lambda k: 3 * k + 2),
     "TRIANGLE_STRIP": lambda n: [((k, k + 1, k + 2), k, k + 2) for k in range(n - 2)],
-    # 10.1.8: every triangle of a fan shares the run's first vertex
+    # 10.1.7: "each vertex after the first always replaces vertex B of the two stored vertices"
     "TRIANGLE_FAN": lambda n: [((0, k + 1, k + 2), k + 1, k + 2) for k in range(n - 2)],
     "QUADS": _each(4, lambda k: (4 * k, 4 * k + 1, 4 * k + 2, 4 * k + 3), lambda k: 4 * k, lambda k: 4 * k + 3),
-    # 10.1.15: quad i is vertices 2i - 1, 2i, 2i + 2, 2i + 1 (1-based), in that order round it
+    # 10.1.9: "quad i has vertices (in order) v2i, v2i+1, v2i+3, and v2i+2" (0-based)
     "QUAD_STRIP": lambda n: [((2 * k, 2 * k + 1, 2 * k + 3, 2 * k + 2), 2 * k, 2 * k + 3)
                              for k in range(max(0, (n - 2) // 2))],
     "POLYGON": lambda n: [(tuple(range(n)), 0, 0)] if n >= 3 else [],
-    # 10.1.11-14: without a geometry shader the adjacent vertices are ignored
+    # 10.1.11-14, with adjacency: without a geometry shader only the main vertices are drawn
     "LINES_ADJACENCY": _each(4, lambda k: (4 * k + 1, 4 * k + 2), lambda k: 4 * k + 1, lambda k: 4 * k + 2),
     "LINE_STRIP_ADJACENCY": lambda n: [((k + 1, k + 2), k + 1, k + 2) for k in range(n - 3)],
     "TRIANGLES_ADJACENCY": _each(6, lambda k: (6 * k, 6 * k + 2, 6 * k + 4), lambda k: 6 * k, lambda k: 6 * k + 4),
@@ -124,11 +128,3 @@ def runs(indices: Sequence[int], restart_index: int | None) -> list[list[int]]:
         else:
             out[-1].append(position)
     return out
-
-
-def triangles_of(primitive: Primitive) -> list[tuple[int, int, int]]:
-    """A quad or polygon as the triangles of a fan from its first vertex; a triangle as itself.
-    Only their union is specified (10.1.15-16: a quad or polygon is one primitive); a check that
-    uses these must accept any decomposition."""
-    v = primitive.vertices
-    return [(v[0], v[i], v[i + 1]) for i in range(1, len(v) - 1)]

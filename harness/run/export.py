@@ -108,6 +108,7 @@ def _step_lines(case: Case, probes: bool = False) -> list[str]:
         lines += [f"enable GL_{_piglit_cap(cap)}" for cap in state.enable]
         lines += [f"clip plane {i} " + _numbers(plane) for i, plane in enumerate(state.clip_planes)]
         lines += [f"ssbo {binding} {size}" for binding, size in state.storage_buffers]
+        lines += _raster_lines(state)
         if isinstance(step, Draw):
             if probes:
                 lines.append("clear")                           # the harness clears before each draw
@@ -141,6 +142,17 @@ def _patch_lines(state: DrawState) -> list[str]:
         lines.append("patch parameter default level outer " + _numbers(state.default_outer))
     if state.default_inner is not None:
         lines.append("patch parameter default level inner " + _numbers(state.default_inner))
+    return lines
+
+
+def _raster_lines(state: DrawState) -> list[str]:
+    """shader_runner's `provoking vertex` and `polygon mode` commands for the step's state."""
+    lines = ["provoking vertex first"] if state.provoking_vertex == "FIRST" else []
+    if state.polygon_mode_back:
+        lines += [f"polygon mode GL_FRONT GL_{state.polygon_mode or 'FILL'}",
+                  f"polygon mode GL_BACK GL_{state.polygon_mode_back}"]
+    elif state.polygon_mode:
+        lines.append(f"polygon mode GL_FRONT_AND_BACK GL_{state.polygon_mode}")
     return lines
 
 

@@ -17,7 +17,7 @@ WANTED_EXTENSIONS = ("VK_EXT_transform_feedback", "VK_EXT_index_type_uint8",
                      "VK_EXT_primitive_topology_list_restart", "VK_KHR_draw_indirect_count",
                      "VK_EXT_primitives_generated_query", "VK_EXT_multi_draw",
                      "VK_EXT_extended_dynamic_state2", "VK_EXT_vertex_input_dynamic_state",
-                     "VK_KHR_maintenance5")
+                     "VK_KHR_maintenance5", "VK_EXT_provoking_vertex")
 # What a wanted extension needs enabled with it at the instance's Vulkan 1.2 (VK_KHR_maintenance5:
 # VK_KHR_dynamic_rendering, core in 1.3); without it the wanted one is left out.
 REQUIRED_WITH = {"VK_KHR_maintenance5": ("VK_KHR_dynamic_rendering",)}
@@ -40,6 +40,10 @@ OPTIONAL_FEATURES = (
      "VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT"),
     ("maintenance5", "VK_KHR_maintenance5", "VkPhysicalDeviceMaintenance5FeaturesKHR",
      "VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_5_FEATURES_KHR"),
+    # provokingVertexLast (GL's initial convention) and, with transform feedback,
+    # transformFeedbackPreservesProvokingVertex: enabled where offered, like every struct here.
+    ("pv", "VK_EXT_provoking_vertex", "VkPhysicalDeviceProvokingVertexFeaturesEXT",
+     "VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT"),
 )
 # The pipeline VUIDs of an unwritten PointSize in a point topology's last stage (07722 VS, 07723
 # TES, 07725 GS), which maintenance5 lifts.
@@ -59,6 +63,7 @@ class Device:
     eds2: Any
     vi: Any
     maintenance5: Any
+    pv: Any
 
     def __init__(self, validation: bool = False):
         app = vk.VkApplicationInfo(sType=vk.VK_STRUCTURE_TYPE_APPLICATION_INFO, pApplicationName="gl-layer-harness",
@@ -90,6 +95,7 @@ class Device:
         self.extensions = [e for e in WANTED_EXTENSIONS
                            if e in available and all(r in available for r in REQUIRED_WITH.get(e, ()))]
         self.extensions += sorted({r for e in self.extensions for r in REQUIRED_WITH.get(e, ())})
+        self.provoking_per_pipeline = self._provoking_per_pipeline()
         self._create_device()
         self.memory = vk.vkGetPhysicalDeviceMemoryProperties(self.physical)
         self.pool = vk.vkCreateCommandPool(self.device, vk.VkCommandPoolCreateInfo(
@@ -115,6 +121,19 @@ class Device:
         vk.vkGetPhysicalDeviceProperties2(self.physical, vk.VkPhysicalDeviceProperties2(
             sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, pNext=driver))
         return f"{vk.ffi.string(driver.driverName).decode()} {vk.ffi.string(driver.driverInfo).decode()}".strip()
+
+    def _provoking_per_pipeline(self) -> bool | None:
+        """VK_EXT_provoking_vertex's provokingVertexModePerPipeline (None without the extension):
+        whether pipelines of different provoking modes may share a render pass instance. The
+        layer does not depend on it: each GL draw is a render pass instance of its own with one
+        pipeline bound (recording.record_draw), so no render pass instance mixes modes."""
+        if "VK_EXT_provoking_vertex" not in self.extensions:
+            return None
+        pv = vk.VkPhysicalDeviceProvokingVertexPropertiesEXT(
+            sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_PROPERTIES_EXT)
+        vk.vkGetPhysicalDeviceProperties2(self.physical, vk.VkPhysicalDeviceProperties2(
+            sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, pNext=pv))
+        return bool(pv.provokingVertexModePerPipeline)
 
     def _messenger(self) -> None:
         """Validation errors are collected; the runner fails the case they happened in."""
@@ -179,6 +198,8 @@ class Device:
             "vertex_input_dynamic": self.vi is not None and self.vi.vertexInputDynamicState,
             # maintenance5: an unwritten PointSize is 1.0 (the point-size path, paths.py)
             "maintenance5": self.maintenance5 is not None and self.maintenance5.maintenance5,
+            # VK_EXT_provoking_vertex: GL's last-vertex convention (pipelines.provoking_mode)
+            "provoking_vertex_last": self.pv is not None and self.pv.provokingVertexLast,
             "multi_draw_indirect": core.multiDrawIndirect,
             "tessellation": core.tessellationShader,
             "geometry": core.geometryShader,

@@ -202,18 +202,32 @@ def rasterizes_points(case: Case) -> bool:
         return False
     programs = (case.shaders,) + tuple(case.programs)
     for d in case.draws():
-        stages = dict(programs[d.program])
-        if "gs" in stages:
-            out = re.search(r"layout\s*\(\s*(points|line_strip|triangle_strip)\b[^)]*\)\s*out\b", stages["gs"])
-            primitive = {"points": "points", "line_strip": "lines"}.get(out[1] if out else "", "triangles")
-        elif "tes" in stages:
-            primitive = ("points" if re.search(r"\bpoint_mode\b", stages["tes"]) else
-                         "lines" if re.search(r"\bisolines\b", stages["tes"]) else "triangles")
-        else:
-            primitive = ("points" if d.mode == "POINTS" else "lines" if d.mode.startswith("LINE") else "triangles")
+        primitive = primitive_of(dict(programs[d.program]), d.mode)
         if primitive == "points" or (primitive == "triangles" and d.state.polygon_mode == "POINT"):
             return True
     return False
+
+
+def primitive_of(stages: dict[str, str], mode: str) -> str:
+    """What the last pre-rasterization stage of a draw in `mode` emits: points, lines or
+    triangles (a GS's output primitive; a TES's point_mode, isolines or else triangles; else the
+    draw's mode)."""
+    if "gs" in stages:
+        out = re.search(r"layout\s*\(\s*(points|line_strip|triangle_strip)\b[^)]*\)\s*out\b", stages["gs"])
+        return {"points": "points", "line_strip": "lines"}.get(out[1] if out else "", "triangles")
+    if "tes" in stages:
+        return ("points" if re.search(r"\bpoint_mode\b", stages["tes"]) else
+                "lines" if re.search(r"\bisolines\b", stages["tes"]) else "triangles")
+    return "points" if mode == "POINTS" else "lines" if mode.startswith("LINE") else "triangles"
+
+
+def provokes(stages: dict[str, str], mode: str) -> bool:
+    """Whether a draw's primitives have a provoking vertex that GL's convention picks: they are
+    not points, nor tessellated patches without a GS (GL's Table 13.2 lists the drawing modes, and
+    a TES's primitives are none of them; a GS's output strips are, so they follow the convention)."""
+    if "tes" in stages and "gs" not in stages:
+        return False
+    return primitive_of(stages, mode) != "points"
 
 
 def depends_on_vertex_input(case: Case) -> bool:

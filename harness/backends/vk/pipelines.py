@@ -25,6 +25,7 @@ TOPOLOGY = {"POINTS": vk.VK_PRIMITIVE_TOPOLOGY_POINT_LIST, "LINES": vk.VK_PRIMIT
             "TRIANGLES_ADJACENCY": vk.VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY,
             "TRIANGLE_STRIP_ADJACENCY": vk.VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY}
 POLYGON_MODE = {"": vk.VK_POLYGON_MODE_FILL, "LINE": vk.VK_POLYGON_MODE_LINE, "POINT": vk.VK_POLYGON_MODE_POINT}
+PROVOKING = {"FIRST": vk.VK_PROVOKING_VERTEX_MODE_FIRST_VERTEX_EXT, "LAST": vk.VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT}
 CACHED = 32                                 # pipelines and shader modules kept between cases
 
 
@@ -34,6 +35,9 @@ class Raster:
     polygon_mode: str               # "" (fill), LINE or POINT
     front_face: str                 # "" (CCW) or CW
     cull: bool
+    # The provoking-vertex mode chained into the pipeline (VK_EXT_provoking_vertex): LAST or
+    # FIRST; "": none chained, Vulkan's first-vertex convention (provoking_mode)
+    provoking: str = ""
 
 
 @dataclass(frozen=True)
@@ -57,11 +61,48 @@ def check_topology(mode: str) -> None:
         raise Skip(f"the Vulkan backend has no primitive topology for GL_{mode}")
 
 
-def raster_of(state: Any, fill_mode_non_solid: bool) -> Raster:
-    raster = Raster(state.polygon_mode, state.front_face, "CULL_FACE" in state.enable)
+def _polygon_mode(mode: str) -> str:
+    """A GL polygon mode as Raster spells it: "" for FILL."""
+    return "" if mode == "FILL" else mode
+
+
+def raster_of(state: Any, fill_mode_non_solid: bool, provoking: str = "", primitive: str = "triangles",
+              discard: bool = False) -> Raster:
+    """The draw's Raster. `provoking`: its provoking_mode; `primitive`: what the last
+    pre-rasterization stage emits (paths.primitive_of); `discard`: rasterization discarded (a
+    capture), where no polygon is rasterized. Vulkan has one polygon mode for both faces: where
+    GL's back faces take another mode than its front faces, and back faces are drawn (no culling;
+    the layer culls GL's default, the back faces) as polygons, the draw is a Skip."""
+    front = _polygon_mode(state.polygon_mode)
+    back = _polygon_mode(getattr(state, "polygon_mode_back", "") or front)
+    cull = "CULL_FACE" in state.enable
+    if back != front and primitive == "triangles" and not cull and not discard:
+        raise Skip("Vulkan has one polygon mode for both faces; GL's front and back differ here "
+                   f"(front {front or 'FILL'}, back {back or 'FILL'})")
+    raster = Raster(front, state.front_face, cull, provoking)
     if raster.polygon_mode and not fill_mode_non_solid:
         raise Skip("the Vulkan device lacks fillModeNonSolid (polygon mode LINE/POINT)")
     return raster
+
+
+def provoking_mode(state: Any, provokes: bool, provoking_last: bool, faithful: bool = True) -> str:
+    """The provoking-vertex mode a draw's pipeline chains (Raster.provoking), as zink sets GL's
+    convention through VK_EXT_provoking_vertex: LAST for GL's initial LAST_VERTEX_CONVENTION
+    (`state.provoking_vertex` ""), FIRST for glProvokingVertex(GL_FIRST_VERTEX_CONVENTION),
+    where the device offers provokingVertexLast (`provoking_last`); else nothing (Vulkan's
+    first-vertex convention, which is GL's FIRST). A last-vertex draw whose primitives have a
+    provoking vertex (`provokes`: they are not points or tessellated patches) is a Skip on a
+    device without it: drawn, it would take the wrong vertex's flat values. `faithful` False (the
+    `provoking-vertex` translation switched off): nothing, whatever GL's convention, as a layer
+    that left Vulkan's default would."""
+    if not faithful:
+        return ""
+    if provoking_last:
+        return "FIRST" if state.provoking_vertex == "FIRST" else "LAST"
+    if state.provoking_vertex != "FIRST" and provokes:
+        raise Skip("the Vulkan device lacks VK_EXT_provoking_vertex (provokingVertexLast) for GL's "
+                   "last-vertex convention")
+    return ""
 
 
 class Pipelines:
@@ -163,8 +204,11 @@ def _tessellation(patch_vertices: int | None) -> Any:
 
 
 def _rasterization(raster: Raster, captures: bool) -> Any:
+    provoking = None if not raster.provoking else vk.VkPipelineRasterizationProvokingVertexStateCreateInfoEXT(
+        sType=vk.VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_PROVOKING_VERTEX_STATE_CREATE_INFO_EXT,
+        provokingVertexMode=PROVOKING[raster.provoking])
     return vk.VkPipelineRasterizationStateCreateInfo(
-        sType=vk.VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+        sType=vk.VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO, pNext=provoking,
         rasterizerDiscardEnable=captures, polygonMode=POLYGON_MODE[raster.polygon_mode],
         cullMode=vk.VK_CULL_MODE_BACK_BIT if raster.cull else vk.VK_CULL_MODE_NONE,
         frontFace=vk.VK_FRONT_FACE_CLOCKWISE if raster.front_face == "CW" else vk.VK_FRONT_FACE_COUNTER_CLOCKWISE,

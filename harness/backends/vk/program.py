@@ -12,7 +12,9 @@ from harness.glsl.preprocess import PreprocessError, preprocess
 from harness.glsl.tokens import tokenize
 from harness.model.glfacts import STAGE_KEYS
 
-TRANSLATIONS = ("passthrough-tcs", "base-vertex", "draw-id", "slot-map")
+# The switchable translations (`--vk-without`); `provoking-vertex` is pipeline state
+# (pipelines.provoking_mode), not a rewrite of the GLSL.
+TRANSLATIONS = ("passthrough-tcs", "base-vertex", "draw-id", "slot-map", "provoking-vertex")
 CLIP_PLANES = 4
 
 # The push constants every translated stage declares (std430: 112 bytes, planes at offset 48).

@@ -17,7 +17,7 @@ import vulkan as vk
 from harness.backends import BackendError, DeviceLost, Skip, check_requirements, readback_bytes
 from harness.backends.vk import paths, recording
 from harness.backends.vk.device import Buffer, Device
-from harness.backends.vk.pipelines import PipelineSpec, Pipelines, check_topology, raster_of
+from harness.backends.vk.pipelines import PipelineSpec, Pipelines, check_topology, provoking_mode, raster_of
 from harness.backends.vk.resources import CaseResources, Shared
 from harness.base.errors import LayerFault
 from harness.backends.vk.tcs import passthrough_tcs
@@ -257,7 +257,14 @@ class _CaseRun:
             stages["tcs"] = passthrough_tcs(stages["vs"], self.patch_vertices,
                                             faithful="passthrough-tcs" not in self.b.without)
         check_topology(draw.mode)
-        raster = raster_of(draw.state, bool(self.dev.features.features.fillModeNonSolid))
+        # GL's provoking-vertex convention as pipeline state (VK_EXT_provoking_vertex), as zink
+        # sets it; each draw is a render pass of its own, so provokingVertexModePerPipeline
+        # does not matter. Switched off (`provoking-vertex`): Vulkan's first-vertex convention.
+        provoking = provoking_mode(draw.state, paths.provokes(stages, draw.mode),
+                                   self.dev.has("provoking_vertex_last"),
+                                   faithful="provoking-vertex" not in self.b.without)
+        raster = raster_of(draw.state, bool(self.dev.features.features.fillModeNonSolid), provoking,
+                           paths.primitive_of(stages, draw.mode), discard=bool(self.case.readback.captures))
         # The patch-size path (paths.py): dynamic, the size is recorded per draw and a program with a
         # TCS has one pipeline for every size (a TCS-less one differs in its injected TCS anyway).
         # The vertex-input path: dynamic, one pipeline for every vertex layout (recorded per draw).

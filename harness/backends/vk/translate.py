@@ -18,7 +18,8 @@ The four switchable translations (`--vk-without`), each the fix for one hazard:
   vertex) get locations after the user's varyings, the same in every stage; two-sided colour
   selects on gl_FrontFacing and gl_ClipVertex becomes gl_ClipDistance against the user planes.
 Without `slot-map` the builtins start at location 0, on top of the user's varyings, as a naive
-layer would place them.
+layer would place them. A fifth switch, `provoking-vertex`, is pipeline state, not GLSL
+(pipelines.provoking_mode).
 """
 from __future__ import annotations
 

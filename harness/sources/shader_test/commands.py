@@ -153,10 +153,19 @@ def clip_plane(b: Builder, line: Line) -> None:
 
 
 def polygon_mode(b: Builder, line: Line) -> None:
+    """`polygon mode FACE MODE`: the front's mode is polygon_mode; the back's, where it differs,
+    polygon_mode_back (GL_FRONT and GL_BACK apart are the compatibility profile's)."""
     words = line.words
-    if words[2:4] != ["GL_FRONT_AND_BACK"] + words[3:4] or words[3] not in ("GL_LINE", "GL_POINT", "GL_FILL"):
-        raise Unsupported(f"{line.where}: GL_FRONT_AND_BACK only")
-    b.state.polygon_mode = "" if words[3] == "GL_FILL" else words[3][3:]
+    if len(words) != 4 or words[2] not in ("GL_FRONT_AND_BACK", "GL_FRONT", "GL_BACK") \
+            or words[3] not in ("GL_LINE", "GL_POINT", "GL_FILL"):
+        raise Unsupported(f"{line.where}: polygon mode FACE GL_LINE|GL_POINT|GL_FILL only")
+    mode = words[3][3:]
+    state = b.state
+    front = state.polygon_mode or "FILL"
+    back = state.polygon_mode_back or front
+    front, back = (mode if words[2] != "GL_BACK" else front), (mode if words[2] != "GL_FRONT" else back)
+    state.polygon_mode = "" if front == "FILL" else front
+    state.polygon_mode_back = "" if back == front else back
 
 
 def texture(b: Builder, line: Line) -> None:

@@ -109,6 +109,7 @@ class DrawingState:
     enabled: list[str] = field(default_factory=list)
     planes: dict[int, tuple[float, ...]] = field(default_factory=dict)
     polygon_mode: str = ""
+    polygon_mode_back: str = ""                     # set apart by `polygon mode GL_BACK ...`
     front_face: str = ""
     provoking_vertex: str = ""
     textures: dict[int, Texture] = field(default_factory=dict)   # unit -> the texture a `texture` command made
@@ -132,6 +133,7 @@ class DrawingState:
         state = DrawState(patch_vertices=self.patch_vertices, default_outer=outer, default_inner=inner,
                           enable=tuple(self.enabled), clip_planes=cast(tuple[Float4, ...], planes),
                           uniforms=tuple(self.uniforms), polygon_mode=self.polygon_mode,
+                          polygon_mode_back=self.polygon_mode_back,
                           front_face=self.front_face, projection=self.projection,
                           provoking_vertex=self.provoking_vertex,
                           textures=tuple(self.textures[u] for u in sorted(self.textures)),

@@ -51,8 +51,9 @@ def test_only_a_plain_program_without_uniforms_is_kept_across_cases(change, kept
 
 
 def test_state_extras_are_only_what_shader_test_files_set():
-    plain = SimpleNamespace(uniforms=(), polygon_mode="", front_face="", provoking_vertex="", textures=(),
-                            projection=None, storage_buffers=())
+    plain = SimpleNamespace(uniforms=(), polygon_mode="", polygon_mode_back="", front_face="", provoking_vertex="",
+                            textures=(), projection=None, storage_buffers=())
     assert not state.has_extras(plain)
     assert state.has_extras(SimpleNamespace(**(vars(plain) | {"front_face": "CW"})))
+    assert state.has_extras(SimpleNamespace(**(vars(plain) | {"polygon_mode_back": "LINE"})))
     assert state.has_extras(SimpleNamespace(**(vars(plain) | {"projection": np.eye(4).ravel()})))

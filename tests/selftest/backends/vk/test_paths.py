@@ -566,3 +566,25 @@ def test_every_path_option_names_a_field_of_the_paths_value():
     assert config.ChildOptions.from_arg(child.to_arg()) == child
     lavapipe = chosen.child_options(get("lavapipe"))
     assert config.ChildOptions.from_arg(lavapipe.to_arg()).vk_paths == chosen.vk_paths
+
+
+@pytest.mark.parametrize("stages, mode, primitive, provokes", [
+    ({}, "POINTS", "points", False),
+    ({}, "LINES", "lines", True),
+    ({}, "LINE_STRIP_ADJACENCY", "lines", True),
+    ({}, "TRIANGLE_FAN", "triangles", True),
+    ({"tes": "layout(triangles) in;"}, "PATCHES", "triangles", False),              # a TES's primitives
+    ({"tes": "layout(isolines) in;"}, "PATCHES", "lines", False),
+    ({"tes": "layout(triangles, point_mode) in;"}, "PATCHES", "points", False),
+    ({"gs": "layout(points) in;\nlayout(triangle_strip, max_vertices = 4) out;"}, "POINTS", "triangles", True),
+    ({"gs": "layout(triangles) in;\nlayout(points, max_vertices = 3) out;"}, "TRIANGLES", "points", False),
+    ({"tes": "layout(triangles) in;", "gs": "layout(triangles) in;\nlayout(line_strip, max_vertices = 4) out;"},
+     "PATCHES", "lines", True),
+])
+def test_which_draws_have_a_provoking_vertex(stages, mode, primitive, provokes):
+    """The primitive the last pre-rasterization stage emits, and whether GL's provoking-vertex
+    convention picks one of its vertices (the layer skips a last-vertex draw that has one on a
+    device without VK_EXT_provoking_vertex)."""
+    stages = {"vs": "void main() {}", **stages}
+    assert paths.primitive_of(stages, mode) == primitive
+    assert paths.provokes(stages, mode) is provokes

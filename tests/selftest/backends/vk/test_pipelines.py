@@ -1,6 +1,7 @@
 """The Vulkan runner's pipeline cache (harness/backends/vk/pipelines.py) against a fake Vulkan: a
 pipeline is made once per PipelineSpec and kept, least recently used first, and trimmed between
-cases; the spec's key is what makes the pipeline, not the order its stages were listed in."""
+cases; the spec's key is what makes the pipeline, not the order its stages were listed in; the
+rasterization state a draw's GL state asks for (polygon modes, GL's provoking-vertex convention)."""
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -44,10 +45,11 @@ def fake(monkeypatch):
     return fake
 
 
-def spec(n: int = 0, order: tuple[str, ...] = ("vs", "fs"), patch: int | None = 3) -> PipelineSpec:
+def spec(n: int = 0, order: tuple[str, ...] = ("vs", "fs"), patch: int | None = 3,
+         raster: Raster | None = None) -> PipelineSpec:
     stages = (("fs", f"// fs {n}"), ("vs", "// vs"))
     return PipelineSpec(stages, "POINTS", False, patch, (), False, vulkan.VK_FORMAT_R32G32B32A32_SFLOAT,
-                        Raster("", "", False), order=order)
+                        raster or Raster("", "", False), order=order)
 
 
 def test_a_pipeline_is_made_once_per_spec_whatever_the_stage_order(fake):
@@ -85,3 +87,67 @@ def test_a_topology_or_polygon_mode_the_layer_lacks_is_a_skip():
     with pytest.raises(Skip, match="fillModeNonSolid"):
         pipelines.raster_of(state, fill_mode_non_solid=False)
     assert pipelines.raster_of(state, fill_mode_non_solid=True) == Raster("LINE", "", False)
+
+
+def draw_state(**fields):
+    """The DrawState fields raster_of and provoking_mode read, GL's defaults unless given."""
+    return SimpleNamespace(**({"polygon_mode": "", "polygon_mode_back": "", "front_face": "", "enable": (),
+                               "provoking_vertex": ""} | fields))
+
+
+def test_the_provoking_mode_is_part_of_the_key_and_chained_into_the_rasterization_state(fake):
+    cache = Pipelines("device", vulkan.ffi.NULL)
+    made = {mode: cache.get(spec(raster=Raster("", "", False, mode)), vulkan.ffi.NULL) for mode in ("", "FIRST", "LAST")}
+    assert len(set(made.values())) == 3 and len(fake.made) == 3        # cached apart
+    none, first, last = (info.pRasterizationState.pNext for info in fake.made)
+    assert none == vulkan.ffi.NULL                                     # Vulkan's first-vertex convention
+    for chained, mode in ((first, vulkan.VK_PROVOKING_VERTEX_MODE_FIRST_VERTEX_EXT),
+                          (last, vulkan.VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT)):
+        pv = vulkan.ffi.cast("VkPipelineRasterizationProvokingVertexStateCreateInfoEXT *", chained)
+        assert pv.sType == vulkan.VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_PROVOKING_VERTEX_STATE_CREATE_INFO_EXT
+        assert pv.provokingVertexMode == mode
+
+
+@pytest.mark.parametrize("convention, provokes, last, faithful, mode", [
+    ("", True, True, True, "LAST"),                # GL's initial LAST_VERTEX_CONVENTION
+    ("FIRST", True, True, True, "FIRST"),
+    ("", False, True, True, "LAST"),               # chained whatever the primitive
+    ("FIRST", True, False, True, ""),              # Vulkan's default is GL's FIRST
+    ("", False, False, True, ""),                  # points and patches have no provoking vertex to pick
+    ("", True, True, False, ""),                   # switched off: Vulkan's FIRST, the wrong vertex
+    ("", True, False, False, ""),
+])
+def test_gls_convention_is_the_pipelines_provoking_mode(convention, provokes, last, faithful, mode):
+    state = draw_state(provoking_vertex=convention)
+    assert pipelines.provoking_mode(state, provokes, last, faithful) == mode
+
+
+def test_a_last_vertex_draw_without_provoking_vertex_last_is_a_skip_naming_the_extension():
+    with pytest.raises(Skip, match=r"^the Vulkan device lacks VK_EXT_provoking_vertex \(provokingVertexLast\)"):
+        pipelines.provoking_mode(draw_state(), provokes=True, provoking_last=False)
+
+
+def test_the_raster_carries_the_provoking_mode():
+    assert pipelines.raster_of(draw_state(), True, "LAST") == Raster("", "", False, "LAST")
+    assert pipelines.raster_of(draw_state(), True) != pipelines.raster_of(draw_state(), True, "LAST")
+
+
+@pytest.mark.parametrize("front, back", [("LINE", "FILL"), ("", "POINT"), ("POINT", "LINE")])
+def test_front_and_back_polygon_modes_that_differ_are_a_skip(front, back):
+    state = draw_state(polygon_mode=front, polygon_mode_back=back)
+    with pytest.raises(Skip, match="^Vulkan has one polygon mode for both faces; GL's front and back differ here"):
+        pipelines.raster_of(state, fill_mode_non_solid=True)
+
+
+def test_one_polygon_mode_serves_where_the_back_mode_cannot_show():
+    # the same mode twice ("FILL" is GL's fill, Raster's "")
+    assert pipelines.raster_of(draw_state(polygon_mode_back="FILL"), True) == Raster("", "", False)
+    assert pipelines.raster_of(draw_state(polygon_mode="LINE", polygon_mode_back="LINE"), True).polygon_mode == "LINE"
+    differ = draw_state(polygon_mode="LINE", polygon_mode_back="FILL")
+    # back faces culled (GL's default cull face, the layer's), lines and points, a capture
+    assert pipelines.raster_of(draw_state(polygon_mode="LINE", polygon_mode_back="FILL", enable=("CULL_FACE",)),
+                               True) == Raster("LINE", "", True)
+    assert pipelines.raster_of(differ, True, primitive="lines").polygon_mode == "LINE"
+    assert pipelines.raster_of(differ, True, discard=True).polygon_mode == "LINE"
+    # a state without the field (an older DrawState): both faces take polygon_mode
+    assert pipelines.raster_of(SimpleNamespace(polygon_mode="POINT", front_face="", enable=()), True).polygon_mode == "POINT"

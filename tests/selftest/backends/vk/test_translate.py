@@ -176,6 +176,8 @@ def case_of(family_name: str, case_id: str):
      "patch 0, TES: gl_TessLevelOuter = (1, 1, 1, 1), expected (2, 3, 4, 5)"),
     ("slot-map", "varyings", "varyings/vs-fs/glsl130compat/builtins-secondary/users-3xvec4-12c",
      "FS input gl_SecondaryColor.x (gl_FrontSecondaryColor.x) = "),
+    ("provoking-vertex", "primitives", "primitives/lines/pv-last/arrays",
+     "flat id (vertex 3, the last vertex convention's) = 3 (the value of vertex 2), expected 4"),
 ])
 def test_each_translation_off_fails_its_family(lavapipe, switch, family_name, case_id, words):
     case = case_of(family_name, case_id)
