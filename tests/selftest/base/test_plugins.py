@@ -28,7 +28,8 @@ def test_the_product_registers_no_test_backend_or_target():
     out = subprocess.run([sys.executable, "-c", PRODUCT], env=env, capture_output=True, text=True, check=True).stdout
     backends, names = json.loads(out)
     assert backends == ["gl", "vk"]
-    assert names == sorted(["llvmpipe", "zink", "system-gl", "lavapipe", "lavapipe-split", "system-vk", "zink-system"])
+    assert names == sorted(["llvmpipe", "zink", "zink-optimal", "system-gl", "lavapipe", "lavapipe-split", "system-vk",
+                            "zink-system"])
 
 
 def test_the_product_types_carry_no_fault_switch():

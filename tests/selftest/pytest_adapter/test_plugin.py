@@ -163,7 +163,7 @@ def test_unknown_target_is_one_line_and_nonzero():
     proc = pytest_run("tests/tess", "--target", "nope")
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == [
-        "Exit: ERROR: unknown target 'nope' (known: llvmpipe, zink, system-gl, lavapipe, lavapipe-split, "
+        "Exit: ERROR: unknown target 'nope' (known: llvmpipe, zink, zink-optimal, system-gl, lavapipe, lavapipe-split, "
         "system-vk, zink-system)"]
 
 

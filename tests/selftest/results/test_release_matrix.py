@@ -176,8 +176,8 @@ def test_failures_of_a_run_select_their_cases_and_targets(tmp_path):
                     "--case", f"{REGRESSED}[zink]", "--case", f"{ALWAYS_BAD}[lavapipe]", "--case", f"{DIED}[zink]",
                     "--target", "lavapipe", "--target", "zink"]
     assert matrix_cli.selection([], str(folder), "", [], ["zink"])[-2:] == ["--target", "zink"]
-    assert matrix_cli.selection([], None, "quads", [], [])[:4] == \
-        ["tests/tess", "tests/draw_params", "tests/varyings", "-k"]
+    assert matrix_cli.selection([], None, "quads", [], [])[:5] == \
+        ["tests/tess", "tests/draw_params", "tests/varyings", "tests/primitives", "-k"]
 
 
 def test_each_mesa_is_a_plain_harness_run(tmp_path):
