@@ -48,10 +48,6 @@ KIND = {"POINTS": "point", "LINES": "line", "LINE_LOOP": "line", "LINE_STRIP": "
         "LINES_ADJACENCY": "line", "LINE_STRIP_ADJACENCY": "line", "TRIANGLES": "triangle",
         "TRIANGLE_STRIP": "triangle", "TRIANGLE_FAN": "triangle", "TRIANGLES_ADJACENCY": "triangle",
         "TRIANGLE_STRIP_ADJACENCY": "triangle", "QUADS": "quad", "QUAD_STRIP": "quad", "POLYGON": "polygon"}
-# The fewest vertices a run needs for one primitive.
-MINIMUM = {"POINTS": 1, "LINES": 2, "LINE_LOOP": 2, "LINE_STRIP": 2, "TRIANGLES": 3, "TRIANGLE_STRIP": 3,
-           "TRIANGLE_FAN": 3, "QUADS": 4, "QUAD_STRIP": 4, "POLYGON": 3, "LINES_ADJACENCY": 4,
-           "LINE_STRIP_ADJACENCY": 4, "TRIANGLES_ADJACENCY": 6, "TRIANGLE_STRIP_ADJACENCY": 6}
 
 
 @dataclass(frozen=True)

@@ -186,7 +186,7 @@ def make_case(plan: Plan) -> Case:
     position_data = tuple(c for e in range(vertices) for c in positions.get(e, (-1000.0, -1000.0)))
     ids = tuple(float(e + 1) for e in range(vertices))
 
-    pixels, written = _expected(plan, shapes, positions, height)
+    pixels, written = _expected(plan, shapes, positions)
     if not any(p.value != CLEAR for p in pixels):
         raise ValueError(f"{plan.case_id()}: nothing drawn is checked")
     state = DrawState(provoking_vertex="FIRST" if plan.convention == "first" else "",
@@ -217,7 +217,7 @@ def _requirements(plan: Plan) -> Requirements:
     return Requirements(gl_version=version, profile="compat" if plan.compat else "core", limits=limits)
 
 
-def _expected(plan: Plan, shapes, positions, height) -> tuple[list[ExpectedPixel], list[tuple[float, str]]]:
+def _expected(plan: Plan, shapes, positions) -> tuple[list[ExpectedPixel], list[tuple[float, str]]]:
     path = PATHS[plan.path]
     bands = len(shapes)                       # an instance's bands: one per sub-draw's run
     runs = bands // path.entries
@@ -243,9 +243,8 @@ def _expected(plan: Plan, shapes, positions, height) -> tuple[list[ExpectedPixel
             drawn = []
             for primitive in oracle.assemble(plan.mode, len(run)):
                 corners = [(x, y - band * layout.BAND) for x, y in (positions[run[k]] for k in primitive.vertices)]
-                mode = plan.polygon[0] if _facing(corners) == "front" else plan.polygon[1]
-                if primitive.kind in ("point", "line"):
-                    mode = "FILL"
+                # counter-clockwise is front-facing (GL's initial CCW); points and lines take no mode
+                mode = plan.polygon[0] if layout.signed_area(corners) > 0 else plan.polygon[1]
                 drawn.append((primitive, corners, layout.samples(primitive, corners, mode)))
             if filled:
                 layout.check(drawn)
@@ -283,11 +282,6 @@ def _expected(plan: Plan, shapes, positions, height) -> tuple[list[ExpectedPixel
                                                     f"id", value))
             counted += len(drawn)
     return pixels, written
-
-
-def _facing(corners) -> str:
-    area = sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(corners, corners[1:] + corners[:1]))
-    return "front" if area > 0 else "back"          # counter-clockwise is front (GL's initial CCW)
 
 
 def conventions(mode: str) -> list[tuple[str, bool | None]]:

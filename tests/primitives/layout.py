@@ -138,11 +138,15 @@ def samples(primitive: Primitive, corners: list[Point], polygon_mode: str) -> li
 
 # -- the proof that a layout decides every sampled pixel ----------------------------------------
 
+def signed_area(polygon: list[Point]) -> float:
+    """Twice the polygon's area, positive counter-clockwise (GL's initial front face)."""
+    return sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(polygon, polygon[1:] + polygon[:1]))
+
+
 def _inside_by(p: Point, polygon: list[Point]) -> float:
     """The distance from p to the nearest edge of a convex polygon, negative outside (any
     winding; collinear corners allowed)."""
-    area = sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(polygon, polygon[1:] + polygon[:1]))
-    sign = 1 if area > 0 else -1
+    sign = 1 if signed_area(polygon) > 0 else -1
     best = math.inf
     for a, b in zip(polygon, polygon[1:] + polygon[:1]):
         length = math.hypot(b[0] - a[0], b[1] - a[1])

@@ -95,7 +95,6 @@ class Device:
         self.extensions = [e for e in WANTED_EXTENSIONS
                            if e in available and all(r in available for r in REQUIRED_WITH.get(e, ()))]
         self.extensions += sorted({r for e in self.extensions for r in REQUIRED_WITH.get(e, ())})
-        self.provoking_per_pipeline = self._provoking_per_pipeline()
         self._create_device()
         self.memory = vk.vkGetPhysicalDeviceMemoryProperties(self.physical)
         self.pool = vk.vkCreateCommandPool(self.device, vk.VkCommandPoolCreateInfo(
@@ -121,19 +120,6 @@ class Device:
         vk.vkGetPhysicalDeviceProperties2(self.physical, vk.VkPhysicalDeviceProperties2(
             sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, pNext=driver))
         return f"{vk.ffi.string(driver.driverName).decode()} {vk.ffi.string(driver.driverInfo).decode()}".strip()
-
-    def _provoking_per_pipeline(self) -> bool | None:
-        """VK_EXT_provoking_vertex's provokingVertexModePerPipeline (None without the extension):
-        whether pipelines of different provoking modes may share a render pass instance. The
-        layer does not depend on it: each GL draw is a render pass instance of its own with one
-        pipeline bound (recording.record_draw), so no render pass instance mixes modes."""
-        if "VK_EXT_provoking_vertex" not in self.extensions:
-            return None
-        pv = vk.VkPhysicalDeviceProvokingVertexPropertiesEXT(
-            sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_PROPERTIES_EXT)
-        vk.vkGetPhysicalDeviceProperties2(self.physical, vk.VkPhysicalDeviceProperties2(
-            sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, pNext=pv))
-        return bool(pv.provokingVertexModePerPipeline)
 
     def _messenger(self) -> None:
         """Validation errors are collected; the runner fails the case they happened in."""

@@ -74,7 +74,7 @@ def raster_of(state: Any, fill_mode_non_solid: bool, provoking: str = "", primit
     GL's back faces take another mode than its front faces, and back faces are drawn (no culling;
     the layer culls GL's default, the back faces) as polygons, the draw is a Skip."""
     front = _polygon_mode(state.polygon_mode)
-    back = _polygon_mode(getattr(state, "polygon_mode_back", "") or front)
+    back = _polygon_mode(state.polygon_mode_back or front)
     cull = "CULL_FACE" in state.enable
     if back != front and primitive == "triangles" and not cull and not discard:
         raise Skip("Vulkan has one polygon mode for both faces; GL's front and back differ here "

@@ -159,11 +159,13 @@ def polygon_mode(b: Builder, line: Line) -> None:
     if len(words) != 4 or words[2] not in ("GL_FRONT_AND_BACK", "GL_FRONT", "GL_BACK") \
             or words[3] not in ("GL_LINE", "GL_POINT", "GL_FILL"):
         raise Unsupported(f"{line.where}: polygon mode FACE GL_LINE|GL_POINT|GL_FILL only")
-    mode = words[3][3:]
-    state = b.state
+    mode, state = words[3][3:], b.state
     front = state.polygon_mode or "FILL"
     back = state.polygon_mode_back or front
-    front, back = (mode if words[2] != "GL_BACK" else front), (mode if words[2] != "GL_FRONT" else back)
+    if words[2] != "GL_BACK":
+        front = mode
+    if words[2] != "GL_FRONT":
+        back = mode
     state.polygon_mode = "" if front == "FILL" else front
     state.polygon_mode_back = "" if back == front else back
 

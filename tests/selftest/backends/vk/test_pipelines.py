@@ -83,7 +83,7 @@ def test_trim_destroys_the_least_recently_used_over_the_limit(fake):
 def test_a_topology_or_polygon_mode_the_layer_lacks_is_a_skip():
     with pytest.raises(Skip, match="GL_QUADS"):
         pipelines.check_topology("QUADS")
-    state = SimpleNamespace(polygon_mode="LINE", front_face="", enable=())
+    state = draw_state(polygon_mode="LINE")
     with pytest.raises(Skip, match="fillModeNonSolid"):
         pipelines.raster_of(state, fill_mode_non_solid=False)
     assert pipelines.raster_of(state, fill_mode_non_solid=True) == Raster("LINE", "", False)
@@ -150,4 +150,4 @@ def test_one_polygon_mode_serves_where_the_back_mode_cannot_show():
     assert pipelines.raster_of(differ, True, primitive="lines").polygon_mode == "LINE"
     assert pipelines.raster_of(differ, True, discard=True).polygon_mode == "LINE"
     # a state without the field (an older DrawState): both faces take polygon_mode
-    assert pipelines.raster_of(SimpleNamespace(polygon_mode="POINT", front_face="", enable=()), True).polygon_mode == "POINT"
+    assert pipelines.raster_of(draw_state(polygon_mode="POINT"), True).polygon_mode == "POINT"
