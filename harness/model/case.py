@@ -16,18 +16,19 @@ from typing import Any
 
 from harness.model import codec
 from harness.model.codec import SCHEMA, CaseError
-from harness.model.expectations import (CAPTURE_TYPES, Capture, ExpectedPixel, ExpectedRecord, Expectation, Probe,
-                                        QueryValue, Readback, RecordGroup, StorageProbe, TessCoordCheck, ValueSet)
+from harness.model.expectations import (CAPTURE_TYPES, Capture, CapturedPrimitive, ExpectedPixel, ExpectedRecord,
+                                        Expectation, PrimitiveCapture, Probe, QueryValue, Readback, RecordGroup,
+                                        STATISTICS, StorageProbe, TessCoordCheck, ValueSet)
 from harness.model.glfacts import INDEX_TYPES, STAGE_KEYS
 from harness.model.steps import (LIST_MODES, CallList, Clear, DeleteList, Dispatch, Draw, DrawEntry, DrawState, Link,
                                  NewList, ProgramQuery, Read, SetState, Step, Texture, Uniform, step_draw, step_label,
                                  step_state)
 
 # The names the rest of the harness imports from here: the case and every part of it.
-__all__ = ["CAPTURE_TYPES", "ID_RE", "LIST_MODES", "SCHEMA", "Attribute", "CallList", "Capture", "Case", "CaseError",
-           "Clear", "DeleteList", "Dispatch", "Draw", "DrawEntry", "DrawState", "ExpectedPixel", "ExpectedRecord",
-           "Expectation", "Link", "NewList", "Probe", "ProgramQuery", "QueryValue", "Read", "Readback", "RecordGroup",
-           "Requirements", "SetState", "StorageProbe", "Step", "TessCoordCheck", "Texture", "Uniform", "ValueSet",
+__all__ = ["CAPTURE_TYPES", "ID_RE", "LIST_MODES", "SCHEMA", "Attribute", "CallList", "Capture", "CapturedPrimitive",
+           "Case", "CaseError", "Clear", "DeleteList", "Dispatch", "Draw", "DrawEntry", "DrawState", "ExpectedPixel",
+           "ExpectedRecord", "Expectation", "Link", "NewList", "PrimitiveCapture", "Probe", "ProgramQuery", "QueryValue",
+           "Read", "Readback", "RecordGroup", "Requirements", "SetState", "StorageProbe", "Step", "TessCoordCheck", "Texture", "Uniform", "ValueSet",
            "step_draw", "step_label", "step_state"]
 
 # A case id is a '/'-separated path of tokens, the first the family. It is the one name of a case in
@@ -132,6 +133,9 @@ class Case:
         quantities = [cap.quantity for cap in self.readback.captures]
         if len(set(quantities)) != len(quantities):
             raise CaseError(f"case {self.id}: two captures name the same quantity")
+        unknown = set(self.readback.statistics) - set(STATISTICS)
+        if unknown:
+            raise CaseError(f"case {self.id}: unknown statistics {sorted(unknown)}; known: {', '.join(STATISTICS)}")
 
     def shader(self, stage: str) -> str | None:
         return dict(self.shaders).get(stage)

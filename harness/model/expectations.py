@@ -11,6 +11,8 @@ CAPTURE_TYPES = {
     "int": ("i4", 1), "ivec2": ("i4", 2), "ivec3": ("i4", 3), "ivec4": ("i4", 4),
     "uint": ("u4", 1), "uvec2": ("u4", 2), "uvec3": ("u4", 3), "uvec4": ("u4", 4),
 }
+# Submission queries a case may read (GL 4.6, 10.10), by their names in the counts.
+STATISTICS = ("vertices_submitted", "primitives_submitted")
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,9 @@ class Readback:
     atomic_counters: int = 0
     # True: the counts of each step but Read hold "gl_error", glGetError() after it (0: GL_NO_ERROR).
     gl_error: bool = False
+    # Submission queries (GL 4.6, 10.10; ARB_pipeline_statistics_query) active around each draw,
+    # each read into the counts under its name: "vertices_submitted", "primitives_submitted".
+    statistics: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -100,6 +105,30 @@ class TessCoordCheck:
 
 
 @dataclass(frozen=True)
+class CapturedPrimitive:
+    """One primitive transform feedback must record, in capture order (GL 4.6, 13.3.2: "The
+    attributes of the first vertex received after BeginTransformFeedback are written at the
+    starting offsets ..., and subsequent vertex attributes are appended")."""
+    label: str                                              # e.g. "run 1, primitive 2"
+    vertices: tuple[int, ...]                               # captured ids, in the assembly order of 10.1
+    # Index into `vertices` of the provoking vertex, which must be written first under the first
+    # vertex convention and last under the last (-1: not checked).
+    provoking: int = -1
+    # > 0: a quad or polygon, recorded as this many triangles in an order and split the spec
+    # leaves open ("the order of tessellation within a primitive is undefined").
+    triangles: int = 0
+
+
+@dataclass(frozen=True)
+class PrimitiveCapture:
+    """The captured records, taken `size` at a time, are these primitives in this order."""
+    quantity: str                                           # the captured quantity holding a vertex's id
+    size: int                                               # vertices per recorded primitive: 1, 2 or 3
+    convention: str                                         # "first" or "last": where provoking vertices go
+    primitives: tuple[CapturedPrimitive, ...]
+
+
+@dataclass(frozen=True)
 class Probe:
     """A rectangle of the read-back image whose every pixel must have the expected colour
     within `tolerance` per channel (piglit's rule: |observed - expected| <= tolerance)."""
@@ -150,4 +179,8 @@ class Expectation:
     probes: tuple[Probe, ...] = ()                          # colour rectangles of the image the Read step read
     queries: tuple[QueryValue, ...] = ()                    # answers of the Read step's ProgramQuery list
     storage: tuple[StorageProbe, ...] = ()                  # storage buffer values the Read step read
+    # (count, lowest, highest): a count the spec bounds but does not fix (e.g. "incomplete
+    # primitives may or may not be counted")
+    bounds: tuple[tuple[str, int, int], ...] = ()
+    primitives: PrimitiveCapture | None = None              # captured records as whole primitives
 

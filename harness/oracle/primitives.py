@@ -90,7 +90,10 @@ RULES: dict[str, Rule] = {
     "LINE_LOOP": _loop,
     "LINE_STRIP": lambda n: [((k, k + 1), k, k + 1) for k in range(n - 1)],
     "TRIANGLES": _each(3, lambda k: (3 * k, 3 * k + 1, 3 * k + 2), lambda k: 3 * k, lambda k: 3 * k + 2),
-    "TRIANGLE_STRIP": lambda n: [((k, k + 1, k + 2), k, k + 2) for k in range(n - 2)],
+    # 10.1.6: "Any vertex after the second one sent forms a triangle from vertex A, vertex B, and
+    # the current vertex (in that order)", the pointer toggling between A and B: odd triangles
+    # are (k + 1, k, k + 2), so every triangle keeps the first one's winding
+    "TRIANGLE_STRIP": lambda n: [((k + k % 2, k + 1 - k % 2, k + 2), k, k + 2) for k in range(n - 2)],
     # 10.1.7: "each vertex after the first always replaces vertex B of the two stored vertices"
     "TRIANGLE_FAN": lambda n: [((0, k + 1, k + 2), k + 1, k + 2) for k in range(n - 2)],
     "QUADS": _each(4, lambda k: (4 * k, 4 * k + 1, 4 * k + 2, 4 * k + 3), lambda k: 4 * k, lambda k: 4 * k + 3),

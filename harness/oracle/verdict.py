@@ -13,6 +13,7 @@ from typing import Any, cast
 import numpy as np
 
 from harness.model.case import Case, Expectation, step_label
+from harness.oracle import captured_primitives
 from harness.oracle.expected_tables import GroupTables, Table, tables
 from harness.oracle.nearest import nearest_rows
 from harness.model.glfacts import GL_TYPE_ENUMS
@@ -64,6 +65,10 @@ def _check_step(case: Case, exp: Expectation, observed: Step, label: str) -> lis
         value = observed.counts.get(name)
         if value != expected:
             shape.append(f"{label}: {name} = {value}, expected {expected}")
+    for name, low, high in exp.bounds:
+        value = observed.counts.get(name)
+        if value is None or not low <= value <= high:
+            shape.append(f"{label}: {name} = {value}, expected {low}" + (f" to {high}" if high != low else ""))
     if exp.pixels:
         shape += _check_pixels(case, exp, observed, label)
     if exp.probes:
@@ -72,9 +77,12 @@ def _check_step(case: Case, exp: Expectation, observed: Step, label: str) -> lis
         shape += _check_queries(exp, observed)
     if exp.storage:
         shape += _check_storage(exp, observed, label)
-    if not exp.groups and not exp.sequence and not exp.value_sets and exp.tess_coord is None:
+    if not exp.groups and not exp.sequence and not exp.value_sets and exp.tess_coord is None \
+            and exp.primitives is None:
         return shape
     records = decode_records(case.readback.captures, observed.xfb)
+    if exp.primitives is not None:
+        values += captured_primitives.check(exp.primitives, records, label)
     for value_set in exp.value_sets:
         values += _check_value_set(value_set, records, label)
     if exp.tess_coord is not None:

@@ -195,7 +195,8 @@ def unsupported(case: Case) -> str:
     if any(a.array for a in case.attributes):
         return "compatibility arrays are not written"
     for e in case.expect:
-        if e.value_sets or e.tess_coord or e.pixels or e.probes or e.queries or e.storage:
+        if e.value_sets or e.tess_coord or e.pixels or e.probes or e.queries or e.storage or e.bounds \
+                or e.primitives:
             return "only counts, records in capture order (sequence) and records grouped by a key are checked"
         why = _groups_unsupported(case, e)
         if why:

@@ -23,7 +23,7 @@ from harness.model.case import (Attribute, Case, Draw, DrawEntry, DrawState, Exp
 from harness.model.glfacts import INDEX_TYPES
 from harness.oracle import primitives as oracle
 
-from . import layout
+from . import layout, readouts
 
 HERE = Path(__file__).parent
 FAMILY = "primitives"
@@ -91,6 +91,7 @@ class Plan:
     restart: str = ""                   # "", "fixed" (2^N - 1), "chosen" (CHOSEN_RESTART), "above" (over 2^N - 1)
     polygon: tuple[str, str] = ("FILL", "FILL")      # front, back
     flat_type: str = "int"
+    readout: str = "image"              # "image", "xfb" (transform feedback) or "stats" (query counts)
 
     @property
     def compat(self) -> bool:
@@ -115,6 +116,8 @@ class Plan:
             parts.append(f"polygon-{front}" if front == back else f"polygon-front-{front}-back-{back}")
         if self.flat_type != "int":
             parts.append(f"flat-{self.flat_type}")
+        if self.readout != "image":
+            parts.append(self.readout)
         return "/".join(parts)
 
 
@@ -186,9 +189,7 @@ def make_case(plan: Plan) -> Case:
     position_data = tuple(c for e in range(vertices) for c in positions.get(e, (-1000.0, -1000.0)))
     ids = tuple(float(e + 1) for e in range(vertices))
 
-    pixels, written = _expected(plan, shapes, positions)
-    if not any(p.value != CLEAR for p in pixels):
-        raise ValueError(f"{plan.case_id()}: nothing drawn is checked")
+    readback, expectation = _readout(plan, shapes, positions, height)
     state = DrawState(provoking_vertex="FIRST" if plan.convention == "first" else "",
                       polygon_mode="" if plan.polygon[0] == "FILL" else plan.polygon[0],
                       polygon_mode_back="" if plan.polygon[1] == plan.polygon[0] else plan.polygon[1])
@@ -198,8 +199,7 @@ def make_case(plan: Plan) -> Case:
         id=plan.case_id(), family=FAMILY, shaders=shaders(plan.version, plan.compat, plan.flat_type, height, stride),
         requires=_requirements(plan), vertices=vertices,
         attributes=(Attribute(0, 2, position_data, name="a_position"), Attribute(1, 1, ids, name="a_id")),
-        steps=(draw,), readback=Readback(image=(WIDTH, height), clear=CLEAR),
-        expect=(Expectation(0, pixels=tuple(pixels), written=tuple(written)),),
+        steps=(draw,), readback=readback, expect=(expectation,),
         indices=tuple(indices), index_type=INDEX[plan.index_type],
         description=f"GL_{plan.mode} through gl{path.command}, {plan.convention} vertex convention"
                     + (f", restart at {restart:#x}" if restart is not None else "")
@@ -214,7 +214,20 @@ def _requirements(plan: Plan) -> Requirements:
     if plan.quads_follow is not None:
         limits = (("GL_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION", "==", int(plan.quads_follow)),)
     version = (4, 0) if plan.version == 400 else (3, 3)
-    return Requirements(gl_version=version, profile="compat" if plan.compat else "core", limits=limits)
+    extensions = ("GL_ARB_pipeline_statistics_query",) if plan.readout == "stats" else ()
+    return Requirements(gl_version=version, profile="compat" if plan.compat else "core", limits=limits,
+                        extensions=extensions)
+
+
+def _readout(plan: Plan, shapes, positions, height: int) -> tuple[Readback, Expectation]:
+    if plan.readout == "xfb":
+        return readouts.capture(plan, shapes, INSTANCE_IDS, PATHS[plan.path].instances)
+    if plan.readout == "stats":
+        return readouts.statistics(plan, shapes, PATHS[plan.path].instances)
+    pixels, written = _expected(plan, shapes, positions)
+    if not any(p.value != CLEAR for p in pixels):
+        raise ValueError(f"{plan.case_id()}: nothing drawn is checked")
+    return Readback(image=(WIDTH, height), clear=CLEAR), Expectation(0, pixels=tuple(pixels), written=tuple(written))
 
 
 def _expected(plan: Plan, shapes, positions) -> tuple[list[ExpectedPixel], list[tuple[float, str]]]:
@@ -321,6 +334,33 @@ def plans() -> list[Plan]:
         for flat_type in FLAT_TYPES:
             if flat_type != "int":
                 out.append(Plan(mode, flat_type=flat_type))
+    return out + _readout_plans()
+
+
+def _readout_plans() -> list[Plan]:
+    """Transform feedback (the order, the provoking vertex, the counts) and the query counts."""
+    out: list[Plan] = []
+    captured = [("arrays", "ushort", ""), ("elements-instanced-bv", "uint", "fixed"),
+                ("multi-elements-bv", "ushort", "chosen"), ("indirect-arrays", "ushort", "")]
+    for mode in oracle.MODES:
+        if readouts.adjacency(mode):                 # an error under transform feedback (Table 13.1)
+            out.append(Plan(mode, readout="xfb"))
+            continue
+        # quads are recorded as triangles in an undefined order: the convention moves nothing checked
+        for convention in ("last", "first"):
+            for path, index_type, restart in captured:
+                out.append(Plan(mode, convention, None, path, index_type, restart, readout="xfb"))
+    counted = [("arrays", "ushort", ""), ("elements", "ubyte", "fixed"), ("elements-instanced-bv", "uint", ""),
+               ("multi-arrays", "ushort", "")]
+    for mode in oracle.MODES:
+        for path, index_type, restart in counted:
+            out.append(Plan(mode, path=path, index_type=index_type, restart=restart, readout="stats"))
+    # polygon mode acts at rasterization only (14.6.4: "these modes affect only the final
+    # rasterization of polygons"): what is captured and counted is the filled form's
+    for mode in ("TRIANGLES", "QUADS", "QUAD_STRIP", "POLYGON"):
+        out.append(Plan(mode, polygon=("LINE", "LINE"), readout="xfb"))
+        if mode != "TRIANGLES":
+            out.append(Plan(mode, polygon=("LINE", "LINE"), readout="stats"))
     return out
 
 

@@ -240,6 +240,8 @@ class GLBackend:
             GL.glBindBufferBase(GL.GL_TRANSFORM_FEEDBACK_BUFFER, 0, xfb)
             GL.glEnable(GL.GL_RASTERIZER_DISCARD)
         queries = {"primitives_generated": GL.GL_PRIMITIVES_GENERATED}
+        for name in readback.statistics:              # "vertices_submitted" -> GL_VERTICES_SUBMITTED
+            queries[name] = getattr(GL, "GL_" + name.upper())
         if xfb is not None:
             queries["xfb_primitives_written"] = GL.GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN
         ids = {name: made.new("query") for name in queries}
@@ -279,22 +281,31 @@ class GLBackend:
             if restart is not None:
                 GL.glEnable(GL.GL_PRIMITIVE_RESTART)
                 GL.glPrimitiveRestartIndex(restart)
-            if isinstance(step, NewList):
-                self._new_list(case, step, made)
-            elif isinstance(step, CallList):
-                GL.glCallList(_last_list(step, made))
-            elif isinstance(step, Dispatch):            # shader_runner's `compute`, between barriers
-                GL.glMemoryBarrier(GL.GL_ALL_BARRIER_BITS)
-                GL.glDispatchCompute(*step.work_groups)
-                GL.glMemoryBarrier(GL.GL_ALL_BARRIER_BITS)
-            elif isinstance(step, Draw):
-                issue(GL, case, step, made)
-            error = int(GL.glGetError()) if case.readback.gl_error else None
+            try:
+                self._action(case, step, made)
+                error = int(GL.glGetError()) if case.readback.gl_error else None
+            except GL.GLError as exc:
+                if not case.readback.gl_error:
+                    raise
+                error = int(exc.err)            # PyOpenGL's check after the call read glGetError
             GL.glDisable(GL.GL_PRIMITIVE_RESTART)
         finally:
             for what in reversed(active):    # also after an error, so the objects can be deleted
                 quietly(GL.glEndTransformFeedback) if what == "xfb" else quietly(GL.glEndQuery, what)
         return error
+
+    def _action(self, case: Case, step: CaseStep, made: Objects) -> None:
+        GL = self.gl
+        if isinstance(step, NewList):
+            self._new_list(case, step, made)
+        elif isinstance(step, CallList):
+            GL.glCallList(_last_list(step, made))
+        elif isinstance(step, Dispatch):            # shader_runner's `compute`, between barriers
+            GL.glMemoryBarrier(GL.GL_ALL_BARRIER_BITS)
+            GL.glDispatchCompute(*step.work_groups)
+            GL.glMemoryBarrier(GL.GL_ALL_BARRIER_BITS)
+        elif isinstance(step, Draw):
+            issue(GL, case, step, made)
 
     def _new_list(self, case: Case, step: NewList, made: Objects) -> None:
         """Only the patch parameters and the draw call go into the new list: the step's queries

@@ -11,7 +11,8 @@ TABLE = {
     "LINE_STRIP": lambda i, n: ((i, i + 1), i, i + 1),
     "LINE_LOOP": lambda i, n: ((i, i + 1 if i < n else 1), i, i + 1 if i < n else 1),
     "TRIANGLES": lambda i, n: ((3 * i - 2, 3 * i - 1, 3 * i), 3 * i - 2, 3 * i),
-    "TRIANGLE_STRIP": lambda i, n: ((i, i + 1, i + 2), i, i + 2),
+    # 10.1.6's vertex order, the A/B pointer toggling: (1, 2, 3), (3, 2, 4), (3, 4, 5), (5, 4, 6)
+    "TRIANGLE_STRIP": lambda i, n: ((i, i + 1, i + 2) if i % 2 else (i + 1, i, i + 2), i, i + 2),
     "TRIANGLE_FAN": lambda i, n: ((1, i + 1, i + 2), i + 1, i + 2),
     "QUADS": lambda i, n: ((4 * i - 3, 4 * i - 2, 4 * i - 1, 4 * i), 4 * i - 3, 4 * i),
     "QUAD_STRIP": lambda i, n: ((2 * i - 1, 2 * i, 2 * i + 2, 2 * i + 1), 2 * i - 1, 2 * i + 2),
@@ -60,3 +61,19 @@ def test_restart_splits_runs_and_is_no_vertex():
 def test_unknown_mode_is_refused():
     with pytest.raises(ValueError, match="PATCHES"):
         oracle.assemble("PATCHES", 3)
+
+
+@pytest.mark.parametrize("mode, bounds", [
+    # 9 vertices: three quads of 8, one vertex left over, which may or may not be counted (10.10)
+    ("QUAD_STRIP", {"vertices_submitted": (8, 9), "primitives_generated": (3, 6)}),
+    # a loop may count its first vertex twice; a loop of 6 is 6 lines
+    ("LINE_LOOP", {"vertices_submitted": (6, 7), "primitives_generated": (6, 6), "primitives_submitted": (6, 6)}),
+    # 8 vertices: two triangles and an incomplete one, whose vertices and primitive may be counted
+    ("TRIANGLES", {"vertices_submitted": (6, 8), "primitives_generated": (2, 2), "primitives_submitted": (2, 3)}),
+    # adjacency vertices may or may not be counted: only the main ones are sure
+    ("LINES_ADJACENCY", {"vertices_submitted": (4, 10), "primitives_generated": (2, 2), "primitives_submitted": (2, 3)}),
+])
+def test_query_bounds_follow_10_10_and_13_4(mode, bounds):
+    from tests.primitives import cases
+    case = cases.make_case(cases.Plan(mode, readout="stats"))
+    assert {name: (low, high) for name, low, high in case.expect[0].bounds} == bounds
