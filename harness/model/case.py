@@ -71,6 +71,7 @@ class Attribute:
     # "TEXTURE_COORD": not a generic attribute (`location` unused) but the compatibility texture
     # coordinate array of unit 0 (glTexCoordPointer, gl_MultiTexCoord0), where shader_runner's
     # `draw rect tex` puts coordinates for a program without a `piglit_vertex` attribute.
+    # "EDGE_FLAG": the compatibility edge flag array (glEdgeFlagPointer), one 0 or 1 per vertex.
     array: str = ""
 
 

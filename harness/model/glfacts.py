@@ -59,6 +59,9 @@ COMMANDS: tuple[str, ...] = (
     "MultiDrawArraysIndirect", "MultiDrawElementsIndirect",
     "MultiDrawArraysIndirectCount", "MultiDrawElementsIndirectCount",
 )
+# The compatibility profile's Begin/End (10.7.4): each vertex of the draw's range through
+# ArrayElement between Begin and End. Apart from COMMANDS: it is no vertex-array drawing command.
+BEGIN_END = "BeginEnd"
 ARRAYS_COMMANDS: frozenset[str] = frozenset(c for c in COMMANDS if "Arrays" in c)
 ELEMENTS_COMMANDS: frozenset[str] = frozenset(c for c in COMMANDS if "Elements" in c)
 MULTI_COMMANDS: frozenset[str] = frozenset(c for c in COMMANDS if c.startswith("Multi"))

@@ -20,6 +20,7 @@ from pathlib import Path
 from harness.glsl.templates import render
 from harness.model.case import (Attribute, Case, Draw, DrawEntry, DrawState, Expectation, ExpectedPixel, Readback,
                                 Requirements)
+from harness.model import glfacts
 from harness.model.glfacts import INDEX_TYPES
 from harness.oracle import primitives as oracle
 
@@ -78,6 +79,7 @@ PATHS = {p.token: p for p in (
     Path_("multi-elements-bv", "MultiDrawElementsBaseVertex", entries=2, base_vertex=BASE_VERTEX),
     Path_("indirect-arrays", "DrawArraysIndirect", instances=2),
     Path_("indirect-elements", "DrawElementsIndirect", instances=2, base_vertex=BASE_VERTEX),
+    Path_("begin-end", glfacts.BEGIN_END),      # compatibility: glBegin, glArrayElement per vertex, glEnd
 )}
 
 
@@ -91,11 +93,13 @@ class Plan:
     restart: str = ""                   # "", "fixed" (2^N - 1), "chosen" (CHOSEN_RESTART), "above" (over 2^N - 1)
     polygon: tuple[str, str] = ("FILL", "FILL")      # front, back
     flat_type: str = "int"
+    edge_flags: bool = False            # an edge flag array, FALSE at every run's vertices 1, 4, 7, ...
     readout: str = "image"              # "image", "xfb" (transform feedback) or "stats" (query counts)
 
     @property
     def compat(self) -> bool:
-        return self.mode in oracle.COMPAT_MODES or self.polygon[0] != self.polygon[1]
+        return (self.mode in oracle.COMPAT_MODES or self.polygon[0] != self.polygon[1] or self.edge_flags
+                or self.path == "begin-end")
 
     @property
     def version(self) -> int:
@@ -116,6 +120,8 @@ class Plan:
             parts.append(f"polygon-{front}" if front == back else f"polygon-front-{front}-back-{back}")
         if self.flat_type != "int":
             parts.append(f"flat-{self.flat_type}")
+        if self.edge_flags:
+            parts.append("edge-flags")
         if self.readout != "image":
             parts.append(self.readout)
         return "/".join(parts)
@@ -151,6 +157,7 @@ def make_case(plan: Plan) -> Case:
     if plan.restart == "above":         # the type's maximum is a vertex here, not a restart
         values.insert(1, INDEX_TYPES[INDEX[plan.index_type]].fixed_restart)
     positions: dict[int, tuple[float, float]] = {}
+    flags: dict[int, bool] = {}                             # each vertex's edge flag (10.1.17)
     indices: list[int] = []
     entries: list[DrawEntry] = []
     shapes: list[tuple[int, int, list[int]]] = []          # (entry, band, elements of the run)
@@ -171,6 +178,7 @@ def make_case(plan: Plan) -> Case:
             for k, element in enumerate(run):
                 x, y = layout.position(plan.mode, k, n, back=plan.polygon[0] != plan.polygon[1])
                 positions[element] = (x, y + band * layout.BAND)
+                flags[element] = not plan.edge_flags or k % 3 != 1
             elements_of_entry.append(run)
             shapes.append((entry, band, run))
         if path.elements:
@@ -189,19 +197,22 @@ def make_case(plan: Plan) -> Case:
     position_data = tuple(c for e in range(vertices) for c in positions.get(e, (-1000.0, -1000.0)))
     ids = tuple(float(e + 1) for e in range(vertices))
 
-    readback, expectation = _readout(plan, shapes, positions, height)
+    readback, expectation = _readout(plan, shapes, positions, flags, height)
     state = DrawState(provoking_vertex="FIRST" if plan.convention == "first" else "",
                       polygon_mode="" if plan.polygon[0] == "FILL" else plan.polygon[0],
                       polygon_mode_back="" if plan.polygon[1] == plan.polygon[0] else plan.polygon[1])
-    draw = Draw(path.command, plan.mode, tuple(entries), state=state, restart_index=restart,
-                label=f"draw 0 (gl{path.command}(GL_{plan.mode}))")
+    call = (f"glBegin(GL_{plan.mode}), glArrayElement per vertex, glEnd" if path.command == glfacts.BEGIN_END
+            else f"gl{path.command}(GL_{plan.mode})")
+    draw = Draw(path.command, plan.mode, tuple(entries), state=state, restart_index=restart, label=f"draw 0 ({call})")
     return Case(
         id=plan.case_id(), family=FAMILY, shaders=shaders(plan.version, plan.compat, plan.flat_type, height, stride),
         requires=_requirements(plan), vertices=vertices,
-        attributes=(Attribute(0, 2, position_data, name="a_position"), Attribute(1, 1, ids, name="a_id")),
+        attributes=(Attribute(0, 2, position_data, name="a_position"), Attribute(1, 1, ids, name="a_id"))
+        + ((Attribute(2, 1, tuple(float(flags.get(e, True)) for e in range(vertices)), array="EDGE_FLAG"),)
+           if plan.edge_flags else ()),
         steps=(draw,), readback=readback, expect=(expectation,),
         indices=tuple(indices), index_type=INDEX[plan.index_type],
-        description=f"GL_{plan.mode} through gl{path.command}, {plan.convention} vertex convention"
+        description=f"GL_{plan.mode} through {call}, {plan.convention} vertex convention"
                     + (f", restart at {restart:#x}" if restart is not None else "")
                     + (f", polygon mode {plan.polygon[0]}/{plan.polygon[1]}" if plan.polygon != ("FILL", "FILL") else "")
                     + f", flat {plan.flat_type}",
@@ -219,18 +230,18 @@ def _requirements(plan: Plan) -> Requirements:
                         extensions=extensions)
 
 
-def _readout(plan: Plan, shapes, positions, height: int) -> tuple[Readback, Expectation]:
+def _readout(plan: Plan, shapes, positions, flags, height: int) -> tuple[Readback, Expectation]:
     if plan.readout == "xfb":
         return readouts.capture(plan, shapes, INSTANCE_IDS, PATHS[plan.path].instances)
     if plan.readout == "stats":
         return readouts.statistics(plan, shapes, PATHS[plan.path].instances)
-    pixels, written = _expected(plan, shapes, positions)
+    pixels, written = _expected(plan, shapes, positions, flags)
     if not any(p.value != CLEAR for p in pixels):
         raise ValueError(f"{plan.case_id()}: nothing drawn is checked")
     return Readback(image=(WIDTH, height), clear=CLEAR), Expectation(0, pixels=tuple(pixels), written=tuple(written))
 
 
-def _expected(plan: Plan, shapes, positions) -> tuple[list[ExpectedPixel], list[tuple[float, str]]]:
+def _expected(plan: Plan, shapes, positions, flags) -> tuple[list[ExpectedPixel], list[tuple[float, str]]]:
     path = PATHS[plan.path]
     bands = len(shapes)                       # an instance's bands: one per sub-draw's run
     runs = bands // path.entries
@@ -258,7 +269,8 @@ def _expected(plan: Plan, shapes, positions) -> tuple[list[ExpectedPixel], list[
                 corners = [(x, y - band * layout.BAND) for x, y in (positions[run[k]] for k in primitive.vertices)]
                 # counter-clockwise is front-facing (GL's initial CCW); points and lines take no mode
                 mode = plan.polygon[0] if layout.signed_area(corners) > 0 else plan.polygon[1]
-                drawn.append((primitive, corners, layout.samples(primitive, corners, mode)))
+                edges = [flags[run[k]] for k in primitive.vertices]
+                drawn.append((primitive, corners, layout.samples(primitive, corners, mode, edges)))
             if filled:
                 layout.check(drawn)
             # In polygon mode LINE and POINT, neighbours of a strip or fan share edges and corners:
@@ -281,8 +293,10 @@ def _expected(plan: Plan, shapes, positions) -> tuple[list[ExpectedPixel], list[
                     x, y = pick.pixel[0], pick.pixel[1] + y0
                     index = (y * WIDTH + x) * 4
                     if not pick.drawn:
+                        why = " (its edge flag is FALSE)" if pick.what != "inside" else ""
                         pixels.append(ExpectedPixel(index, f"{where}, pixel ({x}, {y}) {pick.what}, which polygon "
-                                                    f"mode {'/'.join(plan.polygon)} leaves clear: flat id", CLEAR))
+                                                    f"mode {'/'.join(plan.polygon)} leaves clear{why}: flat id",
+                                                    CLEAR))
                         continue
                     pixels.append(ExpectedPixel(index, f"{where}, pixel ({x}, {y}) {pick.what}: flat id "
                                                 f"(vertex {provoking}, the {plan.convention} vertex convention's)",
@@ -330,6 +344,15 @@ def plans() -> list[Plan]:
         for polygon in polygons:
             for convention, follow in conventions(mode):
                 out.append(Plan(mode, convention, follow, polygon=polygon))
+    for mode in oracle.MODES:                      # the compatibility profile's glBegin/glEnd
+        for convention, follow in conventions(mode):
+            out.append(Plan(mode, convention, follow, path="begin-end"))
+    # 10.1.17: "When a primitive of type POLYGON, TRIANGLES, or QUADS is drawn, each vertex
+    # transferred begins an edge", boundary or not as its edge flag says
+    for mode in ("TRIANGLES", "QUADS", "POLYGON"):
+        for polygon in (("LINE", "LINE"), ("POINT", "POINT")):
+            for path, index_type in (("arrays", "ushort"), ("elements", "ushort"), ("begin-end", "ushort")):
+                out.append(Plan(mode, path=path, index_type=index_type, polygon=polygon, edge_flags=True))
     for mode in ("TRIANGLES", "TRIANGLE_STRIP", "TRIANGLE_FAN", "QUADS", "QUAD_STRIP", "POLYGON", "LINE_LOOP"):
         for flat_type in FLAT_TYPES:
             if flat_type != "int":
@@ -341,7 +364,7 @@ def _readout_plans() -> list[Plan]:
     """Transform feedback (the order, the provoking vertex, the counts) and the query counts."""
     out: list[Plan] = []
     captured = [("arrays", "ushort", ""), ("elements-instanced-bv", "uint", "fixed"),
-                ("multi-elements-bv", "ushort", "chosen"), ("indirect-arrays", "ushort", "")]
+                ("multi-elements-bv", "ushort", "chosen"), ("indirect-arrays", "ushort", ""), ("begin-end", "ushort", "")]
     for mode in oracle.MODES:
         if readouts.adjacency(mode):                 # an error under transform feedback (Table 13.1)
             out.append(Plan(mode, readout="xfb"))
@@ -351,7 +374,7 @@ def _readout_plans() -> list[Plan]:
             for path, index_type, restart in captured:
                 out.append(Plan(mode, convention, None, path, index_type, restart, readout="xfb"))
     counted = [("arrays", "ushort", ""), ("elements", "ubyte", "fixed"), ("elements-instanced-bv", "uint", ""),
-               ("multi-arrays", "ushort", "")]
+               ("multi-arrays", "ushort", ""), ("begin-end", "ushort", "")]
     for mode in oracle.MODES:
         for path, index_type, restart in counted:
             out.append(Plan(mode, path=path, index_type=index_type, restart=restart, readout="stats"))

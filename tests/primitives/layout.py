@@ -109,10 +109,15 @@ def _centroid(points: list[Point]) -> Point:
     return sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points)
 
 
-def samples(primitive: Primitive, corners: list[Point], polygon_mode: str) -> list[Sample]:
+def samples(primitive: Primitive, corners: list[Point], polygon_mode: str,
+            boundary: list[bool] | None = None) -> list[Sample]:
     """The pixels that tell this primitive's flat value. `corners`: the positions of its
     rasterized vertices, in order. In polygon mode LINE and POINT (triangles, quads, polygons),
-    the edges and corners that are axis-aligned and the inside, which must stay clear."""
+    the edges and corners that are axis-aligned and the inside, which must stay clear.
+    `boundary`: each corner's edge flag; 14.6.4: LINE "causes edges that are tagged as boundary
+    to be rasterized", POINT draws the vertices "tagged as having a polygon boundary edge
+    beginning on them"; the others stay clear."""
+    boundary = boundary or [True] * len(corners)
     if primitive.kind == "point":
         return [Sample(_pixel(corners[0]), "the point")]
     if primitive.kind == "line":
@@ -120,11 +125,11 @@ def samples(primitive: Primitive, corners: list[Point], polygon_mode: str) -> li
     centre = _centroid(corners)
     if polygon_mode == "LINE":
         edges = [(i, (i + 1) % len(corners)) for i in range(len(corners))]
-        return [Sample(_pixel(_centroid([corners[a], corners[b]])), f"edge {a}-{b}")
+        return [Sample(_pixel(_centroid([corners[a], corners[b]])), f"edge {a}-{b}", drawn=boundary[a])
                 for a, b in edges if corners[a][0] == corners[b][0] or corners[a][1] == corners[b][1]] + \
                [Sample(_pixel(centre), "inside", drawn=False)]
     if polygon_mode == "POINT":
-        return [Sample(_pixel(c), f"vertex {i}") for i, c in enumerate(corners)] + \
+        return [Sample(_pixel(c), f"vertex {i}", drawn=boundary[i]) for i, c in enumerate(corners)] + \
                [Sample(_pixel(centre), "inside", drawn=False)]
     if primitive.kind == "triangle":
         return [Sample(_pixel(centre), "inside")]

@@ -13,7 +13,7 @@ from typing import Any
 from harness.backends import BackendError, indirect_commands
 from harness.backends.gl.objects import Objects
 from harness.model.case import Case, Draw
-from harness.model.glfacts import INDEX_TYPES
+from harness.model.glfacts import BEGIN_END, INDEX_TYPES
 
 PARAMETER_OFFSET = 4          # bytes into the parameter buffer where the draw count sits
 
@@ -23,6 +23,13 @@ def issue(GL: Any, case: Case, draw: Draw, made: Objects) -> None:
     draws go through made.calls' raw functions (calls.py)."""
     mode = getattr(GL, "GL_" + draw.mode)
     command = draw.command
+    if command == BEGIN_END:
+        for e in draw.entries:
+            GL.glBegin(mode)
+            for element in range(e.first, e.first + e.count):
+                GL.glArrayElement(element)     # every enabled array's element, the edge flags' too
+            GL.glEnd()
+        return
     index_type = getattr(GL, "GL_" + case.index_type)
     size = INDEX_TYPES[case.index_type].size
     entries = draw.entries

@@ -177,8 +177,13 @@ class GLBackend:
         for attr in case.attributes:
             GL.glBindBuffer(GL.GL_ARRAY_BUFFER, made.new("buffer"))
             integer = {"int": ("<i4", GL.GL_INT), "uint": ("<u4", GL.GL_UNSIGNED_INT)}.get(attr.type)
-            data = np.asarray(attr.data, dtype=integer[0] if integer else "<f4").tobytes()
+            dtype = "u1" if attr.array == "EDGE_FLAG" else integer[0] if integer else "<f4"     # GLboolean
+            data = np.asarray(attr.data, dtype=dtype).tobytes()
             made.calls.buffer_data(GL.GL_ARRAY_BUFFER, len(data), data, GL.GL_STATIC_DRAW)
+            if attr.array == "EDGE_FLAG":              # the compatibility edge flag array (10.3)
+                GL.glEdgeFlagPointer(0, None)
+                GL.glEnableClientState(GL.GL_EDGE_FLAG_ARRAY)
+                continue
             if attr.array == "TEXTURE_COORD":          # the compatibility array of gl_MultiTexCoord0
                 GL.glClientActiveTexture(GL.GL_TEXTURE0)
                 GL.glTexCoordPointer(attr.components, GL.GL_FLOAT, 0, None)

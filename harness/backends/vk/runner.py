@@ -151,6 +151,8 @@ class VKBackend:
             raise Skip("the Vulkan backend does not support atomic counters")
         if case.readback.gl_error:
             raise Skip("the Vulkan backend does not make GL's error checks, so it cannot report a GL error")
+        if any(d.command == glfacts.BEGIN_END for d in case.draws()):
+            raise Skip("the Vulkan backend has no glBegin/glEnd")
         if case.readback.statistics:
             raise Skip("the Vulkan backend reads no submission queries (GL_VERTICES_SUBMITTED, "
                        "GL_PRIMITIVES_SUBMITTED)")
@@ -163,8 +165,8 @@ class VKBackend:
         if any("vs" not in dict(shaders) for shaders in (case.shaders,) + case.programs):
             raise Skip("the Vulkan backend has no fixed-function vertex stage (a program without a vertex shader)")
         if any(a.array for a in case.attributes):
-            raise Skip("the Vulkan backend has no fixed-function vertex arrays (texture coordinates "
-                       "through glTexCoordPointer)")
+            arrays = sorted({a.array for a in case.attributes if a.array})
+            raise Skip(f"the Vulkan backend has no fixed-function vertex arrays ({', '.join(arrays)})")
         if any(a.divisor > 1 for a in case.attributes):
             raise Skip("the Vulkan backend supports attribute divisors 0 and 1 only")
         if any(t.target != "2D" for state in states for t in state.textures):
