@@ -26,7 +26,7 @@ from pathlib import Path
 from harness.cli import history_export
 from harness.cli.history_args import BadInput, named_runs, since, store_argument, store_of, window_arguments
 from harness.history import ingest as ingest_mod, lines, queries, sources
-from harness.history.store import StoreError, open_store
+from harness.history.store import StoreError, open_store, shown
 from harness.model import ids
 from harness.results import compare
 from harness.results.files import ResultsError
@@ -217,7 +217,7 @@ def lines_command(args) -> int:
         found = queries.rates(connection, since(args), args.until, args.target, args.lane, args.mesa)
         recent = queries.runs(connection, mesa=args.mesa, limit=1)
     renderers = {t: c["renderer"] for r in recent for t, c in r.targets.items()}
-    header = f"# from the history ({store_of(args)}), Mesa {args.mesa}, {datetime.date.today().isoformat()}"
+    header = f"# from the history ({shown(store_of(args))}), Mesa {args.mesa}, {datetime.date.today().isoformat()}"
     baseline = [header] + lines.baseline_lines(found, renderers) + lines.fixed_lines(found)
     flaky = [header] + lines.flakes_lines(found, renderers)
     for out, text in ((args.baseline_out, baseline), (args.flakes_out, flaky)):
