@@ -26,6 +26,7 @@ import jinja2
 from sqlalchemy import Engine, func, select
 
 from harness.history import queries, schema
+from harness.history.weblinks import web_url
 from harness.model import ids
 from harness.model.outcome import Judged, Record
 from harness.model.status import Change, Status
@@ -127,6 +128,7 @@ def _environment() -> jinja2.Environment:
     env.filters["percent"] = lambda rate: f"{rate:.0%}" if rate >= 0.01 or rate == 0 else f"{rate:.1%}"
     env.filters["first_line"] = lambda text: text.strip().splitlines()[0] if text.strip() else ""
     env.filters["short"] = lambda rev: rev[:12] if len(rev) == 40 else rev
+    env.filters["web_url"] = web_url        # a stored URL linked only where it is http(s)
     return env
 
 

@@ -17,6 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness.history import weblinks
 from harness.model.outcome import Record
 from harness.results import files
 from harness.results.files import ResultsError
@@ -133,6 +134,10 @@ def read(source: Path, overrides: dict) -> Run:
         properties["started"] = properties["written"]
     if not properties.get("started"):
         properties["file_time"] = files.timestamp(chosen.stat().st_mtime)
+    bad = weblinks.refused(properties)
+    if bad:
+        raise ResultsError(f"{chosen}: {bad} is not an http(s) URL, refused (the dashboard links it; "
+                           f"--set {bad.split()[0]}= stores the run without it)")
     run = Run(properties, records, [str(chosen)])
     run.started                         # noqa: B018 - checks the time now, before anything is stored
     return run
