@@ -298,7 +298,7 @@ def flakes(connection, days: float = DEFAULT_DAYS, links: Links | None = None,
     """Failure rates over the last `days`: the flaky cases ranked by rate, then the others that
     failed (regressed, fixed, always failing)."""
     links = links or Links()
-    now = now or datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
+    now = now or datetime.datetime.now(datetime.UTC)
     since = now - datetime.timedelta(days=days)
     rates = queries.rates(connection, since=since)
 

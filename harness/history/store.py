@@ -126,6 +126,13 @@ def open_store(store: str | Path, readonly: bool = False) -> Engine:
     return engine
 
 
+def engine_as_is(store: str | Path) -> Engine:
+    """A writing engine on the store as it is, its schema neither checked nor migrated: for
+    Alembic's own command line (harness/history/migrations/env.py)."""
+    parsed = make_url(url_of(store))
+    return _engine(parsed, parsed.get_backend_name() == "sqlite", readonly=False)
+
+
 def _engine(url, sqlite: bool, readonly: bool) -> Engine:
     if not sqlite:
         options = "-c default_transaction_read_only=on" if readonly else ""
