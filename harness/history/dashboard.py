@@ -241,7 +241,7 @@ def run(connection, run_id: int, links: Links | None = None) -> str | None:
     found = queries.run(connection, run_id)
     if found is None:
         return None
-    before = previous_runs(queries.runs(connection, until=found.started, lane=found.lane)).get(found.id)
+    before = queries.previous(connection, found)
     return _render("run.html.j2", links, title=f"Run {found.id}", run=found, previous=before,
                    failures=_failures(queries.records(connection, run_id)), shown=shown)
 
@@ -360,7 +360,7 @@ def lane_regressions(connection, new_id: int, links: Links | None = None) -> str
     found = queries.run(connection, new_id)
     if found is None:
         return None
-    before = previous_runs(queries.runs(connection, until=found.started, lane=found.lane)).get(found.id)
+    before = queries.previous(connection, found)
     return None if before is None else regressions(connection, before.id, new_id, links or Links("../"))
 
 

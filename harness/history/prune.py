@@ -12,9 +12,9 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from sqlalchemy import and_, case, delete, exists, func, select
+from sqlalchemy import and_, delete, exists, func, select
 
-from harness.history import schema
+from harness.history import queries, schema
 from harness.history.store import chunks
 
 R, T, RT, M, C, K = (schema.runs, schema.results, schema.run_targets, schema.messages, schema.cases,
@@ -36,8 +36,7 @@ class Pruned:
 
 def doomed(connection, keep_days: float | None, keep_runs: int | None, now: datetime.datetime) -> list[int]:
     """The ids of the runs neither rule keeps, oldest first."""
-    lane = (R.c.job, case((R.c.job == "", R.c.mesa), else_=""))       # queries.lane_of, in SQL
-    rank = func.row_number().over(partition_by=lane, order_by=(R.c.started.desc(), R.c.id.desc()))
+    rank = func.row_number().over(partition_by=queries.LANE, order_by=(R.c.started.desc(), R.c.id.desc()))
     ranked = select(R.c.id, R.c.started, rank.label("rank")).subquery()
     beyond = []
     if keep_runs is not None:
