@@ -10,7 +10,7 @@ from pathlib import Path
 
 from harness.cli.history_args import store_argument, store_of
 from harness.history import dashboard, serve
-from harness.history.store import StoreError, open_store
+from harness.history.store import StoreError, open_store, shown
 
 PROG = "python -m harness dashboard"
 
@@ -57,7 +57,7 @@ def main(argv: list[str]) -> int:
     except OSError as exc:                  # the port is taken, OUT cannot be written
         print(f"{PROG}: {exc.strerror or exc}{': ' + str(exc.filename) if exc.filename else ''}", file=sys.stderr)
         return 2
-    print(f"serving {store} at {server.url} (Ctrl-C stops)", flush=True)
+    print(f"serving {shown(store)} at {server.url} (Ctrl-C stops)", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

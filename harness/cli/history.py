@@ -10,6 +10,8 @@
                            k runs a step for an intermittent failure (its rate since the first bad run)
   export --format kcidb    stored runs (RUN_ID... or a window) as KernelCI's KCIDB data, validated
   culprit CASE_ID[TARGET]  record harness blame's verdict (--component, --mesa; or --from-blame FILE)
+  prune --keep-days N | --keep-runs N   delete the runs neither keeps (the newest N of each lane, the
+                           last N days), with their results, in one transaction; --dry-run lists them
 
 Every command takes `--store FILE|URL` (default $HARNESS_HISTORY, else ./history.sqlite; a
 PostgreSQL database as postgresql+psycopg://user@host/db) and `--json`.
@@ -25,8 +27,8 @@ from pathlib import Path
 
 from harness.cli import history_export
 from harness.cli.history_args import BadInput, named_runs, since, store_argument, store_of, window_arguments
-from harness.history import ingest as ingest_mod, lines, queries, sources
-from harness.history.store import StoreError, open_store
+from harness.history import ingest as ingest_mod, lines, prune as prune_mod, queries, sources
+from harness.history.store import StoreError, open_store, shown
 from harness.model import ids
 from harness.results import compare
 from harness.results.files import ResultsError
@@ -74,6 +76,10 @@ def parser() -> argparse.ArgumentParser:
     cmd.add_argument("--tree", required=True, help="the Mesa git checkout")
     cmd.add_argument("--lane", default=None)
     cmd.add_argument("--dry-run", action="store_true", help="print the harness bisect command, run nothing")
+    cmd = sub.add_parser("prune", help="delete the runs neither --keep-days nor --keep-runs keeps")
+    cmd.add_argument("--keep-days", type=float, default=None, metavar="N", help="keep the runs of the last N days")
+    cmd.add_argument("--keep-runs", type=int, default=None, metavar="N", help="keep the newest N runs of each lane")
+    cmd.add_argument("--dry-run", action="store_true", help="say what would be deleted, delete nothing")
     for name, command in sub.choices.items():
         store_argument(command, argparse.SUPPRESS)          # before or after the command
         if name not in ("lines", "export", "bisect"):           # export's KCIDB is JSON already
@@ -217,7 +223,7 @@ def lines_command(args) -> int:
         found = queries.rates(connection, since(args), args.until, args.target, args.lane, args.mesa)
         recent = queries.runs(connection, mesa=args.mesa, limit=1)
     renderers = {t: c["renderer"] for r in recent for t, c in r.targets.items()}
-    header = f"# from the history ({store_of(args)}), Mesa {args.mesa}, {datetime.date.today().isoformat()}"
+    header = f"# from the history ({shown(store_of(args))}), Mesa {args.mesa}, {datetime.date.today().isoformat()}"
     baseline = [header] + lines.baseline_lines(found, renderers) + lines.fixed_lines(found)
     flaky = [header] + lines.flakes_lines(found, renderers)
     for out, text in ((args.baseline_out, baseline), (args.flakes_out, flaky)):
@@ -227,6 +233,29 @@ def lines_command(args) -> int:
         print("\n".join(["# --- baseline ---"] + baseline))
     if args.flakes_out is None:
         print("\n".join(["# --- flakes ---"] + flaky))
+    return 0
+
+
+def prune(args) -> int:
+    if args.keep_days is None and args.keep_runs is None:
+        raise BadInput("give --keep-days N, --keep-runs N or both (a run either keeps is kept)")
+    if args.keep_days is not None and not args.keep_days > 0:
+        raise BadInput(f"--keep-days {args.keep_days:g}: expected a number of days above 0")
+    if args.keep_runs is not None and args.keep_runs < 1:
+        raise BadInput(f"--keep-runs {args.keep_runs}: expected a number of runs of at least 1")
+    open_store(store_of(args), readonly=True).dispose()        # a store that is not there is not made
+    with open_store(store_of(args)).connect() as connection:
+        with connection.begin() as transaction:                 # all or nothing; a dry run rolls back
+            pruned = prune_mod.prune(connection, args.keep_days, args.keep_runs)
+            if args.dry_run:
+                transaction.rollback()
+    if args.json:
+        _print_json({**pruned.to_json(), "dry_run": args.dry_run})
+        return 0
+    verb = "would delete" if args.dry_run else "deleted"
+    print(f"{verb} {len(pruned.runs)} runs ({pruned.results} results, {pruned.messages} messages no run "
+          f"refers to any more, {pruned.cases} cases), kept {pruned.kept} "
+          f"runs{': ' + ' '.join(map(str, pruned.runs)) if pruned.runs else ''}")
     return 0
 
 
@@ -257,4 +286,4 @@ def bisect(args) -> int:
 
 
 COMMANDS = {"ingest": ingest, "runs": runs, "case": case, "flakes": flakes, "diff": diff, "lines": lines_command,
-            "bisect": bisect, **history_export.COMMANDS}
+            "bisect": bisect, "prune": prune, **history_export.COMMANDS}

@@ -6,7 +6,7 @@ import argparse
 import datetime
 
 from harness.base import config
-from harness.history import queries
+from harness.history import queries, timestamps
 from harness.base.errors import UsageError
 
 DEFAULT_STORE = "history.sqlite"
@@ -27,7 +27,7 @@ def store_of(args) -> str:
 
 def day(text: str) -> datetime.datetime:
     try:
-        return datetime.datetime.fromisoformat(text).replace(tzinfo=None)
+        return timestamps.utc(datetime.datetime.fromisoformat(text))      # a date without a zone: UTC
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD[THH:MM])") from None
 
@@ -41,7 +41,7 @@ def window_arguments(parser: argparse.ArgumentParser) -> None:
 def since(args) -> datetime.datetime | None:
     """The window's start: --days back from now, else --since."""
     if args.days is not None:
-        return datetime.datetime.now(datetime.UTC).replace(tzinfo=None) - datetime.timedelta(days=args.days)
+        return datetime.datetime.now(datetime.UTC) - datetime.timedelta(days=args.days)
     return args.since
 
 

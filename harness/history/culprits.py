@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import delete, select
 
-from harness.history import schema
+from harness.history import schema, timestamps
 from harness.base.errors import UsageError
 
 C, R, T, K = schema.cases, schema.runs, schema.results, schema.culprits
@@ -52,7 +52,7 @@ def record(connection, name: str, target: str | None, mesa: str, component: str,
         on = f" on {target}" if target else ""
         raise CulpritError(f"{name}{on}: no failure of it in a stored run of Mesa {mesa!r} "
                            f"(the Mesa versions it ran on: {', '.join(_mesas(connection, name)) or 'none'})")
-    now = datetime.datetime.now(datetime.UTC).replace(tzinfo=None, microsecond=0)
+    now = timestamps.now()
     connection.execute(delete(K).where(K.c.case_id.in_(list(cases.values())), K.c.mesa == mesa))
     connection.execute(K.insert(), [{"case_id": case_id, "mesa": mesa, "component": component, "reason": reason,
                                      "recorded": now} for case_id in cases.values()])

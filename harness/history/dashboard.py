@@ -26,6 +26,7 @@ import jinja2
 from sqlalchemy import Engine, func, select
 
 from harness.history import queries, schema
+from harness.history.weblinks import web_url
 from harness.model import ids
 from harness.model.outcome import Judged, Record
 from harness.model.status import Change, Status
@@ -127,6 +128,7 @@ def _environment() -> jinja2.Environment:
     env.filters["percent"] = lambda rate: f"{rate:.0%}" if rate >= 0.01 or rate == 0 else f"{rate:.1%}"
     env.filters["first_line"] = lambda text: text.strip().splitlines()[0] if text.strip() else ""
     env.filters["short"] = lambda rev: rev[:12] if len(rev) == 40 else rev
+    env.filters["web_url"] = web_url        # a stored URL linked only where it is http(s)
     return env
 
 
@@ -239,7 +241,7 @@ def run(connection, run_id: int, links: Links | None = None) -> str | None:
     found = queries.run(connection, run_id)
     if found is None:
         return None
-    before = previous_runs(queries.runs(connection, until=found.started, lane=found.lane)).get(found.id)
+    before = queries.previous(connection, found)
     return _render("run.html.j2", links, title=f"Run {found.id}", run=found, previous=before,
                    failures=_failures(queries.records(connection, run_id)), shown=shown)
 
@@ -296,7 +298,7 @@ def flakes(connection, days: float = DEFAULT_DAYS, links: Links | None = None,
     """Failure rates over the last `days`: the flaky cases ranked by rate, then the others that
     failed (regressed, fixed, always failing)."""
     links = links or Links()
-    now = now or datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
+    now = now or datetime.datetime.now(datetime.UTC)
     since = now - datetime.timedelta(days=days)
     rates = queries.rates(connection, since=since)
 
@@ -358,7 +360,7 @@ def lane_regressions(connection, new_id: int, links: Links | None = None) -> str
     found = queries.run(connection, new_id)
     if found is None:
         return None
-    before = previous_runs(queries.runs(connection, until=found.started, lane=found.lane)).get(found.id)
+    before = queries.previous(connection, found)
     return None if before is None else regressions(connection, before.id, new_id, links or Links("../"))
 
 

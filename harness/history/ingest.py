@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from sqlalchemy import Engine, select
 from sqlalchemy.dialects import postgresql, sqlite
 
-from harness.history import schema
+from harness.history import schema, timestamps
 from harness.history.store import chunks
 from harness.history.sources import Run
 from harness.model.outcome import Judged, Record
@@ -29,7 +29,7 @@ class Stored:
 
 def ingest(engine: Engine, runs: list[Run]) -> list[Stored]:
     """Store `runs` in one transaction; each one's id, and whether it was new."""
-    now = datetime.datetime.now(datetime.UTC).replace(tzinfo=None, microsecond=0)
+    now = timestamps.now()
     with engine.begin() as connection:
         return [_store(connection, run, now) for run in runs]
 

@@ -20,7 +20,7 @@ import datetime
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
-from sqlalchemy import Integer, func, select, type_coerce
+from sqlalchemy import Integer, and_, case as sql_case, func, literal, or_, select, type_coerce
 
 from harness.history import schema, stats
 from harness.history.store import chunks
@@ -77,6 +77,7 @@ def mesa_tag(version: str) -> str:
 
 
 _RUN_COLUMNS = [R.c[name] for name in Run.__dataclass_fields__ if name != "targets"]
+LANE = sql_case((R.c.job != "", R.c.job), else_=literal("mesa ") + R.c.mesa)      # lane_of, in SQL
 
 
 def _run(row, targets: dict | None = None) -> Run:
@@ -97,10 +98,11 @@ def runs(connection, since=None, until=None, target: str | None = None, lane: st
         query = query.where(R.c.mesa == mesa)
     if target:
         query = query.where(R.c.id.in_(select(RT.c.run_id).where(RT.c.target == target)))
-    found = [_run(row) for row in connection.execute(query)]
     if lane:
-        found = [run for run in found if run.lane == lane]
-    found = found[:limit] if limit else found
+        query = query.where(LANE == lane)
+    if limit:
+        query = query.limit(limit)
+    found = [_run(row) for row in connection.execute(query)]
     targets = _targets(connection, [run.id for run in found])
     return [replace(run, targets=targets[run.id]) for run in found]
 
@@ -112,6 +114,15 @@ def _targets(connection, ids: list[int]) -> dict[int, dict]:
         for row in connection.execute(select(RT).where(RT.c.run_id.in_(chunk))).mappings():
             targets[row["run_id"]][row["target"]] = {k: v for k, v in row.items() if k not in ("run_id", "target")}
     return targets
+
+
+def previous(connection, later: Run) -> Run | None:
+    """The run before `later` on its lane (by start, then id, as the runs ran), or None."""
+    query = (select(*_RUN_COLUMNS).where(LANE == later.lane, or_(R.c.started < later.started,
+                                                                  and_(R.c.started == later.started, R.c.id < later.id)))
+             .order_by(R.c.started.desc(), R.c.id.desc()).limit(1))
+    row = connection.execute(query).first()
+    return None if row is None else _run(row, _targets(connection, [row[0]])[row[0]])
 
 
 def run(connection, run_id: int) -> Run | None:

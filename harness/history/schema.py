@@ -13,11 +13,24 @@ the migrated schema and these tables agree.
   failure), the duration and the message (deduplicated in `messages`: the same failure text
   comes back run after run).
 - `culprits`: `harness blame`'s verdict on a case (the component at fault), for the KCIDB export.
+
+Times are aware UTC (harness/history/timestamps.py); a result's status and judgement are CHECKed
+against the model's closed sets (migration 0006: a new Status or Judged member needs a migration,
+and tests/selftest/history/test_schema.py fails until it has one).
 """
 from __future__ import annotations
 
-from sqlalchemy import (Boolean, Column, DateTime, Float, ForeignKey, Index, Integer, MetaData, String, Table,
+from sqlalchemy import (Boolean, CheckConstraint, Column, Float, ForeignKey, Index, Integer, MetaData, String, Table,
                         Text, UniqueConstraint, text)
+
+from harness.history.timestamps import UTCDateTime
+from harness.model.outcome import Judged
+from harness.model.status import Status
+
+def one_of(column: str, values) -> str:
+    """A CHECK's condition: `column` holds one of `values`."""
+    return f"{column} IN ({', '.join(repr(str(v)) for v in values)})"
+
 
 metadata = MetaData(naming_convention={"ix": "ix_%(table_name)s_%(column_0_name)s",
                                        "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -28,8 +41,8 @@ runs = Table(
     "runs", metadata,
     Column("id", Integer, primary_key=True),
     Column("fingerprint", String(64), nullable=False, unique=True),
-    Column("started", DateTime, nullable=False),        # UTC
-    Column("ingested", DateTime, nullable=False),
+    Column("started", UTCDateTime, nullable=False),
+    Column("ingested", UTCDateTime, nullable=False),
     Column("pipeline", String(64), nullable=False, server_default=""),      # CI_PIPELINE_ID
     Column("job", String(255), nullable=False, server_default=""),          # CI_JOB_NAME less its shard suffix
     Column("job_ids", Text, nullable=False, server_default=""),             # CI_JOB_ID of each shard
@@ -94,6 +107,8 @@ results = Table(
     # is the very term the queries' `T.c.failure` renders as (SQLite: `failure = 1`, PostgreSQL:
     # `failure`): SQLite uses a partial index only for a query with its WHERE's own terms.
     Index("ix_results_failure", "case_id", "run_id", sqlite_where=text("failure = 1"), postgresql_where=text("failure")),
+    CheckConstraint(one_of("status", Status), name="ck_results_status"),
+    CheckConstraint(one_of("judged", Judged), name="ck_results_judged"),
 )
 
 culprits = Table(
@@ -102,5 +117,5 @@ culprits = Table(
     Column("mesa", String(255), primary_key=True),
     Column("component", String(64), nullable=False),    # harness blame's verdict: zink, lavapipe, the layer...
     Column("reason", Text, nullable=False, server_default=""),
-    Column("recorded", DateTime, nullable=False),
+    Column("recorded", UTCDateTime, nullable=False),
 )

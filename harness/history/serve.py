@@ -16,6 +16,7 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from harness.history import dashboard
+from harness.history.store import scrubbed
 from harness.base.errors import UsageError
 
 
@@ -91,8 +92,8 @@ class Server(ThreadingHTTPServer):
             except BadRequest as exc:
                 return 400, _message(400, str(exc))
             except SQLAlchemyError as exc:          # the store went away or broke: say so, keep serving
-                print(f"python -m harness dashboard: {path}: {type(exc).__name__}: {str(exc).splitlines()[0]}",
-                      file=sys.stderr)
+                said = scrubbed(str(exc).splitlines()[0], self.engine.url.password)
+                print(f"python -m harness dashboard: {path}: {type(exc).__name__}: {said}", file=sys.stderr)
                 return 503, _message(503, "the history store could not be read (the server's log says why)")
             return (404, _message(404, f"{path}: not in the history")) if text is None else (200, text)
         return 404, _message(404, f"{path}: no such page")

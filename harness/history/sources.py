@@ -17,6 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness.history import timestamps, weblinks
 from harness.model.outcome import Record
 from harness.results import files
 from harness.results.files import ResultsError
@@ -51,15 +52,14 @@ class Run:
 
     @property
     def started(self) -> datetime.datetime:
-        """When it ran, UTC without a zone: run.json's start (or write time), else its file's time."""
+        """When it ran, aware UTC (a time without a zone taken for UTC): run.json's start (or
+        write time), else its file's time."""
         text = self.properties.get("started") or self.properties.get("file_time")
         try:
             moment = datetime.datetime.fromisoformat(str(text))
         except ValueError:
             raise ResultsError(f"{', '.join(self.sources)}: start time {text!r} is not ISO 8601") from None
-        if moment.tzinfo is not None:
-            moment = moment.astimezone(datetime.UTC).replace(tzinfo=None)
-        return moment
+        return timestamps.utc(moment)
 
     def fingerprint(self) -> str:
         """sha256 of the run's pipeline, job and start (as its run.json says: not a file's time,
@@ -133,6 +133,10 @@ def read(source: Path, overrides: dict) -> Run:
         properties["started"] = properties["written"]
     if not properties.get("started"):
         properties["file_time"] = files.timestamp(chosen.stat().st_mtime)
+    bad = weblinks.refused(properties)
+    if bad:
+        raise ResultsError(f"{chosen}: {bad} is not an http(s) URL, refused (the dashboard links it; "
+                           f"--set {bad.split()[0]}= stores the run without it)")
     run = Run(properties, records, [str(chosen)])
     run.started                         # noqa: B018 - checks the time now, before anything is stored
     return run

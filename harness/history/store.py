@@ -31,6 +31,28 @@ class StoreError(UsageError):
     """A store that cannot be opened or used: one line for the user."""
 
 
+def shown(store: str | Path) -> str:
+    """`store` as a message, a log or a written file may show it: a URL with its password as ***
+    (SQLAlchemy's own rendering), a file path as it is. A URL SQLAlchemy cannot read is shown by
+    its scheme alone: where its password starts is unknown."""
+    text_ = str(store)
+    if "://" not in text_:
+        return text_
+    try:
+        url = make_url(text_)
+    except (ArgumentError, ValueError):
+        return f"{text_.partition('://')[0]}://… (not a database URL)"
+    if "@" in (url.host or ""):             # `user:p@ss@host`: the password's tail was read as the host
+        return f"{url.drivername}://{url.username or ''}:***@…"
+    return url.render_as_string(hide_password=True)
+
+
+def scrubbed(message: str, password: str | None) -> str:
+    """A driver's message with the store's password taken out, should the driver echo it (libpq
+    quotes a bad connection string's pieces)."""
+    return message.replace(password, "***") if password else message
+
+
 def url_of(store: str | Path) -> str:
     """A database URL for `store`: a URL as it is, a file path as an SQLite URL."""
     text_ = str(store)
@@ -75,11 +97,13 @@ def _check_known(found: str | None, where: str) -> None:
 def open_store(store: str | Path, readonly: bool = False) -> Engine:
     """An engine on the store, its schema at head (made or migrated, unless `readonly`: then a
     store of another revision is refused). StoreError says what is wrong, in one line."""
-    url = url_of(store)
+    url, where = url_of(store), shown(store)
     try:
         parsed = make_url(url)
-    except ArgumentError:
-        raise StoreError(f"{store}: not a database URL or file path") from None
+    except (ArgumentError, ValueError):
+        raise StoreError(f"{where}: not a database URL or file path") from None
+    if "@" in (parsed.host or ""):
+        raise StoreError(f"{where}: an '@' in the password (write it as %40)")
     sqlite = parsed.get_backend_name() == "sqlite"
     if sqlite and readonly and not Path(parsed.database or "").is_file():
         raise StoreError(f"{parsed.database}: no such history store (run `harness history ingest` first)")
@@ -89,17 +113,24 @@ def open_store(store: str | Path, readonly: bool = False) -> Engine:
         engine = _engine(parsed, sqlite, readonly)
         with engine.connect() as connection:
             found = revision(connection)
-        _check_known(found, str(store))
+        _check_known(found, where)
         if readonly and found != head():
-            raise StoreError(f"{store}: schema revision {found}, this harness reads {head()} "
+            raise StoreError(f"{where}: schema revision {found}, this harness reads {head()} "
                              f"(run `harness history ingest` once, which migrates it)")
         if not readonly and found != head():
-            _migrate(engine, sqlite, str(store))
+            _migrate(engine, sqlite, where)
     except OperationalError as exc:
-        raise StoreError(f"{store}: {str(exc.orig).strip().splitlines()[0]}") from None
+        raise StoreError(f"{where}: {scrubbed(str(exc.orig).strip().splitlines()[0], parsed.password)}") from None
     except SQLAlchemyError as exc:
-        raise StoreError(f"{store}: {type(exc).__name__}: {str(exc).splitlines()[0]}") from None
+        raise StoreError(f"{where}: {type(exc).__name__}: {scrubbed(str(exc).splitlines()[0], parsed.password)}") from None
     return engine
+
+
+def engine_as_is(store: str | Path) -> Engine:
+    """A writing engine on the store as it is, its schema neither checked nor migrated: for
+    Alembic's own command line (harness/history/migrations/env.py)."""
+    parsed = make_url(url_of(store))
+    return _engine(parsed, parsed.get_backend_name() == "sqlite", readonly=False)
 
 
 def _engine(url, sqlite: bool, readonly: bool) -> Engine:

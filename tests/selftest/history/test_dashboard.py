@@ -15,7 +15,6 @@ import hashlib
 import re
 import subprocess
 import sys
-import threading
 import urllib.error
 import urllib.request
 from html.parser import HTMLParser
@@ -25,12 +24,13 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from harness.cli import dashboard as cli
-from harness.history import dashboard, queries, serve, sources, stats
+from harness.history import dashboard, queries, sources, stats
 from harness.history.ingest import ingest
 from harness.history.store import open_store
 from harness.model.outcome import Judged, Outcome, Record
 from harness.model.status import Status
 from harness.results import files
+from browser import chromium, serving
 
 NOW = datetime.datetime.now(datetime.UTC).replace(tzinfo=None, second=0, microsecond=0)
 JOB = "gl-conformance"
@@ -284,33 +284,6 @@ def test_pages_from_the_store(database_url, tmp_path):
     assert REGRESSED in regressions.text and KNOWN not in regressions.text
     assert "(known)" in diff.one("table", data_change="still failing").text
     assert len([tr for tr in Elements(pages["pairs"]).find("tr") if "data-new" in tr.attrs]) == 7
-
-
-CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
-
-
-def chromium(profile: Path):
-    """Headless Debian chromium under selenium; fails, in one line, where it is not installed."""
-    missing = [path for path in (CHROMIUM, CHROMEDRIVER) if not Path(path).is_file()]
-    if missing:
-        pytest.fail(f"{' and '.join(missing)} missing: bin/selftest installs Debian's chromium and chromium-driver",
-                    pytrace=False)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                     f"--user-data-dir={profile}", "--window-size=1200,900"):
-        options.add_argument(argument)
-    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-
-
-def serving(url: str) -> serve.Server:
-    """The dashboard over the store at `url`, on a free port of 127.0.0.1, in a thread."""
-    server = serve.Server(open_store(url, readonly=True), ("127.0.0.1", 0), days=30)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
 
 
 def screenshots(out: Path) -> None:

@@ -201,3 +201,29 @@ def test_counted_rates_equal_the_rates_read_run_by_run(database_url, tmp_path):
             key = lambda r: (r.name, r.target, r.lane)           # noqa: E731
             assert sorted(counted, key=key) == sorted(read, key=key)
             assert any(r.kind == "failing" for r in counted) and any(r.kind == "flaky" for r in counted)
+
+
+def test_lane_limit_and_previous_run_in_sql(database_url, tmp_path):
+    """runs(lane=, limit=) and previous() answer in SQL what filtering every run in Python did:
+    three lanes (two CI jobs, one Mesa without a job), two runs started at the same second."""
+    from harness.history import dashboard
+    for lane, job, mesa in (("a", "nightly", ""), ("b", "weekly", ""), ("c", "", "25.0.7")):
+        for day in range(1, 5):
+            started = f"2026-11-{day:02d}T06:00:00+00:00"
+            properties = {"ci_job_name": job, "ci_pipeline_id": f"{lane}{day}"} if job else {"mesa": mesa}
+            run(tmp_path / "runs" / f"{lane}{day}", [record(f"tess/{lane}")], started, **properties)
+        run(tmp_path / "runs" / f"{lane}-tie", [record(f"tess/{lane}-tie")], "2026-11-04T06:00:00+00:00",
+            **({"ci_job_name": job, "ci_pipeline_id": f"{lane}-tie"} if job else {"mesa": mesa}))
+    ingest.ingest(store.open_store(database_url), sources.runs(sorted((tmp_path / "runs").iterdir())))
+    with store.open_store(database_url, readonly=True).connect() as connection:
+        every = queries.runs(connection)
+        assert len(every) == 15
+        for lane in ("nightly", "weekly", "mesa 25.0.7", "none"):
+            mine = [r for r in every if r.lane == lane]
+            assert [r.id for r in queries.runs(connection, lane=lane)] == [r.id for r in mine]
+            assert [r.id for r in queries.runs(connection, lane=lane, limit=2)] == [r.id for r in mine[:2]]
+        assert [r.id for r in queries.runs(connection, limit=4)] == [r.id for r in every[:4]]
+        before = dashboard.previous_runs(every)
+        for later in every:
+            found = queries.previous(connection, later)
+            assert (found.id if found else None) == (before[later.id].id if later.id in before else None), later.id
