@@ -24,7 +24,7 @@ from harness.model import glfacts
 from harness.model.glfacts import INDEX_TYPES
 from harness.oracle import primitives as oracle
 
-from . import layout, readouts
+from . import layout, readouts, switches
 
 HERE = Path(__file__).parent
 FAMILY = "primitives"
@@ -32,6 +32,7 @@ WIDTH = 128
 CLEAR = -7777.0
 INSTANCE_IDS = 1000            # an instance's ids are its vertices' ids plus this times gl_InstanceID
 BASE_VERTEX = 5
+FAR_BASE_VERTEX = 100
 CHOSEN_RESTART = 7             # a restart index inside the type's range, not its maximum
 TOKENS = {m: m.lower().replace("_adjacency", "_adj") for m in oracle.MODES}
 INDEX = {"ubyte": "UNSIGNED_BYTE", "ushort": "UNSIGNED_SHORT", "uint": "UNSIGNED_INT"}
@@ -80,6 +81,8 @@ PATHS = {p.token: p for p in (
     Path_("indirect-arrays", "DrawArraysIndirect", instances=2),
     Path_("indirect-elements", "DrawElementsIndirect", instances=2, base_vertex=BASE_VERTEX),
     Path_("begin-end", glfacts.BEGIN_END),      # compatibility: glBegin, glArrayElement per vertex, glEnd
+    # vertices far from the others' (switches.py draws both into one case)
+    Path_("elements-far", "DrawElementsBaseVertex", base_vertex=FAR_BASE_VERTEX),
 )}
 
 
@@ -388,4 +391,4 @@ def _readout_plans() -> list[Plan]:
 
 
 def generate() -> list[Case]:
-    return [make_case(plan) for plan in plans()]
+    return [make_case(plan) for plan in plans()] + [switches.restart_switch(mode) for mode in oracle.MODES]
