@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, astuple, dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Mapping, Protocol
@@ -112,20 +112,43 @@ class VkPointSize(StrEnum):
     WRITTEN = "written"
 
 
+class VkListRestart(StrEnum):
+    """How restart in a list topology reaches the driver."""
+    AUTO = "auto"
+    NATIVE = "native"
+    SPLIT = "split"
+
+
+class VkRestartIndex(StrEnum):
+    """How a restart index other than the type's maximum reaches the driver."""
+    AUTO = "auto"
+    NATIVE = "native"
+    REWRITE = "rewrite"
+
+
+class VkIndexUint8(StrEnum):
+    """How 8-bit indices reach the driver."""
+    AUTO = "auto"
+    NATIVE = "native"
+    WIDEN = "widen"
+
+
 @dataclass(frozen=True)
 class VkPaths:
-    """The four Vulkan path choices as one value. A run's are all set (auto by default); a
+    """The Vulkan path choices as one value. A run's are all set (auto by default); a
     target's (executor/targets.py) are None where it takes the run's, and `over` puts a target's
     own choice first, field by field."""
     multi_draw: VkPath | None = VkPath.AUTO
     patch_size: VkPatchPath | None = VkPatchPath.AUTO
     vertex_input: VkVertexInput | None = VkVertexInput.AUTO
     point_size: VkPointSize | None = VkPointSize.AUTO
+    list_restart: VkListRestart | None = VkListRestart.AUTO
+    restart_index: VkRestartIndex | None = VkRestartIndex.AUTO
+    index_uint8: VkIndexUint8 | None = VkIndexUint8.AUTO
 
     def over(self, run: "VkPaths") -> "VkPaths":
         """These choices where made, else the run's."""
-        return VkPaths(self.multi_draw or run.multi_draw, self.patch_size or run.patch_size,
-                       self.vertex_input or run.vertex_input, self.point_size or run.point_size)
+        return VkPaths(*(mine or theirs for mine, theirs in zip(astuple(self), astuple(run))))
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "VkPaths":
@@ -133,11 +156,12 @@ class VkPaths:
         def get(name: str, kind: Any) -> Any:
             return None if data.get(name) is None else kind(data[name])
         return cls(get("multi_draw", VkPath), get("patch_size", VkPatchPath), get("vertex_input", VkVertexInput),
-                   get("point_size", VkPointSize))
+                   get("point_size", VkPointSize), get("list_restart", VkListRestart),
+                   get("restart_index", VkRestartIndex), get("index_uint8", VkIndexUint8))
 
 
 # A target that takes the run's every path.
-RUN_PATHS = VkPaths(None, None, None, None)
+RUN_PATHS = VkPaths(None, None, None, None, None, None, None)
 
 
 @dataclass(frozen=True)

@@ -104,7 +104,8 @@ OPTIONS: dict[str, Option] = {o.dest: o for o in (
     Option("--results-dir", "where junit.xml, results.json, results.csv and failures.csv go (default: results)",
            default="results", metavar="DIR"),
     Option("--vk-without", "Vulkan backend: translations to switch off, to show the cases catch the hazard "
-           "(passthrough-tcs, base-vertex, draw-id, slot-map, provoking-vertex)", default="", metavar="T1,T2", setting=True),
+           "(passthrough-tcs, base-vertex, draw-id, slot-map, provoking-vertex, list-restart, restart-index, "
+           "index-uint8, quads-provoking, polygon-provoking)", default="", metavar="T1,T2", setting=True),
     Option("--vk-path", _paths_help("how direct multi-draws are issued", "native (VK_EXT_multi_draw, "
                                     "DrawIndex), split (single draws, gl_DrawID pushed)", "split"),
            default=config.VkPath.AUTO.value, choices=tuple(config.VkPath), setting=True),
@@ -120,6 +121,17 @@ OPTIONS: dict[str, Option] = {o.dest: o for o in (
                                           "default (no PointSize store, the driver's 1.0 under VK_KHR_maintenance5),"
                                           " written (gl_PointSize = 1.0 in the last vertex stage)", "written"),
            default=config.VkPointSize.AUTO.value, choices=tuple(config.VkPointSize), setting=True),
+    Option("--vk-list-restart", _paths_help("restart in a list topology", "native (VK_EXT_primitive_topology_"
+                                            "list_restart), split (the runs' whole primitives joined without "
+                                            "restart indices)", "split"),
+           default=config.VkListRestart.AUTO.value, choices=tuple(config.VkListRestart), setting=True),
+    Option("--vk-restart-index", _paths_help("a restart index other than the type's maximum", "native "
+                                             "(VK_EXT_primitive_restart_index), rewrite (the index rewritten to the "
+                                             "maximum of a type that holds it)", "rewrite"),
+           default=config.VkRestartIndex.AUTO.value, choices=tuple(config.VkRestartIndex), setting=True),
+    Option("--vk-index-uint8", _paths_help("8-bit indices", "native (VK_EXT_index_type_uint8), widen (rewritten "
+                                           "to 16 bits)", "widen"),
+           default=config.VkIndexUint8.AUTO.value, choices=tuple(config.VkIndexUint8), setting=True),
     Option("--vk-validation", "Vulkan backend: run under the Khronos validation layer; a validation error fails "
            "the case", action="store_true", setting=True),
     Option("--baseline", "expected failures, 'case-id[target],Fail|Crash|Timeout' lines, or a run's results.csv "
@@ -249,4 +261,5 @@ ONE = Use(one=True)
 TRIAGE_TIMEOUT = Use(config.TRIAGE_CASE_TIMEOUT, f"{config.TRIAGE_CASE_TIMEOUT:g}: triage re-runs a hanging case "
                      "many times over, each costing a timeout (harness/base/config.py TRIAGE_CASE_TIMEOUT)")
 BISECT_RETRIES = Use(1, "1: a bisection step re-runs a failure once, so that a flake is not called bad")
-VK_PATHS = ("vk_path", "vk_patch_path", "vk_vertex_input", "vk_point_size")
+VK_PATHS = ("vk_path", "vk_patch_path", "vk_vertex_input", "vk_point_size", "vk_list_restart", "vk_restart_index",
+            "vk_index_uint8")

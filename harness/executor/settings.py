@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from harness.base import config
-from harness.base.config import GlPlatform, RunSettings, VkPatchPath, VkPath, VkPaths, VkPointSize, VkVertexInput
+from harness.base.config import (GlPlatform, RunSettings, VkIndexUint8, VkListRestart, VkPatchPath, VkPath, VkPaths,
+                                 VkPointSize, VkRestartIndex, VkVertexInput)
 from harness.base.options import OPTIONS, SETTINGS, VK_PATHS
 from harness.mesa import runtime as mesa_mod
 
@@ -42,7 +43,9 @@ def resolve(values: Mapping[str, Any], **fixed: Any) -> RunSettings:
     fields |= {"gl_platform": GlPlatform(get("gl_platform")),
                "vk_without": config.split_names(get("vk_without") or ""), "vk_validation": bool(get("vk_validation")),
                "vk_paths": VkPaths(VkPath(get("vk_path")), VkPatchPath(get("vk_patch_path")),
-                                   VkVertexInput(get("vk_vertex_input")), VkPointSize(get("vk_point_size"))),
+                                   VkVertexInput(get("vk_vertex_input")), VkPointSize(get("vk_point_size")),
+                                   VkListRestart(get("vk_list_restart")), VkRestartIndex(get("vk_restart_index")),
+                                   VkIndexUint8(get("vk_index_uint8"))),
                "fork": not get("no_spawner")}
     if "mesa" not in fixed:
         fields["mesa"] = mesa_mod.chosen(get("mesa"))

@@ -13,7 +13,8 @@ from typing import Any
 
 from harness.backends import registry
 from harness.base.errors import UsageError
-from harness.base.config import RUN_PATHS, MesaBuild, VkPatchPath, VkPath, VkPaths, VkPointSize, VkVertexInput
+from harness.base.config import (RUN_PATHS, MesaBuild, VkIndexUint8, VkListRestart, VkPatchPath, VkPath, VkPaths,
+                                 VkPointSize, VkRestartIndex, VkVertexInput)
 
 
 @dataclass(frozen=True)
@@ -102,16 +103,20 @@ _TARGETS = {t.name: t for t in (
     # VK_EXT_vertex_input_dynamic_state), and GL's point size written (zink without
     # VK_KHR_maintenance5: lavapipe 22.3.6 lacks it, so there `lavapipe` writes it too; 26.2.6
     # offers it, and `lavapipe` leaves it to the driver), and the patch size baked into each pipeline
-    # (zink without extendedDynamicState2PatchControlPoints; both lavapipes offer it). Its cases (a
+    # (zink without extendedDynamicState2PatchControlPoints; both lavapipes offer it), and restart
+    # and 8-bit indices through u_primconvert's rewrites (zink without VK_EXT_primitive_topology_
+    # list_restart, VK_EXT_primitive_restart_index, VK_EXT_index_type_uint8). Its cases (a
     # direct multi-draw) all read attributes and leave gl_PointSize to the layer, and 12 of them draw
     # patches, so every path runs in CI (docs/vk-paths.md).
     Target("lavapipe-split", "vk", (_LAVAPIPE_ONLY,),
            "Mesa lavapipe through the harness's Vulkan backend, multi-draws split (--vk-path split) and the "
            "vertex input in the pipeline (--vk-vertex-input static), GL's point size written (--vk-point-size "
-           "written), the patch size in the pipeline (--vk-patch-path static); only the cases with a direct "
-           "multi-draw",
+           "written), the patch size in the pipeline (--vk-patch-path static), list restart split (--vk-list-restart "
+           "split), chosen restart indices rewritten (--vk-restart-index rewrite), 8-bit indices widened "
+           "(--vk-index-uint8 widen); only the cases with a direct multi-draw",
            default=True, renderer=r"llvmpipe", mesa="vk",
-           vk_paths=VkPaths(VkPath.SPLIT, VkPatchPath.STATIC, VkVertexInput.STATIC, VkPointSize.WRITTEN),
+           vk_paths=VkPaths(VkPath.SPLIT, VkPatchPath.STATIC, VkVertexInput.STATIC, VkPointSize.WRITTEN,
+                            VkListRestart.SPLIT, VkRestartIndex.REWRITE, VkIndexUint8.WIDEN),
            path_dependent_only=True),
     Target("system-vk", "vk", (), "the machine's own Vulkan driver through the harness's Vulkan backend",
            shader_cache_slot=True),

@@ -17,7 +17,11 @@ WANTED_EXTENSIONS = ("VK_EXT_transform_feedback", "VK_EXT_index_type_uint8",
                      "VK_EXT_primitive_topology_list_restart", "VK_KHR_draw_indirect_count",
                      "VK_EXT_primitives_generated_query", "VK_EXT_multi_draw",
                      "VK_EXT_extended_dynamic_state2", "VK_EXT_vertex_input_dynamic_state",
-                     "VK_KHR_maintenance5", "VK_EXT_provoking_vertex")
+                     "VK_KHR_maintenance5", "VK_EXT_provoking_vertex", "VK_EXT_primitive_restart_index")
+# VK_EXT_primitive_restart_index (2026) is newer than the python `vulkan` package: its feature
+# struct (sType, pNext, one VkBool32) is laid out as VkPhysicalDeviceIndexTypeUint8FeaturesEXT,
+# which stands in for it with the registry's sType; its command is reached by address.
+RESTART_INDEX_FEATURES_STYPE = 1000678000
 # What a wanted extension needs enabled with it at the instance's Vulkan 1.2 (VK_KHR_maintenance5:
 # VK_KHR_dynamic_rendering, core in 1.3); without it the wanted one is left out.
 REQUIRED_WITH = {"VK_KHR_maintenance5": ("VK_KHR_dynamic_rendering",)}
@@ -44,6 +48,9 @@ OPTIONAL_FEATURES = (
     # transformFeedbackPreservesProvokingVertex: enabled where offered, like every struct here.
     ("pv", "VK_EXT_provoking_vertex", "VkPhysicalDeviceProvokingVertexFeaturesEXT",
      "VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT"),
+    # primitiveRestartIndex (the field indexTypeUint8 of the stand-in struct)
+    ("restart_index", "VK_EXT_primitive_restart_index", "VkPhysicalDeviceIndexTypeUint8FeaturesEXT",
+     RESTART_INDEX_FEATURES_STYPE),
 )
 # The pipeline VUIDs of an unwritten PointSize in a point topology's last stage (07722 VS, 07723
 # TES, 07725 GS), which maintenance5 lifts.
@@ -64,6 +71,7 @@ class Device:
     vi: Any
     maintenance5: Any
     pv: Any
+    restart_index: Any
 
     def __init__(self, validation: bool = False):
         app = vk.VkApplicationInfo(sType=vk.VK_STRUCTURE_TYPE_APPLICATION_INFO, pApplicationName="gl-layer-harness",
@@ -109,6 +117,9 @@ class Device:
                              for name in ("vkCmdDrawMultiEXT", "vkCmdDrawMultiIndexedEXT")})
         if self.has("vertex_input_dynamic"):
             self.ext["vkCmdSetVertexInputEXT"] = vk.vkGetDeviceProcAddr(self.device, "vkCmdSetVertexInputEXT")
+        if self.has("restart_index"):
+            address = vk.lib.vkGetDeviceProcAddr(self.device, b"vkCmdSetPrimitiveRestartIndexEXT")
+            self.ext["vkCmdSetPrimitiveRestartIndexEXT"] = vk.ffi.cast("void (*)(VkCommandBuffer, uint32_t)", address)
         if self.has("patch_control_points_dynamic"):
             self.ext["vkCmdSetPatchControlPointsEXT"] = vk.vkGetDeviceProcAddr(self.device,
                                                                                "vkCmdSetPatchControlPointsEXT")
@@ -156,7 +167,8 @@ class Device:
         for attribute, extension, struct, stype in OPTIONAL_FEATURES:
             found = None
             if extension in self.extensions:
-                found = chain = getattr(vk, struct)(sType=getattr(vk, stype), pNext=chain)
+                found = chain = getattr(vk, struct)(sType=stype if isinstance(stype, int) else getattr(vk, stype),
+                                                    pNext=chain)
             setattr(self, attribute, found)
         self.features = vk.VkPhysicalDeviceFeatures2(sType=vk.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, pNext=chain)
         vk.vkGetPhysicalDeviceFeatures2(self.physical, self.features)
@@ -186,6 +198,8 @@ class Device:
             "maintenance5": self.maintenance5 is not None and self.maintenance5.maintenance5,
             # VK_EXT_provoking_vertex: GL's last-vertex convention (pipelines.provoking_mode)
             "provoking_vertex_last": self.pv is not None and self.pv.provokingVertexLast,
+            # VK_EXT_primitive_restart_index: any restart index (assembly.py)
+            "restart_index": self.restart_index is not None and self.restart_index.indexTypeUint8,
             "multi_draw_indirect": core.multiDrawIndirect,
             "tessellation": core.tessellationShader,
             "geometry": core.geometryShader,

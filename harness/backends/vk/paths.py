@@ -57,6 +57,11 @@ the driver one of two ways:
   maintenance5: PIPE_POINT_SIZE_LOWER_ALWAYS, the linker injects the store into every VS, TES
   and GS that does not write it, and zink_compiler_assign_io removes it again from all but the
   last: the same as the layer writing it in the last stage only).
+Primitive assembly (assembly.py) has three such areas, each `native` where the device offers
+the extension (auto) and else u_primconvert's rewrite, as zink falls back to it:
+`--vk-list-restart` native|split (VK_EXT_primitive_topology_list_restart), `--vk-restart-index`
+native|rewrite (VK_EXT_primitive_restart_index, lavapipe from Mesa 26.1), `--vk-index-uint8`
+native|widen (VK_EXT_index_type_uint8).
 docs/vulkan-backend.md ("zink's feature-dependent paths") lists the other feature-dependent choices.
 """
 from __future__ import annotations
@@ -66,7 +71,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from harness.base.config import VkPatchPath, VkPath, VkPointSize, VkVertexInput
+from harness.base.config import VkIndexUint8, VkListRestart, VkPatchPath, VkPath, VkPointSize, VkRestartIndex, VkVertexInput
 from harness.model import glfacts
 from harness.base.errors import UsageError
 
@@ -95,9 +100,9 @@ class PathError(UsageError, ValueError):
 
 @dataclass(frozen=True)
 class Choice:
-    path: str                       # "native" or "split"; "dynamic" or "static"; "default" or "written"
+    path: str                       # "native" or "split"; "dynamic" or "static"; ...
     why: str                        # how it was chosen, for the target's info and results
-    area: str = "multi-draw"        # or "patch-size", "vertex-input", "point-size"
+    area: str = "multi-draw"        # or "patch-size", "vertex-input", "point-size", ...
 
     def describe(self) -> str:
         return f"{self.area} path {self.path} ({self.why})"
@@ -126,6 +131,14 @@ _PATCH_SIZE = _Rule("patch-size", "--vk-patch-path", "patch-size path", "dynamic
 _VERTEX_INPUT = _Rule("vertex-input", "--vk-vertex-input", "vertex-input path", "dynamic", "static",
                       VERTEX_INPUT_CHOICES, "the device offers vertexInputDynamicState and extendedDynamicState2, "
                       "as zink records the vertex input per draw", "as zink bakes the vertex input")
+_LIST_RESTART = _Rule("list-restart", "--vk-list-restart", "list-restart path", "native", "split",
+                      tuple(VkListRestart), "the device offers primitiveTopologyListRestart, as zink restarts lists "
+                      "natively", "as u_primconvert splits the runs")
+_RESTART_INDEX = _Rule("restart-index", "--vk-restart-index", "restart-index path", "native", "rewrite",
+                       tuple(VkRestartIndex), "the device offers VK_EXT_primitive_restart_index, as zink records "
+                       "the index", "as u_primconvert rewrites the index")
+_INDEX_UINT8 = _Rule("index-uint8", "--vk-index-uint8", "8-bit index path", "native", "widen", tuple(VkIndexUint8),
+                     "the device offers indexTypeUint8, as zink binds 8-bit indices", "as u_primconvert widens them")
 _POINT_SIZE = _Rule("point-size", "--vk-point-size", "point-size path", "default", "written", POINT_SIZE_CHOICES,
                     "the device offers maintenance5, as zink leaves an unwritten point size to the driver's 1.0",
                     "as zink writes gl_PointSize = 1.0", ", without which a point's size must be written")
@@ -178,6 +191,23 @@ def choose_point_size(requested: str, maintenance5: bool) -> Choice:
     """`requested` is auto, default or written; auto takes default exactly where zink does: the
     device offers VK_KHR_maintenance5."""
     return _choose(_POINT_SIZE, requested, _lacking(((POINT_SIZE_FEATURE, maintenance5),)))
+
+
+def choose_list_restart(requested: str, list_restart: bool) -> Choice:
+    """`requested` is auto, native or split; auto takes native where the device restarts lists."""
+    return _choose(_LIST_RESTART, requested,
+                   _lacking((("VK_EXT_primitive_topology_list_restart (primitiveTopologyListRestart)", list_restart),)))
+
+
+def choose_restart_index(requested: str, restart_index: bool) -> Choice:
+    """`requested` is auto, native or rewrite; auto takes native where the device offers the index."""
+    return _choose(_RESTART_INDEX, requested,
+                   _lacking((("VK_EXT_primitive_restart_index (primitiveRestartIndex)", restart_index),)))
+
+
+def choose_index_uint8(requested: str, uint8: bool) -> Choice:
+    """`requested` is auto, native or widen; auto takes native where the device reads 8-bit indices."""
+    return _choose(_INDEX_UINT8, requested, _lacking((("VK_EXT_index_type_uint8 (indexTypeUint8)", uint8),)))
 
 
 def depends_on_point_size(case: Case) -> bool:

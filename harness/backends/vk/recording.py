@@ -22,7 +22,6 @@ from harness.backends.vk.resources import ALL_STAGES, VertexBinding, color_range
 from harness.backends.vk.translate import CLIP_PLANES
 from harness.model import glfacts
 from harness.model.case import Draw
-from harness.model.glfacts import INDEX_TYPES
 
 INDEX_VK = {"UNSIGNED_BYTE": vk.VK_INDEX_TYPE_UINT8_EXT, "UNSIGNED_SHORT": vk.VK_INDEX_TYPE_UINT16,
             "UNSIGNED_INT": vk.VK_INDEX_TYPE_UINT32}
@@ -73,7 +72,7 @@ def push(cmd: Any, layout: Any, flags: Flags, levels: tuple[tuple[float, ...], t
     vk.vkCmdPushConstants(cmd, layout, ALL_STAGES, 0, len(data), vk.ffi.new("char[]", data))
 
 
-def calls(draw: Draw, index_type: str, native: bool, buffer: Callable[[int, int, bytes], Buffer],
+def calls(draw: Draw, native: bool, buffer: Callable[[int, int, bytes], Buffer],
           ext: dict[str, Any]) -> list[Call]:
     """The Vulkan draw calls for one GL draw. `native`: the draw-id path `native` (a direct
     multi-draw is one VK_EXT_multi_draw call); `buffer(size, usage, data)` makes the case's
@@ -81,9 +80,6 @@ def calls(draw: Draw, index_type: str, native: bool, buffer: Callable[[int, int,
     command = draw.command
     indexed = command in glfacts.ELEMENTS_COMMANDS
     takes = glfacts.takes(command)
-    restart_max = INDEX_TYPES[index_type].fixed_restart
-    if draw.restart_index is not None and draw.restart_index != restart_max:
-        raise Skip(f"Vulkan restarts only at {restart_max:#x}; the case uses {draw.restart_index:#x}")
     if command in glfacts.MULTI_COMMANDS and command not in glfacts.INDIRECT_COMMANDS and native:
         return [multi_draw(draw, indexed, takes, ext)]
     if command not in glfacts.INDIRECT_COMMANDS:
@@ -172,7 +168,8 @@ class DrawPass:
     vertex_input: tuple[VertexBinding, ...] | None = None  # recorded: the vertex input is dynamic state
     uniform_set: Any = None
     vertex_buffers: list[Any] = field(default_factory=list)
-    indices: tuple[Any, str] | None = None      # the index buffer and its GL type
+    indices: tuple[Any, str] | None = None      # the index buffer and the GL type it is read as
+    restart_index: int | None = None            # recorded (VK_EXT_primitive_restart_index) after binding it
     queries: Any = None                         # a query pool of one query
     xfb: Buffer | None = None
     image: Any = None                           # the target, copied into `copy` after the pass
@@ -226,6 +223,8 @@ def _begin(cmd: Any, p: DrawPass) -> None:
         vk.vkCmdBindVertexBuffers(cmd, 0, len(p.vertex_buffers), p.vertex_buffers, [0] * len(p.vertex_buffers))
     if p.indices is not None:
         vk.vkCmdBindIndexBuffer(cmd, p.indices[0], 0, INDEX_VK[p.indices[1]])
+        if p.restart_index is not None:     # "Binding an index buffer invalidates the custom index value"
+            p.ext["vkCmdSetPrimitiveRestartIndexEXT"](cmd, p.restart_index)
 
 
 def query_counts(device: Any, pool: Any, xfb: bool) -> tuple[int, int]:

@@ -12,14 +12,16 @@ from __future__ import annotations
 import traceback
 from typing import Any
 
+import numpy as np
 import vulkan as vk
 
 from harness.backends import BackendError, DeviceLost, Skip, check_requirements, readback_bytes
-from harness.backends.vk import paths, recording
+from harness.backends.vk import assembly, paths, recording
 from harness.backends.vk.device import Buffer, Device
 from harness.backends.vk.pipelines import PipelineSpec, Pipelines, check_topology, provoking_mode, raster_of
 from harness.backends.vk.resources import CaseResources, Shared
 from harness.base.errors import LayerFault
+from harness.backends.vk.quads_gs import quads_gs
 from harness.backends.vk.tcs import passthrough_tcs
 from harness.backends.vk.translate import TRANSLATIONS, Program, locations_used, translate
 from harness.model import glfacts
@@ -45,10 +47,12 @@ def uses_draw_parameters(case: Case) -> bool:
 
 class VKBackend:
     def __init__(self, without: frozenset[str] = frozenset(), validation: bool = False, path: str = "auto",
-                 patch_path: str = "auto", vertex_input: str = "auto", point_size: str = "auto"):
-        unknown = set(without) - set(TRANSLATIONS)
+                 patch_path: str = "auto", vertex_input: str = "auto", point_size: str = "auto",
+                 list_restart: str = "auto", restart_index: str = "auto", index_uint8: str = "auto"):
+        known = TRANSLATIONS + assembly.HAZARDS
+        unknown = set(without) - set(known)
         if unknown:
-            raise BackendError(f"unknown translation(s) {sorted(unknown)}; known: {', '.join(TRANSLATIONS)}")
+            raise BackendError(f"unknown translation(s) {sorted(unknown)}; known: {', '.join(known)}")
         self.without = frozenset(without)
         self.dev = Device(validation)
         try:
@@ -57,6 +61,9 @@ class VKBackend:
             self.vertex_input = paths.choose_vertex_input(vertex_input, self.dev.has("vertex_input_dynamic"),
                                                           self.dev.has("extended_dynamic_state2"))
             self.point_size = paths.choose_point_size(point_size, self.dev.has("maintenance5"))
+            self.assembly = (paths.choose_list_restart(list_restart, self.dev.has("list_restart")),
+                             paths.choose_restart_index(restart_index, self.dev.has("restart_index")),
+                             paths.choose_index_uint8(index_uint8, self.dev.has("uint8_indices")))
         except paths.PathError as exc:
             raise BackendError(str(exc)) from None
         self.shared = Shared(self.dev.device)
@@ -70,7 +77,12 @@ class VKBackend:
     def from_options(cls, options: Any) -> "VKBackend":
         chosen = options.vk_paths
         return cls(frozenset(options.vk_without), options.vk_validation, chosen.multi_draw, chosen.patch_size,
-                   chosen.vertex_input, chosen.point_size)
+                   chosen.vertex_input, chosen.point_size, chosen.list_restart, chosen.restart_index, chosen.index_uint8)
+
+    @property
+    def assembly_paths(self) -> assembly.Paths:
+        list_restart, restart_index, uint8 = (c.path for c in self.assembly)
+        return assembly.Paths(list_restart, restart_index, uint8, self.without)
 
     def _facts(self) -> dict[str, Any]:
         d, lim = self.dev, self.dev.limits
@@ -101,6 +113,7 @@ class VKBackend:
             "GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS": 64,
             "GL_MAX_CLIP_DISTANCES": lim.maxClipDistances, "GL_MAX_VERTEX_ATTRIBS": lim.maxVertexInputAttributes,
             "GL_MAX_TEXTURE_COORDS": 8, "GL_MAX_GEOMETRY_OUTPUT_VERTICES": lim.maxGeometryOutputVertices,
+            "GL_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION": assembly.QUADS_FOLLOW,
         }
         return {"renderer": f"harness Vulkan layer on {p.deviceName} (Vulkan {api})",
                 "vendor": "gl-layer-harness", "version": f"4.6 (harness Vulkan layer, Vulkan {api})",
@@ -114,8 +127,10 @@ class VKBackend:
         return {"renderer": facts["renderer"], "vendor": facts["vendor"], "version": facts["version"],
                 "driver_info": facts["driver_info"], "vk_path": self.path.path, "vk_patch_path": self.patch_path.path,
                 "vk_vertex_input": self.vertex_input.path, "vk_point_size": self.point_size.path,
+                **{f"vk_{c.area.replace('-', '_')}": c.path for c in self.assembly},
                 "platform": f"Vulkan, {self.path.describe()}, {self.patch_path.describe()}, "
                             f"{self.vertex_input.describe()}, {self.point_size.describe()}, "
+                            f"{', '.join(c.describe() for c in self.assembly)}, "
                             f"translations switched off: {without}",
                 "profiles": {"core": facts, "compat": facts}}
 
@@ -189,10 +204,7 @@ class VKBackend:
         if "gs" in stages:
             needs.append("geometry")
         draws = case.draws()
-        if case.index_type == "UNSIGNED_BYTE" and any(d.command in glfacts.ELEMENTS_COMMANDS for d in draws):
-            needs.append("uint8_indices")
-        if any(d.restart_index is not None for d in draws):
-            needs.append("patch_restart" if any(d.mode == "PATCHES" for d in draws) else "list_restart")
+        needs += assembly.needs(case, self.assembly_paths)
         if any(d.command.endswith("IndirectCount") for d in draws):
             needs.append("draw_indirect_count")
         if any(d.command.startswith("Multi") and "Indirect" in d.command for d in draws):
@@ -254,26 +266,37 @@ class _CaseRun:
         """The draw's patch size is dynamic state (the patch-size path `dynamic`, a program with a TES)."""
         return self.b.patch_path.path == "dynamic" and "tes" in self.translated[draw.program]
 
-    def _pipeline(self, draw: Draw) -> Any:
-        """The draw's pipeline: its program's translated stages (a TES without a TCS gets the
-        layer's passthrough TCS), its topology, and the state the pipeline bakes."""
-        stages = dict(self.translated[draw.program])
-        if "tes" in stages and "tcs" not in stages:
-            stages["tcs"] = passthrough_tcs(stages["vs"], self.patch_vertices,
-                                            faithful="passthrough-tcs" not in self.b.without)
-        check_topology(draw.mode)
+    def _assembly(self, draw: Draw) -> tuple[str, assembly.Assembly]:
+        """The draw's provoking-vertex mode and its assembly (assembly.py)."""
+        stages = self.translated[draw.program]
         # GL's provoking-vertex convention as pipeline state (VK_EXT_provoking_vertex), as zink
         # sets it; each draw is a render pass of its own, so provokingVertexModePerPipeline
         # does not matter. Switched off (`provoking-vertex`): Vulkan's first-vertex convention.
         provoking = provoking_mode(draw.state, paths.provokes(stages, draw.mode),
                                    self.dev.has("provoking_vertex_last"),
                                    faithful="provoking-vertex" not in self.b.without)
+        outline = draw.state.polygon_mode == "LINE" and draw.state.polygon_mode_back in ("", "LINE")
+        return provoking, assembly.plan(draw, self.case.indices, self.case.index_type, self.b.assembly_paths,
+                                        first=provoking != "LAST", outline=outline)
+
+    def _pipeline(self, draw: Draw, provoking: str, asm: assembly.Assembly) -> Any:
+        """The draw's pipeline: its program's translated stages (a TES without a TCS gets the
+        layer's passthrough TCS, GL_QUADS and a polygon's outline the layer's GS), its topology,
+        and the state the pipeline bakes."""
+        stages = dict(self.translated[draw.program])
+        if "tes" in stages and "tcs" not in stages:
+            stages["tcs"] = passthrough_tcs(stages["vs"], self.patch_vertices,
+                                            faithful="passthrough-tcs" not in self.b.without)
+        primitive = paths.primitive_of(stages, draw.mode)       # GL's primitives, before the layer's GS
+        if asm.gs:
+            stages["gs"] = quads_gs(stages["vs"], asm.gs, asm.provoking)
+        check_topology(asm.topology)
         raster = raster_of(draw.state, bool(self.dev.features.features.fillModeNonSolid), provoking,
-                           paths.primitive_of(stages, draw.mode), discard=bool(self.case.readback.captures))
+                           primitive, discard=bool(self.case.readback.captures))
         # The patch-size path (paths.py): dynamic, the size is recorded per draw and a program with a
         # TCS has one pipeline for every size (a TCS-less one differs in its injected TCS anyway).
         # The vertex-input path: dynamic, one pipeline for every vertex layout (recorded per draw).
-        spec = PipelineSpec(tuple(sorted(stages.items())), draw.mode, draw.restart_index is not None,
+        spec = PipelineSpec(tuple(sorted(stages.items())), asm.topology, asm.restart,
                             None if self._dynamic_patch(draw) else self.patch_vertices,
                             None if self._dynamic_vertex_input() else self.res.vertex_layout,
                             bool(self.case.readback.captures), self.res.format, raster, order=tuple(stages))
@@ -310,7 +333,8 @@ class _CaseRun:
         readback, res = self.case.readback, self.res
         self._set_state(draw.state)
         flags = recording.enables(draw.state)
-        pipeline = self._pipeline(draw)
+        provoking, asm = self._assembly(draw)
+        pipeline = self._pipeline(draw, provoking, asm)
         uniform_set = res.uniform_set(self.programs[draw.program].uniforms, self.uniform_values, draw)
         stride = record_dtype(readback.captures).itemsize
         xfb = res.buffer(stride * readback.max_records, vk.VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT) \
@@ -322,16 +346,27 @@ class _CaseRun:
             # xfb, VK_EXT_primitives_generated_query gives GL's GL_PRIMITIVES_GENERATED.
             queries = res.query_pool(vk.VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT if xfb is not None
                                      else vk.VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT)
-        calls = recording.calls(draw, self.case.index_type, self.b.path.path == "native", res.buffer, self.dev.ext)
+        calls = recording.calls(asm.draw, self.b.path.path == "native", res.buffer, self.dev.ext)
         self.dev.one_shot(lambda cmd: recording.record_draw(cmd, recording.DrawPass(
             res.render_pass, res.framebuffer, (res.width, res.height), readback.clear, res.keep, pipeline,
             self.b.shared.layout, self.dev.ext, calls, flags, (self.outer, self.inner),
             patch_vertices=self.patch_vertices if self._dynamic_patch(draw) else None,
             vertex_input=res.vertex_layout if self._dynamic_vertex_input() else None,
             uniform_set=uniform_set, vertex_buffers=[b.handle for b in res.attributes],
-            indices=None if res.indices is None else (res.indices.handle, self.case.index_type),
+            indices=self._indices(asm), restart_index=asm.restart_index,
             queries=queries, xfb=xfb, image=res.image, copy=copy)))
         return self._observed(queries, xfb, stride, copy)
+
+    def _indices(self, asm: assembly.Assembly) -> tuple[Any, str] | None:
+        """The index buffer the draw binds and the type Vulkan reads it as: the case's, or the
+        assembly's own; read as a wider type (the `index-uint8` hazard), padded with zeros so that
+        no read passes its end."""
+        if asm.indices is None and asm.bind_as == asm.index_type:
+            return None if self.res.indices is None else (self.res.indices.handle, asm.index_type)
+        values = self.case.indices if asm.indices is None else asm.indices
+        data = np.asarray(values, dtype=glfacts.INDEX_TYPES[asm.index_type].dtype).tobytes()
+        data += bytes(len(values) * glfacts.INDEX_TYPES[asm.bind_as].size - len(data))
+        return self.res.buffer(len(data), vk.VK_BUFFER_USAGE_INDEX_BUFFER_BIT, data).handle, asm.bind_as
 
     def _observed(self, queries: Any, xfb: Buffer | None, stride: int, copy: Buffer | None) -> Step:
         observed = Step()

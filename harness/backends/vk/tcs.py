@@ -23,25 +23,25 @@ def passthrough_tcs(vs: str, patch_vertices: int, faithful: bool = True) -> str:
         # gl_PerVertex as the VS has it: redeclared the same way, or left implicit like the VS's.
         block = next((b for b in shader.blocks("out") if b.type == "gl_PerVertex"), None)
         if block:
-            members = _members(shader, block)
-            lines.append(f"in gl_PerVertex {{ {members} }} gl_in[gl_MaxPatchVertices];")
-            lines.append(f"out gl_PerVertex {{ {members} }} gl_out[];")
+            declared = members(shader, block)
+            lines.append(f"in gl_PerVertex {{ {declared} }} gl_in[gl_MaxPatchVertices];")
+            lines.append(f"out gl_PerVertex {{ {declared} }} gl_out[];")
         if shader.uses("gl_PointSize"):
             body.append("gl_out[gl_InvocationID].gl_PointSize = gl_in[gl_InvocationID].gl_PointSize;")
-        for k in range(_clip_distances(shader)):
+        for k in range(clip_distances(shader)):
             body.append(f"gl_out[gl_InvocationID].gl_ClipDistance[{k}] = gl_in[gl_InvocationID].gl_ClipDistance[{k}];")
         for i, (d, x) in enumerate((decl, x) for decl in shader.variables("out") for x in decl.declarators
                                    if not x.name.startswith("gl_")):
             if d.layout is None or d.layout.has("xfb_offset"):
                 continue
-            layout, type_ = _location_only(d), d.type + "".join(f"[{s}]" for s in d.type_dims)
+            layout, type_ = location_only(d), d.type + "".join(f"[{s}]" for s in d.type_dims)
             lines.append(f"layout({layout}) in {type_} _pass_in{i}[]{x.array};")
             lines.append(f"layout({layout}) out {type_} _pass_out{i}[]{x.array};")
             body.append(f"_pass_out{i}[gl_InvocationID] = _pass_in{i}[gl_InvocationID];")
         for i, b in enumerate(b for b in shader.blocks("out") if b.type != "gl_PerVertex"):
-            layout, members = _location_only(b), _members(shader, b)
-            lines.append(f"layout({layout}) in {b.type} {{ {members} }} _pass_block_in{i}[];")
-            lines.append(f"layout({layout}) out {b.type} {{ {members} }} _pass_block_out{i}[];")
+            layout, declared = location_only(b), members(shader, b)
+            lines.append(f"layout({layout}) in {b.type} {{ {declared} }} _pass_block_in{i}[];")
+            lines.append(f"layout({layout}) out {b.type} {{ {declared} }} _pass_block_out{i}[];")
             for name in b.member_names():
                 body.append(f"_pass_block_out{i}[gl_InvocationID].{name} = _pass_block_in{i}[gl_InvocationID].{name};")
         body += [f"gl_TessLevelOuter[{i}] = _layer.outer[{i}];" for i in range(4)]
@@ -52,24 +52,26 @@ def passthrough_tcs(vs: str, patch_vertices: int, faithful: bool = True) -> str:
     return "\n".join(lines) + "\n\nvoid main()\n{\n" + "".join(f"    {b}\n" for b in body) + "}\n"
 
 
-def _location_only(d: Declaration) -> str:
+def location_only(d: Declaration) -> str:
     """Keep location/component; a TCS has no use for xfb or other qualifiers."""
     return ", ".join(f"{k} = {v}" for k, v in (d.layout.items if d.layout else ()) if k in ("location", "component"))
 
 
-def _members(shader: Shader, block: Declaration) -> str:
-    """A block's members without interpolation or storage qualifiers (a TCS's own are implied)."""
+def members(shader: Shader, block: Declaration, keep_interpolation: bool = False) -> str:
+    """A block's members without storage qualifiers, and without interpolation ones (a TCS's own
+    are implied; a GS's outputs keep them where `keep_interpolation`)."""
     out = []
     for m in block.members:
-        layout = _location_only(m)
-        quals = [q for q in m.qualifiers if q not in INTERPOLATION]
+        layout = location_only(m)
+        quals = [q for q in m.qualifiers if q not in INTERPOLATION
+                 or (keep_interpolation and q in INTERPOLATION[:-3])]
         decls = ", ".join(shader.text[x.span[0]:x.span[1]] for x in m.declarators)
         type_ = m.type + "".join(f"[{s}]" for s in m.type_dims)
         out.append((f"layout({layout}) " if layout else "") + " ".join(quals + [type_]) + f" {decls};")
     return " ".join(out)
 
 
-def _clip_distances(shader: Shader) -> int:
+def clip_distances(shader: Shader) -> int:
     """gl_ClipDistance's size: as declared (alone or in gl_PerVertex), else the highest constant index used."""
     for d in shader.declarations:
         for x in [x for d2 in (d.members if d.kind == "block" else (d,)) for x in d2.declarators]:

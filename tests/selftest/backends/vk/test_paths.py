@@ -2,6 +2,8 @@
 the device's features as zink chooses, selectable, and each one really taken on lavapipe."""
 from __future__ import annotations
 
+import dataclasses
+
 import json
 import subprocess
 import sys
@@ -550,14 +552,17 @@ def test_the_lavapipe_split_target_writes_the_point_size():
 
 
 def test_every_path_option_names_a_field_of_the_paths_value():
-    """The path options of the table (harness/base/options.py) are the four fields of VkPaths, in
+    """The path options of the table (harness/base/options.py) are the seven fields of VkPaths, in
     order, each with its enum's choices; the resolver makes the run's value of them, a target's
     own choice comes first field by field, and the child's options carry it through JSON."""
     from harness.base import config, options
     from harness.executor.settings import resolve
     tables = [options.OPTIONS[name] for name in options.VK_PATHS]
-    kinds = (VkPath, config.VkPatchPath, VkVertexInput, VkPointSize)
+    kinds = (VkPath, config.VkPatchPath, VkVertexInput, VkPointSize, config.VkListRestart, config.VkRestartIndex,
+             config.VkIndexUint8)
     assert [tuple(kind) for kind in kinds] == [o.choices for o in tables]
+    assert [f.name for f in dataclasses.fields(VkPaths)] == ["multi_draw", "patch_size", "vertex_input", "point_size",
+                                                             "list_restart", "restart_index", "index_uint8"]
     assert (paths.CHOICES, paths.PATCH_CHOICES) == (tuple(VkPath), tuple(config.VkPatchPath))
     chosen = resolve({"vk_path": "native", "vk_point_size": "default"}, mesa=None)
     assert chosen.vk_paths == VkPaths(VkPath.NATIVE, config.VkPatchPath.AUTO, VkVertexInput.AUTO, VkPointSize.DEFAULT)

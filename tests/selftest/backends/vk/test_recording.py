@@ -49,7 +49,7 @@ def record(draw: Draw, flags=None, index_type: str = "UNSIGNED_INT", native: boo
     """A draw's calls recorded as _CaseRun.draw records them, each after its push constants."""
     ext = {} if fake is None else {name: fake.__getattr__(name)          # as vkGetDeviceProcAddr gives them
                                    for name in ("vkCmdDrawMultiEXT", "vkCmdDrawMultiIndexedEXT")}
-    for call in recording.calls(draw, index_type, native, buffer, ext):
+    for call in recording.calls(draw, native, buffer, ext):
         recording.push("cmd", "layout", flags or recording.Flags(), LEVELS, call.indexed, call.draw_id)
         call.record("cmd")
 
@@ -152,7 +152,7 @@ def test_a_case_without_attributes_records_an_empty_vertex_input(fake):
 def a_pass(**changes) -> recording.DrawPass:
     draw = Draw("DrawArrays", "POINTS", (DrawEntry(3),))
     fields = dict(render_pass=vulkan.ffi.NULL, framebuffer=vulkan.ffi.NULL, size=(4, 2), clear=-1.0, keep=False, pipeline="pipeline",
-                  layout="layout", ext={}, calls=recording.calls(draw, "UNSIGNED_INT", False, buffer, {}),
+                  layout="layout", ext={}, calls=recording.calls(draw, False, buffer, {}),
                   flags=recording.Flags(), levels=LEVELS)
     return recording.DrawPass(**(fields | changes))
 
