@@ -30,9 +30,13 @@
 #    of the `opengl` (C tests) and `shader.no_isolation` (shader_runner files) profiles, batched (`--process-isolation false`), PIGLIT_NO_FAST_SKIP=1 (the
 #    package's XML profiles keep required extensions in a form its fast-skip misreads, skipping
 #    tests the driver supports); then each failure again, process-isolated (`-t` of their names, profiles `opengl shader`).
+#    PIGLIT_NO_WINDOW=1: surfaceless EGL has no window and piglit runs its non-concurrent tests
+#    without -fbo, so without it each such test aborts (nv_primitive_restart's 15, SIGABRT).
+#    AREA=primitives: PRIMITIVES below instead, process-isolated from the first run (see there).
 #    Each Mesa has its own shader cache folder (triage/mesa-26.2.6/shader-cache-index-across-releases).
-# 5. Prints, per run: wall time, `piglit summary console -s` counts, every non-pass of the batched
-#    run and its isolated verdict. Results: ROOT_DIR/var/tmp/piglit-results/MESA-DRIVER[-isolated].
+# 5. Prints, per run: wall time, `piglit summary console -s` counts (subtests counted too), every
+#    non-passing test of the first run (a test with subtests once, its failing subtests named) and
+#    its rerun verdict. Results: ROOT_DIR/var/tmp/piglit-results/MESA-DRIVER[-AREA][-isolated].
 set -uo pipefail
 
 REPO=$(git -C "$(dirname "${BASH_SOURCE[0]}")" rev-parse --show-toplevel) || exit 2
