@@ -9,7 +9,9 @@
 # MESA: `sid` (the root's own Mesa, sid's packages) or a folder name under this checkout's
 # mesa/ (`bin/fetch-mesa VERSION` makes it), e.g. 22.3.6-1+deb12u2 25.0.7-2~bpo12+1
 # 26.1.6-1~bpo13+1; default: sid and every folder of those three that is fetched.
-# ROOT_DIR (default /var/tmp/sid-piglit), DRIVERS (default "llvmpipe zink"), DEBIAN_MIRROR.
+# ROOT_DIR (default /var/tmp/sid-piglit), DRIVERS (default "llvmpipe zink"; also `zink-optimal`,
+# zink with ZINK_INLINE_UNIFORMS=0 as the harness's target of that name), DEBIAN_MIRROR, AREA
+# (default `harness`: AREAS below; `primitives`: PRIMITIVES below, the primitives family's area).
 #
 # 1. A Debian sid root, debootstrap --variant=minbase, once: ROOT_DIR/.sid-root-built marks it
 #    built and a later run reuses it. Installs debootstrap here if missing.
@@ -28,9 +30,13 @@
 #    of the `opengl` (C tests) and `shader.no_isolation` (shader_runner files) profiles, batched (`--process-isolation false`), PIGLIT_NO_FAST_SKIP=1 (the
 #    package's XML profiles keep required extensions in a form its fast-skip misreads, skipping
 #    tests the driver supports); then each failure again, process-isolated (`-t` of their names, profiles `opengl shader`).
+#    PIGLIT_NO_WINDOW=1: surfaceless EGL has no window and piglit runs its non-concurrent tests
+#    without -fbo, so without it each such test aborts (nv_primitive_restart's 15, SIGABRT).
+#    AREA=primitives: PRIMITIVES below instead, process-isolated from the first run (see there).
 #    Each Mesa has its own shader cache folder (triage/mesa-26.2.6/shader-cache-index-across-releases).
-# 5. Prints, per run: wall time, `piglit summary console -s` counts, every non-pass of the batched
-#    run and its isolated verdict. Results: ROOT_DIR/var/tmp/piglit-results/MESA-DRIVER[-isolated].
+# 5. Prints, per run: wall time, `piglit summary console -s` counts (subtests counted too), every
+#    non-passing test of the first run (a test with subtests once, its failing subtests named) and
+#    its rerun verdict. Results: ROOT_DIR/var/tmp/piglit-results/MESA-DRIVER[-AREA][-isolated].
 set -uo pipefail
 
 REPO=$(git -C "$(dirname "${BASH_SOURCE[0]}")" rev-parse --show-toplevel) || exit 2
@@ -61,6 +67,36 @@ AREAS=(
 # type against every other attribute type), which would triple the run; the harness has no such
 # vertex-format cases.
 EXCLUDE='spec@arb_vertex_attrib_64bit@execution@vs_in'   # batched, the folder is one test
+PROFILES="opengl shader.no_isolation" ISOLATION=false
+# The primitives family's area (tests/primitives, issue 56 item 5): provoking vertex, transform
+# feedback of every GL primitive type, primitive restart, gl_PrimitiveID without a GS, polygon
+# mode, edge flags, pipeline statistics, adjacency. Its shader_test files are selected one by one
+# from the `shader` profile (process-isolated): `shader.no_isolation` groups a folder's files into
+# one test named after the folder (spec@glsl-1.50@execution), which no file-name regex selects,
+# and `--process-isolation false` loads `shader.no_isolation` in place of `shader`
+# (framework/profile.py), so this area's first run is process-isolated (piglit's C tests run one
+# process each in either mode); its failures are then run a second time.
+PRIMITIVES=(
+    'spec@arb_provoking_vertex@|spec@ext_provoking_vertex@'      # conventions, quads-follow, xfb order
+    'spec@!opengl 1.1@(clipflat|line-flat-clip-color)$'          # flat shading of clipped primitives
+    'spec@ext_transform_feedback@tessellation '                  # every type captured: flat_first/last, wireframe
+    'spec@nv_primitive_restart@|spec@!opengl 3.1@primitive-restart'   # restart per mode, index only, xfb
+    'spec@arb_es3_compatibility@es3-(drawarrays-)?primrestart'   # fixed-index restart
+    'spec@arb_draw_indirect@.*prim-restart'                      # restart through indirect draws
+    'primitive-id-(no-gs|in$|out$|restart )'                     # gl_PrimitiveID without and with a GS
+    'spec@glsl-1.50@execution@geometry@(primitive-types|tri-strip-ordering-with-prim-restart) '
+    'ignore-adjacent-vertices'                                   # adjacency types through a GS
+    'spec@!opengl 3.2@gl-3.2-adj-prims '                         # adjacency: conventions, cull, line cull
+    '@polygon-mode'                                              # polygon-mode, -facing, -offset
+    'edgeflag'                                                   # edge flags (gl-1.0, gl-2.0)
+    'drawarrays-vertex-count .* gl_quad'                         # many quads and quad strips in one draw
+    'spec@arb_pipeline_statistics_query@'                        # the statistics counters
+)
+if [ "${AREA:-harness}" = primitives ]; then
+    AREAS=("${PRIMITIVES[@]}"); EXCLUDE='^$'; PROFILES="opengl shader"; ISOLATION=true
+elif [ "${AREA:-harness}" != harness ]; then
+    echo "piglit_newest: AREA=${AREA}: harness or primitives" >&2; exit 2
+fi
 START=$(date +%s)
 
 [ "$(id -u)" = 0 ] || { echo "piglit_newest: run as root (debootstrap, mount, chroot)" >&2; exit 2; }
@@ -112,12 +148,18 @@ mesa_env() {   # mesa_env MESA: ENVS, the environment that loads it in the root
 # 4. the runs, inside
 cat > "$ROOTFS/root/piglit-newest-inner.sh" <<'INNER'
 set -uo pipefail
-MESA=$1 DRIVER=$2 OUT=$3 REGEX=$4 EXCLUDE=$5
-TAG=$MESA-$DRIVER
+MESA=$1 DRIVER=$2 OUT=$3 REGEX=$4 EXCLUDE=$5 PROFILES=$6 AREA=$7 ISOLATION=$8
+TAG=$MESA-$DRIVER${AREA:+-$AREA}
 mkdir -p "$OUT"; rm -rf "$OUT/$TAG" "$OUT/$TAG-isolated"
 export PIGLIT_NO_FAST_SKIP=1 PIGLIT_PLATFORM=surfaceless_egl EGL_PLATFORM=surfaceless \
-    LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=$DRIVER VK_LOADER_LAYERS_DISABLE=VK_LAYER_MESA_device_select \
-    MESA_SHADER_CACHE_DIR=/var/tmp/shader-cache/$MESA
+    LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=${DRIVER%-optimal} VK_LOADER_LAYERS_DISABLE=VK_LAYER_MESA_device_select \
+    MESA_SHADER_CACHE_DIR=/var/tmp/shader-cache/$MESA${DRIVER#zink} PIGLIT_NO_WINDOW=1
+mkdir -p "$MESA_SHADER_CACHE_DIR"   # Mesa makes the last folder only; zink-optimal has one of its own
+case $DRIVER in
+    llvmpipe|zink) ;;
+    zink-optimal) export ZINK_INLINE_UNIFORMS=0 ;;   # the harness's zink-optimal target
+    *) echo "   NOT RUN: driver $DRIVER (llvmpipe, zink, zink-optimal)"; exit 3 ;;
+esac
 GL=$(wflinfo --platform surfaceless_egl --api gl --profile core --version 4.5 2>&1 \
     | sed -n 's/^OpenGL \(renderer\|version\) string: //p' | paste -sd';')
 echo "== $TAG: $GL"
@@ -126,34 +168,44 @@ case $MESA in
     *) want=${MESA%%-*} ;;
 esac
 case $GL in *"Mesa $want"*) ;; *) echo "   NOT RUN: wflinfo does not report Mesa $want"; exit 3 ;; esac
-summary() {   # summary RESULTS: the counts, and the non-pass tests
-    piglit summary console -s "$1" | sed 's/^/   /'
-    piglit summary console "$1" | grep -E ': (fail|crash|timeout|warn|incomplete|dmesg-fail|dmesg-warn)$' | sort > "$1.problems"
+verdicts() {   # verdicts RESULTS [all]: per test (a test with subtests once, as its own verdict,
+               # the non-passing subtests counted), "name|result|note", sorted; non-passes only unless all
+    python3 - "$@" <<'PY' | LC_ALL=C sort
+import bz2, glob, json, sys
+path = (glob.glob(sys.argv[1] + "/results.json*") or [None])[0]
+tests = json.load(bz2.open(path) if path.endswith(".bz2") else open(path))["tests"] if path else {}
+for name, test in tests.items():
+    if test["result"] in ("pass", "skip", "notrun") and len(sys.argv) < 3:
+        continue
+    subs = [k for k, v in (test.get("subtests") or {}).items() if k != "__type__" and v not in ("pass", "skip")]
+    print(f"{name}|{test['result']}|" + (f"{len(subs)} subtests: " + "; ".join(sorted(subs)) if subs else ""))
+PY
 }
 t0=$(date +%s)
-nice -n 19 piglit run -p surfaceless_egl --process-isolation false --timeout 120 -j 2 \
-    -t "$REGEX" -x "$EXCLUDE" opengl shader.no_isolation "$OUT/$TAG" >"$OUT/$TAG.log" 2>&1
-echo "   batched: rc=$? $(( $(date +%s) - t0 )) s"
-summary "$OUT/$TAG"
+nice -n 19 piglit run -p surfaceless_egl --process-isolation "$ISOLATION" --timeout 120 -j 2 \
+    -t "$REGEX" -x "$EXCLUDE" $PROFILES "$OUT/$TAG" >"$OUT/$TAG.log" 2>&1
+echo "   batched (process isolation $ISOLATION): rc=$? $(( $(date +%s) - t0 )) s"
+piglit summary console -s "$OUT/$TAG" | sed 's/^/   /'
+verdicts "$OUT/$TAG" > "$OUT/$TAG.problems"
 if [ -s "$OUT/$TAG.problems" ]; then
-    # the failures' exact names as one -t regex (piglit's names join the path with @)
-    sed 's/: [a-z-]*$//; s#/#@#g' "$OUT/$TAG.problems" > "$OUT/$TAG.rerun"
-    rerun=$(python3 -c 'import re, sys; print("^(" + "|".join(re.escape(l.strip()) for l in sys.stdin) + ")$")' < "$OUT/$TAG.rerun")
+    # the failing tests' exact names as one -t regex (a failing subtest reruns its test)
+    rerun=$(cut -d'|' -f1 "$OUT/$TAG.problems" \
+        | python3 -c 'import re, sys; print("^(" + "|".join(re.escape(l.strip()) for l in sys.stdin) + ")$")')
     t0=$(date +%s)
     nice -n 19 piglit run -p surfaceless_egl --process-isolation true --timeout 120 -j 2 \
         -t "$rerun" opengl shader "$OUT/$TAG-isolated" >"$OUT/$TAG-isolated.log" 2>&1
-    echo "   isolated rerun of the $(wc -l < "$OUT/$TAG.rerun") non-passes: rc=$? $(( $(date +%s) - t0 )) s"
-    piglit summary console "$OUT/$TAG-isolated" | grep -E ': [a-z-]+$' | sort > "$OUT/$TAG-isolated.verdicts"
-    join -t'|' <(sed 's/: \([a-z-]*\)$/|\1/' "$OUT/$TAG.problems") \
-               <(sed 's/: \([a-z-]*\)$/|\1/' "$OUT/$TAG-isolated.verdicts") -a1 \
-        | awk -F'|' '{ printf "   %-9s isolated %-9s %s\n", $2, ($3 == "" ? "?" : $3), $1 }'
+    echo "   isolated rerun of the $(wc -l < "$OUT/$TAG.problems") non-passing tests: rc=$? $(( $(date +%s) - t0 )) s"
+    verdicts "$OUT/$TAG-isolated" all > "$OUT/$TAG-isolated.verdicts"
+    LC_ALL=C join -t'|' -a1 -o 1.1,1.2,2.2,1.3 "$OUT/$TAG.problems" "$OUT/$TAG-isolated.verdicts" \
+        | awk -F'|' '{ printf "   %-9s isolated %-9s %s%s\n", $2, ($3 == "" ? "?" : $3), $1, ($4 == "" ? "" : " (" $4 ")") }'
 fi
 INNER
 REGEX=$(IFS='|'; echo "${AREAS[*]}")
 for mesa in "$@"; do
     mesa_env "$mesa" || continue
     for driver in $DRIVERS; do
-        inside "${ENVS[@]}" bash /root/piglit-newest-inner.sh "$mesa" "$driver" "$OUT" "$REGEX" "$EXCLUDE"
+        inside "${ENVS[@]}" bash /root/piglit-newest-inner.sh "$mesa" "$driver" "$OUT" "$REGEX" "$EXCLUDE" \
+            "$PROFILES" "$([ "${AREA:-harness}" = harness ] || echo "$AREA")" "$ISOLATION"
     done
 done
 echo "piglit_newest: harness $(git -C "$REPO" rev-parse --short HEAD), $(date -u +%FT%TZ)," \
