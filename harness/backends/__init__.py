@@ -31,7 +31,10 @@ class Skip(CaseOutcome):
 
 
 class BackendError(CaseOutcome):
-    """The driver did not do what the case asks (GL error, compile or link failure, ...)."""
+    """The driver did not do what the case asks (GL error, compile or link failure, ...): the
+    verdict `fail`. Raised only where a driver's answer was just checked (the sites listed in
+    tests/selftest/static/test_driver_blame.py); the harness's own faults are HarnessFault, bad
+    input UsageError (harness/base/errors.py)."""
 
 
 class DeviceLost(CaseOutcome):

@@ -8,7 +8,12 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from harness.backends import Backend, BackendError
+from harness.backends import Backend
+from harness.base.errors import HarnessFault
+
+
+class UnknownBackend(HarnessFault, LookupError):
+    """A target whose backend no one registered (the harness's or a plugin's target table): no driver ran."""
 
 
 @dataclass(frozen=True)
@@ -50,9 +55,9 @@ def modules(options: Any) -> list[str]:
 
 
 def make(options: Any) -> Backend:
-    """The backend a child with these options runs; BackendError if there is none."""
+    """The backend a child with these options runs; UnknownBackend if there is none."""
     if options.backend not in _BACKENDS:
-        raise BackendError(f"target {options.target}: backend {options.backend!r} is not implemented")
+        raise UnknownBackend(f"target {options.target}: backend {options.backend!r} is not implemented")
     entry = _BACKENDS[options.backend]
     backend: Backend = getattr(importlib.import_module(entry.module), entry.cls).from_options(options)
     return backend

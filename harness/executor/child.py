@@ -24,7 +24,7 @@ from harness.base import plugins, profiling
 from harness.executor import protocol, shader_cache, targets
 from harness.backends import registry
 from harness.backends import BackendError, DeviceLost, Skip
-from harness.base.errors import LayerFault
+from harness.base.errors import HarnessFault, LayerFault
 from harness.base.config import ChildOptions
 from harness.model.observation import Observation
 from harness.model.status import Reply
@@ -96,7 +96,7 @@ def handle(backend: Any, request: dict[str, Any]) -> dict[str, Any]:
             try:
                 with address_space_budget(budget), profiling.section("backend.run"):
                     observation = backend.run(case, **batched)
-            except (BackendError, DeviceLost, Skip, LayerFault):
+            except (BackendError, DeviceLost, Skip, HarnessFault):     # never blamed on the budget
                 raise
             except Exception as exc:        # under a budget: an allocation that failed (a context, an array)
                 if not budget:
@@ -111,6 +111,8 @@ def handle(backend: Any, request: dict[str, Any]) -> dict[str, Any]:
         return {"status": Reply.SKIP, "message": str(exc)}
     except LayerFault as exc:       # the harness's own layer failed: no verdict on the driver
         return {"status": Reply.ERROR, "message": exc.on(request["case"].id), "duration": time.perf_counter() - start}
+    except HarnessFault as exc:     # the harness's own fault (a malformed case, no backend): no verdict
+        return {"status": Reply.ERROR, "message": f"harness fault: {exc}", "duration": time.perf_counter() - start}
     except BackendError as exc:
         return {"status": Reply.FAIL, "message": str(exc), "duration": time.perf_counter() - start}
     except DeviceLost as exc:       # the executor replaces this child: its device cannot run another case
@@ -172,20 +174,25 @@ def main(argv: list[str] | None = None) -> None:
     serve(backend, 0, out)
 
 
+class NotStarted(HarnessFault):
+    """The child's backend did not start: no case ran on the driver, so none can fail on it."""
+
+
 class Unusable:
-    """Stands in for a backend that could not start, so the parent gets one clear line."""
+    """Stands in for a backend that could not start, so the parent gets one clear line; every
+    request to it is the harness's `error`, never a driver's `fail`."""
 
     def __init__(self, why: str):
         self.why = why
 
     def info(self) -> NoReturn:
-        raise BackendError(self.why)
+        raise NotStarted(self.why)
 
     def adopt(self, known: dict[str, Any]) -> NoReturn:
-        raise BackendError(self.why)
+        raise NotStarted(self.why)
 
     def run(self, case: Any) -> NoReturn:
-        raise BackendError(self.why)
+        raise NotStarted(self.why)
 
 
 def exit_now(code: int) -> None:

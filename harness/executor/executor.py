@@ -33,7 +33,6 @@ from typing import Any, Callable
 from harness.base import config, profiling
 from harness.executor import protocol
 from harness.model.case import Case
-from harness.model.observation import Observation
 from harness.base.config import MesaBuild, RunSettings
 from harness.executor.lifecycle import STDERR_TAIL, Child, Reaper, death_status, describe_exit, in_glslang, printable
 from harness.executor.settings import DEFAULT
@@ -272,9 +271,11 @@ class Executor:
         if head.batched:
             result.batch = head.before
         self._answered_at = time.perf_counter()
-        if head.last and result.status not in (Reply.CRASH, Reply.TIMEOUT):
+        # ended: the reply's read ended the child (a timeout, its death, a garbled reply)
+        ended = self._proc is None or result.status in (Reply.CRASH, Reply.TIMEOUT)
+        if head.last and not ended:
             self._retire()                  # nothing is queued behind it; the next case starts a child
-        if result.status in (Reply.CRASH, Reply.TIMEOUT):
+        if ended:
             self._kill()                    # one that answered `crash` lives on, its device lost
             waiting = list(self._sent)
             self._sent.clear()
@@ -322,7 +323,11 @@ class Executor:
 
     def _read(self, timeout: float, start: float, allowed: float) -> Result:
         try:
-            reply, blobs = protocol.recv(self._fd("stdout"), max(0.0, timeout))
+            reply, observation = protocol.recv_reply(self._fd("stdout"), max(0.0, timeout))
+        except protocol.BadReply as exc:    # the pipe is out of step: a fresh child takes what is queued
+            self._kill()
+            return Result(Reply.ERROR, f"garbled reply from the child (child killed; no verdict on the driver): {exc}",
+                          duration=time.perf_counter() - start)
         except protocol.ChildTimeout:
             self._kill()
             return Result(Reply.TIMEOUT, f"hang: no result after {allowed:g} s of wall time (--case-timeout); "
@@ -330,9 +335,7 @@ class Executor:
                           duration=time.perf_counter() - start)
         except protocol.ChildGone:
             return self._gone(start)
-        observation = reply.get("observation")           # its bytes are the blobs it numbers
-        return Result(Reply.parse(reply.get("status")), printable(reply.get("message", "")),
-                      None if observation is None else Observation.from_json(observation, protocol.unpacker(blobs)),
+        return Result(Reply.parse(reply.get("status")), printable(reply.get("message", "")), observation,
                       reply.get("duration", time.perf_counter() - start), info=reply.get("info"),
                       known=reply.get("known"))
 

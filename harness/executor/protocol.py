@@ -6,7 +6,8 @@ strings, back to back; a value in the JSON stands for a blob by its number (`pac
 `unpacker`: an observation's readbacks). The child runs a driver that may have corrupted its
 heap, so the executor decodes nothing richer than JSON and plain bytes from it: a blob is only
 ever sliced out and read as numbers (np.frombuffer), and a reply whose lengths do not add up is
-refused whole (BadReply). Requests (executor to child) are pickles: both ends are this harness on
+refused whole (BadReply, naming what was received: the executor then kills the child, whose
+pipe is out of step, and the case is `error`). Requests (executor to child) are pickles: both ends are this harness on
 one interpreter, and a request costs a third of its JSON as a pickle
 (docs/decisions.md#pickle-requests).
 """
@@ -22,9 +23,15 @@ from typing import Any, Callable, Sequence
 
 from harness.base.profiling import section
 from harness.base.errors import CaseOutcome, HarnessFault
+from harness.model.observation import Observation
 
 _HEADER = struct.Struct(">I")
 _PICKLE = pickle.HIGHEST_PROTOCOL
+# The largest reply frame read (replies measured: 3.4 MB at most). A length over it is not one: a
+# driver that wrote text to the reply pipe, whose first four bytes, read as a length, are 512 MiB
+# or more for any printable ASCII.
+MAX_REPLY = 1 << 28
+SHOWN = 120                 # bytes of a refused reply quoted in its message
 
 
 class ChildGone(CaseOutcome):
@@ -36,8 +43,8 @@ class ChildTimeout(CaseOutcome):
 
 
 class BadReply(HarnessFault, ValueError):
-    """A reply that is not a JSON object with blobs whose lengths add up to its body's: raised
-    out of the executor as a reply that was not JSON was (json's ValueError), nothing of it used."""
+    """A reply that is not a JSON object with blobs whose lengths add up to its body's, or whose
+    observation is not one: nothing of it is used, and the message quotes what was received."""
 
 
 def send(fd: int, message: dict[str, Any], blobs: Sequence[bytes] = ()) -> None:
@@ -48,11 +55,33 @@ def send(fd: int, message: dict[str, Any], blobs: Sequence[bytes] = ()) -> None:
 
 
 def recv(fd: int, timeout: float | None = None) -> tuple[dict[str, Any], list[bytes]]:
-    """A reply and its blobs, within `timeout` seconds (ChildTimeout) or however long it takes."""
+    """A reply and its blobs, within `timeout` seconds (ChildTimeout) or however long it takes;
+    BadReply, quoting what was received, for a body that is not one."""
     with section("pipe.recv"):
-        body = _read(fd, timeout)
+        body = _read(fd, timeout, MAX_REPLY)
         with section("json.loads"):
-            return split(body)
+            try:
+                return split(body)
+            except ValueError as exc:       # BadReply, json's JSONDecodeError, invalid UTF-8
+                raise BadReply(f"{exc}; received {received(body)}") from None
+
+
+def recv_reply(fd: int, timeout: float | None = None) -> tuple[dict[str, Any], Observation | None]:
+    """A reply and its observation decoded (recv), within `timeout` seconds; BadReply for a reply
+    whose message or observation is not one."""
+    reply, blobs = recv(fd, timeout)
+    data = reply.get("observation")
+    try:
+        if not isinstance(reply.get("message", ""), str):
+            raise TypeError(f"a message of type {type(reply['message']).__name__}")
+        return reply, None if data is None else Observation.from_json(data, unpacker(blobs))
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:    # the shapes JSON can take instead
+        raise BadReply(f"a reply that is not one ({exc}); received {received(json.dumps(reply).encode())}") from None
+
+
+def received(data: bytes) -> str:
+    """Bytes that came down the pipe, for a message: how many, and the first SHOWN of them."""
+    return f"{len(data)} bytes: {data[:SHOWN]!r}{'...' if len(data) > SHOWN else ''}"
 
 
 def split(body: bytes) -> tuple[dict[str, Any], list[bytes]]:
@@ -112,9 +141,14 @@ def _write(fd: int, *body: bytes) -> None:
         data = data[os.write(fd, data):]
 
 
-def _read(fd: int, timeout: float | None) -> bytes:
+def _read(fd: int, timeout: float | None, limit: int | None = None) -> bytes:
     deadline = None if timeout is None else time.monotonic() + timeout
-    (size,) = _HEADER.unpack(_read_exactly(fd, _HEADER.size, deadline))
+    header = _read_exactly(fd, _HEADER.size, deadline)
+    (size,) = _HEADER.unpack(header)
+    if limit is not None and size > limit:      # not a length: quote it and what follows it now
+        more = os.read(fd, SHOWN) if select.select([fd], [], [], 0)[0] else b""
+        raise BadReply(f"a frame's length of {size} bytes, over the {limit} a reply may have; "
+                       f"received {received(header + more)}")
     return _read_exactly(fd, size, deadline)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from harness.backends.vk.program import check_translations
 from harness.base import config
 from harness.base.config import (GlPlatform, RunSettings, VkIndexUint8, VkListRestart, VkPatchPath, VkPath, VkPaths,
                                  VkPointSize, VkRestartIndex, VkVertexInput)
@@ -36,7 +37,8 @@ def resolve(values: Mapping[str, Any], **fixed: Any) -> RunSettings:
     """The settings of a command's option values by field (harness.base.options.values; an option
     it does not take has the table's default), and `fixed` fields the command sets itself
     (children, a Mesa build already chosen, ...). Raises mesa.MesaError for a --mesa that is
-    not a usable Mesa."""
+    not a usable Mesa, program.UnknownTranslation for a --vk-without name that is no translation
+    (both UsageErrors: checked here, before any child starts, not as a target that did not start)."""
     def get(name: str) -> Any:
         return values[name] if name in values else OPTIONS[name].default
     fields: dict[str, Any] = {name: get(name) for name in SETTINGS if name not in CONVERTED}
@@ -47,6 +49,7 @@ def resolve(values: Mapping[str, Any], **fixed: Any) -> RunSettings:
                                    VkListRestart(get("vk_list_restart")), VkRestartIndex(get("vk_restart_index")),
                                    VkIndexUint8(get("vk_index_uint8"))),
                "fork": not get("no_spawner")}
+    check_translations(fields["vk_without"])
     if "mesa" not in fixed:
         fields["mesa"] = mesa_mod.chosen(get("mesa"))
     return settings(**{**fields, **fixed})

@@ -16,7 +16,6 @@ from harness.executor import shader_cache
 from harness.executor import targets as targets_mod
 from harness.executor.executor import probe
 from harness.executor.settings import resolve
-from harness.mesa import runtime as mesa
 from harness.model.status import Reply
 from harness.pytest_adapter import handshake, results as results_mod, state as state_mod
 from harness.results import files as results
@@ -77,7 +76,7 @@ def settings(config: pytest.Config, children: int) -> core.RunSettings:
     """The run's settings from pytest's options (harness/executor/settings.py resolve)."""
     try:
         return resolve(options.values(config), children=children)
-    except mesa.MesaError as exc:
+    except UsageError as exc:               # a --mesa that is no Mesa, an unknown --vk-without name
         raise HarnessUsageError(str(exc)) from None
 
 

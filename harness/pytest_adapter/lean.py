@@ -42,5 +42,8 @@ def run(item: CaseItem, nextitem: pytest.Item | None) -> None:
         call = pytest.CallInfo.from_call(item.runtest, "call", reraise=(pytest.exit.Exception, KeyboardInterrupt))
     report = hooks.pytest_runtest_makereport(item=item, call=call)
     hooks.pytest_runtest_logreport(report=report)
+    # pytest's private API, as its own pytest_runtest_teardown calls it: the public hook would run
+    # every plugin's teardown wrapper for a setup that never ran (logging's deletes what its setup
+    # stored: KeyError). pyproject bounds pytest to the majors test_lean.py checks this on.
     item.session._setupstate.teardown_exact(nextitem)
     hooks.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)

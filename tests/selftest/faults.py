@@ -22,7 +22,9 @@ Faults: segv, abort, exit (status 3), hang, garbage (control bytes and invalid U
 then SIGSEGV), gl-error (an invalid GL call after the case), dirty-state (the case leaves every kind of state
 a case can set changed in its context, see `dirty`), kill-worker (SIGKILL to the pytest
 process that owns the child, as an OOM killer would), huge-xfb-count (GL and Vulkan: the
-transform-feedback primitives-written query answers 2^31, as NVIDIA's did). $HARNESS_FAULT_MARK:
+transform-feedback primitives-written query answers 2^31, as NVIDIA's did); and, of the `fault`
+backend, the case's reply garbled on the real pipe (`GARBLED`: not JSON, its JSON cut short,
+text where a frame's length belongs). $HARNESS_FAULT_MARK:
 a file a hang writes its pid to as it begins. $HARNESS_FAULT_START (the `fault` backend): a file
 that, while it exists, names the fault a child injects as it starts (its `info` or `adopt`), so that a test
 can let the first child start and the next ones fail to.
@@ -42,6 +44,7 @@ import dataclasses
 import fnmatch
 import json
 import os
+import struct
 import sys
 import time
 from pathlib import Path
@@ -56,6 +59,14 @@ from harness.model.observation import Observation, Step
 PLUGIN = str(Path(__file__).resolve())      # as $HARNESS_PLUGINS names it
 VK_FAULTS = ("negative-scissor", "fence-stype")
 HUGE_COUNT = 2**31                          # primitives written, as NVIDIA's query answered
+# What the child writes to its reply pipe instead of the case's reply: a frame (its length) whose
+# body is a JSON length and the JSON (protocol.py), or text with no frame at all.
+NOT_JSON, CUT_SHORT = b"not json, garbage", b'{"status":"ok","observation":{"steps":[{"co'
+MISSHAPEN = b'{"status":"ok","observation":{"steps":[{"storage":[7]}]},"blobs":[]}'    # storage: not an object
+GARBLED = {"garbled-reply": struct.pack(">2I", 4 + len(NOT_JSON), len(NOT_JSON)) + NOT_JSON,
+           "truncated-reply": struct.pack(">2I", 4 + len(CUT_SHORT), 200) + CUT_SHORT,      # JSON of 200 bytes, 43 sent
+           "misshapen-reply": struct.pack(">2I", 4 + len(MISSHAPEN), len(MISSHAPEN)) + MISSHAPEN,
+           "text-reply": b"driver says hello on the wrong fd\n"}
 
 
 def environment(faults: dict | None = None, mark: str | os.PathLike = "", shared_context: bool = False,
@@ -152,10 +163,24 @@ class FaultBackend:
     def run(self, case) -> Observation:
         params = dict(case.params)
         fault = params.get("fault", "none")
-        if fault not in ("none", "segv", "abort", "exit", "hang", "spin", "garbage"):
+        if fault not in ("none", "segv", "abort", "exit", "hang", "spin", "garbage", *GARBLED):
             raise ValueError(f"unknown fault {fault!r}")
         inject(fault, self.mark)
+        if fault in GARBLED:
+            garble_next_reply(GARBLED[fault])
         return Observation([Step(counts={"primitives_generated": params.get("value", 0)})])
+
+
+def garble_next_reply(raw: bytes) -> None:
+    """The child's next reply, as the real pipe carries it, is `raw` instead (the child's writer
+    in harness/executor/protocol.py, replaced for one call)."""
+    from harness.executor import protocol
+    real = protocol.send
+
+    def send(fd, message, blobs=()):
+        protocol.send = real
+        os.write(fd, raw)
+    protocol.send = send
 
 
 class FaultyGL:

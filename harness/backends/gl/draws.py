@@ -10,12 +10,17 @@ import ctypes
 import struct
 from typing import Any
 
-from harness.backends import BackendError, indirect_commands
+from harness.backends import indirect_commands
+from harness.base.errors import HarnessFault
 from harness.backends.gl.objects import Objects
 from harness.model.case import Case, Draw
 from harness.model.glfacts import BEGIN_END, INDEX_TYPES
 
 PARAMETER_OFFSET = 4          # bytes into the parameter buffer where the draw count sits
+
+
+class UnknownDraw(HarnessFault):
+    """A Draw naming no GL entry point this module issues: the case's (the harness's) fault, never the driver's."""
 
 
 def issue(GL: Any, case: Case, draw: Draw, made: Objects) -> None:
@@ -69,7 +74,7 @@ def issue(GL: Any, case: Case, draw: Draw, made: Objects) -> None:
         raw.glDrawElementsInstancedBaseVertexBaseInstance(mode, e.count, index_type, offset, e.instance_count,
                                                          e.base_vertex, e.base_instance)
     else:
-        raise BackendError(f"unknown draw command gl{command}")
+        raise UnknownDraw(f"unknown draw command gl{command}")
 
 
 def _range(case: Case, e: Any) -> tuple[int, int]:
@@ -92,7 +97,7 @@ def _multi(GL: Any, command: str, mode: Any, entries: Any, index_type: Any, size
         bases = (ctypes.c_int * max(n, 1))(*[e.base_vertex for e in entries])
         GL.glMultiDrawElementsBaseVertex(mode, counts, index_type, offsets, n, bases)
     else:
-        raise BackendError(f"unknown draw command gl{command}")
+        raise UnknownDraw(f"unknown draw command gl{command}")
 
 
 def _indirect(GL: Any, case: Case, draw: Draw, mode: Any, index_type: Any, made: Objects) -> None:
@@ -122,4 +127,4 @@ def _indirect(GL: Any, case: Case, draw: Draw, mode: Any, index_type: Any, made:
         else:
             ARB.glMultiDrawArraysIndirectCountARB(mode, where, PARAMETER_OFFSET, n, draw.indirect_stride)
     else:
-        raise BackendError(f"unknown draw command gl{command}")
+        raise UnknownDraw(f"unknown draw command gl{command}")

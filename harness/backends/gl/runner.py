@@ -23,6 +23,7 @@ from harness.backends.gl.calls import Calls
 from harness.backends.gl.context import open_contexts, select_platform
 from harness.backends.gl.draws import issue
 from harness.backends.gl.objects import Objects, quietly
+from harness.base.errors import HarnessFault
 from harness.base.profiling import section
 from harness.model.case import (CallList, Case, Clear, DeleteList, Dispatch, Draw, Link, NewList, Read,
                                 Step as CaseStep, step_draw, step_state)
@@ -329,7 +330,8 @@ class GLBackend:
 def _last_list(step: CaseStep, made: Objects) -> int:
     name = made.latest("display_list")
     if name is None:
-        raise BackendError(f"{getattr(step, 'label', '') or type(step).__name__}: no display list made before it")
+        raise HarnessFault(f"{getattr(step, 'label', '') or type(step).__name__}: no display list made before it "
+                           "(a malformed case)")
     return int(name)
 
 

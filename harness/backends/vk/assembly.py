@@ -26,6 +26,7 @@ from typing import NamedTuple, Sequence
 
 from harness.backends import Skip
 from harness.backends.vk import primconvert
+from harness.backends.vk.program import ASSEMBLY_HAZARDS
 from harness.model import glfacts
 from harness.model.case import Case, Draw, DrawEntry
 from harness.model.glfacts import INDEX_TYPES
@@ -33,7 +34,7 @@ from harness.model.glfacts import INDEX_TYPES
 # The Vulkan backend's answer to GL_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION: its quads GS takes
 # the convention's vertex (Table 13.2, 4i - 3 under FIRST), as zink's does.
 QUADS_FOLLOW = 1
-HAZARDS = ("list-restart", "restart-index", "index-uint8", "quads-provoking", "polygon-provoking")
+HAZARDS = ASSEMBLY_HAZARDS
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from typing import Any, Callable
 import vulkan as vk
 
 from harness.backends import BackendError
+from harness.base.errors import UsageError
 
 WANTED_EXTENSIONS = ("VK_EXT_transform_feedback", "VK_EXT_index_type_uint8",
                      "VK_EXT_primitive_topology_list_restart", "VK_KHR_draw_indirect_count",
@@ -60,6 +61,10 @@ UNWRITTEN_POINT_SIZE = re.compile(r"VUID-VkGraphicsPipelineCreateInfo-\w+-0772[2
 VALIDATION_LAYER = "VK_LAYER_KHRONOS_validation"
 
 
+class MissingLayer(UsageError):
+    """--vk-validation on a host without the validation layer: the setup's, not the driver's."""
+
+
 class Device:
     # The optional feature structs (OPTIONAL_FEATURES), None where the extension is not offered.
     xfb: Any
@@ -81,7 +86,8 @@ class Device:
         layers, extensions = [], []
         if validation:
             if VALIDATION_LAYER not in {p.layerName for p in vk.vkEnumerateInstanceLayerProperties()}:
-                raise BackendError(f"{VALIDATION_LAYER} is not installed (Debian package vulkan-validationlayers)")
+                raise MissingLayer(f"--vk-validation: {VALIDATION_LAYER} is not installed "
+                                   "(Debian package vulkan-validationlayers)")
             layers, extensions = [VALIDATION_LAYER], ["VK_EXT_debug_utils"]
         try:
             self.instance = vk.vkCreateInstance(vk.VkInstanceCreateInfo(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.base.errors import LayerFault
+from harness.base.errors import LayerFault, UsageError
 from harness.glsl.model import Declaration, ParseError, Shader, parse
 from harness.glsl.preprocess import PreprocessError, preprocess
 from harness.glsl.tokens import tokenize
@@ -15,6 +15,23 @@ from harness.model.glfacts import STAGE_KEYS
 # The switchable translations (`--vk-without`); `provoking-vertex` is pipeline state
 # (pipelines.provoking_mode), not a rewrite of the GLSL.
 TRANSLATIONS = ("passthrough-tcs", "base-vertex", "draw-id", "slot-map", "provoking-vertex")
+# The wrong paths the layer can plant in primitive assembly (assembly.py)
+ASSEMBLY_HAZARDS = ("list-restart", "restart-index", "index-uint8", "quads-provoking", "polygon-provoking")
+
+
+class UnknownTranslation(UsageError, ValueError):
+    """A `--vk-without` name that is no translation: one line for the user."""
+
+
+def check_translations(names: Any) -> frozenset[str]:
+    """The names as a set; UnknownTranslation names the unknown ones and the known."""
+    known = TRANSLATIONS + ASSEMBLY_HAZARDS
+    unknown = set(names) - set(known)
+    if unknown:
+        raise UnknownTranslation(f"--vk-without: unknown translation(s) {', '.join(sorted(unknown))}; "
+                                 f"known: {', '.join(known)}")
+    return frozenset(names)
+
 CLIP_PLANES = 4
 
 # The push constants every translated stage declares (std430: 112 bytes, planes at offset 48).

@@ -23,7 +23,8 @@ from harness.backends.vk.resources import CaseResources, Shared
 from harness.base.errors import LayerFault
 from harness.backends.vk.quads_gs import quads_gs
 from harness.backends.vk.tcs import passthrough_tcs
-from harness.backends.vk.translate import TRANSLATIONS, Program, locations_used, translate
+from harness.backends.vk.program import check_translations
+from harness.backends.vk.translate import Program, locations_used, translate
 from harness.model import glfacts
 from harness.model.case import (CallList, Case, Clear, DeleteList, Dispatch, Draw, Link, NewList, Read, SetState,
                                 Step as CaseStep, step_label, step_state)
@@ -49,23 +50,17 @@ class VKBackend:
     def __init__(self, without: frozenset[str] = frozenset(), validation: bool = False, path: str = "auto",
                  patch_path: str = "auto", vertex_input: str = "auto", point_size: str = "auto",
                  list_restart: str = "auto", restart_index: str = "auto", index_uint8: str = "auto"):
-        known = TRANSLATIONS + assembly.HAZARDS
-        unknown = set(without) - set(known)
-        if unknown:
-            raise BackendError(f"unknown translation(s) {sorted(unknown)}; known: {', '.join(known)}")
-        self.without = frozenset(without)
+        self.without = check_translations(without)
         self.dev = Device(validation)
-        try:
-            self.path = paths.choose(path, self.dev.has("multi_draw"), self.dev.has("shader_draw_parameters"))
-            self.patch_path = paths.choose_patch_size(patch_path, self.dev.has("patch_control_points_dynamic"))
-            self.vertex_input = paths.choose_vertex_input(vertex_input, self.dev.has("vertex_input_dynamic"),
-                                                          self.dev.has("extended_dynamic_state2"))
-            self.point_size = paths.choose_point_size(point_size, self.dev.has("maintenance5"))
-            self.assembly = (paths.choose_list_restart(list_restart, self.dev.has("list_restart")),
-                             paths.choose_restart_index(restart_index, self.dev.has("restart_index")),
-                             paths.choose_index_uint8(index_uint8, self.dev.has("uint8_indices")))
-        except paths.PathError as exc:
-            raise BackendError(str(exc)) from None
+        # A path the device cannot take is bad input (paths.PathError, a UsageError), not the driver's failure.
+        self.path = paths.choose(path, self.dev.has("multi_draw"), self.dev.has("shader_draw_parameters"))
+        self.patch_path = paths.choose_patch_size(patch_path, self.dev.has("patch_control_points_dynamic"))
+        self.vertex_input = paths.choose_vertex_input(vertex_input, self.dev.has("vertex_input_dynamic"),
+                                                      self.dev.has("extended_dynamic_state2"))
+        self.point_size = paths.choose_point_size(point_size, self.dev.has("maintenance5"))
+        self.assembly = (paths.choose_list_restart(list_restart, self.dev.has("list_restart")),
+                         paths.choose_restart_index(restart_index, self.dev.has("restart_index")),
+                         paths.choose_index_uint8(index_uint8, self.dev.has("uint8_indices")))
         self.shared = Shared(self.dev.device)
         # Shader modules and pipelines, kept across cases and trimmed between them.
         self.pipelines = Pipelines(self.dev.device, self.shared.layout)

@@ -115,6 +115,30 @@ def test_a_child_dying_of_a_python_exception_is_the_harnesss_error_not_a_driver_
     assert death_status(None, traceback) is Reply.CRASH           # would not exit
 
 
+@pytest.mark.parametrize("fault, words", [
+    ("garbled-reply", r"Expecting value: line 1 column 1 (char 0); received 21 bytes: b'\x00\x00\x00\x11not json, garbage'"),
+    ("truncated-reply", r"""a reply's JSON of 200 bytes in a body of 47; received 47 bytes: b'\x00\x00\x00\xc8{"status":"ok","""),
+    ("misshapen-reply", """('list' object has no attribute 'items'); received 62 bytes: b'{"status": "ok", "observation": {"steps": [{"storage": [7]}]}}'"""),
+    # quoted with what follows it in the pipe now (the case queued behind may have been answered)
+    ("text-reply", r"a frame's length of 1685219702 bytes, over the 268435456 a reply may have; received "),
+    ("text-reply", r" bytes: b'driver says hello on the wrong fd\n"),
+])
+def test_a_garbled_reply_is_that_cases_error_and_its_child_is_replaced(executor, fault, words):
+    """A child's reply that is not one (written by the child on the real pipe: faults.GARBLED)
+    leaves the pipe out of step: the child is killed, the case is `error` quoting what came, and
+    the cases queued behind it run in a fresh child."""
+    first, bad, behind = named("none", "first"), named(fault, "bad"), named("none", "behind", value=4, expected=4)
+    assert verdict(executor, first).status == "pass"
+    pid = executor.pid
+    executor.send(bad)
+    executor.send(behind)
+    garbled = verdict(executor, bad)
+    assert garbled.status == "error", garbled.message
+    assert "garbled reply from the child (child killed" in garbled.message and words in garbled.message, garbled.message
+    assert verdict(executor, behind).status == "pass"
+    assert executor.pid != pid
+
+
 def named(fault, name, **params):
     return dataclasses.replace(fault_case(fault, **params), id=f"selftest/pipelined/{name}")
 
