@@ -22,7 +22,6 @@ def restart_switch(mode: str) -> Case:
     assert cases.CHOSEN_RESTART in second.indices, "draw 1 must hold the first draw's restart index as a vertex"
     vertices = max(first.vertices, second.vertices)
     attributes = tuple(_merged(a, b, vertices) for a, b in zip(first.attributes, second.attributes))
-    draw0 = dataclasses.replace(first.steps[0])
     (entry,) = second.steps[0].entries
     draw1 = dataclasses.replace(second.steps[0], entries=(dataclasses.replace(entry, first=len(first.indices)),),
                                 label=second.steps[0].label.replace("draw 0", "draw 1", 1))
@@ -31,7 +30,7 @@ def restart_switch(mode: str) -> Case:
         p, quantity=p.quantity.replace("draw 0", "draw 1")) for p in expect1.pixels))
     plan_id = f"{cases.FAMILY}/{cases.TOKENS[mode]}/pv-last/elements-ushort/restart-chosen-then-fixed"
     return dataclasses.replace(
-        first, id=plan_id, vertices=vertices, attributes=attributes, steps=(draw0, draw1),
+        first, id=plan_id, vertices=vertices, attributes=attributes, steps=(first.steps[0], draw1),
         expect=(first.expect[0], expect1), indices=first.indices + second.indices,
         description=f"GL_{mode}: glDrawElements restarting at {cases.CHOSEN_RESTART}, then "
                     f"glDrawElementsBaseVertex restarting at 0xffff over indices holding {cases.CHOSEN_RESTART}",
