@@ -68,7 +68,7 @@ AREAS=(
 # vertex-format cases.
 EXCLUDE='spec@arb_vertex_attrib_64bit@execution@vs_in'   # batched, the folder is one test
 PROFILES="opengl shader.no_isolation" ISOLATION=false
-# The primitives family's area (tests/primitives, issue 56 item 5): provoking vertex, transform
+# The primitives family's area (tests/primitives): provoking vertex, transform
 # feedback of every GL primitive type, primitive restart, gl_PrimitiveID without a GS, polygon
 # mode, edge flags, pipeline statistics, adjacency. Its shader_test files are selected one by one
 # from the `shader` profile (process-isolated): `shader.no_isolation` groups a folder's files into

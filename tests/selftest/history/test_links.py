@@ -1,4 +1,4 @@
-"""A stored link never runs script (issue 57): a run's ci_pipeline_url comes from run.json, which
+"""A stored link never runs script: a run's ci_pipeline_url comes from run.json, which
 any pipeline writes. The ingest refuses one that is not http(s), in one line naming the field;
 a store that took one before (written by an older harness) shows it as text, never as a link,
 on the served pages and the static site, in Debian's chromium (every href and src resolved)."""

@@ -1,4 +1,4 @@
-"""Retention (issue 57, 4): `history prune --keep-days N / --keep-runs N` on SQLite and a real
+"""Retention: `history prune --keep-days N / --keep-runs N` on SQLite and a real
 PostgreSQL. Runs neither rule keeps go, with their results and targets' counts and the messages
 and cases nothing refers to any more; each lane keeps its own newest N; a dry run deletes
 nothing; bad arguments are one line naming the option."""

@@ -1,4 +1,4 @@
-"""The history's schema (issue 57, 3), on SQLite and a real PostgreSQL: the migrations make what
+"""The history's schema, on SQLite and a real PostgreSQL: the migrations make what
 harness/history/schema.py describes (Alembic's compare_metadata: tables, columns, types,
 nullability, defaults, indexes, unique and foreign keys; the CHECK constraints by name, which
 Alembic does not compare), a result's status and judgement come from the model's closed sets,

@@ -1,4 +1,4 @@
-"""The store's password never shown (issue 57): a PostgreSQL URL's password is *** in every store
+"""The store's password never shown: a PostgreSQL URL's password is *** in every store
 error, on the dashboard's serving line and in the header of the baseline and flakes files
 `history lines` writes (files meant to be committed). On a real PostgreSQL (trust authentication:
 a password in the URL is accepted and never checked) and a port nothing listens on."""
