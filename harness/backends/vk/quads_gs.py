@@ -18,7 +18,7 @@ text (harness/glsl), as the passthrough TCS's (tcs.py).
 """
 from __future__ import annotations
 
-from harness.backends.vk.tcs import clip_distances, location_only, members
+from harness.backends.vk.tcs import location_only, members, per_vertex
 from harness.glsl import types
 from harness.glsl.model import Declaration, parse
 
@@ -46,14 +46,9 @@ def quads_gs(vs: str, kind: str, provoking: int | None) -> str:
              f"layout({output}, max_vertices = {sum(map(len, primitives))}) out;"]
     lines += [shader.text[s.span[0]:s.span[1]] for s in shader.structs()]
     body = ["gl_Position = gl_in[v].gl_Position;", "gl_PrimitiveID = gl_PrimitiveIDIn;"]
-    block = next((b for b in shader.blocks("out") if b.type == "gl_PerVertex"), None)
-    if block:
-        declared = members(shader, block)
-        lines.append(f"in gl_PerVertex {{ {declared} }} gl_in[];")
-        lines.append(f"out gl_PerVertex {{ {declared} }};")
-    if shader.uses("gl_PointSize"):
-        body.append("gl_PointSize = gl_in[v].gl_PointSize;")
-    body += [f"gl_ClipDistance[{k}] = gl_in[v].gl_ClipDistance[{k}];" for k in range(clip_distances(shader))]
+    declared, copies = per_vertex(shader, "gl_in[]", "", "", "gl_in[v].")
+    lines += declared
+    body += copies
     source = "p" if provoking is not None else "v"
     for i, (d, x) in enumerate((decl, x) for decl in shader.variables("out") for x in decl.declarators
                                if not x.name.startswith("gl_")):

@@ -20,16 +20,10 @@ def passthrough_tcs(vs: str, patch_vertices: int, faithful: bool = True) -> str:
     lines += [shader.text[s.span[0]:s.span[1]] for s in shader.structs()]
     body = ["gl_out[gl_InvocationID].gl_Position = gl_in[gl_InvocationID].gl_Position;"]
     if faithful:
-        # gl_PerVertex as the VS has it: redeclared the same way, or left implicit like the VS's.
-        block = next((b for b in shader.blocks("out") if b.type == "gl_PerVertex"), None)
-        if block:
-            declared = members(shader, block)
-            lines.append(f"in gl_PerVertex {{ {declared} }} gl_in[gl_MaxPatchVertices];")
-            lines.append(f"out gl_PerVertex {{ {declared} }} gl_out[];")
-        if shader.uses("gl_PointSize"):
-            body.append("gl_out[gl_InvocationID].gl_PointSize = gl_in[gl_InvocationID].gl_PointSize;")
-        for k in range(clip_distances(shader)):
-            body.append(f"gl_out[gl_InvocationID].gl_ClipDistance[{k}] = gl_in[gl_InvocationID].gl_ClipDistance[{k}];")
+        declared, copies = per_vertex(shader, "gl_in[gl_MaxPatchVertices]", " gl_out[]", "gl_out[gl_InvocationID].",
+                                      "gl_in[gl_InvocationID].")
+        lines += declared
+        body += copies
         for i, (d, x) in enumerate((decl, x) for decl in shader.variables("out") for x in decl.declarators
                                    if not x.name.startswith("gl_")):
             if d.layout is None or d.layout.has("xfb_offset"):
@@ -50,6 +44,21 @@ def passthrough_tcs(vs: str, patch_vertices: int, faithful: bool = True) -> str:
         body += [f"gl_TessLevelOuter[{i}] = 1.0;" for i in range(4)]
         body += [f"gl_TessLevelInner[{i}] = 1.0;" for i in range(2)]
     return "\n".join(lines) + "\n\nvoid main()\n{\n" + "".join(f"    {b}\n" for b in body) + "}\n"
+
+
+def per_vertex(shader: Shader, inputs: str, outputs: str, dst: str, src: str) -> tuple[list[str], list[str]]:
+    """gl_PerVertex as the VS has it (redeclared the same way, or left implicit like the VS's) and
+    the copies of the builtins it writes beside gl_Position: (declarations, statements) of a stage
+    that passes the VS's vertices on. `inputs`/`outputs`: the blocks' instance names (with their
+    leading space where there is one); `dst`/`src`: what prefixes an output and an input."""
+    declared: list[str] = []
+    block = next((b for b in shader.blocks("out") if b.type == "gl_PerVertex"), None)
+    if block:
+        kept = members(shader, block)
+        declared += [f"in gl_PerVertex {{ {kept} }} {inputs};", f"out gl_PerVertex {{ {kept} }}{outputs};"]
+    copies = [f"{dst}gl_PointSize = {src}gl_PointSize;"] if shader.uses("gl_PointSize") else []
+    copies += [f"{dst}gl_ClipDistance[{k}] = {src}gl_ClipDistance[{k}];" for k in range(clip_distances(shader))]
+    return declared, copies
 
 
 def location_only(d: Declaration) -> str:
