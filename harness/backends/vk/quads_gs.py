@@ -46,8 +46,8 @@ def quads_gs(vs: str, kind: str, provoking: int | None) -> str:
              f"layout({output}, max_vertices = {sum(map(len, primitives))}) out;"]
     lines += [shader.text[s.span[0]:s.span[1]] for s in shader.structs()]
     body = ["gl_Position = gl_in[v].gl_Position;", "gl_PrimitiveID = gl_PrimitiveIDIn;"]
-    declared, copies = per_vertex(shader, "gl_in[]", "", "", "gl_in[v].")
-    lines += declared
+    redeclared, copies = per_vertex(shader, "gl_in[]", "", "", "gl_in[v].")
+    lines += redeclared
     body += copies
     source = "p" if provoking is not None else "v"
     for i, (d, x) in enumerate((decl, x) for decl in shader.variables("out") for x in decl.declarators

@@ -20,9 +20,9 @@ def passthrough_tcs(vs: str, patch_vertices: int, faithful: bool = True) -> str:
     lines += [shader.text[s.span[0]:s.span[1]] for s in shader.structs()]
     body = ["gl_out[gl_InvocationID].gl_Position = gl_in[gl_InvocationID].gl_Position;"]
     if faithful:
-        declared, copies = per_vertex(shader, "gl_in[gl_MaxPatchVertices]", " gl_out[]", "gl_out[gl_InvocationID].",
-                                      "gl_in[gl_InvocationID].")
-        lines += declared
+        redeclared, copies = per_vertex(shader, "gl_in[gl_MaxPatchVertices]", " gl_out[]", "gl_out[gl_InvocationID].",
+                                        "gl_in[gl_InvocationID].")
+        lines += redeclared
         body += copies
         for i, (d, x) in enumerate((decl, x) for decl in shader.variables("out") for x in decl.declarators
                                    if not x.name.startswith("gl_")):
