@@ -47,6 +47,9 @@ def parser() -> argparse.ArgumentParser:
     cmd = sub.add_parser("ingest", help="store runs")
     cmd.add_argument("results", nargs="+", help="results folders or files, searched below")
     cmd.add_argument("--one-run", action="store_true", help="everything given is one run (its shards)")
+    cmd.add_argument("--selftest", action="store_true",
+                     help="the files are pytest's JUnit of the harness's self-tests (bin/selftest writes "
+                          "results/selftest-junit.xml): cases selftest/..., target and lane selftest")
     cmd.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                      help=f"a run property to set or override, one of {', '.join(sources.SETTABLE)}")
     cmd = sub.add_parser("runs", help="the stored runs")
@@ -113,7 +116,7 @@ def ingest(args) -> int:
         if not equals or name not in sources.SETTABLE:
             raise BadInput(f"--set {item}: expected NAME=VALUE, NAME one of {', '.join(sources.SETTABLE)}")
         overrides[name] = value
-    found = sources.runs([Path(p) for p in args.results], overrides, args.one_run)    # all read before any write
+    found = sources.runs([Path(p) for p in args.results], overrides, args.one_run, args.selftest)    # all read before any write
     stored = ingest_mod.ingest(open_store(store_of(args)), found)
     if args.json:
         _print_json([{"run": s.run_id, "added": s.added, "results": len(s.run.records), "sources": s.run.sources}

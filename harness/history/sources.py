@@ -19,7 +19,7 @@ from pathlib import Path
 
 from harness.history import timestamps, weblinks
 from harness.model.outcome import Record
-from harness.results import files
+from harness.results import files, pytest_junit
 from harness.results.files import ResultsError
 
 RESULT_FILES = ("results.json", "junit.xml", "results.csv")
@@ -116,16 +116,23 @@ def junit_properties(path: Path) -> dict:
     return found
 
 
-def read(source: Path, overrides: dict) -> Run:
+def read(source: Path, overrides: dict, selftest: bool = False) -> Run:
     """One source as a run: its records, its folder's run.json (or a JUnit file's run
     properties), then `overrides`, and when it ran (run.json's start or write time, else the
-    results file's modification time)."""
+    results file's modification time). With `selftest`, a file of pytest's JUnit of the
+    self-tests (harness/results/pytest_junit.py): the job `selftest`, started at its suite's
+    timestamp; the run.json of a conformance run beside it is not its own."""
     folder = source if source.is_dir() else source.parent
-    records = files.read(source)
+    if selftest and not source.is_file():
+        raise ResultsError(f"{source}: --selftest reads pytest's JUnit files, not folders")
+    records = pytest_junit.read(source) if selftest else files.read(source)
     if not records:
         raise ResultsError(f"{source}: holds no results")
-    properties = files.read_run(folder)
     chosen = source if source.is_file() else next(folder / n for n in RESULT_FILES if (folder / n).is_file())
+    if selftest:
+        properties = {"ci_job_name": pytest_junit.TARGET, "started": pytest_junit.started(source)}
+    else:
+        properties = files.read_run(folder)
     if not properties and chosen.suffix == ".xml":
         properties = junit_properties(chosen)
     properties = {**properties, **overrides}
@@ -166,6 +173,9 @@ def group(sources: list[Run], one_run: bool = False) -> list[Run]:
     return joined
 
 
-def runs(paths: list[Path], overrides: dict | None = None, one_run: bool = False) -> list[Run]:
-    """Every run below `paths`, read and checked."""
-    return group([read(source, overrides or {}) for source in find(paths)], one_run)
+def runs(paths: list[Path], overrides: dict | None = None, one_run: bool = False,
+         selftest: bool = False) -> list[Run]:
+    """Every run below `paths`, read and checked (with `selftest`: the files given, each pytest's
+    JUnit of the self-tests)."""
+    found = [Path(p) for p in paths] if selftest else find(paths)
+    return group([read(source, overrides or {}, selftest) for source in found], one_run)
