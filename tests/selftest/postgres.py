@@ -4,7 +4,9 @@ temporary folder (the history self-tests' fixtures, tests/selftest/history/conft
 `Server.start()` runs `initdb` (the newest /usr/lib/postgresql/<version>/bin) into a new folder
 under the temporary directory and `pg_ctl start`s it on 127.0.0.1, on a free port, with its unix
 socket in that folder, trust authentication, and no durability (fsync, full_page_writes and
-synchronous_commit off: a test's data lives as long as the test). `stop()` stops it
+synchronous_commit off: a test's data lives as long as the test). `Server(password=...)` makes
+TCP connections check passwords (scram-sha-256; the superuser `postgres` gets that password, the
+unix socket stays trust), for tests of what a wrong password says. `stop()` stops it
 (`pg_ctl stop -m immediate`) and removes the folder. PostgreSQL refuses to run as root: as root,
 initdb and pg_ctl run as the `postgres` system user (Debian's package creates it; created here
 with `useradd --system` where it is missing), the folder given to it.
@@ -28,6 +30,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 PREFIX = "harness-pg-"              # the servers' folders: <tmp>/harness-pg-<random>, owner.pid inside
 SETTINGS = {
@@ -113,6 +116,7 @@ class Server:
     folder: Path | None = None
     port: int = 0
     started_in: float = 0.0                     # seconds initdb and pg_ctl start took
+    password: str = ""                          # '' (trust), or the superuser's, checked on TCP
     _names: itertools.count = field(default_factory=itertools.count)
 
     @property
@@ -121,8 +125,10 @@ class Server:
         return self.folder / "data"
 
     def url(self, database: str = "postgres", driver: str = "postgresql+psycopg") -> str:
-        """An SQLAlchemy URL of one of this server's databases, as the superuser `postgres`."""
-        return f"{driver}://postgres@127.0.0.1:{self.port}/{database}"
+        """An SQLAlchemy URL of one of this server's databases, as the superuser `postgres` (with
+        its password, where the server checks one)."""
+        secret = f":{quote(self.password, safe='')}" if self.password else ""
+        return f"{driver}://postgres{secret}@127.0.0.1:{self.port}/{database}"
 
     def _run(self, *command: str, timeout: float = 60) -> subprocess.CompletedProcess:
         proc = subprocess.run([*_as_server_user(), *command], capture_output=True, text=True, env=_env(),
@@ -143,8 +149,18 @@ class Server:
         if os.geteuid() == 0:
             _as_server_user()                       # the user, created where missing
             shutil.chown(self.folder, "postgres", "postgres")
-        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust",
-                  "--encoding=UTF8", "--locale=C", "--no-sync", "--no-instructions")
+        auth = ["--auth=trust"]
+        if self.password:
+            pwfile = self.folder / "pwfile"
+            pwfile.write_text(self.password + "\n")
+            if os.geteuid() == 0:
+                shutil.chown(pwfile, "postgres", "postgres")
+            auth = ["--auth-local=trust", "--auth-host=scram-sha-256", f"--pwfile={pwfile}"]
+        try:
+            self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres", *auth,
+                      "--encoding=UTF8", "--locale=C", "--no-sync", "--no-instructions")
+        finally:
+            (self.folder / "pwfile").unlink(missing_ok=True)
         settings = SETTINGS | {"unix_socket_directories": f"'{self.folder}'"}
         with open(self.data / "postgresql.conf", "a") as conf:
             conf.write("\n# tests/selftest/postgres.py\n" + "".join(f"{k} = {v}\n" for k, v in settings.items()))
@@ -179,14 +195,18 @@ class Server:
     def _execute(self, sql: str) -> None:
         import psycopg
         with psycopg.connect(host="127.0.0.1", port=self.port, user="postgres", dbname="postgres",
-                             autocommit=True, connect_timeout=10) as conn:
+                             password=self.password or None, autocommit=True, connect_timeout=10) as conn:
             conn.execute(sql)
 
-    def create_database(self, stem: str = "test") -> str:
-        """A new, empty database's name (unique on this server)."""
+    def create_database(self, stem: str = "test", owner: str = "") -> str:
+        """A new, empty database's name (unique on this server), owned by `owner` if given."""
         name = f"{stem}_{next(self._names)}"
-        self._execute(f'CREATE DATABASE "{name}"')
+        self._execute(f'CREATE DATABASE "{name}"' + (f' OWNER "{owner}"' if owner else ""))
         return name
+
+    def create_role(self, name: str, password: str) -> None:
+        """A role that logs in with `password` and may create databases."""
+        self._execute(f"CREATE ROLE \"{name}\" LOGIN CREATEDB PASSWORD '{password.replace(chr(39), chr(39) * 2)}'")
 
     def drop_database(self, name: str) -> None:
         """Drops a database, closing the connections a test left open to it."""
