@@ -44,6 +44,7 @@ from harness.model.families import CHECKOUT
 TRIAGE = CHECKOUT / "triage"
 RECORD = "defect.toml"
 UNTRIAGED = "untriaged"
+WRITE_UP = "README.md"          # the folder's write-up: a folder of triage/ is one that has it
 # open: fails on the newest Mesa measured; fixed: passes since `fixed.version` and the change is
 # known (a commit, or the cited code changed); gone: passes since `fixed.version`, but the fix is
 # not located (the code the README cites is still there)
@@ -260,8 +261,8 @@ class Registry:
 
 
 def folders(root: Path = TRIAGE) -> list[Path]:
-    """The defect folders: triage/<where found>/<id>/ holding a README."""
-    return sorted(p.parent for p in root.glob("*/*/README.md"))
+    """The defect folders: each triage/<where found>/<id>/ with its write-up (WRITE_UP)."""
+    return sorted(p.parent for p in root.glob(f"*/*/{WRITE_UP}"))
 
 
 def load_all(root: Path = TRIAGE) -> Registry:

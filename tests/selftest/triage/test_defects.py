@@ -33,7 +33,7 @@ or_earlier = true
 def record(tmp_path: Path, text: str, name: str = "some-defect") -> Path:
     folder = tmp_path / "triage" / "mesa-22.3.6" / name
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "README.md").write_text("# a defect\n")
+    (folder / defects.WRITE_UP).write_text("# a defect" + "\n")
     (folder / "defect.toml").write_text(text.format(id=name))
     return folder / "defect.toml"
 
@@ -99,7 +99,7 @@ def test_a_record_with_no_cases_must_say_why(tmp_path):
 def test_a_folder_without_a_record_is_refused(tmp_path):
     record(tmp_path, GOOD)
     (tmp_path / "triage" / "mesa-22.3.6" / "bare").mkdir()
-    (tmp_path / "triage" / "mesa-22.3.6" / "bare" / "README.md").write_text("# no record\n")
+    (tmp_path / "triage" / "mesa-22.3.6" / "bare" / defects.WRITE_UP).write_text("# no record" + "\n")
     with pytest.raises(DefectError, match="bare: no defect.toml"):
         defects.load_all(tmp_path / "triage")
 
