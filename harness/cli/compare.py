@@ -1,6 +1,7 @@
 """`python -m harness compare OLD NEW`: regressions, fixes, still failing, new skips..."""
 from __future__ import annotations
 
+from harness.model import defects
 from harness.results import compare, files as results
 
 HELP = "compare two runs (results dirs, results.json or JUnit)"
@@ -14,5 +15,5 @@ def add_arguments(cmd) -> None:
 
 def run(args) -> int:
     diff = compare.compare(results.read(args.old), results.read(args.new), by_id=args.by_id)
-    print(compare.format_report(diff, f"old: {args.old}", f"new: {args.new}"))
+    print(compare.format_report(diff, f"old: {args.old}", f"new: {args.new}", defects.load_all()))
     return 1 if diff.regressions else 0

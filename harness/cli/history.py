@@ -29,8 +29,8 @@ from harness.cli import history_export
 from harness.cli.history_args import BadInput, named_runs, since, store_argument, store_of, window_arguments
 from harness.history import ingest as ingest_mod, lines, prune as prune_mod, queries, sources
 from harness.history.store import StoreError, open_store, shown
-from harness.model import ids
-from harness.results import compare
+from harness.model import defects, ids
+from harness.results import compare, defect_groups
 from harness.results.files import ResultsError
 
 def _window(parser: argparse.ArgumentParser) -> None:
@@ -195,8 +195,10 @@ def flakes(args) -> int:
         raise BadInput(f"--threshold {args.threshold}: expected a rate in (0, 1]")
     with open_store(store_of(args), readonly=True).connect() as connection:
         found = queries.rates(connection, since(args), args.until, args.target, args.lane, args.mesa, kinds)
+    grouping = defect_groups.group([flaky_failure(r) for r in found], defects.load_all())
     if args.json:
-        _print_json([r.to_json(args.threshold) for r in found])
+        named = {key: group.id for group in grouping.new + grouping.known for key in group.keys}
+        _print_json([{**r.to_json(args.threshold), "defect": named[ids.key(r.name, r.target)]} for r in found])
         return 0
     print(f"{'rate':>5} {'failed':>9} {'95% CI':>11}  {'kind':9} {'clean':>5} {'fixed?':>6}  case [target] (lane)")
     for r in found:
@@ -205,7 +207,14 @@ def flakes(args) -> int:
               f"{r.confidence_fixed(args.threshold):6.0%}  {ids.key(r.name, r.target)} ({r.lane})")
     print(f"{len(found)} cases; 'fixed?': the confidence that the rate is now below {args.threshold:g}, "
           f"from the clean runs since the last failure")
+    print("\n".join(["by defect (new: no baseline listed a failure of it in the window):"] + grouping.lines()))
     return 0
+
+
+def flaky_failure(rate: queries.Rate) -> defect_groups.Failure:
+    """A failing series as a failure to group: new unless a baseline listed one of its failures."""
+    return defect_groups.Failure(rate.name, rate.target, rate.mesa[-1] if rate.mesa else "",
+                                 rate.statuses[-1] if rate.statuses else "", not rate.known, None, rate.first_failed)
 
 
 def diff(args) -> int:
@@ -217,7 +226,7 @@ def diff(args) -> int:
         _print_json({change.value: [{"case": r.case_id, "target": r.target, "old": r.old, "new": r.new}
                                     for r in rows] for change, rows in changes.changes.items()})
     else:
-        print(compare.format_report(changes, f"old: {args.old}", f"new: {args.new}"))
+        print(compare.format_report(changes, f"old: {args.old}", f"new: {args.new}", defects.load_all()))
     return 1 if changes.regressions else 0
 
 
@@ -227,8 +236,10 @@ def lines_command(args) -> int:
         recent = queries.runs(connection, mesa=args.mesa, limit=1)
     renderers = {t: c["renderer"] for r in recent for t, c in r.targets.items()}
     header = f"# from the history ({shown(store_of(args))}), Mesa {args.mesa}, {datetime.date.today().isoformat()}"
-    baseline = [header] + lines.baseline_lines(found, renderers) + lines.fixed_lines(found)
-    flaky = [header] + lines.flakes_lines(found, renderers)
+    registry = defects.load_all()
+    baseline = [header] + lines.under_defects(found, lambda rates: lines.baseline_lines(rates, renderers), registry) \
+        + lines.fixed_lines(found)
+    flaky = [header] + lines.under_defects(found, lambda rates: lines.flakes_lines(rates, renderers), registry)
     for out, text in ((args.baseline_out, baseline), (args.flakes_out, flaky)):
         if out is not None:
             out.write_text("\n".join(text) + "\n")

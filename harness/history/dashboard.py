@@ -25,12 +25,12 @@ from pathlib import Path
 import jinja2
 from sqlalchemy import Engine, func, select
 
-from harness.history import queries, schema
+from harness.history import defect_runs, queries, schema
 from harness.history.weblinks import web_url
-from harness.model import ids
+from harness.model import defects, ids
 from harness.model.outcome import Judged, Record
 from harness.model.status import Change, Status
-from harness.results import compare
+from harness.results import compare, defect_groups
 
 NEW, KNOWN = "new", "known"                     # a failure the baseline does not list, and one it does
 SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
@@ -235,15 +235,19 @@ def _failures(records: list[Record]) -> dict[str, list[Record]]:
             "flakes": [r for r in records if r.status in (Status.FLAKE, Status.ORDER_DEPENDENT)]}
 
 
-def run(connection, run_id: int, links: Links | None = None) -> str | None:
-    """The run's page; None: no such run."""
+def run(connection, run_id: int, links: Links | None = None, registry: defects.Registry | None = None) -> str | None:
+    """The run's page; None: no such run. Its failures by defect (the triage records, `registry`)
+    come first, new ones apart, then the tables of new and known failures."""
     links = links or Links("../")
     found = queries.run(connection, run_id)
     if found is None:
         return None
     before = queries.previous(connection, found)
+    records = queries.records(connection, run_id)
+    grouping = defect_groups.group(defect_runs.failures(connection, records, found.mesa),
+                                   registry if registry is not None else defects.load_all())
     return _render("run.html.j2", links, title=f"Run {found.id}", run=found, previous=before,
-                   failures=_failures(queries.records(connection, run_id)), shown=shown)
+                   failures=_failures(records), shown=shown, grouping=grouping)
 
 
 # ---- a case
@@ -294,8 +298,9 @@ def case(connection, name: str, links: Links | None = None) -> str | None:
 
 
 def flakes(connection, days: float = DEFAULT_DAYS, links: Links | None = None,
-           now: datetime.datetime | None = None) -> str:
-    """Failure rates over the last `days`: the flaky cases ranked by rate, then the others that
+           now: datetime.datetime | None = None, registry: defects.Registry | None = None) -> str:
+    """Failure rates over the last `days`: the failing series by defect (new ones apart: no
+    baseline listed a failure of them), the flaky cases ranked by rate, then the others that
     failed (regressed, fixed, always failing)."""
     links = links or Links()
     now = now or datetime.datetime.now(datetime.UTC)
@@ -306,7 +311,13 @@ def flakes(connection, days: float = DEFAULT_DAYS, links: Links | None = None,
         low, high = rate.interval
         return {"rate": rate, "low": low, "high": high, "known": rate.known,
                 "fixed": rate.confidence_fixed(THRESHOLD), "href": links.case(rate.name)}
+    first = defect_runs.first_failed(connection, {(r.name, r.target) for r in rates})
+    grouping = defect_groups.group([defect_groups.Failure(r.name, r.target, r.mesa[-1] if r.mesa else "",
+                                                          r.statuses[-1] if r.statuses else "", not r.known,
+                                                          *first.get((r.name, r.target), (None, r.first_failed)))
+                                    for r in rates], registry if registry is not None else defects.load_all())
     return _render("flakes.html.j2", links, title="Flakes", days=days, since=since, threshold=THRESHOLD,
+                   grouping=grouping,
                    flaky=[row(r) for r in rates if r.kind == "flaky"],
                    others=[row(r) for r in rates if r.kind != "flaky"])
 
@@ -371,7 +382,7 @@ OLDER = "older.html"            # where a static export's links to runs it holds
 
 
 def export(engine: Engine, out: Path, days: float = DEFAULT_DAYS, now: datetime.datetime | None = None,
-           limit: int | None = None) -> int:
+           limit: int | None = None, registry: defects.Registry | None = None) -> int:
     """Every page under `out`, linked relatively (it opens from file://); the number of pages.
     With `limit`, the newest runs only get a run and a regressions page (and the index's rows):
     a long history's every run would take minutes; the case pages still show every run."""
@@ -379,6 +390,7 @@ def export(engine: Engine, out: Path, days: float = DEFAULT_DAYS, now: datetime.
     for folder in ("runs", "cases", "regressions"):
         (out / folder).mkdir(parents=True, exist_ok=True)
     pages: dict[str, str] = {}
+    registry = registry if registry is not None else defects.load_all()
     with engine.connect() as connection:
         runs = queries.runs(connection, limit=limit)
         top = Links(runs=frozenset(r.id for r in runs) if limit else None)
@@ -386,10 +398,10 @@ def export(engine: Engine, out: Path, days: float = DEFAULT_DAYS, now: datetime.
         pages["index.html"] = index(connection, top, limit)
         if limit:
             pages[f"runs/{OLDER}"] = _render("older.html.j2", down, title="An older run", limit=limit)
-        pages["flakes.html"] = flakes(connection, days, top, now)
+        pages["flakes.html"] = flakes(connection, days, top, now, registry)
         pages["regressions.html"] = regressions_index(connection, top, limit=limit)
         for stored in runs:
-            pages[f"runs/{stored.id}.html"] = run(connection, stored.id, down) or ""
+            pages[f"runs/{stored.id}.html"] = run(connection, stored.id, down, registry) or ""
             changes = lane_regressions(connection, stored.id, down)     # None: the first of its lane
             if changes is not None:
                 pages[f"regressions/{stored.id}.html"] = changes

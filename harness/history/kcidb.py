@@ -14,7 +14,10 @@ case, its path is the case in KCIDB's spelling):
   environment, the message as log_excerpt (cut to KCIDB's limit), the reproducer as an output
   file; a baselined failure says so in misc (`known`, `expected`);
 - a component `harness blame` named for a case on the run's Mesa (harness/history/culprits.py)
-  -> an issue with its culprit flags (LAYERS), and an incident for each failing test of that case.
+  -> an issue with its culprit flags (LAYERS), and an incident for each failing test of that case;
+- a defect, the triage folder's record (harness/model/defects.py) covering a failing test's case
+  on its target and the run's Mesa -> an issue (its title, component, blame's verdict and evidence,
+  first bad and fixed versions, status and folder), and an incident for each such failing test.
 """
 from __future__ import annotations
 
@@ -29,6 +32,7 @@ from kcidb_io import schema as kcidb_schema
 from harness.history import queries
 from harness.history.culprits import Culprit
 from harness.history.ingest import failure
+from harness.model.defects import Defect, Registry, load_all
 from harness.model.outcome import Judged, Record
 from harness.model.status import Status
 from harness.base.errors import UsageError
@@ -144,11 +148,13 @@ def issue_id(component: str) -> str:
     return f"{ORIGIN}:culprit:{_slug(component)}"
 
 
-def document(stored: list[Stored]) -> dict:
-    """The KCIDB data of the runs (not yet validated: validate)."""
+def document(stored: list[Stored], registry: Registry | None = None) -> dict:
+    """The KCIDB data of the runs (not yet validated: validate); `registry`: the defect records."""
+    registry = registry if registry is not None else load_all()
     data = SCHEMA.new()
     found: dict[str, list] = {"checkouts": [], "builds": [], "tests": [], "issues": [], "incidents": []}
     components: set[str] = set()
+    named: dict[str, Defect] = {}
     for one in stored:
         run, key = one.run, f"{ORIGIN}:{one.fingerprint[:RUN_DIGITS]}"
         found["checkouts"].append(_checkout(run, key, one.fingerprint))
@@ -160,7 +166,12 @@ def document(stored: list[Stored]) -> dict:
             if culprit is not None and test["status"] == "FAIL":
                 components.add(culprit.component)
                 found["incidents"].append(_incident(test, culprit))
+            defect = registry.match(record.id, record.target, run.mesa) if test["status"] == "FAIL" else None
+            if defect is not None:
+                named[defect.id] = defect
+                found["incidents"].append(_defect_incident(test, defect))
     found["issues"] = [_issue(component) for component in sorted(components)]
+    found["issues"] += [_defect_issue(named[key]) for key in sorted(named)]
     return {**data, **{name: items for name, items in found.items() if items}}
 
 
@@ -218,6 +229,27 @@ def _issue(component: str) -> dict:
             "culprit": LAYERS[component],
             "comment": _text(f"harness blame's verdict: {component} (harness/triage/blame_rules.py)"),
             "misc": {"component": component}}
+
+
+def defect_issue_id(defect: Defect) -> str:
+    return f"{ORIGIN}:defect:{defect.id}"
+
+
+def _defect_issue(defect: Defect) -> dict:
+    # the tested code is at fault unless blame named the harness's own layer (the test's tool)
+    culprit = LAYERS.get(defect.blame, CODE)
+    return {"id": defect_issue_id(defect), "version": ISSUE_VERSION, "origin": ORIGIN,
+            "report_subject": _text(f"{defect.id}: {defect.title}"), "culprit": culprit,
+            "comment": _text(f"{defect.component}; harness blame: {defect.blame}; {defect.evidence}"),
+            "misc": _misc(defect=defect.id, component=defect.component, blame=defect.blame, status=defect.status,
+                          first_bad=str(defect.first_bad), fixed=str(defect.fixed), folder=defect.where,
+                          targets=list(defect.targets), mesas=list(defect.mesas))}
+
+
+def _defect_incident(test: dict, defect: Defect) -> dict:
+    return {"id": f"{test['id']}:defect", "origin": ORIGIN, "issue_id": defect_issue_id(defect),
+            "issue_version": ISSUE_VERSION, "test_id": test["id"], "present": True,
+            "comment": _text(f"covered by {defect.where}/defect.toml"), "misc": {"defect": defect.id}}
 
 
 def validate(data: dict) -> dict:

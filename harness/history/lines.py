@@ -7,13 +7,19 @@ a person), and first seen, last seen, n failed of N runs, the rate and its 95% i
 - a flaky case (failures between passes) gets a flakes line (`^<key>$ statuses`);
 - a case that failed earlier in the window and passes since gets no line, and a comment says
   to drop the line it may have.
+
+`under_defects` puts the lines of each defect (the triage record covering the case on its target
+and Mesa, harness/model/defects.py) under its `# defect: <id>` line, as the project's baselines
+hold them; the untriaged first, under `# defect: untriaged`.
 """
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from harness.history.queries import Rate
 from harness.model import ids
+from harness.model.defects import UNTRIAGED, Registry
 from harness.model.status import Status
 
 
@@ -63,3 +69,16 @@ def fixed_lines(found: list[Rate]) -> list[str]:
     """Comments naming cases that failed in the window and pass since (drop their lines)."""
     return [f"# fixed? {ids.key(r.name, r.target)}: {r.failed}/{r.runs} failed, clean for the last "
             f"{r.clean_since} runs ({_when(r)}): drop its line" for r in found if r.kind == "fixed"]
+
+
+def under_defects(found: list[Rate], write: Callable[[list[Rate]], list[str]], registry: Registry) -> list[str]:
+    """The lines `write` makes of the rates, each defect's under its `# defect:` line, untriaged first."""
+    groups: dict[str, list[Rate]] = {}
+    for rate in found:
+        defect = registry.match(rate.name, rate.target, rate.mesa[-1] if rate.mesa else "")
+        groups.setdefault(defect.id if defect else UNTRIAGED, []).append(rate)
+    out: list[str] = []
+    for key in sorted(groups, key=lambda k: (k != UNTRIAGED, k)):
+        made = write(groups[key])
+        out += [f"# defect: {key}", *made] if made else []
+    return out

@@ -18,9 +18,11 @@ import jinja2
 from harness.sources import catalog
 from harness.run import export
 from harness.results import release_matrix as matrix, files as results
+from harness.model import defects
 from harness.model.case import Case, CaseError, step_label
 from harness.model.observation import steps_of
 from harness.report import images
+from harness.results import defect_groups
 from harness.model.outcome import Judged, Outcome, Record
 from harness.model.status import Status
 from harness.base.errors import UsageError
@@ -209,7 +211,15 @@ def _programs(case: Case) -> list[dict]:
             for i, stages in enumerate(programs)]
 
 
-def context(rows: list[Row], out_dir: Path, inputs: list[Path], notes: list[str]) -> dict:
+def by_defect(rows: list[Row], registry: defects.Registry | None = None) -> defect_groups.Grouping:
+    """The failing rows by defect: new ones (the baseline does not list them) apart from known ones."""
+    failing = [r for r in rows if r.known or Status(r.status).is_failure()] if rows else []
+    return defect_groups.group([defect_groups.Failure(r.id, r.target, r.mesa, r.status, not r.known) for r in failing],
+                               registry)
+
+
+def context(rows: list[Row], out_dir: Path, inputs: list[Path], notes: list[str],
+            registry: defects.Registry | None = None) -> dict:
     statuses = _statuses(rows)
     targets = list(dict.fromkeys(row.column for row in rows))
     by_target = {t: [row for row in rows if row.column == t] for t in targets}
@@ -264,7 +274,8 @@ def context(rows: list[Row], out_dir: Path, inputs: list[Path], notes: list[str]
             "targets": targets, "totals": totals, "all": _counts(rows, statuses),
             "case_count": len(cells), "families": family_tables, "diff_rows": diff_rows,
             "disagreeing": sum(d["disagree"] for d in diff_rows), "failures": failures,
-            "matrix": release_matrix(rows),
+            "matrix": release_matrix(rows), "grouping": by_defect(rows, registry),
+            "case_href": lambda case_id: f"#{anchor(case_id)}",
             "legend": images.LEGEND}
 
 

@@ -13,7 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from harness.sources import catalog
+from harness.model.defects import Registry
 from harness.model.outcome import Record
+from harness.results import defect_groups
 from harness.model.status import Change, Status
 
 SECTIONS = tuple(c for c in Change if c is not Change.UNCHANGED)
@@ -78,7 +80,19 @@ def grouped(rows: list[Row]) -> list[tuple[str, list[Row]]]:
     return sorted(groups.items(), key=lambda item: (-item[1][0].worst.severity, item[0]))
 
 
-def format_report(diff: Diff, old_name: str = "OLD", new_name: str = "NEW") -> str:
+def by_defect(diff: Diff, registry: Registry | None = None) -> defect_groups.Grouping:
+    """What fails in NEW, by defect: a regression is a new failure (it did not fail in OLD), one
+    still failing (or failing otherwise) a known one."""
+    mesa = diff.mesa[1][0] if len(diff.mesa[1]) == 1 else ""
+    failing = [(row, True) for row in diff.changes[Change.REGRESSION] + diff.new if row.new and row.new.is_failure()]
+    failing += [(row, False) for change in (Change.STILL_FAILING, Change.IMPROVEMENT) for row in diff.changes[change]
+                if row.new and row.new.is_failure()]
+    return defect_groups.group([defect_groups.Failure(row.case_id, row.target.split(" / ")[-1], mesa,
+                                                      (row.new or row.worst).value, new) for row, new in failing], registry)
+
+
+def format_report(diff: Diff, old_name: str = "OLD", new_name: str = "NEW", registry: Registry | None = None) -> str:
+    """The sections; with `registry` (the defect records), then what fails in NEW by defect."""
     lines = []
     for name, versions in ((old_name, diff.mesa[0]), (new_name, diff.mesa[1])):
         lines.append(f"{name}" + (f": Mesa {', '.join(versions)}" if versions else ""))
@@ -89,4 +103,7 @@ def format_report(diff: Diff, old_name: str = "OLD", new_name: str = "NEW") -> s
         for group, members in grouped(rows):
             lines.append(f"  {group}: {len(members)}")
             lines += [f"    {r.case_id}: {r.old or '-'} -> {r.new or '-'}" for r in members]
+    if registry is not None:
+        lines.append(f"failing in {new_name}, by defect (a regression or new case is a new failure):")
+        lines += by_defect(diff, registry).lines()
     return "\n".join(lines)
