@@ -2,7 +2,7 @@
 # What the GPU calls of 2026-11-26 ran for issues 39 (item 5) and 40 (items 5 and 6); results in
 # bench/results/2026-11-26-gpu.md. From the root of a tree of this branch on the lent H100:
 #
-#   bash bench/gpu/issue3940.sh zink|nvidia|followup OUT_DIR
+#   bash bench/gpu/explorations.sh zink|nvidia|followup OUT_DIR
 #
 # zink     Mesa 26.2.6's zink over NVIDIA's Vulkan (.mesa/: bin/fetch-mesa sid's closure, as
 #          bench/gpu/run.sh's header says): every draw_params case ungated, then every family gated
