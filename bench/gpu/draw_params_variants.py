@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Variants of an explored draw_params case, for reducing a hang by hand (issue 40 item 5): each
+"""Variants of an explored draw_params case, for reducing a hang by hand (the zink-over-NVIDIA hangs): each
 draw alone, each draw dropped, the other chains (vs, gs, tes) and GLSL versions, the other index
 types, each indirect draw at offset 0, each instance count 1. One line per variant:
 `<explored id> <label> <what the draws are>`, ready for bench/gpu/run_ids.py --ids-file.

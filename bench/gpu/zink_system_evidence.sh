@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GPU calls of 2026-11-26 (second session) for issue 39: evidence only a machine with another
+# The GPU calls of 2026-11-26 (second session) that gathered the triage evidence only a machine with another
 # Vulkan driver than lavapipe gives. From the root of a tree of this branch on the lent H100:
 #
 #   bash bench/gpu/zink_system_evidence.sh nv26|nv25 OUT_DIR
