@@ -11,7 +11,7 @@ from pathlib import Path
 from conftest import ROOT
 
 PATHS = ("bench", "docs", "harness", "tests", "baselines", "CHANGELOG.md", "README.md")
-# "issue 39", "issue39", "Issues 28 and 32", "issue #40": a number right after the word.
+# The word, then a number: one, several ("and"), with or without a space or a hash.
 TRACKER_NUMBER = re.compile(r"issues? ?#?[0-9]+", re.I)
 
 
