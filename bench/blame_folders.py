@@ -1,5 +1,5 @@
 """Run `python -m harness blame` for each line of triage/blame.tsv and compare its verdict with the
-component the line expects (issue 39: the evidence command reproduces every triage folder's component).
+component the line expects (the evidence command must reproduce every triage folder's component).
 
     .venv/bin/python bench/blame_folders.py [--only FOLDER]
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The cold path per cache (issue 47): one driver's gate of every family, run four times in a row
+# The cold path per cache: one driver's gate of every family, run four times in a row
 # under a private, empty cache folder and home: cold (nothing cached), warm, the harness's spirv/
 # and preprocessed/ caches removed, Mesa's shader cache removed. glslangValidator processes are
 # counted by a shim on PATH (measurement only: it adds a /usr/bin/time per process).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A fetched Mesa run from a Debian 13 (trixie) host (issues 28 and 32), in a debootstrap root.
+# A fetched Mesa run from a Debian 13 (trixie) host (the README's commands on a newer Debian), in a debootstrap root.
 #
 #   bash bench/debian13.sh [ROOT_DIR]        (as root; default ROOT_DIR /tmp/debian13-root)
 #
@@ -25,7 +25,7 @@
 # 4. Prints each step's exit status, pytest's summary lines, each target's renderer and Mesa
 #    version lines; exits 1 if any step failed.
 #
-# SELFTEST_RUNS=N (issue 38, item 5): instead of step 3, the set-up, then `bin/selftest
+# SELFTEST_RUNS=N (self-tests that must never fail at random): instead of step 3, the set-up, then `bin/selftest
 # -p no:cacheprovider` N times in a row in the one fresh clone; each run's summary line, its
 # wall time and the load average after it are printed (and logged as selftest-K.log); exits 1
 # if any run failed.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The results history on real runs (issue 45's "done when"), from a checkout with bin/selftest's
+# The results history on real runs, from a checkout with bin/selftest's
 # set-up done: bench/history_demo.sh OUT
 #   - two CI lanes of three pipelines each, the system's Mesa 22.3.6 (conformance-system) and
 #     sid's 26.2.6 (conformance-sid), every default target on draw_params; GitLab's variables

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The real runs behind bin/build-mesa and `harness bisect` (issue 36), reproduced: what the
+# The real runs behind bin/build-mesa and `harness bisect`, reproduced: what the
 # self-tests cannot do in CI, because each needs a Mesa build (minutes on 2 cores).
 #
 #   bench/mesa_from_source.sh debian VERSION      Debian's source of VERSION built, every family run

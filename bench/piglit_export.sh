@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 48, part 1: the harness's piglit exports built inside piglit's own tree and run by piglit.
+# The harness's piglit exports built inside piglit's own tree and run by piglit.
 #
 #   bench/piglit_export.sh [fetch|configure|add|build|run|newest|bundle|nvidia|all]      (default: all)
 #
@@ -34,7 +34,7 @@ SRC=$WORK/piglit-124bca3c9
 RESULTS=${RESULTS:-$WORK/results}
 COMMIT=124bca3c9
 PY="env PYTHONPATH=$ROOT $ROOT/.venv/bin/python"
-# name | case id | triage folder: the four defects of issue 48 part 1.
+# name | case id | triage folder: the four defects exported first.
 TESTS="multidraw-first-count-zero|draw_params/explore/v1-k0as11.ak1as29.n.aa0.1.m3x0z.a1.1.m3x0zz.0.f.0zz.s14.f.450z|mesa-22.3.6/multidraw-first-count-zero
 multidraw-restart-draw-id|draw_params/explore/v1-k0as11.ak1as29.n.aa1.1.m3x0z.a1.1.m3x0zz.0.t.0zz.s14.f.450z|mesa-22.3.6/multidraw-restart-draw-id
 indirect-count-restart|draw_params/explore/v1-k0as11.ak1as36.1.aa4.1.m3x0zz.0.t.0zz.s14.f.450z|mesa-22.3.6/lavapipe-indirect-count-restart

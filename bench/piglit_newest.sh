@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Debian's newest piglit (sid's binary package) over the harness's areas, on the Mesas the
-# harness gates (issue 48, part 4): what piglit's own tests find there, to set beside what the
+# harness gates: what piglit's own tests find there, to set beside what the
 # harness finds (docs/piglit.md, "The newest piglit against the harness").
 #
 #   bash bench/piglit_newest.sh [MESA ...]        (as root: debootstrap, mount, chroot)

@@ -38,13 +38,12 @@ def main() -> None:
     cpu: dict[str, list[float]] = {"adopt": [], "info": []}
     try:
         assert executor.info().status is Reply.OK, executor.info().message
-        known = executor._known
         assert executor.run(last).status is Reply.OK           # the first child retires
         for turn in range(2 * args.children):
             way = ("adopt", "info")[turn % 2]
-            executor._known = known if way == "adopt" else None     # None: the fresh child queries
+            executor.adopts = way == "adopt"                   # False: the fresh child queries
             assert executor.run(first).status is Reply.OK
-            seconds = executor._child().cpu()
+            seconds = executor.child_cpu()
             assert seconds is not None
             cpu[way].append(seconds)
             assert executor.run(last).status is Reply.OK       # retired: the next child is fresh

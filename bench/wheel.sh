@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The harness as an installed tool (issue 38, item 6): a wheel built with `python -m build`,
+# The harness as an installed tool: a wheel built with `python -m build`,
 # installed into a fresh venv, run from outside the checkout.
 #
 #   bash bench/wheel.sh [WORK_DIR]          (default: a new folder under /tmp)

@@ -5,7 +5,10 @@
 #   postgresql, whose server the history self-tests start in a temporary folder)
 # - with `--mesa mesa/VERSION` among the arguments and no such folder: that Mesa, fetched by
 #   bin/fetch-mesa VERSION (a Debian package version, e.g. mesa/26.2.6-1)
-# - Python packages: a virtual environment in .venv with this project installed (editable)
+# - Python packages: a virtual environment in .venv with this project installed (editable), with the
+#   extras $SETUP_EXTRAS names (pyproject.toml's optional dependencies, comma-separated: bin/selftest's
+#   "test,history", the GitLab template's history job's "history"; bin/conformance's none), and those
+#   installed before for the same pyproject.toml
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 APT_PACKAGES=(libegl1 libgl1-mesa-dri libegl-mesa0 mesa-vulkan-drivers libvulkan1 glslang-tools xvfb xauth
@@ -28,10 +31,14 @@ fi
 VENV="$ROOT/.venv"
 [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
 stamp=$(sha256sum "$ROOT/pyproject.toml" | cut -d' ' -f1)
-if [ "$(cat "$VENV/.installed" 2>/dev/null)" != "$stamp" ]; then
-    echo "setup: installing Python packages into .venv" >&2
-    "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$ROOT[test]"
-    echo "$stamp" > "$VENV/.installed"
+had_stamp= had_extras=                          # .venv/.installed: "STAMP EXTRAS"
+{ read -r had_stamp had_extras < "$VENV/.installed"; } 2>/dev/null || true
+extras=${SETUP_EXTRAS:-}
+extras=$(printf '%s\n' ${extras//,/ } ${had_extras//,/ } | sort -u | paste -sd, -)
+if [ "$had_stamp" != "$stamp" ] || [ "$extras" != "$had_extras" ]; then
+    echo "setup: installing Python packages into .venv${extras:+ (extras: $extras)}" >&2
+    "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$ROOT${extras:+[$extras]}"
+    echo "$stamp $extras" > "$VENV/.installed"
 fi
 if [ -z "${XDG_RUNTIME_DIR:-}" ]; then          # zink's Vulkan WSI warns without one
     export XDG_RUNTIME_DIR="${TMPDIR:-/tmp}/harness-runtime-$(id -u)"

@@ -40,6 +40,9 @@ COMMANDS = {"targets": "targets", "env": "env", "run": "run", "compare": "compar
 # exit 3. bisect-run exits 128 for both, so that `git bisect run` stops instead of calling the
 # commit bad (docs/decisions.md#exit-statuses). parallel's bad input is pytest's usage status, 4.
 USAGE, FAULT = 2, 3          # 3: pytest's own status for an internal error
+# pyproject.toml's optional dependencies that commands import: extra -> its libraries' import names.
+# A command that needs one that is missing says which in one line, exit 2 (docs/decisions.md#history-extra).
+EXTRAS = {"history": ("sqlalchemy", "alembic", "psycopg", "kcidb_io")}
 STOP_BISECTION = 128
 PYTEST_USAGE = 4
 
@@ -93,10 +96,24 @@ def guarded(command: str, call: Callable[[], int], passes: tuple[type[Exception]
     except UsageError as exc:
         print(f"python -m harness {command}: {exc}", file=sys.stderr)
         return stop or USAGE
-    except Exception:                                               # a harness bug: say where
+    except Exception as exc:                                        # a harness bug: say where,
+        missing = missing_extra(exc)                                # unless an extra is not installed
+        if missing:
+            extra, module = missing
+            print(f"python -m harness {command}: needs the '{extra}' extra, not installed here (no module "
+                  f"{module}): pip install 'gl-layer-harness[{extra}]', or in a checkout "
+                  f".venv/bin/python -m pip install -e '.[{extra}]' (bin/selftest installs it)", file=sys.stderr)
+            return stop or USAGE
         traceback.print_exc()
         print(f"python -m harness {command}: harness error (the traceback above)", file=sys.stderr)
         return stop or FAULT
+
+
+def missing_extra(exc: BaseException) -> tuple[str, str] | None:
+    """(extra, module) when `exc` is the import of a library of an extra (EXTRAS) that is missing."""
+    if not isinstance(exc, ModuleNotFoundError) or not exc.name:
+        return None
+    return next(((extra, exc.name) for extra, modules in EXTRAS.items() if exc.name.split(".")[0] in modules), None)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Variants of an explored draw_params case, for reducing a hang by hand (issue 40 item 5): each
+"""Variants of an explored draw_params case, for reducing a hang by hand (the zink-over-NVIDIA hangs): each
 draw alone, each draw dropped, the other chains (vs, gs, tes) and GLSL versions, the other index
 types, each indirect draw at offset 0, each instance count 1. One line per variant:
 `<explored id> <label> <what the draws are>`, ready for bench/gpu/run_ids.py --ids-file.
@@ -15,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from harness.sources.explored import id_codec as ids  # noqa: E402
-from harness.sources.explored.draw_params import _canonical_draw  # noqa: E402
+from harness.sources.explored.draw_params import canonical_draw  # noqa: E402
 
 
 def describe(params: dict) -> str:
@@ -66,7 +66,7 @@ def main() -> int:
     for case_id in sys.argv[1:]:
         _, params = ids.decode(case_id)
         for label, p in variants(params):
-            p = p | {"draws": [_canonical_draw(d) for d in p["draws"]]}
+            p = p | {"draws": [canonical_draw(d) for d in p["draws"]]}
             try:
                 vid = ids.encode("draw_params", p)
                 ids.find(vid)

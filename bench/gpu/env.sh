@@ -1,7 +1,7 @@
 # Sourced by bench/gpu/run.sh (and usable alone, from the repository root): makes the lent
 # GPU machine able to run the harness. See run.sh for what .gl/, .whl/ and .vvl/ hold.
 export PYTHONUNBUFFERED=1 XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
-# The part scripts' clock (issue3940.sh, issue39-evidence.sh): PART_SECONDS from when this is sourced.
+# The part scripts' clock (explorations.sh, zink_system_evidence.sh): PART_SECONDS from when this is sourced.
 deadline=$((SECONDS + ${PART_SECONDS:-560}))
 left() { echo $((deadline - SECONDS)); }
 step() { echo; echo "== $(date +%T) [$(left) s left] $*"; }

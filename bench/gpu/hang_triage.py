@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Triage of hanging cases on a GL target (issue 40, item 5: zink over NVIDIA's Vulkan).
+"""Triage of hanging cases on a GL target (written for zink over NVIDIA's Vulkan).
 
     python3 bench/gpu/hang_triage.py --target zink-system [--from EXPLORE_DIR]... [ID...]
                                      [--max 2] [--debug sync,noreorder,...] [--out DIR]

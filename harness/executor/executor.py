@@ -63,6 +63,9 @@ class Executor:
         self._ended = Reaper()                      # children retired or killed, not yet reaped
         self._info: dict[str, Any] | None = None
         self._known: dict[str, Any] | None = None   # what a fresh child adopts (the first child's facts)
+        # False: a fresh child queries its facts itself (`info`), as before they were handed down;
+        # bench/replacement_facts.py measures the two ways.
+        self.adopts = True
         self._sent: deque[_Sent] = deque()          # requests the child has not answered yet
         self._answered: dict[str, Result] = {}      # replies to `send`s that `run` has not taken
         self._answered_at = 0.0
@@ -149,6 +152,11 @@ class Executor:
         """The child's stdin or stdout, as a file descriptor."""
         return self._child().fd(name)
 
+    def child_cpu(self) -> float | None:
+        """The running child's CPU seconds so far, all its threads (None without a child, or once
+        it is gone)."""
+        return self._proc.cpu() if self._proc is not None else None
+
     @property
     def pid(self) -> int | None:
         return self._proc.pid if self._proc is not None else None
@@ -223,7 +231,8 @@ class Executor:
         """Start a fresh child without waiting for it: its `adopt` (or `info`) request is queued
         first, and read (`_started`) before the reply of any case queued behind it."""
         self._start()
-        first = {"op": "info"} if self._known is None else {"op": "adopt", "known": self._known}
+        adopt = self._known is not None and self.adopts
+        first = {"op": "adopt", "known": self._known} if adopt else {"op": "info"}
         self._transmit(_Sent("", first, starts="after a crash" if after_crash else "fresh"))
 
     def _started(self) -> None:

@@ -1,5 +1,5 @@
 """Seeded exploration of each family's parameter space, automatic reduction of failures, and
-deduplicated findings (issue 31).
+deduplicated findings.
 
   signature.py    how a verdict fails: the signature reduction keeps, the key findings group by
   driver.py       a case on a real target through the run core: (status, message), batched;

@@ -9,7 +9,7 @@ What the spec fixes and what it leaves open:
 - Which vertex of a line or triangle comes first is not fixed by any transform-feedback text:
   a recorded primitive may start at any of its vertices, in the order of assembly (10.1), which
   fixes its winding.
-- The provoking vertex: Vulkan's VK_EXT_provoking_vertex (its appendix, issue 2) states what GL requires of a
+- The provoking vertex: Vulkan's VK_EXT_provoking_vertex (its appendix's Issues, question 2) states what GL requires of a
   layer: "All of OpenGL, OpenGL ES, and Direct3D 11 require that vertices are written to
   transform feedback buffers such that flat-shaded attributes have the same value when drawing
   the contents of the transform feedback buffer as they did in the original drawing": written

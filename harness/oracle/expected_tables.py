@@ -118,6 +118,12 @@ _CACHE: OrderedDict[int, tuple[Expectation, ExpectationTables]] = OrderedDict()
 _CACHE_SIZE = 16
 
 
+def forget() -> None:
+    """Drop every kept table, so that the next judgement builds its expectation's tables again, as
+    a run's first judgement of a case does (bench/judge_bench.py times judgements that way)."""
+    _CACHE.clear()
+
+
 def tables(exp: Expectation) -> ExpectationTables:
     """The tables of `exp`, kept by identity (hashing a case's expectations costs more than
     building its tables) for the last few expectations."""

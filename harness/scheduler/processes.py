@@ -5,7 +5,7 @@ when its layout has more than one process (harness/pytest_adapter/plugin.py), an
 `python -m harness parallel N|auto` (harness/cli/parallel.py).
 
 Why not pytest-xdist alone: its single controller takes every report of every worker in turn,
-which caps the whole run however many cores there are (bench/bench.py's profile, issue 19). The
+which caps the whole run however many cores there are (bench/bench.py's profile of a split run). The
 N processes here share nothing until the merge, so the run grows with the cores until the
 machine is full. Each process pays its own start-up and collection (the case cache makes that
 about a second), and prints to its own log under RESULTS_DIR/shards/.

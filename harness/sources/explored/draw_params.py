@@ -38,7 +38,11 @@ def _canonical_entry(command: str, e: list[int]) -> list[int]:
             bv if "base_vertex" in takes else 0, bi if "base_instance" in takes else 0]
 
 
-def _canonical_draw(d: dict) -> dict:
+def canonical_draw(d: dict) -> dict:
+    """A draw as its id encodes it: what its command ignores set to one value (each entry's
+    untaken fields at their defaults, one entry for a single draw, no restart without elements,
+    no offset without indirection, no stride or draw count where the command takes none), so
+    that two draws that render alike are one."""
     command = d["command"]
     entries = [_canonical_entry(command, e) for e in d["entries"]]
     if command not in glfacts.MULTI_COMMANDS:
@@ -70,7 +74,7 @@ def _draw(d: Draws) -> dict:
     command = d.pick(glfacts.COMMANDS)
     many = command in glfacts.MULTI_COMMANDS
     entries = d.many(lambda: _entry(d, command), 0 if many else 1, 4 if many else 1)
-    return _canonical_draw({
+    return canonical_draw({
         "command": command, "entries": entries, "restart": d.boolean(),
         "offset": d.pick(OFFSETS), "stride": d.pick(STRIDES),
         "draw_count": d.integer(0, len(entries) + 2)})
@@ -129,7 +133,7 @@ class DrawParamsSpace:
             return None
         tokens = {v: k for k, v in _family().INDEX_TYPES.items()}
         extra = dict(case.params)
-        draws = [_canonical_draw({
+        draws = [canonical_draw({
             "command": d.command,
             "entries": [[e.count, e.instance_count, e.first, e.base_vertex, e.base_instance] for e in d.entries],
             "restart": d.restart_index is not None, "offset": d.indirect_offset, "stride": d.indirect_stride,
@@ -175,7 +179,7 @@ def _below_draw(d: dict) -> st.SearchStrategy:
     many = d["command"] in glfacts.MULTI_COMMANDS
     entries = some_of(d["entries"], _below_entry, at_least_one=not many) if d["entries"] else st.just([])
     return st.builds(
-        lambda command, entries, restart, offset, stride, draw_count: _canonical_draw(
+        lambda command, entries, restart, offset, stride, draw_count: canonical_draw(
             {"command": command, "entries": entries if entries or command in glfacts.MULTI_COMMANDS
              else [[1, 1, 0, 0, 0]], "restart": restart, "offset": offset, "stride": stride,
              "draw_count": draw_count}),

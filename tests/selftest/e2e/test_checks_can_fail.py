@@ -1,4 +1,4 @@
-"""Twins that must fail (issue 32, item 4): each check of the harness that a self-test only saw
+"""Twins that must fail: each check of the harness that a self-test only saw
 passing, shown failing on a real driver when the fault it guards against is planted. (The Vulkan
 validation layer's twin is in backends/vk/test_translate.py, next to its clean run.)"""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""No verdict depends on the cases before it (issue 18): in one child, a case that leaves every
+"""No verdict depends on the cases before it: in one child, a case that leaves every
 kind of state a case can set changed (the fault target's `dirty-state`, see
 the self-tests' faults.py: clip planes and their equations, clip control, enables, blend, depth,
 stencil, polygon mode, pixel store, current vertex attributes, bound objects, patch parameters,

@@ -1,4 +1,4 @@
-"""Batched execution (harness/executor/batch.py, issue 40): up to K cases in one context, every failure
+"""Batched execution (harness/executor/batch.py): up to K cases in one context, every failure
 confirmed alone, a seeded audit of the passes. On real llvmpipe with planted faults
 (fault-llvmpipe): a crash and a hang inside a batch cost no other case its verdict, a planted
 state leak comes out as order-dependent (never as a wrong verdict), a batched failure is

@@ -403,6 +403,27 @@ def test_a_groups_other_executors_adopt_the_first_ones_facts():
         group.close()
 
 
+def test_a_replacement_child_queries_its_facts_when_not_adopting():
+    """`adopts = False` (the other way bench/replacement_facts.py measures): the fresh child after
+    a crash is sent `info`, not `adopt`, and answers the next case as well; `child_cpu` reads the
+    running child's CPU seconds, None without a child."""
+    ex = Executor(FAULT, case_timeout=2.0, fork=True)
+    try:
+        assert ex.child_cpu() is None
+        for adopts, op in ((True, "adopt"), (False, "info")):
+            ex.adopts = adopts
+            assert verdict(ex, fault_case("none")).status == "pass"
+            assert isinstance(ex.child_cpu(), float)
+            assert verdict(ex, fault_case("segv")).status == "crash"
+            case = named("none", f"after-{op}", value=1, expected=1)
+            ex.send(case)
+            assert [sent.message["op"] for sent in ex._sent] == [op, "run"]
+            assert judge(case, ex.run(case), "fault").status == "pass"
+    finally:
+        ex.close()
+    assert ex.child_cpu() is None
+
+
 def test_a_childs_first_reply_says_whether_it_started_whichever_request_it_gets():
     """harness/executor/child.py `handle`: a backend that could not start (Unusable) answers
     `adopt` as it answers `info`, with why; one that cannot adopt (no `adopt`, as the Vulkan

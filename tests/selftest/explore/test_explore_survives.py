@@ -1,4 +1,4 @@
-"""An exploration survives a kill and keeps its budget (issue 40, item 4), on llvmpipe of the
+"""An exploration survives a kill and keeps its budget, on llvmpipe of the
 pinned Mesa (fault-llvmpipe: llvmpipe with a hang planted on one explored case, so the command
 is killed at a known point), where seed 5 of tess finds gl_PrimitiveID failures."""
 from __future__ import annotations

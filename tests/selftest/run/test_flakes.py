@@ -1,4 +1,4 @@
-"""Flakes files forgive only what their evidence shows (issue 32): an entry names the statuses it
+"""Flakes files forgive only what their evidence shows: an entry names the statuses it
 forgives (`REGEX STATUS[,STATUS...]  # rate`); a failure with another status is reported as itself
 and fails the run; an entry naming none (the old format, which forgave any status) is bad input."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""shader_test import as shader_runner runs it (issue 18), on real llvmpipe and zink: a core file
+"""shader_test import as shader_runner runs it, on real llvmpipe and zink: a core file
 that only enables GL_CLIP_DISTANCEi, uniform commands on uniform block members, `link error`
 and `link success`-only files, several shaders a stage, 1D, 2D and 3D rgbw textures (the 1D
 and 3D ones read through a fixed-function vertex stage's texture coordinates), `[vertex data]`

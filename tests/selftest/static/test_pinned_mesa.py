@@ -1,7 +1,8 @@
 """Every self-test that runs a real driver runs it on the pinned Mesa (bookworm's 22.3.6 as
 bin/fetch-mesa fetched it, tests/selftest/conftest.py), whose verdicts the tests are written
 against, not on whatever Mesa the host has (Debian 13's 25.0.7 zink crashes at random in a
-long-lived child: issue 38). The children a test starts get it from $HARNESS_MESA; an executor
+long-lived child: bench/results/2026-11-26-selftest-repeat.md). The children a test starts get it
+from $HARNESS_MESA; an executor
 or probe in the test's own process must be handed it (mesa=pinned_mesa()), which this checks in
 the source, so that a new test cannot silently run on the host's Mesa."""
 from __future__ import annotations

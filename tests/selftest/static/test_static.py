@@ -67,7 +67,7 @@ def test_a_moved_module_in_a_bench_script_is_found(tmp_path, monkeypatch):
     assert _unresolved(script) == ["old.py: from harness import catalog: no such name"]
 
 
-# Sizes a reader can hold in their head (issue 46): a module past MODULE_LINES or a function past
+# Sizes a reader can hold in their head: a module past MODULE_LINES or a function past
 # FUNCTION_LINES is split along its seams, not waived here.
 MODULE_LINES, FUNCTION_LINES = 500, 80
 

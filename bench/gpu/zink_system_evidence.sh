@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# The GPU calls of 2026-11-26 (second session) for issue 39: evidence only a machine with another
+# The GPU calls of 2026-11-26 (second session) that gathered the triage evidence only a machine with another
 # Vulkan driver than lavapipe gives. From the root of a tree of this branch on the lent H100:
 #
-#   bash bench/gpu/issue39-evidence.sh nv26|nv25 OUT_DIR
+#   bash bench/gpu/zink_system_evidence.sh nv26|nv25 OUT_DIR
 #
 # nv26  .mesa/ holds sid's Mesa 26.2.6 closure (bench/gpu/run.sh's header):
 #       - NVIDIA's Vulkan features and limits that zink's choices depend on (bench/gpu/vk_features.py);
 #       - the three wrong-value multi-draw findings of the zink-system exploration (ids in
-#         bench/gpu/issue39-ids.txt) on zink-system, system-gl and system-vk (the harness's layer,
+#         bench/gpu/zink_system_multidraw_findings.txt) on zink-system, system-gl and system-vk (the harness's layer,
 #         each multi-draw path), each alone in a fresh child, twice;
 #       - `harness blame` of each with the setups this machine has (llvmpipe, zink over NVIDIA),
 #         saved for `blame --evidence` on the CPU machine.
@@ -36,7 +36,7 @@ part=$1
 o=$2
 mkdir -p "$o"
 source "$(dirname "$0")/env.sh"        # PYTHONUNBUFFERED, and the clock: deadline, left, step
-ids=bench/gpu/issue39-ids.txt
+ids=bench/gpu/zink_system_multidraw_findings.txt
 
 step "machine"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader

@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
-# What the GPU calls of 2026-11-26 ran for issues 39 (item 5) and 40 (items 5 and 6); results in
+# What the GPU calls of 2026-11-26 ran: the varyings exploration on NVIDIA's GL, the zink-over-NVIDIA
+# hangs of the draw-parameters exploration, NVIDIA's GL batched against isolated; results in
 # bench/results/2026-11-26-gpu.md. From the root of a tree of this branch on the lent H100:
 #
-#   bash bench/gpu/issue3940.sh zink|nvidia|followup OUT_DIR
+#   bash bench/gpu/explorations.sh zink|nvidia|followup OUT_DIR
 #
 # zink     Mesa 26.2.6's zink over NVIDIA's Vulkan (.mesa/: bin/fetch-mesa sid's closure, as
 #          bench/gpu/run.sh's header says): every draw_params case ungated, then every family gated
-#          on baselines/nvidia-h100-580.159.04-zink-mesa-26.2.6-1.csv (issue 39's missing line);
+#          on baselines/nvidia-h100-580.159.04-zink-mesa-26.2.6-1.csv (whether it lacked the first-count-zero line);
 #          `harness explore --family draw_params --seed 4242 --budget 150 --target zink-system`
-#          (issue 40 item 5), and bench/gpu/hang_triage.py on its hanging cases.
+#          (the exploration that met the hangs), and bench/gpu/hang_triage.py on its hanging cases.
 # nvidia   NVIDIA's GL: the limits it reports (bench/gpu/gl_limits.py), `harness explore --family
-#          varyings --seed 4242 --budget 120 --target system-gl` (issue 39 item 5) and the variants
+#          varyings --seed 4242 --budget 120 --target system-gl` (NVIDIA's GS link error) and the variants
 #          of its findings (bench/gpu/varyings_variants.py, run by bench/gpu/run_ids.py); the hanging
 #          ids of the zink part ($HANG_IDS, a file) on system-vk and system-gl; then bench/bench.py's
-#          batched and isolated rows on system-gl (issue 40 item 6).
+#          batched and isolated rows on system-gl (what batches save on a GPU's driver).
 # Each step is bounded (timeout) so that the whole part ends inside the device's 10 minutes.
 set -uo pipefail
 part=$1
@@ -44,13 +45,13 @@ nvidia*|bench|vkcount|varyfind|gatednv)
     ;;
 esac
 
-# issue 40 item 5: the exploration that met the hangs (a budget in seconds: "150" alone is 150
+# The exploration that met the hangs (a budget in seconds: "150" alone is 150
 # cases), then, if it met none, the same with a context per case (--batch 1, the command as it
 # ran before batches); then bench/gpu/hang_triage.py on the hanging cases found.
 explore_and_triage() {
     local folders=() batch
     for batch in 64 1; do
-        step "issue 40: explore draw_params on zink-system, seed 4242, budget ${EXPLORE_BUDGET:-150s}, batch $batch"
+        step "explore draw_params on zink-system, seed 4242, budget ${EXPLORE_BUDGET:-150s}, batch $batch"
         timeout $(( $(left) - 200 > 260 ? 260 : $(left) - 200 )) python3 -m harness explore --family draw_params \
             --seed 4242 --budget "${EXPLORE_BUDGET:-150s}" --batch $batch --target zink-system \
             --results-dir "$o/t3-explore-b$batch"
@@ -60,7 +61,7 @@ explore_and_triage() {
         grep -rqs '"timeout"' "$o/t3-explore-b$batch" && break
         (( $(left) > 400 )) || break
     done
-    step "issue 40: hang triage"
+    step "hang triage"
     timeout $(( $(left) - 15 )) python3 bench/gpu/hang_triage.py --target zink-system "${folders[@]}" \
         --max 2 --debug sync,noreorder,nobgc,noshobj --out "$o/t3-triage"
 }
@@ -69,11 +70,11 @@ case $part in
 zink)
     step "zink-system limits"
     timeout 60 python3 -m harness run zink-system -- python3 bench/gpu/gl_limits.py
-    step "issue 39: draw_params on zink-system, ungated"
+    step "draw_params on zink-system, ungated"
     timeout 180 python3 -m pytest -q -p no:cacheprovider tests/draw_params --target zink-system --case-timeout 20 \
         -n 8 --baseline none --results-dir "$o/t2-draw_params" 2>&1 | tail -n 25
     echo "failures.csv:"; cat "$o/t2-draw_params/failures.csv"
-    step "issue 39: every family on zink-system, gated"
+    step "every family on zink-system, gated"
     timeout 300 python3 -m pytest -q -p no:cacheprovider tests/tess tests/draw_params tests/varyings \
         --target zink-system --case-timeout 20 -n auto \
         --baseline baselines/nvidia-h100-580.159.04-zink-mesa-26.2.6-1.csv --results-dir "$o/t2-gated" 2>&1 | tail -n 25
@@ -84,7 +85,7 @@ zinkexplore)
     explore_and_triage
     ;;
 bench)
-    step "issue 40 item 6: bench, system-gl, batched and isolated"
+    step "bench, system-gl, batched and isolated"
     timeout $(( $(left) - 10 )) python3 bench/bench.py --no-piglit --drivers system-gl \
         --families tess,draw_params,varyings --memory-targets '' --batch "${BATCH:-64}" --results "$o/t4-bench"
     echo "bench exit $?"
@@ -92,12 +93,12 @@ bench)
 nvidia|nvidia1)
     step "system-gl limits"
     timeout 60 python3 bench/gpu/gl_limits.py
-    step "issue 39: explore varyings on system-gl, seed 4242, budget 120s"
+    step "explore varyings on system-gl, seed 4242, budget 120s"
     timeout 200 python3 -m harness explore --family varyings --seed 4242 --budget 120s --target system-gl \
         --results-dir "$o/t1-explore"
     echo "explore exit $?"
     timeout 60 python3 -m harness explore summary "$o/t1-explore"
-    step "issue 39: variants of the varyings findings, and the grid"
+    step "variants of the varyings findings, and the grid"
     python3 bench/gpu/varyings_variants.py --findings "$o/t1-explore/varyings/findings.json" --grid \
         ${VARYINGS_IDS:-} > "$o/t1-variants.txt"
     cat "$o/t1-variants.txt"
@@ -105,13 +106,13 @@ nvidia|nvidia1)
         --json "$o/t1-variants.json" 2>&1 | cut -c1-400 | grep -v '^    \[' | head -n 400
     if [ -s "${HANG_IDS:-/nonexistent}" ]; then
         for t in system-vk system-gl; do
-            step "issue 40: the zink hangs' cases on $t"
+            step "the zink hangs' cases on $t"
             timeout 120 python3 bench/gpu/run_ids.py --target $t --ids-file "$HANG_IDS" --case-timeout 20 \
                 --json "$o/t3-hangs-$t.json"
         done
     fi
     [ $part = nvidia1 ] && { step end; exit 0; }
-    step "issue 40 item 6: bench, system-gl, batched and isolated"
+    step "bench, system-gl, batched and isolated"
     timeout $(( $(left) - 10 )) python3 bench/bench.py --no-piglit --drivers system-gl \
         --families tess,draw_params,varyings --memory-targets '' --batch 64 --results "$o/t4-bench"
     echo "bench exit $?"
@@ -137,11 +138,11 @@ zinkgated)
     echo "pytest exit ${PIPESTATUS[0]}"
     ;;
 varyfind)
-    # issue 39 item 5: seed 4242's draws (the same on any target for one Hypothesis version: drawn
+    # The varyings exploration's finding: seed 4242's draws (the same on any target for one Hypothesis version: drawn
     # here without a driver, bench/results/2026-11-26-gpu.md) that match the finding's description
     # (a GLSL 4.00 compatibility vs-gs-fs program, a struct, dvec3 arrays, gl_TexCoord[6],
     # gl_ClipDistance), and their variants, on NVIDIA's GL, with the whole link log
-    step "issue 39: the candidates and their variants on system-gl"
+    step "the candidates and their variants on system-gl"
     timeout 200 python3 bench/gpu/run_ids.py --target system-gl --ids-file "$VARY_IDS" --json "$o/varyfind.json" \
         2>&1 | cut -c1-300
     ;;
@@ -167,7 +168,7 @@ vkcount)
     fi
     ;;
 zinkpbuf)
-    # issue 40 item 5, the hang's cause: Mesa's state tracker hands the bound GL_PARAMETER_BUFFER to a
+    # The zink-over-NVIDIA hang's cause: Mesa's state tracker hands the bound GL_PARAMETER_BUFFER to a
     # plain glDrawArraysIndirect as its draw count (st_indirect_draw_vbo), so zink issues
     # vkCmdDrawIndirectCount(maxDrawCount 1) reading the count the harness's buffer holds at offset 0
     # (0xDEADBEEF). Count values past maxDrawCount through each path ($CRAFTED: explored ids of
