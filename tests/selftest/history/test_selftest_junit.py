@@ -38,11 +38,13 @@ def selftest_junit(folder: Path, name: str, fail: bool) -> Path:
     package.mkdir(parents=True)
     for init in (package.parent / "__init__.py", package / "__init__.py"):
         init.write_text("")
-    (package / "test_planted.py").write_text(TESTS)
+    module = package / "planted.py"             # collected by -o python_files: no self-test of this name
+    module.write_text(TESTS)
     junit = folder / f"{name}.xml"
     env = {"PATH": "/usr/bin:/bin", "FAIL_ONCE": "1" if fail else "0"}
     subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
-                    "-o", "addopts=", f"--junitxml={junit}", "tests/selftest/test_planted.py"],
+                    "-o", "addopts=", "-o", f"python_files={module.name}", f"--junitxml={junit}",
+                    str(module.relative_to(folder / name))],
                    cwd=folder / name, env=env, capture_output=True, text=True)
     return junit
 
@@ -60,7 +62,7 @@ def test_a_flaky_self_test_is_rated_in_history_flakes(tmp_path):
     rates = json.loads(shown.stdout)
     rows = rates["rates"] if isinstance(rates, dict) else rates
     flaky = {(r["case"], r["target"], r["lane"]): (r["failed"], r["runs"]) for r in rows if r["failed"]}
-    assert flaky == {("selftest/test_planted/test_sometimes", "selftest", "selftest"): (1, 2)}, rows
+    assert flaky == {("selftest/planted/test_sometimes", "selftest", "selftest"): (1, 2)}, rows
 
 
 def test_node_ids_become_distinct_case_ids():
