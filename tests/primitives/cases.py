@@ -432,4 +432,5 @@ def _readout_plans() -> list[Plan]:
 
 
 def generate() -> list[Case]:
-    return [make_case(plan) for plan in plans()] + [switches.restart_switch(mode) for mode in oracle.MODES]
+    return [make_case(plan) for plan in plans()] + [switches.restart_switch(mode) for mode in oracle.MODES] + \
+        [switches.type_switch(mode, token) for mode in oracle.MODES for token in switches.TYPE_SWITCHES]
