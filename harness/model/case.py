@@ -14,6 +14,8 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from harness.model import codec
 from harness.model.codec import SCHEMA, CaseError
 from harness.model.expectations import (CAPTURE_TYPES, Capture, CapturedPrimitive, ExpectedPixel, ExpectedRecord,
@@ -129,8 +131,11 @@ class Case:
         for cap in self.readback.captures:
             if cap.type not in CAPTURE_TYPES:
                 raise CaseError(f"case {self.id}: cannot capture GLSL type {cap.type!r}")
-        if self.index_type not in INDEX_TYPES:
+        if self.index_type not in INDEX_TYPES or any(d.index_type and d.index_type not in INDEX_TYPES
+                                                       for d in self.draws()):
             raise CaseError(f"case {self.id}: unknown index type {self.index_type!r}")
+        if any(d.restart_fixed and d.restart_index is not None for d in self.draws()):
+            raise CaseError(f"case {self.id}: a draw with restart_fixed names no restart_index")
         quantities = [cap.quantity for cap in self.readback.captures]
         if len(set(quantities)) != len(quantities):
             raise CaseError(f"case {self.id}: two captures name the same quantity")
@@ -140,6 +145,19 @@ class Case:
 
     def shader(self, stage: str) -> str | None:
         return dict(self.shaders).get(stage)
+
+    def elements(self, index_type: str = "") -> tuple[int, ...]:
+        """The element array (`indices` written as `index_type`) read as `index_type` ("": as
+        written): the index values a draw that reads it as that type sees."""
+        if not index_type or index_type == self.index_type:
+            return self.indices
+        data = np.asarray(self.indices, dtype=INDEX_TYPES[self.index_type].dtype).tobytes()
+        dtype = np.dtype(INDEX_TYPES[index_type].dtype)
+        return tuple(int(v) for v in np.frombuffer(data[:len(data) - len(data) % dtype.itemsize], dtype=dtype))
+
+    def index_type_of(self, draw: Draw) -> str:
+        """The type `draw` reads the element array as."""
+        return draw.index_type or self.index_type
 
     def draws(self) -> list[Draw]:
         """Every draw call of the case, those compiled into display lists included."""

@@ -11,8 +11,12 @@ CAPTURE_TYPES = {
     "int": ("i4", 1), "ivec2": ("i4", 2), "ivec3": ("i4", 3), "ivec4": ("i4", 4),
     "uint": ("u4", 1), "uvec2": ("u4", 2), "uvec3": ("u4", 3), "uvec4": ("u4", 4),
 }
-# Submission queries a case may read (GL 4.6, 10.10), by their names in the counts.
-STATISTICS = ("vertices_submitted", "primitives_submitted")
+# Pipeline statistics queries a case may read (GL 4.6: submission 10.10, geometry shader 11.3.5,
+# clipping 13.7.3), by their names in the counts.
+STATISTICS = ("vertices_submitted", "primitives_submitted", "geometry_shader_invocations",
+              "geometry_shader_primitives_emitted", "clipping_input_primitives", "clipping_output_primitives")
+# A bound's highest where the spec sets none ("one or more", additional invocations allowed).
+UNBOUNDED = 2 ** 63 - 1
 
 
 @dataclass(frozen=True)
@@ -43,8 +47,8 @@ class Readback:
     atomic_counters: int = 0
     # True: the counts of each step but Read hold "gl_error", glGetError() after it (0: GL_NO_ERROR).
     gl_error: bool = False
-    # Submission queries (GL 4.6, 10.10; ARB_pipeline_statistics_query) active around each draw,
-    # each read into the counts under its name: "vertices_submitted", "primitives_submitted".
+    # Pipeline statistics queries (ARB_pipeline_statistics_query; STATISTICS) active around each
+    # draw, each read into the counts under its name: "vertices_submitted", "primitives_submitted", ...
     statistics: tuple[str, ...] = ()
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from harness.model.glfacts import INDEX_TYPES
+
 
 @dataclass(frozen=True)
 class Texture:
@@ -96,6 +98,13 @@ class Draw:
     state: DrawState = DrawState()
     label: str = ""                                         # how failure messages name the draw
     restart_index: int | None = None                        # primitive restart enabled for this draw
+    # True: GL_PRIMITIVE_RESTART_FIXED_INDEX enabled instead (restart_index None): the restart
+    # index is 2^N - 1 of the type the draw reads its indices as (GL 4.6, 10.3.6)
+    restart_fixed: bool = False
+    # The type this draw reads the element array as ("UNSIGNED_BYTE", ...); "": the case's
+    # index_type. The array holds Case.indices written as Case.index_type (Case.elements reads
+    # it as another type); `first` counts elements of this draw's type.
+    index_type: str = ""
     indirect_offset: int = 0                                # bytes into the indirect buffer
     indirect_stride: int = 0                                # bytes between indirect commands; 0 = packed
     draw_count: int | None = None                           # *IndirectCount: the count in the parameter buffer
@@ -103,6 +112,9 @@ class Draw:
     program: int = 0                                        # which of the case's programs draws
     delete_programs: tuple[int, ...] = ()                   # glDeleteProgram on these before the draw
 
+    def restart(self, index_type: str) -> int | None:
+        """The index that restarts this draw when it reads `index_type` indices, None if none."""
+        return INDEX_TYPES[index_type].fixed_restart if self.restart_fixed else self.restart_index
 
 
 @dataclass(frozen=True)

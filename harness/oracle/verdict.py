@@ -16,6 +16,7 @@ from harness.model.case import Case, Expectation, step_label
 from harness.oracle import captured_primitives
 from harness.oracle.expected_tables import GroupTables, Table, tables
 from harness.oracle.nearest import nearest_rows
+from harness.model.expectations import UNBOUNDED
 from harness.model.glfacts import GL_TYPE_ENUMS
 from harness.model.observation import Observation, Step, decode_records
 from harness.model.status import Reply, Result, Status, Verdict
@@ -68,7 +69,8 @@ def _check_step(case: Case, exp: Expectation, observed: Step, label: str) -> lis
     for name, low, high in exp.bounds:
         value = observed.counts.get(name)
         if value is None or not low <= value <= high:
-            shape.append(f"{label}: {name} = {value}, expected {low}" + (f" to {high}" if high != low else ""))
+            shape.append(f"{label}: {name} = {value}, expected " + (
+                f"at least {low}" if high == UNBOUNDED else f"{low}" + (f" to {high}" if high != low else "")))
     if exp.pixels:
         shape += _check_pixels(case, exp, observed, label)
     if exp.probes:

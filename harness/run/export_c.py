@@ -148,6 +148,7 @@ class StepValues(TypedDict):
     default_inner: list[float] | None
     enable: list[str]
     restart_index: int | None
+    restart_fixed: bool
     draw: MultiDrawCall | IndirectDrawCall | SingleDrawCall
 
 
@@ -332,7 +333,7 @@ def _steps(case: Case) -> list[StepValues]:
             "patch_vertices": s.patch_vertices,
             "default_outer": None if s.default_outer is None else [float(v) for v in s.default_outer],
             "default_inner": None if s.default_inner is None else [float(v) for v in s.default_inner],
-            "enable": list(s.enable), "restart_index": draw.restart_index,
+            "enable": list(s.enable), "restart_index": draw.restart_index, "restart_fixed": draw.restart_fixed,
             "draw": _draw(case, draw)})
         current = draw.program
     return steps
@@ -340,8 +341,9 @@ def _steps(case: Case) -> list[StepValues]:
 
 def _draw(case: Case, draw: Draw) -> MultiDrawCall | IndirectDrawCall | SingleDrawCall:
     """The draw call's arguments, as harness/backends/gl/draws.py passes them."""
-    size, entries = INDEX_SIZE[case.index_type], draw.entries
-    d: DrawCall = {"command": draw.command, "mode": f"GL_{draw.mode}", "itype": f"GL_{case.index_type}", "n": len(entries)}
+    index_type = case.index_type_of(draw)
+    size, entries = INDEX_SIZE[index_type], draw.entries
+    d: DrawCall = {"command": draw.command, "mode": f"GL_{draw.mode}", "itype": f"GL_{index_type}", "n": len(entries)}
     if draw.command.startswith("Multi") and "Indirect" not in draw.command:
         return {**d, "counts": [int(e.count) for e in entries] or [0], "firsts": [int(e.first) for e in entries] or [0],
                 "offsets": [e.first * size for e in entries], "bases": [int(e.base_vertex) for e in entries] or [0]}
@@ -354,7 +356,7 @@ def _draw(case: Case, draw: Draw) -> MultiDrawCall | IndirectDrawCall | SingleDr
     if draw.command not in SINGLE:
         raise NotExportable(f"--format c: unknown draw command gl{draw.command}")
     (e,) = entries
-    used = case.indices[e.first:e.first + e.count] or (0,)
+    used = case.elements(index_type)[e.first:e.first + e.count] or (0,)
     return {**d, "first": e.first, "count": e.count, "instance_count": e.instance_count,
             "base_vertex": e.base_vertex, "base_instance": e.base_instance, "offset": e.first * size,
             "start": min(used), "end": max(used)}

@@ -24,7 +24,7 @@ from harness.model import glfacts
 from harness.model.glfacts import INDEX_TYPES
 from harness.oracle import primitives as oracle
 
-from . import layout, readouts, switches
+from . import geometry, layout, readouts, switches
 
 HERE = Path(__file__).parent
 FAMILY = "primitives"
@@ -97,7 +97,8 @@ class Plan:
     polygon: tuple[str, str] = ("FILL", "FILL")      # front, back
     flat_type: str = "int"
     edge_flags: bool = False            # an edge flag array, FALSE at every run's vertices 1, 4, 7, ...
-    readout: str = "image"              # "image", "xfb" (transform feedback) or "stats" (query counts)
+    readout: str = "image"              # "image", "xfb" (transform feedback), "stats" or "clipping" (query counts)
+    gs: int = 0                         # > 0: a pass-through geometry shader of this many invocations (geometry.py)
 
     @property
     def compat(self) -> bool:
@@ -106,7 +107,7 @@ class Plan:
 
     @property
     def version(self) -> int:
-        return FLAT_TYPES[self.flat_type][2]
+        return 400 if self.gs > 1 else FLAT_TYPES[self.flat_type][2]     # invocations: GLSL 4.00
 
     def case_id(self) -> str:
         parts = [FAMILY, TOKENS[self.mode]]
@@ -125,6 +126,8 @@ class Plan:
             parts.append(f"flat-{self.flat_type}")
         if self.edge_flags:
             parts.append("edge-flags")
+        if self.gs:
+            parts.append("gs" if self.gs == 1 else f"gs-x{self.gs}")
         if self.readout != "image":
             parts.append(self.readout)
         return "/".join(parts)
@@ -136,12 +139,17 @@ def restart_index(plan: Plan) -> int | None:
 
 
 @functools.lru_cache(maxsize=None)
-def shaders(version: int, compat: bool, flat_type: str, height: int, stride: int) -> tuple:
+def shaders(version: int, compat: bool, flat_type: str, height: int, stride: int, mode: str = "", gs: int = 0,
+            shift: int = 0) -> tuple:
+    """The VS and FS; with `gs`, the geometry shader of `mode` with `gs` invocations between them,
+    each invocation's copy `shift` pixels above the one before."""
     components, scalar, _ = FLAT_TYPES[flat_type]
     params = dict(version=version, compat=compat, flat_type=flat_type, typed=flat_type not in ("int", "block"),
                   components=components, scalar=scalar, width=WIDTH, height=height,
-                  instance_stride=stride, instance_ids=INSTANCE_IDS)
-    return (("vs", render(HERE / "primitives.vert", **params)), ("fs", render(HERE / "primitives.frag", **params)))
+                  instance_stride=stride, instance_ids=INSTANCE_IDS, gs=bool(gs))
+    middle = (("gs", geometry.shader(mode, version, compat, gs, height, shift)),) if gs else ()
+    return (("vs", render(HERE / "primitives.vert", **params)),) + middle + \
+        (("fs", render(HERE / "primitives.frag", **params)),)
 
 
 def make_case(plan: Plan) -> Case:
@@ -152,7 +160,8 @@ def make_case(plan: Plan) -> Case:
     run_lengths = RESTART_RUNS[plan.mode] if runs_at_restart else (RUN[plan.mode],)
     bands = path.entries * len(run_lengths)
     stride = bands * layout.BAND
-    height = 1 << (stride * path.instances - 1).bit_length()
+    copies = max(1, plan.gs)            # a GS's invocations each draw a copy above the last's
+    height = 1 << (stride * path.instances * copies - 1).bit_length()
     # Elements: an element draw reads index values in a scrambled order; base vertex moves them.
     forbidden = {restart} if restart is not None else set()
     values = [v for v in range(3, 3 + 64) if v not in forbidden]
@@ -208,7 +217,9 @@ def make_case(plan: Plan) -> Case:
             else f"gl{path.command}(GL_{plan.mode})")
     draw = Draw(path.command, plan.mode, tuple(entries), state=state, restart_index=restart, label=f"draw 0 ({call})")
     return Case(
-        id=plan.case_id(), family=FAMILY, shaders=shaders(plan.version, plan.compat, plan.flat_type, height, stride),
+        id=plan.case_id(), family=FAMILY,
+        shaders=shaders(plan.version, plan.compat, plan.flat_type, height, stride, plan.mode, plan.gs,
+                        stride * path.instances),
         requires=_requirements(plan), vertices=vertices,
         attributes=(Attribute(0, 2, position_data, name="a_position"), Attribute(1, 1, ids, name="a_id"))
         + ((Attribute(2, 1, tuple(float(flags.get(e, True)) for e in range(vertices)), array="EDGE_FLAG"),)
@@ -218,8 +229,9 @@ def make_case(plan: Plan) -> Case:
         description=f"GL_{plan.mode} through {call}, {plan.convention} vertex convention"
                     + (f", restart at {restart:#x}" if restart is not None else "")
                     + (f", polygon mode {plan.polygon[0]}/{plan.polygon[1]}" if plan.polygon != ("FILL", "FILL") else "")
-                    + f", flat {plan.flat_type}",
-        params=tuple((k, v) for k, v in vars(plan).items()),
+                    + f", flat {plan.flat_type}"
+                    + (f", a pass-through geometry shader ({plan.gs} invocations)" if plan.gs else ""),
+        params=tuple((k, v) for k, v in vars(plan).items() if k != "gs" or v),     # as before the GS came
     )
 
 
@@ -228,7 +240,7 @@ def _requirements(plan: Plan) -> Requirements:
     if plan.quads_follow is not None:
         limits = (("GL_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION", "==", int(plan.quads_follow)),)
     version = (4, 0) if plan.version == 400 else (3, 3)
-    extensions = ("GL_ARB_pipeline_statistics_query",) if plan.readout == "stats" else ()
+    extensions = ("GL_ARB_pipeline_statistics_query",) if plan.readout in ("stats", "clipping") else ()
     return Requirements(gl_version=version, profile="compat" if plan.compat else "core", limits=limits,
                         extensions=extensions)
 
@@ -237,8 +249,19 @@ def _readout(plan: Plan, shapes, positions, flags, height: int) -> tuple[Readbac
     if plan.readout == "xfb":
         return readouts.capture(plan, shapes, INSTANCE_IDS, PATHS[plan.path].instances)
     if plan.readout == "stats":
-        return readouts.statistics(plan, shapes, PATHS[plan.path].instances)
+        return readouts.statistics(plan, shapes, PATHS[plan.path].instances, (WIDTH, height, CLEAR))
+    if plan.readout == "clipping":
+        return readouts.clipping(plan, shapes, PATHS[plan.path].instances)
     pixels, written = _expected(plan, shapes, positions, flags)
+    if plan.gs and not geometry.accepts(plan.mode):
+        # 11.3.1: the draw is an error (2.3.1: "the command generating the error is ignored so
+        # that it has no effect on GL state or framebuffer contents"): every pixel stays clear
+        clear = [ExpectedPixel(p.index, p.quantity.split(": flat id")[0] + ": flat id (nothing drawn: no geometry "
+                               "shader input type takes GL_" + plan.mode + ")", CLEAR)
+                 for p in pixels if p.index % 4 == 0]
+        return (Readback(image=(WIDTH, height), clear=CLEAR, gl_error=True),
+                Expectation(0, counts=(("gl_error", geometry.INVALID_OPERATION), ("primitives_generated", 0)),
+                            pixels=tuple(clear), written=tuple(written)))
     if not any(p.value != CLEAR for p in pixels):
         raise ValueError(f"{plan.case_id()}: nothing drawn is checked")
     return Readback(image=(WIDTH, height), clear=CLEAR), Expectation(0, pixels=tuple(pixels), written=tuple(written))
@@ -261,9 +284,20 @@ def _expected(plan: Plan, shapes, positions, flags) -> tuple[list[ExpectedPixel]
     # for fragments generated by POLYGON primitives"), instances and the sub-draws of a
     # multi-draw (no text says whether either starts the count again).
     primitive_ids = path.instances == 1 and path.entries == 1 and plan.mode != "POLYGON"
+    # With a geometry shader, 11.3.4.5: gl_PrimitiveIDIn "is filled with the number of primitives
+    # processed since the last time Begin was called (directly or indirectly via vertex array
+    # functions). The first primitive generated after a Begin is numbered zero, and the
+    # primitive ID counter is incremented after every individual point, line, or triangle
+    # primitive is processed. ... Restarting a primitive topology using the primitive restart
+    # index has no effect on the primitive ID counter." The FS reads what the GS wrote (15.2.2:
+    # "If a geometry shader is active, the built-in variable gl_PrimitiveID contains the ID value
+    # emitted by the geometry shader for the provoking vertex"). Whether each instance and each
+    # sub-draw of a multi-draw begins again the text leaves open, as above: the first instance's
+    # first sub-draw is checked, where either reading counts from zero.
     counted = 0
     for instance in range(path.instances):
         for entry, band, run in shapes:
+            ids_checked = (instance == 0 and entry == 0) if plan.gs else primitive_ids
             for element in run:
                 written.append((float(element + 1 + INSTANCE_IDS * instance),
                                 f"vertex {element}" + (f" of instance {instance}" if instance else "")))
@@ -304,8 +338,9 @@ def _expected(plan: Plan, shapes, positions, flags) -> tuple[list[ExpectedPixel]
                     pixels.append(ExpectedPixel(index, f"{where}, pixel ({x}, {y}) {pick.what}: flat id "
                                                 f"(vertex {provoking}, the {plan.convention} vertex convention's)",
                                                 value, f"vertex {provoking}"))
-                    if primitive_ids:
-                        pixels.append(ExpectedPixel(index + 1, f"{where}, pixel ({x}, {y}): gl_PrimitiveID",
+                    if ids_checked:
+                        source = " (the GS's gl_PrimitiveIDIn)" if plan.gs else ""
+                        pixels.append(ExpectedPixel(index + 1, f"{where}, pixel ({x}, {y}): gl_PrimitiveID{source}",
                                                     float(counted + number)))
                     if typed:
                         pixels.append(ExpectedPixel(index + 2, f"{where}, pixel ({x}, {y}): flat {plan.flat_type}'s "
@@ -360,7 +395,7 @@ def plans() -> list[Plan]:
         for flat_type in FLAT_TYPES:
             if flat_type != "int":
                 out.append(Plan(mode, flat_type=flat_type))
-    return out + _readout_plans()
+    return out + geometry.plans(Plan) + _readout_plans()
 
 
 def _readout_plans() -> list[Plan]:
@@ -387,8 +422,15 @@ def _readout_plans() -> list[Plan]:
         out.append(Plan(mode, polygon=("LINE", "LINE"), readout="xfb"))
         if mode != "TRIANGLES":
             out.append(Plan(mode, polygon=("LINE", "LINE"), readout="stats"))
+    # the clipping counts (13.7.3) of every type, and the counts a GS of three invocations makes
+    for mode in oracle.MODES:
+        for path, index_type, restart in counted[:3]:
+            out.append(Plan(mode, path=path, index_type=index_type, restart=restart, readout="clipping"))
+            if geometry.accepts(mode):
+                out.append(Plan(mode, path=path, index_type=index_type, restart=restart, readout="stats", gs=3))
     return out
 
 
 def generate() -> list[Case]:
-    return [make_case(plan) for plan in plans()] + [switches.restart_switch(mode) for mode in oracle.MODES]
+    return [make_case(plan) for plan in plans()] + [switches.restart_switch(mode) for mode in oracle.MODES] + \
+        [switches.type_switch(mode, token) for mode in oracle.MODES for token in switches.TYPE_SWITCHES]

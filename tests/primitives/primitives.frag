@@ -1,11 +1,12 @@
 #version {{ version }}{{ " compatibility" if compat else " core" }}
 // r: the flat id; g: gl_PrimitiveID; b: the id carried by the typed flat varying (or -1 - c
 // where its component c is not id * 8 + c); a: 1.
+{% set id = "g_id" if gs else "v_id" %}{# the geometry shader's output, or the vertex shader's #}
 
 {% if flat_type == "block" %}
 in Flat { flat int id; } v_block;
 {% else %}
-flat in int v_id;
+flat in int {{ id }};
 {% endif %}
 {% if typed %}
 flat in {{ flat_type }} v_typed;
@@ -22,5 +23,5 @@ void main()
 {% else %}
     float typed = -1.0;
 {% endif %}
-    color = vec4(float({{ "v_block.id" if flat_type == "block" else "v_id" }}), float(gl_PrimitiveID), typed, 1.0);
+    color = vec4(float({{ "v_block.id" if flat_type == "block" else id }}), float(gl_PrimitiveID), typed, 1.0);
 }

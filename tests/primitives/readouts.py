@@ -9,7 +9,7 @@ run of its sub-draw.
 from __future__ import annotations
 
 from harness.model.case import Capture, CapturedPrimitive, Expectation, PrimitiveCapture, Readback
-from harness.model.expectations import STATISTICS
+from harness.model.expectations import UNBOUNDED
 from harness.model.observation import XFB_VERTICES
 from harness.oracle import primitives as oracle
 
@@ -84,9 +84,57 @@ def _consumed(mode: str, n: int, made: int) -> int:
     return n if made else 0                           # a line loop or a polygon takes every vertex
 
 
-def statistics(plan, shapes, instances: int) -> tuple[Readback, Expectation]:
+SUBMISSION = ("vertices_submitted", "primitives_submitted")
+GEOMETRY = ("geometry_shader_invocations", "geometry_shader_primitives_emitted")
+CLIPPING = ("clipping_input_primitives", "clipping_output_primitives")
+
+
+def statistics(plan, shapes, instances: int, image: tuple[int, int, float]) -> tuple[Readback, Expectation]:
     """The submission queries and GL_PRIMITIVES_GENERATED around an ordinary draw, bounded as
-    far as the spec bounds them (10.10, 13.4)."""
+    far as the spec bounds them (10.10, 13.4); with a geometry shader, its queries and the
+    clipping counts too (`image`: the target its copies are drawn in, width, height and clear)."""
+    bounds, generated = _statistics(plan, shapes, instances)
+    if not plan.gs:
+        return Readback(statistics=SUBMISSION), Expectation(0, bounds=tuple(bounds))
+    # The GS of `gs` invocations draws each input primitive `gs` times, every invocation's copy
+    # apart from the others', so that no invocation can be left out without changing the
+    # rendering; each emits one primitive.
+    made = generated[0] * plan.gs
+    # 11.3.5: "the counter is incremented every time the geometry shader is invoked ... In case
+    # of instanced geometry shaders ... for each separate instanced invocation", and the
+    # primitives count "every time the geometry shader emits a primitive to a vertex stream";
+    # "The result of geometry shader queries may be implementation dependent due to reasons
+    # described in section 11.1.3": "Implementations are allowed to skip the execution of certain
+    # shader invocations, and to execute additional shader invocations ... as long as the results
+    # of rendering otherwise remain unchanged". None can be skipped here; more may run: at least.
+    bounds = [b for b in bounds if b[0] != "primitives_generated"] + [
+        ("geometry_shader_invocations", made, UNBOUNDED), ("geometry_shader_primitives_emitted", made, UNBOUNDED),
+        # 13.4: every primitive the GS emits that "reaches the transform feedback stage"
+        ("primitives_generated", made, made)] + _clipped(made, made)
+    width, height, clear = image
+    return (Readback(image=(width, height), clear=clear, statistics=SUBMISSION + GEOMETRY + CLIPPING),
+            Expectation(0, bounds=tuple(bounds)))
+
+
+def clipping(plan, shapes, instances: int) -> tuple[Readback, Expectation]:
+    """The clipping counts of a draw without a geometry shader: its primitives reach clipping as
+    they reach the transform feedback stage (13.4's bounds: a quad or polygon as one primitive,
+    or as the triangles a layer makes of it)."""
+    _, generated = _statistics(plan, shapes, instances)
+    return Readback(statistics=CLIPPING), Expectation(0, bounds=tuple(_clipped(*generated)))
+
+
+def _clipped(low: int, high: int) -> list[tuple[str, int, int]]:
+    """13.7.3: the input count "is incremented every time a primitive reaches the primitive
+    clipping stage"; the output count "every time a primitive passes the primitive clipping
+    stage", and "If at least one vertex of the input primitive lies inside the clipping volume,
+    the counter is incremented by one or more" (every vertex of the family's draws lies inside).
+    RASTERIZER_DISCARD, which would free both, is off."""
+    return [("clipping_input_primitives", low, high), ("clipping_output_primitives", low, UNBOUNDED)]
+
+
+def _statistics(plan, shapes, instances: int) -> tuple[list[tuple[str, int, int]], list[int]]:
+    """The submission and primitives-generated bounds of the draw, and the generated pair."""
     kind = oracle.KIND[plan.mode]
     vertices, submitted, generated = [0, 0], [0, 0], [0, 0]
     for _, _, _, run in _walk(shapes, instances):
@@ -110,8 +158,8 @@ def statistics(plan, shapes, instances: int) -> tuple[Readback, Expectation]:
         # one primitive there, or (the spec says no more) the triangles a layer makes of it.
         generated[0] += len(made)
         generated[1] += sum(len(p.vertices) - 2 for p in made) if kind in ("quad", "polygon") else len(made)
-    bounds = [("vertices_submitted", *vertices), ("primitives_generated", *generated)]
+    bounds: list[tuple[str, int, int]] = [("vertices_submitted", vertices[0], vertices[1]),
+                                          ("primitives_generated", generated[0], generated[1])]
     if kind in ("point", "line", "triangle"):           # 10.10 counts no quad or polygon
-        bounds.append(("primitives_submitted", *submitted))
-    return (Readback(statistics=STATISTICS),
-            Expectation(0, bounds=tuple(bounds)))
+        bounds.append(("primitives_submitted", submitted[0], submitted[1]))
+    return bounds, generated

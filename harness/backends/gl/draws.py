@@ -35,8 +35,8 @@ def issue(GL: Any, case: Case, draw: Draw, made: Objects) -> None:
                 GL.glArrayElement(element)     # every enabled array's element, the edge flags' too
             GL.glEnd()
         return
-    index_type = getattr(GL, "GL_" + case.index_type)
-    size = INDEX_TYPES[case.index_type].size
+    index_type = getattr(GL, "GL_" + case.index_type_of(draw))
+    size = INDEX_TYPES[case.index_type_of(draw)].size
     entries = draw.entries
     if command.startswith("Multi") and "Indirect" not in command:
         _multi(GL, command, mode, entries, index_type, size)
@@ -56,12 +56,12 @@ def issue(GL: Any, case: Case, draw: Draw, made: Objects) -> None:
     elif command == "DrawElements":
         raw.glDrawElements(mode, e.count, index_type, offset)
     elif command == "DrawRangeElements":
-        start, end = _range(case, e)
+        start, end = _range(case, draw, e)
         raw.glDrawRangeElements(mode, start, end, e.count, index_type, offset)
     elif command == "DrawElementsBaseVertex":
         raw.glDrawElementsBaseVertex(mode, e.count, index_type, offset, e.base_vertex)
     elif command == "DrawRangeElementsBaseVertex":
-        start, end = _range(case, e)
+        start, end = _range(case, draw, e)
         raw.glDrawRangeElementsBaseVertex(mode, start, end, e.count, index_type, offset, e.base_vertex)
     elif command == "DrawElementsInstanced":
         raw.glDrawElementsInstanced(mode, e.count, index_type, offset, e.instance_count)
@@ -77,9 +77,9 @@ def issue(GL: Any, case: Case, draw: Draw, made: Objects) -> None:
         raise UnknownDraw(f"unknown draw command gl{command}")
 
 
-def _range(case: Case, e: Any) -> tuple[int, int]:
+def _range(case: Case, draw: Draw, e: Any) -> tuple[int, int]:
     """DrawRange*'s start and end: the smallest and largest index values the draw reads."""
-    used = case.indices[e.first:e.first + e.count] or (0,)
+    used = case.elements(case.index_type_of(draw))[e.first:e.first + e.count] or (0,)
     return min(used), max(used)
 
 

@@ -287,6 +287,9 @@ class GLBackend:
             if restart is not None:
                 GL.glEnable(GL.GL_PRIMITIVE_RESTART)
                 GL.glPrimitiveRestartIndex(restart)
+            fixed = getattr(step_draw(step), "restart_fixed", False)
+            if fixed:                                # GL 4.3: 2^N - 1 of the draw's index type
+                GL.glEnable(GL.GL_PRIMITIVE_RESTART_FIXED_INDEX)
             try:
                 self._action(case, step, made)
                 error = int(GL.glGetError()) if case.readback.gl_error else None
@@ -295,6 +298,8 @@ class GLBackend:
                     raise
                 error = int(exc.err)            # PyOpenGL's check after the call read glGetError
             GL.glDisable(GL.GL_PRIMITIVE_RESTART)
+            if fixed:
+                GL.glDisable(GL.GL_PRIMITIVE_RESTART_FIXED_INDEX)
         finally:
             for what in reversed(active):    # also after an error, so the objects can be deleted
                 quietly(GL.glEndTransformFeedback) if what == "xfb" else quietly(GL.glEndQuery, what)

@@ -132,6 +132,7 @@ def restore(GL: Any, case: Case, calls: Calls) -> None:
     quietly(GL.glBindFramebuffer, GL.GL_FRAMEBUFFER, 0)
     quietly(GL.glDisable, GL.GL_RASTERIZER_DISCARD)
     quietly(GL.glDisable, GL.GL_PRIMITIVE_RESTART)
+    quietly(GL.glDisable, GL.GL_PRIMITIVE_RESTART_FIXED_INDEX)
     quietly(GL.glActiveTexture, GL.GL_TEXTURE0)
     states = [step_state(step) for step in case.steps if step_state(step) is not None]
     if any(s.patch_vertices is not None or s.default_outer is not None or s.default_inner is not None

@@ -152,11 +152,13 @@ def needs(case: Case, paths: Paths) -> list[str]:
     programs = (case.shaders,) + tuple(case.programs)
     for d in case.draws():
         indexed = d.command in glfacts.ELEMENTS_COMMANDS
-        top = INDEX_TYPES[case.index_type].fixed_restart if indexed else 0
-        restart = indexed and d.restart_index is not None and d.restart_index <= top
+        index_type = case.index_type_of(d)
+        top = INDEX_TYPES[index_type].fixed_restart if indexed else 0
+        restart_index = d.restart(index_type)
+        restart = indexed and restart_index is not None and restart_index <= top
         listed = d.mode in primconvert.LIST_SIZE
         rewritten = d.mode in primconvert.REWRITTEN or (restart and listed and paths.list_restart == "split")
-        if indexed and not rewritten and case.index_type == "UNSIGNED_BYTE" and paths.index_uint8 == "native" \
+        if indexed and not rewritten and index_type == "UNSIGNED_BYTE" and paths.index_uint8 == "native" \
                 and "index-uint8" not in paths.without:
             out.append("uint8_indices")
         if restart and d.mode == "PATCHES":
@@ -165,9 +167,11 @@ def needs(case: Case, paths: Paths) -> list[str]:
             out.append("list_restart")
         if d.mode in primconvert.REWRITTEN or d.mode == "QUADS":
             stages = dict(programs[d.program])
-            if case.readback.captures or "gs" in stages or "tes" in stages:
+            # a line loop's rewritten line strips reach a program's own GS as the loop's segments
+            # (lines), in the same order: gl_PrimitiveIDIn counts them as GL counts the loop's
+            if case.readback.captures or "tes" in stages or ("gs" in stages and d.mode != "LINE_LOOP"):
                 raise Skip(f"the Vulkan layer converts GL_{d.mode} for a VS and FS alone (no captured "
-                           "varyings, no program GS or TES)")
+                           "varyings, no program TES, a program GS only for line loops)")
             if d.mode != "LINE_LOOP":
                 out.append("geometry")
     return sorted(set(out))

@@ -9,6 +9,7 @@ are put back into GL's bottom-up order.
 """
 from __future__ import annotations
 
+import dataclasses
 import traceback
 from typing import Any
 
@@ -271,7 +272,10 @@ class _CaseRun:
                                    self.dev.has("provoking_vertex_last"),
                                    faithful="provoking-vertex" not in self.b.without)
         outline = draw.state.polygon_mode == "LINE" and draw.state.polygon_mode_back in ("", "LINE")
-        return provoking, assembly.plan(draw, self.case.indices, self.case.index_type, self.b.assembly_paths,
+        index_type = self.case.index_type_of(draw)
+        if draw.restart_fixed:          # GL_PRIMITIVE_RESTART_FIXED_INDEX: the maximum of the draw's type
+            draw = dataclasses.replace(draw, restart_index=draw.restart(index_type), restart_fixed=False)
+        return provoking, assembly.plan(draw, self.case.elements(index_type), index_type, self.b.assembly_paths,
                                         first=provoking != "LAST", outline=outline)
 
     def _pipeline(self, draw: Draw, provoking: str, asm: assembly.Assembly) -> Any:
@@ -358,7 +362,7 @@ class _CaseRun:
         no read passes its end."""
         if asm.indices is None and asm.bind_as == asm.index_type:
             return None if self.res.indices is None else (self.res.indices.handle, asm.index_type)
-        values = self.case.indices if asm.indices is None else asm.indices
+        values = self.case.elements(asm.index_type) if asm.indices is None else asm.indices
         data = np.asarray(values, dtype=glfacts.INDEX_TYPES[asm.index_type].dtype).tobytes()
         data += bytes(len(values) * glfacts.INDEX_TYPES[asm.bind_as].size - len(data))
         return self.res.buffer(len(data), vk.VK_BUFFER_USAGE_INDEX_BUFFER_BIT, data).handle, asm.bind_as
