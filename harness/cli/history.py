@@ -122,7 +122,7 @@ def ingest(args) -> int:
     for s in stored:
         what = "stored" if s.added else "already stored, nothing added"
         print(f"run {s.run_id}: {what} ({len(s.run.records)} results, Mesa {s.run.mesa or '?'}, "
-              f"{s.run.started.isoformat()}, lane {queries.lane_of(s.run.job, s.run.mesa)}): {', '.join(s.run.sources)}")
+              f"{s.run.started.isoformat()}, lane {s.run.lane}): {', '.join(s.run.sources)}")
     return 0
 
 

@@ -49,7 +49,7 @@ def failure(record: Record) -> bool:
 def _store(connection, run: Run, now: datetime.datetime) -> Stored:
     p = run.properties
     row = {"fingerprint": run.fingerprint(), "started": run.started, "ingested": now, "pipeline": run.pipeline,
-           "job": run.job, "job_ids": str(p.get("ci_job_ids") or p.get("ci_job_id") or ""),
+           "job": run.job, "lane": run.lane, "job_ids": str(p.get("ci_job_ids") or p.get("ci_job_id") or ""),
            "commit": str(p.get("ci_commit_sha", "")), "ref": str(p.get("ci_commit_ref_name", "")),
            "url": str(p.get("ci_pipeline_url", "")), "harness_version": str(p.get("harness_version", "")),
            "harness_commit": str(p.get("harness_commit") or p.get("harness_git", "")), "mesa": run.mesa,

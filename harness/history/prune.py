@@ -2,9 +2,9 @@
 counts, and the messages and cases nothing refers to any more, in the caller's transaction
 (all or nothing).
 
-A run is kept while it is among the newest `keep_runs` of its lane (queries.lane_of: the CI
-job, else the Mesa version) or started within the last `keep_days`; with one of the two given,
-that one alone decides. The lane's ranking is SQL's (row_number over the lane), so the runs are
+A run is kept while it is among the newest `keep_runs` of its lane (runs.lane: the CI job, else
+the Mesa version) or started within the last `keep_days`; with one of the two given, that one
+alone decides. The lane's ranking is SQL's (row_number over ix_runs_lane), so the runs are
 never read into Python.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import and_, delete, exists, func, select
 
-from harness.history import queries, schema
+from harness.history import schema
 from harness.history.store import chunks
 
 R, T, RT, M, C, K = (schema.runs, schema.results, schema.run_targets, schema.messages, schema.cases,
@@ -36,7 +36,7 @@ class Pruned:
 
 def doomed(connection, keep_days: float | None, keep_runs: int | None, now: datetime.datetime) -> list[int]:
     """The ids of the runs neither rule keeps, oldest first."""
-    rank = func.row_number().over(partition_by=queries.LANE, order_by=(R.c.started.desc(), R.c.id.desc()))
+    rank = func.row_number().over(partition_by=R.c.lane, order_by=(R.c.started.desc(), R.c.id.desc()))
     ranked = select(R.c.id, R.c.started, rank.label("rank")).subquery()
     beyond = []
     if keep_runs is not None:

@@ -20,7 +20,7 @@ import datetime
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
-from sqlalchemy import Integer, and_, case as sql_case, func, literal, or_, select, type_coerce
+from sqlalchemy import Integer, and_, func, or_, select, type_coerce
 
 from harness.history import schema, stats
 from harness.history.store import chunks
@@ -32,10 +32,6 @@ from harness.base.errors import UsageError
 R, C, M, T, RT = schema.runs, schema.cases, schema.messages, schema.results, schema.run_targets
 COUNTS = ("passed", "skipped", "flaked", "failed", "known")
 LUCK = 0.01             # a passing stretch this unlikely at a failure's rate ends its failing period
-
-
-def lane_of(job: str, mesa: str) -> str:
-    return job or f"mesa {mesa}"
 
 
 @dataclass(frozen=True)
@@ -54,11 +50,8 @@ class Run:
     harness_commit: str
     job_ids: str
     source: str
+    lane: str                   # as ingest stored it (sources.Run.lane)
     targets: dict = field(default_factory=dict, compare=False)   # target -> {renderer, gl_version, counts...}
-
-    @property
-    def lane(self) -> str:
-        return lane_of(self.job, self.mesa)
 
     @property
     def mesa_rev(self) -> str:
@@ -67,7 +60,7 @@ class Run:
 
     def to_json(self) -> dict:
         data = {name: getattr(self, name) for name in self.__dataclass_fields__}
-        return {**data, "started": self.started.isoformat(), "lane": self.lane}
+        return {**data, "started": self.started.isoformat()}
 
 
 def mesa_tag(version: str) -> str:
@@ -77,7 +70,6 @@ def mesa_tag(version: str) -> str:
 
 
 _RUN_COLUMNS = [R.c[name] for name in Run.__dataclass_fields__ if name != "targets"]
-LANE = sql_case((R.c.job != "", R.c.job), else_=literal("mesa ") + R.c.mesa)      # lane_of, in SQL
 
 
 def _run(row, targets: dict | None = None) -> Run:
@@ -99,7 +91,7 @@ def runs(connection, since=None, until=None, target: str | None = None, lane: st
     if target:
         query = query.where(R.c.id.in_(select(RT.c.run_id).where(RT.c.target == target)))
     if lane:
-        query = query.where(LANE == lane)
+        query = query.where(R.c.lane == lane)
     if limit:
         query = query.limit(limit)
     found = [_run(row) for row in connection.execute(query)]
@@ -117,12 +109,25 @@ def _targets(connection, ids: list[int]) -> dict[int, dict]:
 
 
 def previous(connection, later: Run) -> Run | None:
-    """The run before `later` on its lane (by start, then id, as the runs ran), or None."""
-    query = (select(*_RUN_COLUMNS).where(LANE == later.lane, or_(R.c.started < later.started,
-                                                                  and_(R.c.started == later.started, R.c.id < later.id)))
+    """The run before `later` on its lane (by start, then id, as the runs ran), or None: one probe
+    of ix_runs_lane."""
+    query = (select(*_RUN_COLUMNS).where(R.c.lane == later.lane,
+                                         or_(R.c.started < later.started,
+                                             and_(R.c.started == later.started, R.c.id < later.id)))
              .order_by(R.c.started.desc(), R.c.id.desc()).limit(1))
     row = connection.execute(query).first()
     return None if row is None else _run(row, _targets(connection, [row[0]])[row[0]])
+
+
+def previous_ids(connection, ids: list[int]) -> dict[int, int]:
+    """Each of these runs' previous run on its lane, by id (a lane's first run: absent), in one
+    pass over ix_runs_lane (LAG over each lane), however many runs are asked about."""
+    before = func.lag(R.c.id).over(partition_by=R.c.lane, order_by=(R.c.started, R.c.id)).label("before")
+    lagged = select(R.c.id, before).subquery()
+    wanted = set(ids)
+    return {run_id: earlier for run_id, earlier in connection.execute(select(lagged.c.id, lagged.c.before)
+                                                                      .where(lagged.c.before.is_not(None)))
+            if run_id in wanted}
 
 
 def run(connection, run_id: int) -> Run | None:
@@ -291,16 +296,17 @@ def history(connection, name: str, target: str | None = None, lane: str | None =
     results, their runs and their messages are read apart, each run and message once."""
     where = [C.c.name == name] + ([C.c.target == target] if target else [])
     targets = {case: case_target for case, case_target in connection.execute(select(C.c.id, C.c.target).where(*where))}
-    rows = connection.execute(select(T.c.case_id, T.c.run_id, T.c.status, T.c.judged, T.c.failure, T.c.message_id,
-                                     T.c.duration, T.c.reproducer).where(T.c.case_id.in_(list(targets)))).all()
+    query = select(T.c.case_id, T.c.run_id, T.c.status, T.c.judged, T.c.failure, T.c.message_id, T.c.duration,
+                   T.c.reproducer).where(T.c.case_id.in_(list(targets)))
+    if lane:
+        query = query.where(T.c.run_id.in_(select(R.c.id).where(R.c.lane == lane)))
+    rows = connection.execute(query).all()
     made = {row[0]: _run(row) for chunk in chunks(sorted({row[1] for row in rows}))
             for row in connection.execute(select(*_RUN_COLUMNS).where(R.c.id.in_(chunk)))}
     texts = _texts(connection, {row[5] for row in rows})
     found: dict[tuple[str, str], History] = {}
     for case, run_id, status, judged, failure, message_id, duration, reproducer in rows:
         stored = made[run_id]
-        if lane and stored.lane != lane:
-            continue
         point = Point(stored, Status(status), Judged(judged), bool(failure), texts.get(message_id, ""), duration,
                       reproducer)
         found.setdefault((targets[case], stored.lane), History(name, targets[case], stored.lane, [])).points.append(point)
@@ -405,6 +411,8 @@ def rates(connection, since=None, until=None, target: str | None = None, lane: s
         window.append(R.c.started <= until)
     if mesa:
         window.append(R.c.mesa == mesa)
+    if lane:
+        window.append(R.c.lane == lane)
     failing = select(T.c.case_id).join(R, R.c.id == T.c.run_id).where(T.c.failure, *window).distinct()
     if target:
         failing = failing.join(C, C.c.id == T.c.case_id).where(C.c.target == target)
@@ -416,20 +424,19 @@ def rates(connection, since=None, until=None, target: str | None = None, lane: s
     counted = (T.c.failure | (T.c.status == Status.PASS.value))
     groups: dict[tuple, list] = defaultdict(list)    # (case id, lane) -> (status, runs, first, last, mesa, judged)
     for chunk in chunks(failing_ids):
-        query = (select(T.c.case_id, R.c.job, R.c.mesa, T.c.status, func.count(), func.min(R.c.started),
+        query = (select(T.c.case_id, R.c.lane, R.c.mesa, T.c.status, func.count(), func.min(R.c.started),
                         func.max(R.c.started), T.c.judged)
                  .join(R, R.c.id == T.c.run_id).where(T.c.case_id.in_(chunk), counted, *window)
-                 .group_by(T.c.case_id, R.c.job, R.c.mesa, T.c.status, T.c.judged))
-        for case, job, run_mesa, status, runs_, first, last, judged in connection.execute(query):
-            if not lane or lane_of(job, run_mesa) == lane:
-                groups[(case, lane_of(job, run_mesa))].append((status, runs_, first, last, run_mesa, judged))
+                 .group_by(T.c.case_id, R.c.lane, R.c.mesa, T.c.status, T.c.judged))
+        for case, run_lane, run_mesa, status, runs_, first, last, judged in connection.execute(query):
+            groups[(case, run_lane)].append((status, runs_, first, last, run_mesa, judged))
     found, mixed = [], set()
     for (case, case_lane), members in groups.items():
         if any(status in (Status.PASS.value, Status.FLAKE.value) for status, *_ in members):
             mixed.add((case, case_lane))        # passed too, or a flake whose first try its message says
         else:
             found.append(_always_failing(*cases[case], case_lane, members))
-    found += _series_rates(connection, sorted({case for case, _ in mixed}), cases, window, lane, mixed)
+    found += _series_rates(connection, sorted({case for case, _ in mixed}), cases, window, mixed)
     found = [r for r in found if r.kind in kinds]
     return sorted(found, key=lambda r: (-r.rate, -r.runs, r.name, r.target, r.lane))
 
@@ -444,12 +451,12 @@ def _always_failing(name: str, target: str, lane: str, members: list[tuple]) -> 
                 any(m[5] == Judged.EXPECTED_FAIL.value for m in members))
 
 
-def _series_rates(connection, case_ids: list[int], cases: dict, window: list, lane: str | None,
+def _series_rates(connection, case_ids: list[int], cases: dict, window: list,
                   wanted: set | None = None) -> list[Rate]:
     """The Rates of the cases' series read run by run (those of `wanted` (case id, lane) only,
     where given): from ix_results_case, unsorted; a flake's status its failing try's."""
-    stored = {run_id: (started, lane_of(job, mesa), mesa) for run_id, started, job, mesa in connection.execute(
-        select(R.c.id, R.c.started, R.c.job, R.c.mesa).where(*window))}
+    stored = {run_id: (started, run_lane, mesa) for run_id, started, run_lane, mesa in connection.execute(
+        select(R.c.id, R.c.started, R.c.lane, R.c.mesa).where(*window))}
     rows, flakes = [], []
     for chunk in chunks(case_ids):
         # from ix_results_case alone (failure as the stored value: no bool made per row, bool() below)
@@ -469,7 +476,7 @@ def _series_rates(connection, case_ids: list[int], cases: dict, window: list, la
     series: dict[tuple, list] = defaultdict(list)
     for case, run_id, failure, status, judged in rows:
         started, run_lane, mesa = stored[run_id]
-        if (lane and run_lane != lane) or (wanted is not None and (case, run_lane) not in wanted):
+        if wanted is not None and (case, run_lane) not in wanted:
             continue
         first_try = tried.get((case, run_id))
         series[(*cases[case], run_lane)].append(

@@ -45,6 +45,12 @@ class Run:
         return files.job_group(str(self.properties.get("ci_job_name", "")))
 
     @property
+    def lane(self) -> str:
+        """The sequence of runs this one's history is read along: its CI job's runs, else those of
+        its Mesa version (stored with the run: runs.lane; migration 0007 says it in SQL)."""
+        return self.job or f"mesa {self.mesa}"
+
+    @property
     def mesa(self) -> str:
         """The run's Mesa: run.json's, else the version most of its records name."""
         named = Counter(r.mesa for r in self.records if r.mesa)
