@@ -4,8 +4,10 @@ counts, and the messages and cases nothing refers to any more, in the caller's t
 
 A run is kept while it is among the newest `keep_runs` of its lane (runs.lane: the CI job, else
 the Mesa version) or started within the last `keep_days`; with one of the two given, that one
-alone decides. The lane's ranking is SQL's (row_number over ix_runs_lane), so the runs are
-never read into Python.
+alone decides. A lane's newest run is kept whatever the rules say: the baseline and flakes lines
+`history lines` writes cite their lane, and its newest run is where a reader checks them (a lane
+no longer run keeps one run, not its history). The lane's ranking is SQL's (row_number over
+ix_runs_lane), so the runs are never read into Python.
 """
 from __future__ import annotations
 
@@ -35,10 +37,10 @@ class Pruned:
 
 
 def doomed(connection, keep_days: float | None, keep_runs: int | None, now: datetime.datetime) -> list[int]:
-    """The ids of the runs neither rule keeps, oldest first."""
+    """The ids of the runs neither rule keeps, oldest first (never a lane's newest)."""
     rank = func.row_number().over(partition_by=R.c.lane, order_by=(R.c.started.desc(), R.c.id.desc()))
     ranked = select(R.c.id, R.c.started, rank.label("rank")).subquery()
-    beyond = []
+    beyond = [ranked.c.rank > 1]
     if keep_runs is not None:
         beyond.append(ranked.c.rank > keep_runs)
     if keep_days is not None:
