@@ -10,7 +10,7 @@ import hashlib
 from collections import Counter
 from dataclasses import dataclass
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Connection, Engine, Insert, Table, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from harness.history import schema, timestamps
@@ -34,10 +34,11 @@ def ingest(engine: Engine, runs: list[Run]) -> list[Stored]:
         return [_store(connection, run, now) for run in runs]
 
 
-def insert_ignoring(connection, table):
+def insert_ignoring(connection: Connection, table: Table) -> Insert:
     """INSERT ... ON CONFLICT DO NOTHING, in the connection's dialect."""
-    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
-    return dialect.insert(table).on_conflict_do_nothing()
+    if connection.dialect.name == "postgresql":
+        return postgresql.insert(table).on_conflict_do_nothing()
+    return sqlite.insert(table).on_conflict_do_nothing()
 
 
 def failure(record: Record) -> bool:
@@ -46,7 +47,7 @@ def failure(record: Record) -> bool:
     return record.status.blames_driver() or record.status is Status.FLAKE
 
 
-def run_row(run: Run, now: datetime.datetime) -> dict:
+def run_row(run: Run, now: datetime.datetime) -> dict[str, object]:
     """The run's row of `runs`, ingested at `now`."""
     p = run.properties
     return {"fingerprint": run.fingerprint(), "started": run.started, "ingested": now, "pipeline": run.pipeline,
@@ -58,7 +59,7 @@ def run_row(run: Run, now: datetime.datetime) -> dict:
            "source": "\n".join(run.sources)}
 
 
-def _store(connection, run: Run, now: datetime.datetime) -> Stored:
+def _store(connection: Connection, run: Run, now: datetime.datetime) -> Stored:
     row = run_row(run, now)
     run_id = connection.execute(insert_ignoring(connection, schema.runs).values(row).returning(schema.runs.c.id)).scalar()
     if run_id is None:
@@ -76,13 +77,13 @@ def _store(connection, run: Run, now: datetime.datetime) -> Stored:
     return Stored(run_id, True, run)
 
 
-def _ids(connection, table, columns: tuple[str, str], wanted: set[tuple[str, str]]) -> dict[tuple[str, str], int]:
+def _ids(connection: Connection, table: Table, columns: tuple[str, str], wanted: set[tuple[str, str]]) -> dict[tuple[str, str], int]:
     """The ids of rows keyed by two columns, inserting those missing (sorted: concurrent ingests
     then take their row locks in one order)."""
     a, b = (table.c[name] for name in columns)
     found: dict[tuple[str, str], int] = {}
 
-    def fetch(seconds: set[str]):
+    def fetch(seconds: set[str]) -> None:
         for chunk in chunks(sorted(seconds)):
             for row in connection.execute(select(table.c.id, a, b).where(b.in_(chunk))):
                 if (row[1], row[2]) in wanted:
@@ -95,12 +96,12 @@ def _ids(connection, table, columns: tuple[str, str], wanted: set[tuple[str, str
     return found
 
 
-def _messages(connection, digests: dict[str, str]) -> dict[str, int]:
+def _messages(connection: Connection, digests: dict[str, str]) -> dict[str, int]:
     """Message ids by digest, inserting the texts not stored yet."""
     table = schema.messages
     found: dict[str, int] = {}
 
-    def fetch(wanted):
+    def fetch(wanted: set[str]) -> None:
         for chunk in chunks(sorted(wanted)):
             found.update(connection.execute(select(table.c.digest, table.c.id).where(table.c.digest.in_(chunk))).all())
     fetch(set(digests.values()))
@@ -111,7 +112,7 @@ def _messages(connection, digests: dict[str, str]) -> dict[str, int]:
     return found
 
 
-def target_rows(run_id: int, records: list[Record]) -> list[dict]:
+def target_rows(run_id: int, records: list[Record]) -> list[dict[str, object]]:
     """Per target: its most common renderer, GL version and platform, and the counts the
     dashboard plots (a new failure and a known one apart)."""
     rows = []

@@ -10,6 +10,7 @@ a person), and first seen, last seen, n failed of N runs, the rate and its 95% i
 """
 from __future__ import annotations
 
+import datetime
 import re
 
 from harness.history.queries import Rate
@@ -18,7 +19,7 @@ from harness.model.status import Status
 
 
 def _when(rate: Rate) -> str:
-    def day(moment):
+    def day(moment: datetime.datetime | None) -> str:
         return moment.date().isoformat() if moment else "-"
     return f"first seen {day(rate.first_failed)}, last seen {day(rate.last_failed)}"
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import and_, delete, exists, func, select
+from sqlalchemy import Connection, and_, delete, exists, func, select
 
 from harness.history import schema
 from harness.history.store import chunks
@@ -31,12 +32,12 @@ class Pruned:
     cases: int
     kept: int                   # the runs left
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"runs": self.runs, "results": self.results, "messages": self.messages, "cases": self.cases,
                 "kept": self.kept}
 
 
-def doomed(connection, keep_days: float | None, keep_runs: int | None, now: datetime.datetime) -> list[int]:
+def doomed(connection: Connection, keep_days: float | None, keep_runs: int | None, now: datetime.datetime) -> list[int]:
     """The ids of the runs neither rule keeps, oldest first (never a lane's newest)."""
     rank = func.row_number().over(partition_by=R.c.lane, order_by=(R.c.started.desc(), R.c.id.desc()))
     ranked = select(R.c.id, R.c.started, rank.label("rank")).subquery()
@@ -49,7 +50,7 @@ def doomed(connection, keep_days: float | None, keep_runs: int | None, now: date
     return list(connection.execute(query).scalars())
 
 
-def prune(connection, keep_days: float | None, keep_runs: int | None,
+def prune(connection: Connection, keep_days: float | None, keep_runs: int | None,
           now: datetime.datetime | None = None) -> Pruned:
     """Delete the runs neither rule keeps, and what only they referred to."""
     if keep_days is None and keep_runs is None:

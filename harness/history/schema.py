@@ -20,6 +20,8 @@ and tests/selftest/history/test_schema.py fails until it has one).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from sqlalchemy import (Boolean, CheckConstraint, Column, Float, ForeignKey, Index, Integer, MetaData, String, Table,
                         Text, UniqueConstraint, text)
 
@@ -27,7 +29,7 @@ from harness.history.timestamps import UTCDateTime
 from harness.model.outcome import Judged
 from harness.model.status import Status
 
-def one_of(column: str, values) -> str:
+def one_of(column: str, values: Iterable[object]) -> str:
     """A CHECK's condition: `column` holds one of `values`."""
     return f"{column} IN ({', '.join(repr(str(v)) for v in values)})"
 

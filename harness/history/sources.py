@@ -16,6 +16,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from harness.history import timestamps, weblinks
 from harness.model.outcome import Record
@@ -32,7 +33,7 @@ SETTABLE = ("ci_pipeline_id", "ci_job_name", "ci_commit_sha", "ci_commit_ref_nam
 @dataclass
 class Run:
     """One run to store: its properties (run.json's names) and every record."""
-    properties: dict
+    properties: dict[str, Any]
     records: list[Record]
     sources: list[str] = field(default_factory=list)
 
@@ -106,11 +107,11 @@ def _walk(folder: Path, found: list[Path]) -> None:
             _walk(child, found)
 
 
-def junit_properties(path: Path) -> dict:
+def junit_properties(path: Path) -> dict[str, str]:
     """The run properties a JUnit file's first test case carries (files.JUNIT_RUN_PROPERTIES)."""
     from defusedxml.ElementTree import iterparse
     wanted = {"harness_version", "harness_git", "ci_pipeline_id", "ci_job_id"}
-    found: dict = {}
+    found: dict[str, str] = {}
     try:
         for _event, element in iterparse(str(path)):
             if element.tag == "property" and element.get("name") in wanted:
@@ -122,7 +123,7 @@ def junit_properties(path: Path) -> dict:
     return found
 
 
-def read(source: Path, overrides: dict) -> Run:
+def read(source: Path, overrides: dict[str, str]) -> Run:
     """One source as a run: its records, its folder's run.json (or a JUnit file's run
     properties), then `overrides`, and when it ran (run.json's start or write time, else the
     results file's modification time)."""
@@ -172,6 +173,6 @@ def group(sources: list[Run], one_run: bool = False) -> list[Run]:
     return joined
 
 
-def runs(paths: list[Path], overrides: dict | None = None, one_run: bool = False) -> list[Run]:
+def runs(paths: list[Path], overrides: dict[str, str] | None = None, one_run: bool = False) -> list[Run]:
     """Every run below `paths`, read and checked."""
     return group([read(source, overrides or {}) for source in find(paths)], one_run)
