@@ -6,7 +6,6 @@ results, on SQLite and PostgreSQL, and its behaviour under faults.
                                                    [--backends sqlite,postgresql]
     .venv/bin/python bench/history_bench.py measure BASE --dir DIR [--runs 1000] [--pad-to N] [--repeat 3] [--backends ...]
     .venv/bin/python bench/history_bench.py faults  BASE --dir DIR [--pad-to N] [--rounds 3] [--backends ...]
-    .venv/bin/python bench/history_bench.py pg-stop --dir DIR
 
 BASE is a real run's results (a results folder or its results.json); `--pad-to N` adds copies of
 its records, in order, under `<target>-b`, up to N results a run. From it the bench makes runs by
@@ -47,11 +46,16 @@ transaction id), the store's row counts compared, then the same ingest run again
 truncated results.json, a JUnit billion-laughs entity bomb, a results.csv with an unknown status,
 a results.json of schema 99): one line on stderr, exit status 2, row counts unchanged.
 
-SQLite stores: DIR/history.sqlite, DIR/faults/faults.sqlite. PostgreSQL: a server kept in DIR/pg
-(Debian's binaries, run as the `postgres` user, found as tests/selftest/postgres.py finds them;
-127.0.0.1 only; Debian's durable defaults: fsync, synchronous_commit, full_page_writes on,
-shared_buffers 128MB), databases `history` and `faults_0`; `pg-stop` stops it. Each mode writes
-its figures as JSON to DIR/<mode>-<time>.json.
+SQLite stores: DIR/history.sqlite, DIR/faults/faults.sqlite. PostgreSQL: databases `history`
+and `faults_0` of the server libpq's environment names (PGHOST, PGPORT, PGUSER, PGPASSWORD: a
+user who may create databases). Debian's postgresql-common makes a throwaway one, durable as a
+real one is (pg_virtualenv turns fsync off unless told):
+
+    pg_virtualenv -o fsync=on .venv/bin/python bench/history_bench.py build BASE --backends postgresql ...
+
+A store kept between `build` and `measure` needs a server kept between them (`pg_ctlcluster`, or
+one `pg_virtualenv sh -c '... build ...; ... measure ...'`). Each mode writes its figures as JSON
+to DIR/<mode>-<time>.json. The bench uses the harness's public functions only.
 """
 from __future__ import annotations
 
@@ -74,7 +78,6 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "tests" / "selftest"))       # postgres.py: Debian's PostgreSQL, as the self-tests run it
 
 from sqlalchemy import func, select, text  # noqa: E402
 
@@ -206,48 +209,17 @@ def checkpoint(path: Path) -> None:
         connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
-def pg_server(folder: Path) -> int:
-    """The port of the PostgreSQL server kept in `folder`, made (initdb) and started where needed."""
-    import postgres                                 # tests/selftest/postgres.py
-    as_user, env = postgres._as_server_user(), postgres._env()
-    binary, data = postgres.bindir(), folder / "data"
-    if not (data / "PG_VERSION").exists():
-        shutil.rmtree(folder, ignore_errors=True)
-        folder.mkdir(parents=True)
-        if os.geteuid() == 0:
-            shutil.chown(folder, "postgres", "postgres")
-        subprocess.run([*as_user, str(binary / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
-                        "--encoding=UTF8", "--locale=C", "--no-instructions"], check=True, capture_output=True, env=env)
-        port = postgres._free_port()
-        with open(data / "postgresql.conf", "a") as conf:
-            conf.write(f"\n# bench/history_bench.py (durability: Debian's defaults)\nlisten_addresses = '127.0.0.1'\n"
-                       f"port = {port}\nunix_socket_directories = '{folder}'\nmax_connections = 50\n"
-                       f"shared_buffers = 128MB\n")
-        (folder / "port").write_text(str(port))
-    port = int((folder / "port").read_text())
-    if subprocess.run([*as_user, str(binary / "pg_ctl"), "status", "-D", str(data)], capture_output=True,
-                      env=env).returncode != 0:
-        subprocess.run([*as_user, str(binary / "pg_ctl"), "start", "-D", str(data), "-l", str(folder / "server.log"),
-                        "-w", "-t", "60"], check=True, capture_output=True, env=env)
-    return port
-
-
-def pg_stop(folder: Path) -> None:
-    import postgres
-    if (folder / "data" / "postmaster.pid").exists():
-        subprocess.run([*postgres._as_server_user(), str(postgres.bindir() / "pg_ctl"), "stop", "-D",
-                        str(folder / "data"), "-m", "fast", "-w"], capture_output=True, env=postgres._env())
-
-
-def pg_database(port: int, name: str, fresh: bool = False) -> str:
+def pg_database(name: str, fresh: bool = False) -> str:
+    """The SQLAlchemy URL of database `name` of libpq's server (PGHOST, PGPORT...), made where
+    missing (`fresh`: made anew)."""
     import psycopg
-    with psycopg.connect(host="127.0.0.1", port=port, user="postgres", dbname="postgres", autocommit=True) as c:
+    with psycopg.connect(dbname="postgres", autocommit=True) as c:
         exists = c.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
         if exists and fresh:
             c.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
         if not exists or fresh:
             c.execute(f'CREATE DATABASE "{name}"')
-    return f"postgresql+psycopg://postgres@127.0.0.1:{port}/{name}"
+    return f"postgresql+psycopg:///{name}"          # host, port, user and password from libpq's environment
 
 
 def stores(args) -> list[tuple[str, str]]:
@@ -256,7 +228,7 @@ def stores(args) -> list[tuple[str, str]]:
     if "sqlite" in args.backends:
         found.append(("sqlite", str(args.dir / "history.sqlite")))
     if "postgresql" in args.backends:
-        found.append(("postgresql", pg_database(pg_server(args.dir / "pg"), "history")))
+        found.append(("postgresql", pg_database("history")))
     return found
 
 
@@ -354,7 +326,7 @@ def bulk(engine, plan: Plan, start: int, stop: int, batch: int, backend: str) ->
     base = plan.base
     base_rows = [(case_ids[(r.id, r.target)], r.status.value, r.outcome.judged.value, ingest.failure(r), r.message,
                   r.expected, r.reproducer) for r in base]
-    base_targets = {row["target"]: row for row in ingest._targets(0, base)}
+    base_targets = {row["target"]: row for row in ingest.target_rows(0, base)}
     now = datetime.datetime.now(datetime.UTC).replace(tzinfo=None, microsecond=0)
     columns = "run_id, case_id, status, judged, failure, duration, message_id, expected, reproducer"
     for first in range(start, stop, batch):
@@ -363,16 +335,13 @@ def bulk(engine, plan: Plan, start: int, stop: int, batch: int, backend: str) ->
             for i in range(first, min(first + batch, stop)):
                 props = plan.properties(i)
                 run = sources.Run(props, [], [f"bench:{plan.seed}:{i}"])
-                row = {"fingerprint": hashlib.sha256(f"bulk:{plan.seed}:{i}".encode()).hexdigest(), "started": run.started,
-                       "ingested": now, "pipeline": run.pipeline, "job": run.job, "job_ids": "",
-                       "commit": props["ci_commit_sha"], "ref": props["ci_commit_ref_name"], "url": "",
-                       "harness_version": props["harness_version"], "harness_commit": props["harness_commit"],
-                       "mesa": run.mesa, "mesa_commit": "", "machine": props["machine"], "source": run.sources[0]}
+                row = ingest.run_row(run, now) | {
+                    "fingerprint": hashlib.sha256(f"bulk:{plan.seed}:{i}".encode()).hexdigest()}
                 run_id = c.execute(R.insert().values(row).returning(R.c.id)).scalar_one()
                 changes, durations = plan.changes(i), plan.durations(i)
                 new = sorted({m for _, m in changes.values() if m and m not in message_ids})
                 if new:
-                    c.execute(ingest._insert(c, M), [{"digest": hashlib.sha256(m.encode()).hexdigest(), "text": m}
+                    c.execute(ingest.insert_ignoring(c, M), [{"digest": hashlib.sha256(m.encode()).hexdigest(), "text": m}
                                                      for m in new])
                     message_ids.update({m: i for i, m in c.execute(select(M.c.id, M.c.text).where(M.c.text.in_(new)))})
                 rows = [(run_id, case, status, judged, failed, durations[k], message_ids.get(message) if message else None,
@@ -385,8 +354,8 @@ def bulk(engine, plan: Plan, start: int, stop: int, batch: int, backend: str) ->
                     rows[k] = (run_id, base_rows[k][0], outcome.status.value, outcome.judged.value,
                                ingest.failure(record), durations[k], message_ids.get(message) if message else None,
                                r.expected, r.reproducer)
-                    targets[r.target][ingest._column(r)] -= 1
-                    targets[r.target][ingest._column(record)] += 1
+                    targets[r.target][ingest.count_column(r)] -= 1
+                    targets[r.target][ingest.count_column(record)] += 1
                 if backend == "sqlite":
                     raw.executemany(f"INSERT INTO results ({columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
                 else:
@@ -584,11 +553,10 @@ def faults(args) -> dict:
     work = args.dir / "faults"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    port = pg_server(args.dir / "pg") if "postgresql" in args.backends else None
     report: dict = {"load_before": os.getloadavg()}
     bad = _bad_inputs(plan, work / "bad")
     for backend in args.backends:
-        url = str(work / "faults.sqlite") if backend == "sqlite" else pg_database(port, "faults_0", fresh=True)
+        url = str(work / "faults.sqlite") if backend == "sqlite" else pg_database("faults_0", fresh=True)
         print(f"\n{backend}: {url}; {_load()}")
         report[backend] = {"concurrent": _concurrent(plan, url, work / backend, args.rounds),
                            "killed": _killed(plan, backend, url, work / backend, args.rounds),
@@ -650,8 +618,8 @@ def _in_transaction(backend: str, url: str) -> bool:
         finally:
             connection.close()
     import psycopg
-    port, name = re.match(r".*:(\d+)/(\w+)$", url).groups()
-    with psycopg.connect(host="127.0.0.1", port=int(port), user="postgres", dbname=name, autocommit=True) as c:
+    name = url.rpartition("/")[2]
+    with psycopg.connect(dbname=name, autocommit=True) as c:
         return bool(c.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND backend_xid IS NOT NULL "
                               "AND backend_type = 'client backend' AND pid <> pg_backend_pid()", (name,)).fetchone()[0])
 
@@ -717,9 +685,9 @@ def _killed(plan: Plan, backend: str, url: str, work: Path, rounds: int) -> list
 def _wait_backends(url: str, seconds: float = 30) -> None:
     """Until the killed client's server process has rolled back and gone."""
     import psycopg
-    port, name = re.match(r".*:(\d+)/(\w+)$", url).groups()
+    name = url.rpartition("/")[2]
     deadline = time.monotonic() + seconds
-    with psycopg.connect(host="127.0.0.1", port=int(port), user="postgres", dbname=name, autocommit=True) as c:
+    with psycopg.connect(dbname=name, autocommit=True) as c:
         while time.monotonic() < deadline:
             if not c.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid() "
                              "AND backend_type = 'client backend'", (name,)).fetchone()[0]:
@@ -769,7 +737,7 @@ def _refused(url: str, bad: dict[str, Path]) -> list[dict]:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=("build", "measure", "faults", "pg-stop"))
+    parser.add_argument("mode", choices=("build", "measure", "faults"))
     parser.add_argument("base", type=Path, nargs="?", help="a real run's results folder or results.json")
     parser.add_argument("--dir", type=Path, default=Path("/tmp/history-bench"))
     parser.add_argument("--runs", type=int, default=1000)
@@ -781,12 +749,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--pad-to", type=int, default=0,
                         help="results per run: BASE's, then copies of them under <target>-b up to this many")
     parser.add_argument("--backends", type=lambda t: t.split(","), default=["sqlite"],
-                        help="sqlite, postgresql or sqlite,postgresql (PostgreSQL: a server kept in DIR/pg)")
+                        help="sqlite, postgresql or sqlite,postgresql (PostgreSQL: the server libpq's environment names)")
     args = parser.parse_args(argv)
     args.dir.mkdir(parents=True, exist_ok=True)
-    if args.mode == "pg-stop":
-        pg_stop(args.dir / "pg")
-        return 0
     if args.base is None:
         parser.error(f"{args.mode} needs BASE")
     print(f"history bench {args.mode}: nproc {os.cpu_count()}, {_load()}, seed {args.seed}, "

@@ -11,7 +11,8 @@
   export --format kcidb    stored runs (RUN_ID... or a window) as KernelCI's KCIDB data, validated
   culprit CASE_ID[TARGET]  record harness blame's verdict (--component, --mesa; or --from-blame FILE)
   prune --keep-days N | --keep-runs N   delete the runs neither keeps (the newest N of each lane, the
-                           last N days), with their results, in one transaction; --dry-run lists them
+                           last N days; never a lane's newest), with their results, in one
+                           transaction; --dry-run lists them
 
 Every command takes `--store FILE|URL` (default $HARNESS_HISTORY, else ./history.sqlite; a
 PostgreSQL database as postgresql+psycopg://user@host/db) and `--json`.
@@ -125,7 +126,7 @@ def ingest(args) -> int:
     for s in stored:
         what = "stored" if s.added else "already stored, nothing added"
         print(f"run {s.run_id}: {what} ({len(s.run.records)} results, Mesa {s.run.mesa or '?'}, "
-              f"{s.run.started.isoformat()}, lane {queries.lane_of(s.run.job, s.run.mesa)}): {', '.join(s.run.sources)}")
+              f"{s.run.started.isoformat()}, lane {s.run.lane}): {', '.join(s.run.sources)}")
     return 0
 
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import Connection, delete, select
 
 from harness.history import schema, timestamps
 from harness.base.errors import UsageError
@@ -36,12 +37,12 @@ class Culprit:
     reason: str
     recorded: datetime.datetime     # UTC
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"case": self.name, "target": self.target, "mesa": self.mesa, "component": self.component,
                 "reason": self.reason, "recorded": self.recorded.isoformat()}
 
 
-def record(connection, name: str, target: str | None, mesa: str, component: str, reason: str = "") -> list[Culprit]:
+def record(connection: Connection, name: str, target: str | None, mesa: str, component: str, reason: str = "") -> list[Culprit]:
     """Record `component` as the culprit of the case's failures on Mesa `mesa`, on `target` or on
     every target where it failed in a run of that Mesa, in the caller's transaction; CulpritError
     (before anything is written) where there is no such failure."""
@@ -59,7 +60,7 @@ def record(connection, name: str, target: str | None, mesa: str, component: str,
     return [Culprit(name, t, mesa, component, reason, now) for t in sorted(cases)]
 
 
-def _failed(connection, name: str, target: str | None, mesa: str) -> dict[str, int]:
+def _failed(connection: Connection, name: str, target: str | None, mesa: str) -> dict[str, int]:
     """target -> case row id, for the case's targets (or `target`) with a failure on `mesa`."""
     query = (select(C.c.target, C.c.id).join(T, T.c.case_id == C.c.id).join(R, R.c.id == T.c.run_id)
              .where(C.c.name == name, R.c.mesa == mesa, T.c.failure).distinct())
@@ -68,13 +69,13 @@ def _failed(connection, name: str, target: str | None, mesa: str) -> dict[str, i
     return dict(connection.execute(query).all())
 
 
-def _mesas(connection, name: str) -> list[str]:
+def _mesas(connection: Connection, name: str) -> list[str]:
     query = (select(R.c.mesa).join(T, T.c.run_id == R.c.id).join(C, C.c.id == T.c.case_id)
              .where(C.c.name == name).distinct())
     return sorted(m for (m,) in connection.execute(query))
 
 
-def of_mesa(connection, mesa: str) -> dict[tuple[str, str], Culprit]:
+def of_mesa(connection: Connection, mesa: str) -> dict[tuple[str, str], Culprit]:
     """(case id, target) -> the verdict recorded for its failures on `mesa`."""
     query = (select(C.c.name, C.c.target, K.c.mesa, K.c.component, K.c.reason, K.c.recorded)
              .join(C, C.c.id == K.c.case_id).where(K.c.mesa == mesa))

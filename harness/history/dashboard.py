@@ -203,22 +203,22 @@ def timeline(target: str, runs: list[queries.Run], links: Links) -> dict:
             "line": " ".join(f"{d['x']},{d['y']}" for d in dots), "runs": len(mine)}
 
 
-def previous_runs(runs: list[queries.Run]) -> dict[int, queries.Run]:
-    """Each run's previous run on its lane (runs as queries.runs lists them, newest first)."""
-    before: dict[int, queries.Run] = {}
-    last: dict[str, queries.Run] = {}
-    for run in sorted(runs, key=lambda r: (r.started, r.id)):
-        if run.lane in last:
-            before[run.id] = last[run.lane]
-        last[run.lane] = run
-    return before
+def previous_runs(connection, runs: list[queries.Run]) -> dict[int, queries.Run]:
+    """Each run's previous run on its lane (the store's, also where it is older than `runs`)."""
+    known = {r.id: r for r in runs}
+    before = queries.previous_ids(connection, list(known))
+    for earlier in sorted(set(before.values()) - known.keys()):     # at most one a lane
+        stored = queries.run(connection, earlier)
+        if stored is not None:
+            known[earlier] = stored
+    return {later: known[earlier] for later, earlier in before.items() if earlier in known}
 
 
 def index(connection, links: Links | None = None, limit: int | None = None) -> str:
     links = links or Links()
     runs = queries.runs(connection, limit=limit)
     targets = sorted({t for r in runs for t in r.targets})
-    previous = previous_runs(runs)
+    previous = previous_runs(connection, runs)
     rows = [{"run": r, "target": t, "counts": r.targets[t], "previous": previous.get(r.id)}
             for r in runs for t in sorted(r.targets)]
     return _render("index.html.j2", links, title="Conformance history", runs=runs, rows=rows,
@@ -360,7 +360,7 @@ def regressions_index(connection, links: Links | None = None, live: bool = False
     regressions page; `live`: served, so a form may ask for any two runs."""
     links = links or Links()
     runs = queries.runs(connection, limit=limit)
-    previous = previous_runs(runs)
+    previous = previous_runs(connection, runs)
     pairs = [(previous[r.id], r) for r in runs if r.id in previous]
     return _render("regressions.html.j2", links, title="Regressions", pairs=pairs, runs=runs, live=live,
                    old=None, new=None, sections=[])

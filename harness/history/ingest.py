@@ -10,7 +10,7 @@ import hashlib
 from collections import Counter
 from dataclasses import dataclass
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Connection, Engine, Insert, Table, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from harness.history import schema, timestamps
@@ -34,10 +34,11 @@ def ingest(engine: Engine, runs: list[Run]) -> list[Stored]:
         return [_store(connection, run, now) for run in runs]
 
 
-def _insert(connection, table):
+def insert_ignoring(connection: Connection, table: Table) -> Insert:
     """INSERT ... ON CONFLICT DO NOTHING, in the connection's dialect."""
-    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
-    return dialect.insert(table).on_conflict_do_nothing()
+    if connection.dialect.name == "postgresql":
+        return postgresql.insert(table).on_conflict_do_nothing()
+    return sqlite.insert(table).on_conflict_do_nothing()
 
 
 def failure(record: Record) -> bool:
@@ -46,16 +47,21 @@ def failure(record: Record) -> bool:
     return record.status.blames_driver() or record.status is Status.FLAKE
 
 
-def _store(connection, run: Run, now: datetime.datetime) -> Stored:
+def run_row(run: Run, now: datetime.datetime) -> dict[str, object]:
+    """The run's row of `runs`, ingested at `now`."""
     p = run.properties
-    row = {"fingerprint": run.fingerprint(), "started": run.started, "ingested": now, "pipeline": run.pipeline,
-           "job": run.job, "job_ids": str(p.get("ci_job_ids") or p.get("ci_job_id") or ""),
+    return {"fingerprint": run.fingerprint(), "started": run.started, "ingested": now, "pipeline": run.pipeline,
+           "job": run.job, "lane": run.lane, "job_ids": str(p.get("ci_job_ids") or p.get("ci_job_id") or ""),
            "commit": str(p.get("ci_commit_sha", "")), "ref": str(p.get("ci_commit_ref_name", "")),
            "url": str(p.get("ci_pipeline_url", "")), "harness_version": str(p.get("harness_version", "")),
            "harness_commit": str(p.get("harness_commit") or p.get("harness_git", "")), "mesa": run.mesa,
            "mesa_commit": str(p.get("mesa_commit", "")), "machine": str(p.get("machine", "")),
            "source": "\n".join(run.sources)}
-    run_id = connection.execute(_insert(connection, schema.runs).values(row).returning(schema.runs.c.id)).scalar()
+
+
+def _store(connection: Connection, run: Run, now: datetime.datetime) -> Stored:
+    row = run_row(run, now)
+    run_id = connection.execute(insert_ignoring(connection, schema.runs).values(row).returning(schema.runs.c.id)).scalar()
     if run_id is None:
         existing = select(schema.runs.c.id).where(schema.runs.c.fingerprint == row["fingerprint"])
         return Stored(connection.execute(existing).scalar_one(), False, run)
@@ -67,17 +73,17 @@ def _store(connection, run: Run, now: datetime.datetime) -> Stored:
          "judged": r.outcome.judged.value, "failure": failure(r), "duration": float(r.duration),
          "message_id": message_ids.get(digests.get(r.message, "")), "expected": r.expected,
          "reproducer": r.reproducer} for r in run.records])
-    connection.execute(schema.run_targets.insert(), _targets(run_id, run.records))
+    connection.execute(schema.run_targets.insert(), target_rows(run_id, run.records))
     return Stored(run_id, True, run)
 
 
-def _ids(connection, table, columns: tuple[str, str], wanted: set[tuple[str, str]]) -> dict[tuple[str, str], int]:
+def _ids(connection: Connection, table: Table, columns: tuple[str, str], wanted: set[tuple[str, str]]) -> dict[tuple[str, str], int]:
     """The ids of rows keyed by two columns, inserting those missing (sorted: concurrent ingests
     then take their row locks in one order)."""
     a, b = (table.c[name] for name in columns)
     found: dict[tuple[str, str], int] = {}
 
-    def fetch(seconds: set[str]):
+    def fetch(seconds: set[str]) -> None:
         for chunk in chunks(sorted(seconds)):
             for row in connection.execute(select(table.c.id, a, b).where(b.in_(chunk))):
                 if (row[1], row[2]) in wanted:
@@ -85,34 +91,34 @@ def _ids(connection, table, columns: tuple[str, str], wanted: set[tuple[str, str
     fetch({second for _, second in wanted})
     missing = sorted(wanted - found.keys())
     if missing:
-        connection.execute(_insert(connection, table), [{columns[0]: x, columns[1]: y} for x, y in missing])
+        connection.execute(insert_ignoring(connection, table), [{columns[0]: x, columns[1]: y} for x, y in missing])
         fetch({second for _, second in missing})
     return found
 
 
-def _messages(connection, digests: dict[str, str]) -> dict[str, int]:
+def _messages(connection: Connection, digests: dict[str, str]) -> dict[str, int]:
     """Message ids by digest, inserting the texts not stored yet."""
     table = schema.messages
     found: dict[str, int] = {}
 
-    def fetch(wanted):
+    def fetch(wanted: set[str]) -> None:
         for chunk in chunks(sorted(wanted)):
             found.update(connection.execute(select(table.c.digest, table.c.id).where(table.c.digest.in_(chunk))).all())
     fetch(set(digests.values()))
     missing = {digest: text for text, digest in digests.items() if digest not in found}
     if missing:
-        connection.execute(_insert(connection, table), [{"digest": d, "text": t} for d, t in sorted(missing.items())])
+        connection.execute(insert_ignoring(connection, table), [{"digest": d, "text": t} for d, t in sorted(missing.items())])
         fetch(set(missing))
     return found
 
 
-def _targets(run_id: int, records: list[Record]) -> list[dict]:
+def target_rows(run_id: int, records: list[Record]) -> list[dict[str, object]]:
     """Per target: its most common renderer, GL version and platform, and the counts the
     dashboard plots (a new failure and a known one apart)."""
     rows = []
     for target in sorted({r.target for r in records}):
         mine = [r for r in records if r.target == target]
-        counts = Counter(_column(r) for r in mine)
+        counts = Counter(count_column(r) for r in mine)
         rows.append({"run_id": run_id, "target": target, "renderer": _common(mine, "renderer"),
                      "gl_version": _common(mine, "gl_version"), "platform": _common(mine, "platform"),
                      **{name: counts[name] for name in ("passed", "skipped", "flaked", "failed", "known")}})
@@ -124,7 +130,7 @@ def _common(records: list[Record], name: str) -> str:
     return named.most_common(1)[0][0] if named else ""
 
 
-def _column(record: Record) -> str:
+def count_column(record: Record) -> str:
     """Which count of run_targets a record adds to."""
     if record.outcome.judged is Judged.EXPECTED_FAIL:
         return "known"

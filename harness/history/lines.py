@@ -14,6 +14,7 @@ hold them; the untriaged first, under `# defect: untriaged`.
 """
 from __future__ import annotations
 
+import datetime
 import re
 from typing import Callable
 
@@ -24,7 +25,7 @@ from harness.model.status import Status
 
 
 def _when(rate: Rate) -> str:
-    def day(moment):
+    def day(moment: datetime.datetime | None) -> str:
         return moment.date().isoformat() if moment else "-"
     return f"first seen {day(rate.first_failed)}, last seen {day(rate.last_failed)}"
 

@@ -2,19 +2,22 @@
 counts, and the messages and cases nothing refers to any more, in the caller's transaction
 (all or nothing).
 
-A run is kept while it is among the newest `keep_runs` of its lane (queries.lane_of: the CI
-job, else the Mesa version) or started within the last `keep_days`; with one of the two given,
-that one alone decides. The lane's ranking is SQL's (row_number over the lane), so the runs are
-never read into Python.
+A run is kept while it is among the newest `keep_runs` of its lane (runs.lane: the CI job, else
+the Mesa version) or started within the last `keep_days`; with one of the two given, that one
+alone decides. A lane's newest run is kept whatever the rules say: the baseline and flakes lines
+`history lines` writes cite their lane, and its newest run is where a reader checks them (a lane
+no longer run keeps one run, not its history). The lane's ranking is SQL's (row_number over
+ix_runs_lane), so the runs are never read into Python.
 """
 from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import and_, delete, exists, func, select
+from sqlalchemy import Connection, and_, delete, exists, func, select
 
-from harness.history import queries, schema
+from harness.history import schema
 from harness.history.store import chunks
 
 R, T, RT, M, C, K = (schema.runs, schema.results, schema.run_targets, schema.messages, schema.cases,
@@ -29,16 +32,16 @@ class Pruned:
     cases: int
     kept: int                   # the runs left
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"runs": self.runs, "results": self.results, "messages": self.messages, "cases": self.cases,
                 "kept": self.kept}
 
 
-def doomed(connection, keep_days: float | None, keep_runs: int | None, now: datetime.datetime) -> list[int]:
-    """The ids of the runs neither rule keeps, oldest first."""
-    rank = func.row_number().over(partition_by=queries.LANE, order_by=(R.c.started.desc(), R.c.id.desc()))
+def doomed(connection: Connection, keep_days: float | None, keep_runs: int | None, now: datetime.datetime) -> list[int]:
+    """The ids of the runs neither rule keeps, oldest first (never a lane's newest)."""
+    rank = func.row_number().over(partition_by=R.c.lane, order_by=(R.c.started.desc(), R.c.id.desc()))
     ranked = select(R.c.id, R.c.started, rank.label("rank")).subquery()
-    beyond = []
+    beyond = [ranked.c.rank > 1]
     if keep_runs is not None:
         beyond.append(ranked.c.rank > keep_runs)
     if keep_days is not None:
@@ -47,7 +50,7 @@ def doomed(connection, keep_days: float | None, keep_runs: int | None, now: date
     return list(connection.execute(query).scalars())
 
 
-def prune(connection, keep_days: float | None, keep_runs: int | None,
+def prune(connection: Connection, keep_days: float | None, keep_runs: int | None,
           now: datetime.datetime | None = None) -> Pruned:
     """Delete the runs neither rule keeps, and what only they referred to."""
     if keep_days is None and keep_runs is None:

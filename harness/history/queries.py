@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
-from sqlalchemy import Integer, and_, case as sql_case, func, literal, or_, select, type_coerce
+from sqlalchemy import ColumnElement, Connection, Integer, and_, func, or_, select, type_coerce
 
 from harness.history import schema, stats
 from harness.history.store import chunks
@@ -31,11 +33,13 @@ from harness.base.errors import UsageError
 
 R, C, M, T, RT = schema.runs, schema.cases, schema.messages, schema.results, schema.run_targets
 COUNTS = ("passed", "skipped", "flaked", "failed", "known")
+Targets = dict[str, dict[str, Any]]       # a run's targets: target -> its renderer, GL version, counts...
+When = datetime.datetime | None
+# a run of a series the flakes page reads run by run: (started, Mesa, status, failure, run id, judged)
+Counted = tuple[datetime.datetime, str, str, bool, int, str]
+# a series' runs of one status, counted in SQL: (status, runs, first, last, Mesa, judged)
+Member = tuple[str, int, datetime.datetime, datetime.datetime, str, str]
 LUCK = 0.01             # a passing stretch this unlikely at a failure's rate ends its failing period
-
-
-def lane_of(job: str, mesa: str) -> str:
-    return job or f"mesa {mesa}"
 
 
 @dataclass(frozen=True)
@@ -54,20 +58,17 @@ class Run:
     harness_commit: str
     job_ids: str
     source: str
-    targets: dict = field(default_factory=dict, compare=False)   # target -> {renderer, gl_version, counts...}
-
-    @property
-    def lane(self) -> str:
-        return lane_of(self.job, self.mesa)
+    lane: str                   # as ingest stored it (sources.Run.lane)
+    targets: Targets = field(default_factory=dict, compare=False)
 
     @property
     def mesa_rev(self) -> str:
         """What names its Mesa for `git bisect`: the build's commit, else the release tag."""
         return self.mesa_commit or mesa_tag(self.mesa)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         data = {name: getattr(self, name) for name in self.__dataclass_fields__}
-        return {**data, "started": self.started.isoformat(), "lane": self.lane}
+        return {**data, "started": self.started.isoformat()}
 
 
 def mesa_tag(version: str) -> str:
@@ -76,15 +77,15 @@ def mesa_tag(version: str) -> str:
     return f"mesa-{upstream}" if upstream and upstream[0].isdigit() else ""
 
 
-_RUN_COLUMNS = [R.c[name] for name in Run.__dataclass_fields__ if name != "targets"]
-LANE = sql_case((R.c.job != "", R.c.job), else_=literal("mesa ") + R.c.mesa)      # lane_of, in SQL
+_RUN_NAMES = [name for name in Run.__dataclass_fields__ if name != "targets"]
+_RUN_COLUMNS = [R.c[name] for name in _RUN_NAMES]
 
 
-def _run(row, targets: dict | None = None) -> Run:
-    return Run(*row[:len(_RUN_COLUMNS)], targets=targets or {})
+def _run(row: Sequence[Any], targets: Targets | None = None) -> Run:
+    return Run(**dict(zip(_RUN_NAMES, row)), targets=targets or {})
 
 
-def runs(connection, since=None, until=None, target: str | None = None, lane: str | None = None,
+def runs(connection: Connection, since: When = None, until: When = None, target: str | None = None, lane: str | None = None,
          pipeline: str | None = None, limit: int | None = None, mesa: str | None = None) -> list[Run]:
     """Stored runs, newest first, each with its targets' renderer and counts."""
     query = select(*_RUN_COLUMNS).order_by(R.c.started.desc(), R.c.id.desc())
@@ -99,7 +100,7 @@ def runs(connection, since=None, until=None, target: str | None = None, lane: st
     if target:
         query = query.where(R.c.id.in_(select(RT.c.run_id).where(RT.c.target == target)))
     if lane:
-        query = query.where(LANE == lane)
+        query = query.where(R.c.lane == lane)
     if limit:
         query = query.limit(limit)
     found = [_run(row) for row in connection.execute(query)]
@@ -107,30 +108,43 @@ def runs(connection, since=None, until=None, target: str | None = None, lane: st
     return [replace(run, targets=targets[run.id]) for run in found]
 
 
-def _targets(connection, ids: list[int]) -> dict[int, dict]:
+def _targets(connection: Connection, ids: list[int]) -> dict[int, Targets]:
     """Per run id: target -> its run_targets row (renderer, counts...)."""
-    targets: dict[int, dict] = defaultdict(dict)
+    targets: dict[int, Targets] = defaultdict(dict)
     for chunk in chunks(ids):
         for row in connection.execute(select(RT).where(RT.c.run_id.in_(chunk))).mappings():
             targets[row["run_id"]][row["target"]] = {k: v for k, v in row.items() if k not in ("run_id", "target")}
     return targets
 
 
-def previous(connection, later: Run) -> Run | None:
-    """The run before `later` on its lane (by start, then id, as the runs ran), or None."""
-    query = (select(*_RUN_COLUMNS).where(LANE == later.lane, or_(R.c.started < later.started,
-                                                                  and_(R.c.started == later.started, R.c.id < later.id)))
+def previous(connection: Connection, later: Run) -> Run | None:
+    """The run before `later` on its lane (by start, then id, as the runs ran), or None: one probe
+    of ix_runs_lane."""
+    query = (select(*_RUN_COLUMNS).where(R.c.lane == later.lane,
+                                         or_(R.c.started < later.started,
+                                             and_(R.c.started == later.started, R.c.id < later.id)))
              .order_by(R.c.started.desc(), R.c.id.desc()).limit(1))
     row = connection.execute(query).first()
     return None if row is None else _run(row, _targets(connection, [row[0]])[row[0]])
 
 
-def run(connection, run_id: int) -> Run | None:
+def previous_ids(connection: Connection, ids: list[int]) -> dict[int, int]:
+    """Each of these runs' previous run on its lane, by id (a lane's first run: absent), in one
+    pass over ix_runs_lane (LAG over each lane), however many runs are asked about."""
+    before = func.lag(R.c.id).over(partition_by=R.c.lane, order_by=(R.c.started, R.c.id)).label("before")
+    lagged = select(R.c.id, before).subquery()
+    wanted = set(ids)
+    return {run_id: earlier for run_id, earlier in connection.execute(select(lagged.c.id, lagged.c.before)
+                                                                      .where(lagged.c.before.is_not(None)))
+            if run_id in wanted}
+
+
+def run(connection: Connection, run_id: int) -> Run | None:
     row = connection.execute(select(*_RUN_COLUMNS).where(R.c.id == run_id)).first()
     return None if row is None else _run(row, _targets(connection, [run_id])[run_id])
 
 
-def records(connection, run_id: int) -> list[Record]:
+def records(connection: Connection, run_id: int) -> list[Record]:
     """A stored run's Records, as results.json held them (less what the history keeps not)."""
     stored = run(connection, run_id)
     if stored is None:
@@ -168,7 +182,7 @@ class Point:
     def known(self) -> bool:
         return self.judged is Judged.EXPECTED_FAIL
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"run": self.run.id, "started": self.run.started.isoformat(), "pipeline": self.run.pipeline,
                 "mesa": self.run.mesa, "mesa_commit": self.run.mesa_commit, "status": self.status.value,
                 "known": self.known, "failure": self.failure, "message": self.message,
@@ -265,7 +279,7 @@ class History:
         return Rate.of(self.name, self.target, self.lane, [p.failure for p in self.points if _counted(p)],
                        [p for p in self.points if _counted(p)])
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         good, bad = self.last_good, self.first_bad
         return {"case": self.name, "target": self.target, "lane": self.lane,
                 "runs": [p.to_json() for p in self.points],
@@ -280,27 +294,28 @@ def _counted(point: Point) -> bool:
     return point.failure or point.status is Status.PASS
 
 
-def _texts(connection, ids: set) -> dict[int, str]:
+def _texts(connection: Connection, ids: set[int | None]) -> dict[int, str]:
     """The messages of these ids (None among them: no message), each read once."""
     return {message_id: text for chunk in chunks(sorted(i for i in ids if i is not None))
             for message_id, text in connection.execute(select(M.c.id, M.c.text).where(M.c.id.in_(chunk)))}
 
 
-def history(connection, name: str, target: str | None = None, lane: str | None = None) -> list[History]:
+def history(connection: Connection, name: str, target: str | None = None, lane: str | None = None) -> list[History]:
     """The case's history on each target and lane (every one it ran on, or those named). Its
     results, their runs and their messages are read apart, each run and message once."""
     where = [C.c.name == name] + ([C.c.target == target] if target else [])
     targets = {case: case_target for case, case_target in connection.execute(select(C.c.id, C.c.target).where(*where))}
-    rows = connection.execute(select(T.c.case_id, T.c.run_id, T.c.status, T.c.judged, T.c.failure, T.c.message_id,
-                                     T.c.duration, T.c.reproducer).where(T.c.case_id.in_(list(targets)))).all()
+    query = select(T.c.case_id, T.c.run_id, T.c.status, T.c.judged, T.c.failure, T.c.message_id, T.c.duration,
+                   T.c.reproducer).where(T.c.case_id.in_(list(targets)))
+    if lane:
+        query = query.where(T.c.run_id.in_(select(R.c.id).where(R.c.lane == lane)))
+    rows = connection.execute(query).all()
     made = {row[0]: _run(row) for chunk in chunks(sorted({row[1] for row in rows}))
             for row in connection.execute(select(*_RUN_COLUMNS).where(R.c.id.in_(chunk)))}
     texts = _texts(connection, {row[5] for row in rows})
     found: dict[tuple[str, str], History] = {}
     for case, run_id, status, judged, failure, message_id, duration, reproducer in rows:
         stored = made[run_id]
-        if lane and stored.lane != lane:
-            continue
         point = Point(stored, Status(status), Judged(judged), bool(failure), texts.get(message_id, ""), duration,
                       reproducer)
         found.setdefault((targets[case], stored.lane), History(name, targets[case], stored.lane, [])).points.append(point)
@@ -328,7 +343,8 @@ class Rate:
     known: bool = False                       # the baseline expected one of its failures (a known defect)
 
     @classmethod
-    def of(cls, name: str, target: str, lane: str, failures: list[bool], points: list) -> "Rate":
+    def of(cls, name: str, target: str, lane: str, failures: list[bool],
+           points: Sequence[Point | Counted]) -> "Rate":
         failed = sum(failures)
         bad = [i for i, f in enumerate(failures) if f]
         clean = len(failures) - 1 - bad[-1] if bad else len(failures)
@@ -361,7 +377,7 @@ class Rate:
         """The confidence that its rate is now below `threshold` (its clean runs since the last failure)."""
         return stats.fixed_confidence(self.clean_since, threshold)
 
-    def to_json(self, threshold: float = 0.05) -> dict:
+    def to_json(self, threshold: float = 0.05) -> dict[str, Any]:
         low, high = self.interval
         when = {name: (getattr(self, name).isoformat() if getattr(self, name) else None)
                 for name in ("first", "last", "first_failed", "last_failed")}
@@ -372,26 +388,26 @@ class Rate:
                 "fixed_confidence": round(self.confidence_fixed(threshold), 4)}
 
 
-def _started(point) -> datetime.datetime:
+def _started(point: Point | Counted) -> datetime.datetime:
     return point.run.started if isinstance(point, Point) else point[0]
 
 
-def _mesa(point) -> str:
+def _mesa(point: Point | Counted) -> str:
     return point.run.mesa if isinstance(point, Point) else point[1]
 
 
-def _status(point) -> str:
+def _status(point: Point | Counted) -> str:
     return point.status.value if isinstance(point, Point) else point[2]
 
 
-def _known(point) -> bool:
+def _known(point: Point | Counted) -> bool:
     return point.known if isinstance(point, Point) else point[5] == Judged.EXPECTED_FAIL.value
 
 
 KINDS = ("flaky", "regressed", "fixed", "failing")     # how a failing series' failures lie (Rate.kind)
 
 
-def rates(connection, since=None, until=None, target: str | None = None, lane: str | None = None,
+def rates(connection: Connection, since: When = None, until: When = None, target: str | None = None, lane: str | None = None,
           mesa: str | None = None, kinds: tuple[str, ...] = KINDS) -> list[Rate]:
     """Every case that failed in the window, per target and lane, ranked by rate (then runs).
 
@@ -405,6 +421,8 @@ def rates(connection, since=None, until=None, target: str | None = None, lane: s
         window.append(R.c.started <= until)
     if mesa:
         window.append(R.c.mesa == mesa)
+    if lane:
+        window.append(R.c.lane == lane)
     failing = select(T.c.case_id).join(R, R.c.id == T.c.run_id).where(T.c.failure, *window).distinct()
     if target:
         failing = failing.join(C, C.c.id == T.c.case_id).where(C.c.target == target)
@@ -414,27 +432,26 @@ def rates(connection, since=None, until=None, target: str | None = None, lane: s
     cases = {case: (name, case_target) for chunk in chunks(failing_ids) for case, name, case_target in
              connection.execute(select(C.c.id, C.c.name, C.c.target).where(C.c.id.in_(chunk)))}
     counted = (T.c.failure | (T.c.status == Status.PASS.value))
-    groups: dict[tuple, list] = defaultdict(list)    # (case id, lane) -> (status, runs, first, last, mesa, judged)
+    groups: dict[tuple[int, str], list[Member]] = defaultdict(list)    # (case id, lane) -> its Members
     for chunk in chunks(failing_ids):
-        query = (select(T.c.case_id, R.c.job, R.c.mesa, T.c.status, func.count(), func.min(R.c.started),
+        query = (select(T.c.case_id, R.c.lane, R.c.mesa, T.c.status, func.count(), func.min(R.c.started),
                         func.max(R.c.started), T.c.judged)
                  .join(R, R.c.id == T.c.run_id).where(T.c.case_id.in_(chunk), counted, *window)
-                 .group_by(T.c.case_id, R.c.job, R.c.mesa, T.c.status, T.c.judged))
-        for case, job, run_mesa, status, runs_, first, last, judged in connection.execute(query):
-            if not lane or lane_of(job, run_mesa) == lane:
-                groups[(case, lane_of(job, run_mesa))].append((status, runs_, first, last, run_mesa, judged))
+                 .group_by(T.c.case_id, R.c.lane, R.c.mesa, T.c.status, T.c.judged))
+        for case, run_lane, run_mesa, status, runs_, first, last, judged in connection.execute(query):
+            groups[(case, run_lane)].append((status, runs_, first, last, run_mesa, judged))
     found, mixed = [], set()
     for (case, case_lane), members in groups.items():
         if any(status in (Status.PASS.value, Status.FLAKE.value) for status, *_ in members):
             mixed.add((case, case_lane))        # passed too, or a flake whose first try its message says
         else:
             found.append(_always_failing(*cases[case], case_lane, members))
-    found += _series_rates(connection, sorted({case for case, _ in mixed}), cases, window, lane, mixed)
+    found += _series_rates(connection, sorted({case for case, _ in mixed}), cases, window, mixed)
     found = [r for r in found if r.kind in kinds]
     return sorted(found, key=lambda r: (-r.rate, -r.runs, r.name, r.target, r.lane))
 
 
-def _always_failing(name: str, target: str, lane: str, members: list[tuple]) -> Rate:
+def _always_failing(name: str, target: str, lane: str, members: list[Member]) -> Rate:
     """The Rate of a series that failed in each of its runs, from its counts by status and Mesa."""
     members = sorted(members, key=lambda m: m[2])               # by first appearance, as Rate.of orders
     first, last = min(m[2] for m in members), max(m[3] for m in members)
@@ -444,13 +461,14 @@ def _always_failing(name: str, target: str, lane: str, members: list[tuple]) -> 
                 any(m[5] == Judged.EXPECTED_FAIL.value for m in members))
 
 
-def _series_rates(connection, case_ids: list[int], cases: dict, window: list, lane: str | None,
-                  wanted: set | None = None) -> list[Rate]:
+def _series_rates(connection: Connection, case_ids: list[int], cases: dict[int, tuple[str, str]],
+                  window: list[ColumnElement[bool]], wanted: set[tuple[int, str]] | None = None) -> list[Rate]:
     """The Rates of the cases' series read run by run (those of `wanted` (case id, lane) only,
     where given): from ix_results_case, unsorted; a flake's status its failing try's."""
-    stored = {run_id: (started, lane_of(job, mesa), mesa) for run_id, started, job, mesa in connection.execute(
-        select(R.c.id, R.c.started, R.c.job, R.c.mesa).where(*window))}
-    rows, flakes = [], []
+    stored = {run_id: (started, run_lane, mesa) for run_id, started, run_lane, mesa in connection.execute(
+        select(R.c.id, R.c.started, R.c.lane, R.c.mesa).where(*window))}
+    rows: list[Sequence[Any]] = []
+    flakes: list[Sequence[Any]] = []
     for chunk in chunks(case_ids):
         # from ix_results_case alone (failure as the stored value: no bool made per row, bool() below)
         query = (select(T.c.case_id, T.c.run_id, type_coerce(T.c.failure, Integer), T.c.status, T.c.judged)
@@ -466,14 +484,16 @@ def _series_rates(connection, case_ids: list[int], cases: dict, window: list, la
         flakes += connection.execute(flaky).all()
     texts = _texts(connection, {message_id for *_, message_id in flakes})
     tried = {(case, run_id): policy.flake_status(texts.get(message_id, "")) for case, run_id, message_id in flakes}
-    series: dict[tuple, list] = defaultdict(list)
+    series: dict[tuple[str, str, str], list[Counted]] = defaultdict(list)
     for case, run_id, failure, status, judged in rows:
         started, run_lane, mesa = stored[run_id]
-        if (lane and run_lane != lane) or (wanted is not None and (case, run_lane) not in wanted):
+        if wanted is not None and (case, run_lane) not in wanted:
             continue
         first_try = tried.get((case, run_id))
-        series[(*cases[case], run_lane)].append(
+        name, case_target = cases[case]
+        series[(name, case_target, run_lane)].append(
             (started, mesa, first_try.value if first_try else status, bool(failure), run_id, judged))
     for points in series.values():
         points.sort(key=lambda p: (p[0], p[4]))         # oldest first, as the runs ran
-    return [Rate.of(*key, [p[3] for p in points], points) for key, points in series.items()]
+    return [Rate.of(name, case_target, run_lane, [p[3] for p in points], points)
+            for (name, case_target, run_lane), points in series.items()]

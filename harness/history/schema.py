@@ -4,7 +4,7 @@ against. The schema in a database is made and changed by the Alembic migrations 
 the migrated schema and these tables agree.
 
 - `runs`: one run of the suite (a results folder, or a sharded job's shards together): its CI
-  pipeline, job and commit, the harness's commit, the Mesa version and build commit, the machine
+  pipeline, job and commit, its lane (migration 0007), the harness's commit, the Mesa version and build commit, the machine
   and when it ran. `fingerprint` (sha256 of the run's identity and every result) makes a second
   ingest of the same run add nothing.
 - `run_targets`: per run and target, the renderer and the counts the timeline plots.
@@ -20,6 +20,8 @@ and tests/selftest/history/test_schema.py fails until it has one).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from sqlalchemy import (Boolean, CheckConstraint, Column, Float, ForeignKey, Index, Integer, MetaData, String, Table,
                         Text, UniqueConstraint, text)
 
@@ -27,7 +29,7 @@ from harness.history.timestamps import UTCDateTime
 from harness.model.outcome import Judged
 from harness.model.status import Status
 
-def one_of(column: str, values) -> str:
+def one_of(column: str, values: Iterable[object]) -> str:
     """A CHECK's condition: `column` holds one of `values`."""
     return f"{column} IN ({', '.join(repr(str(v)) for v in values)})"
 
@@ -45,6 +47,9 @@ runs = Table(
     Column("ingested", UTCDateTime, nullable=False),
     Column("pipeline", String(64), nullable=False, server_default=""),      # CI_PIPELINE_ID
     Column("job", String(255), nullable=False, server_default=""),          # CI_JOB_NAME less its shard suffix
+    # the sequence of runs a history is read along (sources.Run.lane: the job, else "mesa " and
+    # the Mesa version), stored so that a lane's runs and a run's previous one are index lookups
+    Column("lane", String(260), nullable=False, server_default=""),
     Column("job_ids", Text, nullable=False, server_default=""),             # CI_JOB_ID of each shard
     Column("commit", String(64), nullable=False, server_default=""),        # CI_COMMIT_SHA
     Column("ref", String(255), nullable=False, server_default=""),          # CI_COMMIT_REF_NAME
@@ -57,6 +62,7 @@ runs = Table(
     Column("source", Text, nullable=False, server_default=""),              # the files ingested
     Index("ix_runs_started", "started"),
     Index("ix_runs_pipeline", "pipeline"),
+    Index("ix_runs_lane", "lane", "started", "id"),        # a lane's runs in the order they ran
 )
 
 run_targets = Table(

@@ -9,10 +9,11 @@ import html
 import re
 from dataclasses import dataclass
 import sys
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from harness.history import dashboard
@@ -20,11 +21,14 @@ from harness.history.store import scrubbed
 from harness.base.errors import UsageError
 
 
+Query = dict[str, list[str]]          # a query string, as parse_qs reads it
+
+
 class BadRequest(UsageError, ValueError):
     """A query string the page cannot use: one line for the user."""
 
 
-def _number(query: dict, name: str) -> int:
+def _number(query: Query, name: str) -> int:
     values = query.get(name, [""])
     if len(values) != 1 or not values[0].isdigit():
         raise BadRequest(f"{name}: expected one run id, got {', '.join(values)!r}")
@@ -37,19 +41,20 @@ class Settings:
     runs: int | None = None                     # the index's newest runs (None: all)
 
 
-def _regressions(connection, _match, query: dict, settings: Settings) -> str | None:
+def _regressions(connection: Connection, _match: re.Match[str], query: Query, settings: Settings) -> str | None:
     if "old" in query or "new" in query:
         return dashboard.regressions(connection, _number(query, "old"), _number(query, "new"))
     return dashboard.regressions_index(connection, live=True, limit=settings.runs)
 
 
-def _case(connection, match, _query, _settings):
+def _case(connection: Connection, match: re.Match[str], _query: Query, _settings: Settings) -> str | None:
     name = dashboard.case_named(connection, match[1])
     return None if name is None else dashboard.case(connection, name)
 
 
 # path -> the page: its function of (connection, the path's match, the query string, the Settings)
-ROUTES = [
+Page = Callable[[Connection, "re.Match[str]", Query, Settings], "str | None"]
+ROUTES: list[tuple[re.Pattern[str], Page]] = [
     (re.compile(r"/(index\.html)?"), lambda c, m, q, s: dashboard.index(c, limit=s.runs)),
     (re.compile(r"/flakes\.html"), lambda c, m, q, s: dashboard.flakes(c, s.days)),
     (re.compile(r"/regressions\.html"), _regressions),
@@ -75,8 +80,9 @@ class Server(ThreadingHTTPServer):
 
     @property
     def url(self) -> str:
-        host, port = self.server_address[:2]
-        return f"http://{f'[{host}]' if ':' in str(host) else host}:{port}/"
+        address, port = self.server_address[:2]
+        host = address.decode() if isinstance(address, bytes) else str(address)
+        return f"http://{f'[{host}]' if ':' in host else host}:{port}/"
 
     def page(self, target: str) -> tuple[int, str]:
         """The status and HTML of a request's path and query."""
@@ -103,10 +109,10 @@ class Handler(BaseHTTPRequestHandler):
     server: Server
     server_version = "harness-dashboard"
 
-    def do_GET(self):
+    def do_GET(self) -> None:
         self._answer(body=True)
 
-    def do_HEAD(self):
+    def do_HEAD(self) -> None:
         self._answer(body=False)
 
     def _answer(self, body: bool) -> None:

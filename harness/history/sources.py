@@ -16,6 +16,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from harness.history import timestamps, weblinks
 from harness.model.outcome import Record
@@ -32,7 +33,7 @@ SETTABLE = ("ci_pipeline_id", "ci_job_name", "ci_commit_sha", "ci_commit_ref_nam
 @dataclass
 class Run:
     """One run to store: its properties (run.json's names) and every record."""
-    properties: dict
+    properties: dict[str, Any]
     records: list[Record]
     sources: list[str] = field(default_factory=list)
 
@@ -43,6 +44,12 @@ class Run:
     @property
     def job(self) -> str:
         return files.job_group(str(self.properties.get("ci_job_name", "")))
+
+    @property
+    def lane(self) -> str:
+        """The sequence of runs this one's history is read along: its CI job's runs, else those of
+        its Mesa version (stored with the run: runs.lane; migration 0007 says it in SQL)."""
+        return self.job or f"mesa {self.mesa}"
 
     @property
     def mesa(self) -> str:
@@ -100,11 +107,11 @@ def _walk(folder: Path, found: list[Path]) -> None:
             _walk(child, found)
 
 
-def junit_properties(path: Path) -> dict:
+def junit_properties(path: Path) -> dict[str, str]:
     """The run properties a JUnit file's first test case carries (files.JUNIT_RUN_PROPERTIES)."""
     from defusedxml.ElementTree import iterparse
     wanted = {"harness_version", "harness_git", "ci_pipeline_id", "ci_job_id"}
-    found: dict = {}
+    found: dict[str, str] = {}
     try:
         for _event, element in iterparse(str(path)):
             if element.tag == "property" and element.get("name") in wanted:
@@ -116,7 +123,7 @@ def junit_properties(path: Path) -> dict:
     return found
 
 
-def read(source: Path, overrides: dict, selftest: bool = False) -> Run:
+def read(source: Path, overrides: dict[str, str], selftest: bool = False) -> Run:
     """One source as a run: its records, its folder's run.json (or a JUnit file's run
     properties), then `overrides`, and when it ran (run.json's start or write time, else the
     results file's modification time). With `selftest`, a file of pytest's JUnit of the
@@ -173,7 +180,7 @@ def group(sources: list[Run], one_run: bool = False) -> list[Run]:
     return joined
 
 
-def runs(paths: list[Path], overrides: dict | None = None, one_run: bool = False,
+def runs(paths: list[Path], overrides: dict[str, str] | None = None, one_run: bool = False,
          selftest: bool = False) -> list[Run]:
     """Every run below `paths`, read and checked (with `selftest`: the files given, each pytest's
     JUnit of the self-tests)."""

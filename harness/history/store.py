@@ -10,11 +10,15 @@ PostgreSQL takes an advisory lock for a migration and relies on unique keys and
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from sqlalchemy import Engine, create_engine, event, inspect, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
 from harness.base.errors import UsageError
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 LOCK = 4_545_045                      # PostgreSQL advisory lock key of a migration
@@ -22,7 +26,10 @@ WAIT_S = 60                           # how long a writer waits for SQLite's loc
 CHUNK = 500                           # values in one IN (...): well under SQLite's variable limit
 
 
-def chunks(items: list, size: int = CHUNK) -> list[list]:
+Item = TypeVar("Item")
+
+
+def chunks(items: list[Item], size: int = CHUNK) -> list[list[Item]]:
     """`items` in lists of at most `size`, for queries with an IN (...) of them."""
     return [items[i:i + size] for i in range(0, len(items), size)]
 
@@ -61,7 +68,7 @@ def url_of(store: str | Path) -> str:
     return f"sqlite:///{Path(text_).expanduser().resolve()}"
 
 
-def _config(connection):
+def _config(connection: Connection | None) -> Config:
     from alembic.config import Config
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
@@ -75,11 +82,12 @@ def head() -> str:
     return ScriptDirectory.from_config(_config(None)).get_current_head() or ""
 
 
-def revision(connection) -> str | None:
+def revision(connection: Connection) -> str | None:
     """The store's schema revision (None: no schema yet)."""
     if not inspect(connection).has_table("alembic_version"):
         return None
-    return connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    found = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    return None if found is None else str(found)
 
 
 def _check_known(found: str | None, where: str) -> None:
@@ -133,7 +141,7 @@ def engine_as_is(store: str | Path) -> Engine:
     return _engine(parsed, parsed.get_backend_name() == "sqlite", readonly=False)
 
 
-def _engine(url, sqlite: bool, readonly: bool) -> Engine:
+def _engine(url: URL, sqlite: bool, readonly: bool) -> Engine:
     if not sqlite:
         options = "-c default_transaction_read_only=on" if readonly else ""
         return create_engine(url, connect_args={"options": options} if options else {}, pool_pre_ping=True)
@@ -142,7 +150,7 @@ def _engine(url, sqlite: bool, readonly: bool) -> Engine:
                            connect_args={"timeout": WAIT_S})
 
     @event.listens_for(engine, "connect")
-    def _connect(dbapi, _record):
+    def _connect(dbapi: Any, _record: object) -> None:
         dbapi.isolation_level = None        # pysqlite's own BEGIN would be deferred: ours below
         if not readonly:
             dbapi.execute("PRAGMA journal_mode=WAL")
@@ -150,7 +158,7 @@ def _engine(url, sqlite: bool, readonly: bool) -> Engine:
         dbapi.execute(f"PRAGMA busy_timeout={WAIT_S * 1000}")
 
     @event.listens_for(engine, "begin")
-    def _begin(connection):
+    def _begin(connection: Connection) -> None:
         connection.exec_driver_sql("BEGIN" if readonly else "BEGIN IMMEDIATE")
     return engine
 

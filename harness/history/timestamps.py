@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime
 
-from sqlalchemy import DateTime
+from sqlalchemy import DateTime, Dialect
 from sqlalchemy.types import TypeDecorator
 
 
@@ -23,17 +23,17 @@ def now() -> datetime.datetime:
     return datetime.datetime.now(datetime.UTC).replace(microsecond=0)
 
 
-class UTCDateTime(TypeDecorator):
+class UTCDateTime(TypeDecorator[datetime.datetime]):
     """DateTime(timezone=True) whose values are aware UTC both ways."""
     impl = DateTime(timezone=True)
     cache_ok = True
 
-    def process_bind_param(self, value, dialect):
+    def process_bind_param(self, value: datetime.datetime | None, dialect: Dialect) -> datetime.datetime | None:
         if value is None:
             return None
         moment = utc(value)
         # SQLite's DATETIME writes the wall clock and drops any zone: give it UTC's
         return moment.replace(tzinfo=None) if dialect.name == "sqlite" else moment
 
-    def process_result_value(self, value, dialect):
+    def process_result_value(self, value: datetime.datetime | None, dialect: Dialect) -> datetime.datetime | None:
         return None if value is None else utc(value)

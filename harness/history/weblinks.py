@@ -6,6 +6,7 @@ what passes here, for stores that took one before it did.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 SCHEMES = ("http", "https")
@@ -25,7 +26,7 @@ def web_url(text: str) -> str:
     return text if parts.scheme.lower() in SCHEMES and parts.netloc else ""
 
 
-def refused(properties: dict) -> str:
+def refused(properties: Mapping[str, object]) -> str:
     """The first linked property that is set and is not an http(s) URL, as `name 'value'`; '' if none."""
     for name in FIELDS:
         value = str(properties.get(name) or "")

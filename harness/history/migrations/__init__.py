@@ -4,6 +4,7 @@ how a store's schema is compared with harness/history/schema.py's (by `alembic r
 from __future__ import annotations
 
 import re
+from typing import TypedDict
 
 _CAST = re.compile(r"::[a-z ]+$")           # PostgreSQL's ''::character varying
 
@@ -19,8 +20,9 @@ def _plain(default: str | None) -> str | None:
     return text
 
 
-def same_default(_context, _inspected_column, _metadata_column, inspected_default, _metadata_default,
-                 rendered_metadata_default) -> bool | None:
+def same_default(_context: object, _inspected_column: object, _metadata_column: object,
+                 inspected_default: str | None, _metadata_default: object,
+                 rendered_metadata_default: str | None) -> bool | None:
     """Alembic's server-default comparison, less its false alarm: it reads SQLite's `DEFAULT ('')`
     as differing from the '' that made it. False (no change) where the two are the same text once
     parentheses, quotes and PostgreSQL's cast are set aside; None: Alembic's own comparison decides."""
@@ -29,4 +31,10 @@ def same_default(_context, _inspected_column, _metadata_column, inspected_defaul
     return None
 
 
-COMPARE = {"compare_type": True, "compare_server_default": same_default}
+class Comparison(TypedDict):
+    """The options of Alembic's comparison (context.configure's keywords of that name)."""
+    compare_type: bool
+    compare_server_default: object
+
+
+COMPARE: Comparison = {"compare_type": True, "compare_server_default": same_default}

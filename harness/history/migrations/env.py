@@ -3,11 +3,16 @@ over, inside its transaction (so that an upgrade is all or nothing, and one at a
 the `alembic` command (alembic.ini at the checkout's root, docs/history.md), on the store that
 `-x store=FILE|URL` names, for a developer's `upgrade` and `revision --autogenerate`."""
 from alembic import context
+from sqlalchemy import Connection
 
-from harness.history.migrations import COMPARE
+from harness.history.migrations import COMPARE, same_default
 from harness.history.schema import metadata
 
-OPTIONS = {"target_metadata": metadata, "render_as_batch": True, **COMPARE}    # batch: SQLite alters a table by copying it
+
+def _configure(connection: Connection) -> None:
+    # batch: SQLite alters a table by copying it; the comparison's options are COMPARE's
+    context.configure(connection=connection, target_metadata=metadata, render_as_batch=True,
+                      compare_type=COMPARE["compare_type"], compare_server_default=same_default)
 
 
 def _command_line() -> None:
@@ -16,13 +21,13 @@ def _command_line() -> None:
     if not named:
         raise SystemExit("alembic: give -x store=FILE|URL, a scratch store (docs/history.md, 'The schema')")
     with store.engine_as_is(named).begin() as connection:
-        context.configure(connection=connection, **OPTIONS)
+        _configure(connection)
         with context.begin_transaction():
             context.run_migrations()
 
 
 if "connection" in context.config.attributes:
-    context.configure(connection=context.config.attributes["connection"], **OPTIONS)
+    _configure(context.config.attributes["connection"])
     with context.begin_transaction():
         context.run_migrations()
 else:

@@ -170,7 +170,7 @@ def test_slugs_are_safe_distinct_and_reversible():
 
 def make_run(number: int, mesa: str, lane: str = JOB, **counts) -> queries.Run:
     started = datetime.datetime(2026, 1, 1) + datetime.timedelta(days=number)
-    return queries.Run(number, started, "", lane, "", "", "", mesa, "", "", "", "", "", "",
+    return queries.Run(number, started, "", lane, "", "", "", mesa, "", "", "", "", "", "", lane,
                        targets={"zink": {"passed": 100, "skipped": 0, "flaked": 0, "failed": 0, "known": 0, **counts}})
 
 
@@ -196,7 +196,7 @@ def point(run: queries.Run, status: Status) -> queries.Point:
 
 
 def test_first_bad_range_and_its_bisect_command():
-    runs = [queries.Run(n, datetime.datetime(2026, 1, 1 + n), "", JOB, "", "", "", mesa, commit, "", "", "", "", "")
+    runs = [queries.Run(n, datetime.datetime(2026, 1, 1 + n), "", JOB, "", "", "", mesa, commit, "", "", "", "", "", JOB)
             for n, (mesa, commit) in enumerate([("25.0.7", "")] * 4 + [("25.1.0", "a" * 40)] * 4)]
 
     def history(*statuses):

@@ -147,7 +147,7 @@ def test_an_older_store_is_migrated_and_keeps_its_runs(tmp_path):
         assert store.revision(connection) == "0001"
     assert count(str(db))["runs"] == 1                  # count() opens the store: migrated
     with create_engine(f"sqlite:///{db}").connect() as connection:
-        assert store.revision(connection) == store.head() == "0006"
+        assert store.revision(connection) == store.head() == "0007"
 
 
 def test_a_newer_store_is_refused(tmp_path):

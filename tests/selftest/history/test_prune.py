@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 from sqlalchemy import func, select
 
-from harness.history import ingest, prune, queries, schema, sources, store
+from harness.history import ingest, lines, prune, queries, schema, sources, store
 from harness.model.status import Status
 from make import record, run
 
@@ -72,12 +73,38 @@ def test_keep_runs_is_per_lane_and_takes_what_only_they_referred_to(database_url
 def test_keep_days_and_both_rules(database_url, tmp_path):
     ids = build(database_url, tmp_path)
     with store.open_store(database_url).begin() as connection:
-        assert sorted(prune.doomed(connection, 5, None, NOW)) == sorted(ids["nightly"][:3] + ids["mesa 25.0.7"])
+        # the mesa lane's runs are all older than 5 days: its newest is kept all the same
+        assert sorted(prune.doomed(connection, 5, None, NOW)) == sorted(ids["nightly"][:3] + ids["mesa 25.0.7"][:2])
         # both: a run either rule keeps is kept (the mesa lane's newest three are its only ones)
         assert prune.doomed(connection, 5, 3, NOW) == ids["nightly"][:3]
         prune.prune(connection, keep_days=5, keep_runs=None, now=NOW)
-    assert lanes(database_url) == {"nightly": ids["nightly"][3:]}
-    assert counts(database_url)["results"] == 6
+    assert lanes(database_url) == {"nightly": ids["nightly"][3:], "mesa 25.0.7": ids["mesa 25.0.7"][-1:]}
+    assert counts(database_url)["results"] == 6 + 2
+
+
+def test_a_lane_that_lines_cite_keeps_its_newest_run(database_url, tmp_path):
+    """The baseline and flakes lines `history lines` writes cite their lane. A lane no longer run
+    (`weekly`: every run a month old) keeps its newest run through `prune --keep-days 7`, the run
+    its baseline line's "last seen" names, while the rules take the rest."""
+    made = []
+    for number, age in enumerate((40, 35, 30)):
+        made.append(run(tmp_path / f"w{number}", [record("tess/w", Status.FAIL)],
+                        (NOW - datetime.timedelta(days=age)).isoformat(), ci_pipeline_id=str(number), ci_job_name="weekly"))
+    for number, age in enumerate((20, 10, 1)):
+        made.append(run(tmp_path / f"n{number}", [record("tess/n", Status.CRASH)],
+                        (NOW - datetime.timedelta(days=age)).isoformat(), ci_pipeline_id=str(10 + number),
+                        ci_job_name="nightly"))
+    ingest.ingest(store.open_store(database_url), sources.runs(made))
+    before = lanes(database_url)
+    with store.open_store(database_url, readonly=True).connect() as connection:
+        written = lines.baseline_lines(queries.rates(connection))
+    cited = {m[1] for line in written if (m := re.search(r"; lane (.*); Bug Report", line))}
+    assert cited == {"weekly", "nightly"}, written
+    done = harness("--store", database_url, "prune", "--keep-days", "7")
+    assert done.returncode == 0, done.stderr
+    after = lanes(database_url)
+    assert after == {"weekly": before["weekly"][-1:], "nightly": before["nightly"][-1:]}
+    assert all(after[lane][-1] == before[lane][-1] for lane in cited)
 
 
 def test_the_command_line(database_url, tmp_path):

@@ -196,7 +196,7 @@ def test_counted_rates_equal_the_rates_read_run_by_run(database_url, tmp_path):
                 queries.T.c.failure))})
             names = {c: (n, t) for c, n, t in connection.execute(queries.select(queries.C.c.id, queries.C.c.name,
                                                                                 queries.C.c.target))}
-            read = [r for r in queries._series_rates(connection, failing, names, condition, None)
+            read = [r for r in queries._series_rates(connection, failing, names, condition)
                     if r.failed and r.kind in queries.KINDS]
             key = lambda r: (r.name, r.target, r.lane)           # noqa: E731
             assert sorted(counted, key=key) == sorted(read, key=key)
@@ -223,7 +223,16 @@ def test_lane_limit_and_previous_run_in_sql(database_url, tmp_path):
             assert [r.id for r in queries.runs(connection, lane=lane)] == [r.id for r in mine]
             assert [r.id for r in queries.runs(connection, lane=lane, limit=2)] == [r.id for r in mine[:2]]
         assert [r.id for r in queries.runs(connection, limit=4)] == [r.id for r in every[:4]]
-        before = dashboard.previous_runs(every)
+        before: dict[int, int] = {}                 # the oracle: each lane's runs walked oldest first
+        last: dict[str, int] = {}
+        for r in sorted(every, key=lambda r: (r.started, r.id)):
+            if r.lane in last:
+                before[r.id] = last[r.lane]
+            last[r.lane] = r.id
         for later in every:
             found = queries.previous(connection, later)
-            assert (found.id if found else None) == (before[later.id].id if later.id in before else None), later.id
+            assert (found.id if found else None) == before.get(later.id), later.id
+        assert queries.previous_ids(connection, [r.id for r in every]) == before
+        newest = every[:4]
+        assert {i: r.id for i, r in dashboard.previous_runs(connection, newest).items()} == \
+            {r.id: before[r.id] for r in newest if r.id in before}

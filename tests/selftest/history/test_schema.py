@@ -111,15 +111,51 @@ def test_a_0005_store_keeps_its_times_through_0006_and_back(database_url):
     with engine.begin() as connection:
         command.upgrade(store._config(connection), "0005")
         connection.execute(text("INSERT INTO runs (id, fingerprint, started, ingested) "
-                                "VALUES (1, 'f', '2026-11-01 06:00:00', '2026-11-01 07:00:00')"))
+                                "VALUES (1, 'f', '2026-11-01 06:00:00.000000', '2026-11-01 07:00:00.000000')"))
     engine.dispose()
     with store.open_store(database_url).connect() as connection:
-        assert store.revision(connection) == "0006"
+        assert store.revision(connection) == store.head()
         (run,) = queries.runs(connection)
     assert run.started == datetime.datetime(2026, 11, 1, 6, tzinfo=UTC)
     with engine.begin() as connection:
         command.downgrade(store._config(connection), "0005")
         assert str(connection.execute(text("SELECT started FROM runs")).scalar()).startswith("2026-11-01 06:00:00")
+    engine.dispose()
+
+
+def test_a_0006_store_gets_its_runs_lanes_through_0007_and_back(database_url):
+    """A store of revision 0006 with runs of a CI job, of a Mesa without a job and of neither,
+    and their results (times as SQLAlchemy writes them to SQLite): migrated, each run has the lane ingest gives such a run (sources.Run.lane),
+    every result is still there (runs is altered in place, not copied), and the lanes are
+    what runs(lane=) and previous() go by; down again, the column is gone and the rows stay."""
+    engine = create_engine(database_url)
+    with engine.begin() as connection:
+        command.upgrade(store._config(connection), "0006")
+        connection.execute(text("INSERT INTO runs (id, fingerprint, started, ingested, job, mesa) VALUES "
+                                "(1, 'a', '2026-11-01 06:00:00.000000', '2026-11-01 07:00:00.000000', 'nightly', '22.3.6'), "
+                                "(2, 'b', '2026-11-02 06:00:00.000000', '2026-11-02 07:00:00.000000', '', '25.0.7'), "
+                                "(3, 'c', '2026-11-03 06:00:00.000000', '2026-11-03 07:00:00.000000', 'nightly', '25.0.7'), "
+                                "(4, 'd', '2026-11-04 06:00:00.000000', '2026-11-04 07:00:00.000000', '', '')"))
+        connection.execute(text("INSERT INTO cases (id, name, target) VALUES (1, 'tess/a', 'llvmpipe')"))
+        connection.execute(text("INSERT INTO results (run_id, case_id, status, judged, failure, duration) VALUES "
+                                "(1, 1, 'pass', 'as-is', false, 0.1), (2, 1, 'fail', 'as-is', true, 0.1), "
+                                "(3, 1, 'pass', 'as-is', false, 0.1), (4, 1, 'pass', 'as-is', false, 0.1)"))
+    engine.dispose()
+    expected = {1: "nightly", 2: "mesa 25.0.7", 3: "nightly", 4: "mesa "}
+    assert {i: sources.Run({"ci_job_name": job, "mesa": mesa}, []).lane
+            for i, job, mesa in ((1, "nightly", "22.3.6"), (2, "", "25.0.7"), (3, "nightly 2/3", "25.0.7"),
+                                 (4, "", ""))} == expected
+    with store.open_store(database_url).connect() as connection:
+        assert store.revision(connection) == "0007"
+        assert {r.id: r.lane for r in queries.runs(connection)} == expected
+        assert [r.id for r in queries.runs(connection, lane="nightly")] == [3, 1]
+        later = queries.run(connection, 3)
+        assert later is not None and getattr(queries.previous(connection, later), "id", None) == 1
+        assert connection.execute(text("SELECT count(*) FROM results")).scalar() == 4
+    with engine.begin() as connection:
+        command.downgrade(store._config(connection), "0006")
+        assert "lane" not in {c["name"] for c in inspect(connection).get_columns("runs")}
+        assert connection.execute(text("SELECT count(*) FROM results")).scalar() == 4
     engine.dispose()
 
 
