@@ -1,8 +1,8 @@
 """A TES reading a TCS's per-vertex input array with both indices dynamic (`t_in[i].m[k]`, i and
 k computed from gl_PrimitiveID) and a per-patch input array at a dynamic index, in one shader:
-float, vec2, vec3 and vec4 elements, a few of each and as many as GL's minimum limits allow (31
-per vertex beside gl_Position, 30 per patch), as piglit's tes-both-input-array-*-index-rd files
-read them.
+float, vec2, vec3 and vec4 elements, a few of each in every domain, and (quads) as many as GL's
+minimum limits allow (31 per vertex beside gl_Position, 30 per patch), as piglit's
+tes-both-input-array-*-index-rd files read them.
 Ids: tess/tcs/<domain>/equal/inputs-dyn/<type>x<per-vertex>-patch<per-patch>.
 
 "Arrayed inputs can be indexed with general (nonuniform) integer expressions" (GLSL 4.60, 8.13.2,
@@ -56,10 +56,9 @@ def expected_values(patch: int, width: int, per_vertex: int, per_patch: int, cap
     pick = vertex((turn + 1) % n, (5 * turn + 2) % per_vertex)
     patch_pick = patch_element((7 * turn + 1) % per_patch)
     total, patch_total = [0.0] * 4, [0.0] * 4
-    for i in range(n):
-        for k in range(per_vertex):
-            x = vertex((i + turn) % n, (step(per_vertex) * k + turn) % per_vertex)
-            total = [t + (i * per_vertex + k + 1) * v for t, v in zip(total, x)]
+    for k in range(per_vertex):
+        x = vertex((k + turn) % n, (step(per_vertex) * k + turn) % per_vertex)
+        total = [t + (k + 1) * v for t, v in zip(total, x)]
     for j in range(per_patch):
         x = patch_element((step(per_patch) * j + turn) % per_patch)
         patch_total = [t + (j + 1) * v for t, v in zip(patch_total, x)]
@@ -75,7 +74,7 @@ def inputs_case(domain: str, type_: str, per_vertex: int, per_patch: int) -> Cas
     captures = (
         Capture("x_pick", "vec4", f"t_in[(gl_PrimitiveID + 1) % {n}].m[(5 * gl_PrimitiveID + 2) % {per_vertex}]"),
         Capture("x_patch_pick", "vec4", f"p_m[(7 * gl_PrimitiveID + 1) % {per_patch}]"),
-        Capture("x_sum", "vec4", f"sum of (i * {per_vertex} + k + 1) * t_in[(i + gl_PrimitiveID) % {n}]"
+        Capture("x_sum", "vec4", f"sum of (k + 1) * t_in[(k + gl_PrimitiveID) % {n}]"
                                  f".m[({step(per_vertex)} * k + gl_PrimitiveID) % {per_vertex}]"),
         Capture("x_patch_sum", "vec4", f"sum of (j + 1) * p_m[({step(per_patch)} * j + gl_PrimitiveID) % {per_patch}]"),
     )
@@ -100,4 +99,8 @@ def inputs_case(domain: str, type_: str, per_vertex: int, per_patch: int) -> Cas
 
 
 def dynamic_input_cases() -> list[Case]:
-    return [inputs_case(domain, t, k, p) for domain in DOMAINS for t in TYPES for k, p in SIZES]
+    # The largest size in one domain (quads, piglit's): zink compiles each of them for tens of
+    # seconds of wall time on a loaded 2-core machine, and what it adds (GL's minimum limits
+    # filled) does not depend on the domain.
+    return [inputs_case(domain, t, k, p) for domain in DOMAINS for t in TYPES for k, p in SIZES
+            if (k, p) != SIZES[-1] or domain == "quads"]

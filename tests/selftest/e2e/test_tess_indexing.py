@@ -19,8 +19,8 @@ def test_levels_written_at_dynamic_indices(executor, tess_cases):
 def test_tes_inputs_read_at_two_dynamic_indices(executor, tess_cases):
     case = tess_cases["tess/tcs/triangles/equal/inputs-dyn/vec2x4-patch3"]
     assert verdict(executor, case).status == "pass"
-    vertex = with_stage(case, "tes", "t_in[(i + turn) % n].m[(3 * k + turn) % 4]", "t_in[i].m[(3 * k + turn) % 4]")
-    fails_naming(executor, vertex, "patch 1, TES: sum of (i * 4 + k + 1) * t_in[(i + gl_PrimitiveID) % "
+    vertex = with_stage(case, "tes", "t_in[(k + turn) % n].m[(3 * k + turn) % 4]", "t_in[k].m[(3 * k + turn) % 4]")
+    fails_naming(executor, vertex, "patch 1, TES: sum of (k + 1) * t_in[(k + gl_PrimitiveID) % "
                                    "gl_PatchVerticesIn].m[(3 * k + gl_PrimitiveID) % 4] = ")
     element = with_stage(case, "tes", "p_m[(7 * turn + 1) % 3]", "p_m[1]")
     fails_naming(executor, element, "patch 1, TES: p_m[(7 * gl_PrimitiveID + 1) % 3] = (516.5, 517.5, 0, 0), "
