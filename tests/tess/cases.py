@@ -23,6 +23,8 @@ from harness.model.case import Case
 from .control import control_cases
 from .coords import coords_cases
 from .default_levels import default_level_cases
+from .dynamic_inputs import dynamic_input_cases
+from .dynamic_levels import dynamic_level_cases
 from .facing import facing_cases
 from .large_inputs import large_patch_cases
 from .many_patches import many_cases
@@ -35,7 +37,8 @@ from .vertex_types import type_cases
 def generate() -> list[Case]:
     cases = default_level_cases()
     cases += (coords_cases() + type_cases() + control_cases() + heavy(patch_cases()) + facing_cases()
-              + heavy(many_cases()) + heavy(large_patch_cases()) + heavy(sweep_cases()) + seq_cases())
+              + heavy(many_cases()) + heavy(large_patch_cases()) + heavy(sweep_cases()) + seq_cases()
+              + dynamic_level_cases() + heavy(dynamic_input_cases()))
     # Level sets that differ only in levels a domain does not read give the same case: keep one.
     unique = {}
     for case in cases:

@@ -61,8 +61,8 @@ def _patch_type_case(domain: str, carried: Carried, token: str, writer: str, out
 
 
 def _patch_case(id_, domain, out_vertices, tcs, tes, captures, expected, version, description,
-                limits=()) -> Case:
-    size, patches, first = 3, 3, 1
+                limits=(), first: int = 1) -> Case:
+    size, patches = 3, 3
     count = size * patches
     outer, inner = CONTROL_LEVELS
     each = per_patch(domain, "equal_spacing", False, outer, inner)

@@ -23,6 +23,15 @@ float(({{ patch }} * 7 + {{ vertex }} * 3 + {{ k }} * 5 + {{ c }}) % 29 + 1)
 {% macro large_patch_value(patch, j, c) -%}
 float(({{ patch }} * 11 + {{ j }} * 13 + {{ c }}) % 53 + 1)
 {%- endmacro %}
+{#- Component c of element k of vertex `vertex`'s per-vertex array in the inputs-dyn cases: unique to
+    (patch, vertex, k, c) for up to 4 vertices of 32 elements; a whole number below 2048. -#}
+{% macro indexed_vertex_value(patch, vertex, k, c) -%}
+float({{ patch }} * 512 + {{ vertex }} * 128 + {{ k }} * 4 + {{ c }} + 1)
+{%- endmacro %}
+{#- Component c of element j of the inputs-dyn per-patch array: a half, never a per-vertex value. -#}
+{% macro indexed_patch_value(patch, j, c) -%}
+float({{ patch }} * 512 + {{ j }} * 4 + {{ c }}) + 0.5
+{%- endmacro %}
 {#- Output k of large.vert for vertex `vertex`: its four components, c = ivec4(0, 1, 2, 3). -#}
 {% macro large_input(vertex, k, c) -%}
 (ivec4({{ vertex }} * 3 + {{ k }} * 5) + {{ c }}) % 29 + 1
