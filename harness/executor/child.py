@@ -78,12 +78,12 @@ def _read_requests(inp: int, requests: queue.SimpleQueue[Request | None]) -> Non
 
 
 def handle(backend: Backend, request: Request) -> Result:
-    op = request.op
+    op, case_id = request.op, request.case.id if request.case is not None else ""
     start = time.perf_counter()
 
     def took() -> float:
         return time.perf_counter() - start
-    case_id = request.case.id if request.case is not None else ""
+
     try:
         if op in ("info", "adopt"):
             try:

@@ -248,7 +248,7 @@ recording.set_vertex_input = spy
 backend = VKBackend(vertex_input=path, validation=True)
 case = catalog.find(sys.argv[3])
 verdict = judge(case, Result(Reply.OK, observation=backend.run(case)), "lavapipe")
-print(backend.info()["vk_vertex_input"], verdict.status.value, len(recorded), [tuple(map(tuple, layout)) for layout in recorded[:1]])
+print(backend.info().vk_paths["vk_vertex_input"], verdict.status.value, len(recorded), [tuple(map(tuple, layout)) for layout in recorded[:1]])
 print(verdict.message)
 """
 
