@@ -1,9 +1,11 @@
 """CPU of a child's replies through a pipe, both ends: the JSON reply with base64 bytes inside
-it (before) against harness/executor/protocol.py's JSON with the bytes raw after it (now).
+it (json+base64), harness/executor/protocol.py's JSON with the bytes raw after it, built and read
+as a plain dict (json+blobs), and the same framing as the child and the executor use it now, a
+harness.model.status.Result through protocol.send_reply and recv_reply (result).
 
-Inputs: (case id, Result) pairs that bench/collect_observations.py saved from a run. Both forms
-carry the same observations in this one process, interleaved reply by reply (the order swapped
-every round), so that a loaded machine slows both alike; the child's side (from the Observation
+Inputs: (case id, Result) pairs that bench/collect_observations.py saved from a run. The forms
+carry the same observations in this one process, interleaved reply by reply (the order rotated
+every round), so that a loaded machine slows them alike; the child's side (from the Observation
 to the pipe) runs on a thread of its own and the parent's (from the pipe to the Observation) on
 the main one, each timed with its thread's CPU clock; a reply's time is its least over the
 rounds. Each side's Observation is checked equal to the one sent.
@@ -28,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from harness.executor import protocol  # noqa: E402
 from harness.model.observation import Observation  # noqa: E402
+from harness.model.status import Reply, Result  # noqa: E402
 
 FRAME = struct.Struct(">I")
 
@@ -55,6 +58,16 @@ def blob_send(fd: int, observation: Observation) -> None:
 def blob_recv(fd: int) -> Observation:
     reply, blobs = protocol.recv(fd)
     return Observation.from_json(reply["observation"], protocol.unpacker(blobs))
+
+
+def result_send(fd: int, observation: Observation) -> None:
+    protocol.send_reply(fd, Result(Reply.OK, observation=observation, duration=0.001))
+
+
+def result_recv(fd: int) -> Observation:
+    observation = protocol.recv_reply(fd).observation
+    assert observation is not None
+    return observation
 
 
 def _read(fd: int, size: int) -> bytes:
@@ -97,10 +110,11 @@ def main() -> None:
     args = parser.parse_args()
     with open(args.pairs, "rb") as f:
         observations = [r.observation for _, r in pickle.load(f)["pairs"] if r.observation is not None]
-    forms: dict[str, Any] = {"json+base64": (json_send, json_recv), "json+blobs": (blob_send, blob_recv)}
+    forms: dict[str, Any] = {"json+base64": (json_send, json_recv), "json+blobs": (blob_send, blob_recv),
+                             "result": (result_send, result_recv)}
     best = {name: [[float("inf")] * 2 for _ in observations] for name in forms}
     for round_ in range(args.rounds):
-        order = list(forms) if round_ % 2 == 0 else list(reversed(forms))
+        order = list(forms)[round_ % len(forms):] + list(forms)[:round_ % len(forms)]     # rotated each round
         for i, observation in enumerate(observations):
             for name in order:
                 times = one(observation, *forms[name])

@@ -197,8 +197,8 @@ def main() -> int:
     records = []
     with core.runner(settings, args.target, children=1) as runner:
         facts = core.facts_of(runner)
-        print(f"{args.target}: {facts.get('renderer')}, {facts.get('version')}, Mesa {facts.get('mesa', '')}, "
-              f"{facts.get('platform', '')}", flush=True)
+        print(f"{args.target}: {facts.renderer or None}, {facts.version or None}, Mesa {facts.mesa}, "
+              f"{facts.platform}", flush=True)
         for case_id in ids:
             case = catalog.find(case_id)
             dumped: list[str] = []

@@ -1,28 +1,40 @@
 """Backends run a Case on a driver and return what they observed; they know nothing of pytest.
 
-A backend has `info() -> dict` and `run(case) -> Observation` (the `Backend` protocol), and
-raises these to say why not.
+A backend has `info() -> Facts` and `run(case) -> Observation` (the `Backend` protocol), and
+raises these to say why not. One whose facts cost queries may hand them to a replacement child
+(the `AdoptingBackend` protocol).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Protocol, runtime_checkable
 
 from harness.base.errors import CaseOutcome
+from harness.model.facts import Facts, Known, Profile
 from harness.model.observation import Observation
 
 
-
 class Backend(Protocol):
-    """What the child holds (harness/executor/child.py): made by registry.make from the child's options.
-    A backend whose facts cost queries may also have `known()` (after `info()`: what a child of the
-    same options may take instead of querying) and `adopt(known)` (take them; GLBackend's)."""
+    """What the child holds (harness/executor/child.py): made by registry.make from the child's options."""
 
-    def info(self) -> dict[str, Any]:
-        """The context's facts: renderer, version, extensions, limits."""
+    def info(self) -> Facts:
+        """The context's facts: renderer, version, each profile's limits (its extensions not listed)."""
         ...
 
     def run(self, case: Any) -> Observation:
         """What one case (harness.model.case.Case) left to read back, step by step."""
+        ...
+
+
+@runtime_checkable
+class AdoptingBackend(Backend, Protocol):
+    """A backend whose facts cost queries, which a replacement child of the same options takes
+    instead of querying them again (GLBackend's): `known()`, after `info()`, is what it hands
+    down; `adopt(known)` takes them."""
+
+    def known(self) -> Known:
+        ...
+
+    def adopt(self, known: Known) -> None:
         ...
 
 
@@ -43,33 +55,34 @@ class DeviceLost(CaseOutcome):
     another case, so the executor replaces the child that holds it. The message names the call."""
 
 
-def version_refusal(req: Any, facts: dict[str, Any]) -> str:
+def version_refusal(req: Any, facts: Profile) -> str:
     """Why check_requirements skips a case before it looks at extensions or limits: the case
     cannot run as written, or the context's GL version is below the case's; '' if neither.
-    `facts`: the context's version_number and version (a profile's in a backend's info())."""
+    `facts`: the case's profile's (one of a backend's info() profiles)."""
     if getattr(req, "unsupported", ""):
         return str(req.unsupported)
-    if tuple(facts["version_number"]) < tuple(req.gl_version):
-        return f"needs GL {req.gl_version[0]}.{req.gl_version[1]} {req.profile}, context has {facts['version']}"
+    if facts.version_number < tuple(req.gl_version):
+        return f"needs GL {req.gl_version[0]}.{req.gl_version[1]} {req.profile}, context has {facts.version}"
     return ""
 
 
-def check_requirements(case: Any, facts: dict[str, Any], query: Callable[[str], int | None] | None = None) -> None:
+def check_requirements(case: Any, facts: Profile, query: Callable[[str], int | None] | None = None) -> None:
     """Skip, naming what is missing, where the context lacks the case's GL version, an
-    extension or a limit. `facts` holds version_number, version, extensions and limits;
+    extension or a limit. `facts`: the case's profile's, its extensions listed;
     `query(name)` answers limits that `facts` does not list."""
     req = case.requires
     refused = version_refusal(req, facts)
     if refused:
         raise Skip(refused)
-    missing = [e for e in req.extensions if e not in facts["extensions"]]
+    extensions = facts.extensions or ()
+    missing = [e for e in req.extensions if e not in extensions]
     if missing:
         raise Skip(f"needs extension(s) {', '.join(missing)}")
-    present = [e for e in getattr(req, "absent_extensions", ()) if e in facts["extensions"]]
+    present = [e for e in getattr(req, "absent_extensions", ()) if e in extensions]
     if present:
         raise Skip(f"needs extension(s) {', '.join(present)} to be absent")
     for name, op, value in req.limits:
-        have = facts["limits"].get(name)
+        have = facts.limits.get(name)
         if have is None and query is not None:
             have = query(name)
         if have is None:

@@ -19,7 +19,7 @@ import sys
 from dataclasses import asdict, astuple, dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Mapping, Protocol
+from typing import Any, Mapping, Protocol, Sequence
 
 from harness.base import plugins as plugins_mod
 
@@ -239,7 +239,7 @@ class MesaBuild(Protocol):
 
     def command(self, argv: list[str], base: dict[str, str]) -> list[str]: ...
 
-    def check_loaded(self, facts: dict[str, Any]) -> str: ...
+    def check_loaded(self, reported: str, libraries: Sequence[str]) -> str: ...
 
 
 @dataclass(frozen=True)

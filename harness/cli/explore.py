@@ -245,7 +245,7 @@ class _Family:
             counts[sample.outcome.status.value] = counts.get(sample.outcome.status.value, 0) + 1
         args, ledger, facts = self.args, self.ledger, self.run.facts
         info = {"family": self.family, "seed": args.seed, "budget": args.budget, "target": args.target,
-                "mesa": facts.get("mesa", ""), "renderer": facts.get("renderer", ""),
+                "mesa": facts.mesa, "renderer": facts.renderer,
                 "vk_without": args.vk_without, "cases_run": len(self.samples), "statuses": counts,
                 "complete": complete, "from_journal": ledger.replayed, "judged_now": ledger.judged,
                 "explore_seconds": round(self.explore_seconds, 1),

@@ -8,6 +8,7 @@ from harness.executor import targets as targets_mod
 from harness.executor.executor import probe as probe_target
 from harness.executor.settings import resolve
 from harness.base.config import RunSettings
+from harness.model.facts import Facts
 from harness.model.status import Reply
 
 HELP = "list targets: available or why not, renderer, version, limits"
@@ -39,7 +40,7 @@ def probe(name: str, settings: RunSettings) -> dict:
     result = probe_target(target, settings)
     if result.status is not Reply.OK:
         return entry | {"available": False, "reason": result.message or result.status}
-    return entry | {"available": True, **(result.info or {})}
+    return entry | {"available": True, **(result.info or Facts()).to_json()}
 
 
 def format_target(entry: dict) -> str:
@@ -49,14 +50,15 @@ def format_target(entry: dict) -> str:
         head += f"\n  starts under: {' '.join(entry['launcher'])}"
     if not entry["available"]:
         return f"{head}\n  NOT AVAILABLE: {entry['reason']}"
-    lines = [head, f"  renderer: {entry['renderer']} ({entry['vendor']}) via {entry['platform']}"]
-    if entry.get("mesa"):
-        lines.append(f"  Mesa {entry['mesa']}: " + (", ".join(entry["mesa_libraries"]) or "no Mesa library loaded"))
-    for profile, facts in entry["profiles"].items():
-        lines.append(f"  {profile:6}: {facts['version']}, GLSL {facts['glsl_version']}")
-    limits = {}
-    for facts in entry["profiles"].values():
-        limits.update(facts["limits"])
+    facts = Facts.from_json(entry)
+    lines = [head, f"  renderer: {facts.renderer} ({facts.vendor}) via {facts.platform}"]
+    if facts.mesa:
+        lines.append(f"  Mesa {facts.mesa}: " + (", ".join(facts.mesa_libraries) or "no Mesa library loaded"))
+    for name, profile in facts.profiles.items():
+        lines.append(f"  {name:6}: {profile.version}, GLSL {profile.glsl_version}")
+    limits: dict[str, int] = {}
+    for profile in facts.profiles.values():
+        limits.update(profile.limits)
     lines += [f"    {name} = {limits[name]}" for name in SHOWN_LIMITS if name in limits]
     return "\n".join(lines)
 

@@ -2,8 +2,8 @@
 
 Started as `python -m harness.executor.child OPTIONS` (harness.base.config.ChildOptions as JSON) with the
 target's environment, or forked from a spawner that has imported this module (spawner.py).
-Requests (pickles, see protocol.py) arrive on stdin; replies (JSON, an observation's bytes raw
-after it) go out on the original stdout. Anything else written to stdout (drivers do print) is
+Requests (protocol.Request, pickled) arrive on stdin; replies (a Result's JSON, an observation's
+bytes raw after it) go out on the original stdout. Anything else written to stdout (drivers do print) is
 redirected to stderr so it cannot corrupt the framing.
 """
 from __future__ import annotations
@@ -17,27 +17,29 @@ import sys
 import threading
 import time
 import traceback
+from dataclasses import replace
 from typing import Any, Iterator, NoReturn
 
 from harness.mesa import runtime as mesa
 from harness.base import plugins, profiling
 from harness.executor import protocol, shader_cache, targets
 from harness.backends import registry
-from harness.backends import BackendError, DeviceLost, Skip
+from harness.backends import AdoptingBackend, Backend, BackendError, DeviceLost, Skip
 from harness.base.errors import HarnessFault, LayerFault
 from harness.base.config import ChildOptions
-from harness.model.observation import Observation
-from harness.model.status import Reply
+from harness.executor.protocol import Request
+from harness.model.facts import Facts, Known
+from harness.model.status import Reply, Result
 
 
-def with_mesa(info: dict[str, Any]) -> dict[str, Any]:
+def with_mesa(info: Facts) -> Facts:
     """The facts plus which Mesa answered: the version the driver reports and the Mesa
     libraries this process really mapped (--mesa checks both against the chosen build)."""
-    return info | {"mesa": mesa.reported_version(info.get("version", ""), info.get("driver_info", "")),
-                   "mesa_libraries": mesa.loaded_libraries()}
+    return replace(info, mesa=mesa.reported_version(info.version, info.driver_info),
+                   mesa_libraries=tuple(mesa.loaded_libraries()))
 
 
-def start_reply(backend: Any, known: dict[str, Any] | None) -> dict[str, Any]:
+def start_reply(backend: Backend, known: Known | None) -> Result:
     """The reply to a child's first request. `info`: the facts queried (and, from a backend that
     can hand them down, `known`: what a replacement child may adopt instead). `adopt` (`known`
     given): a replacement child takes the first child's facts and answers only that it started;
@@ -48,27 +50,23 @@ def start_reply(backend: Any, known: dict[str, Any] | None) -> dict[str, Any]:
     child's facts (executor.not_under_test), and a replacement has the same launcher and
     environment; forked, it maps what the spawner preloaded from that first child, so its
     libraries would be the same list read again. Nor did the check ever look at a replacement."""
-    if known is not None and hasattr(backend, "adopt"):
+    if known is not None and isinstance(backend, AdoptingBackend):
         backend.adopt(known)
-        return {"status": Reply.OK}
-    reply = {"status": Reply.OK, "info": with_mesa(backend.info())}
-    return reply | {"known": backend.known()} if hasattr(backend, "known") else reply
+        return Result(Reply.OK)
+    info = with_mesa(backend.info())
+    return Result(Reply.OK, info=info, known=backend.known() if isinstance(backend, AdoptingBackend) else None)
 
 
-def serve(backend: Any, inp: int, out: int) -> None:
+def serve(backend: Backend, inp: int, out: int) -> None:
     # The parent may queue the next case while this one's reply is being written: requests are
     # read on their own thread, so neither side can block the other on a full pipe.
-    requests: queue.SimpleQueue[dict[str, Any] | None] = queue.SimpleQueue()
+    requests: queue.SimpleQueue[Request | None] = queue.SimpleQueue()
     threading.Thread(target=_read_requests, args=(inp, requests), daemon=True).start()
     while (request := requests.get()) is not None:
-        reply = handle(backend, request)
-        blobs: list[bytes] = []
-        if isinstance(reply.get("observation"), Observation):     # its bytes go raw, after the JSON
-            reply["observation"] = reply["observation"].to_json(protocol.packer(blobs))
-        protocol.send(out, reply, blobs)
+        protocol.send_reply(out, handle(backend, request))
 
 
-def _read_requests(inp: int, requests: queue.SimpleQueue[dict[str, Any] | None]) -> None:
+def _read_requests(inp: int, requests: queue.SimpleQueue[Request | None]) -> None:
     try:
         while True:
             requests.put(protocol.recv_request(inp))
@@ -79,20 +77,24 @@ def _read_requests(inp: int, requests: queue.SimpleQueue[dict[str, Any] | None])
     requests.put(None)
 
 
-def handle(backend: Any, request: dict[str, Any]) -> dict[str, Any]:
-    op = request.get("op")
+def handle(backend: Backend, request: Request) -> Result:
+    op, case_id = request.op, request.case.id if request.case is not None else ""
     start = time.perf_counter()
+
+    def took() -> float:
+        return time.perf_counter() - start
+
     try:
         if op in ("info", "adopt"):
             try:
                 with profiling.section(f"backend.{op}"):
-                    return start_reply(backend, request.get("known") if op == "adopt" else None)
+                    return start_reply(backend, request.known if op == "adopt" else None)
             except Exception as exc:
-                return {"status": Reply.ERROR, "message": f"{exc}"}
-        if op == "run":
-            case = request["case"]
+                return Result(Reply.ERROR, f"{exc}")
+        if op == "run" and request.case is not None:
+            case = request.case
             budget = case.requires.address_space
-            batched = {"batch": request["batch"]} if request.get("batch") else {}   # only to a backend that batches
+            batched = {"batch": request.batch} if request.batch else {}     # only to a backend that batches
             try:
                 with address_space_budget(budget), profiling.section("backend.run"):
                     observation = backend.run(case, **batched)
@@ -101,26 +103,25 @@ def handle(backend: Any, request: dict[str, Any]) -> dict[str, Any]:
             except Exception as exc:        # under a budget: an allocation that failed (a context, an array)
                 if not budget:
                     raise
-                return {"status": Reply.FAIL, "message": f"{type(exc).__name__}: {exc} (the case's address-space "
-                        f"budget, rlimit {budget} bytes beyond what the child had mapped, was in force)",
-                        "duration": time.perf_counter() - start}
-            return {"status": Reply.OK, "observation": observation,
-                    "duration": time.perf_counter() - start}
-        return {"status": Reply.ERROR, "message": f"unknown request {op!r}"}
+                return Result(Reply.FAIL, f"{type(exc).__name__}: {exc} (the case's address-space "
+                              f"budget, rlimit {budget} bytes beyond what the child had mapped, was in force)",
+                              duration=took())
+            return Result(Reply.OK, observation=observation, duration=took())
+        return Result(Reply.ERROR, f"unknown request {op!r}")
     except Skip as exc:
-        return {"status": Reply.SKIP, "message": str(exc)}
+        return Result(Reply.SKIP, str(exc))
     except LayerFault as exc:       # the harness's own layer failed: no verdict on the driver
-        return {"status": Reply.ERROR, "message": exc.on(request["case"].id), "duration": time.perf_counter() - start}
+        return Result(Reply.ERROR, exc.on(case_id), duration=took())
     except HarnessFault as exc:     # the harness's own fault (a malformed case, no backend): no verdict
-        return {"status": Reply.ERROR, "message": f"harness fault: {exc}", "duration": time.perf_counter() - start}
+        return Result(Reply.ERROR, f"harness fault: {exc}", duration=took())
     except BackendError as exc:
-        return {"status": Reply.FAIL, "message": str(exc), "duration": time.perf_counter() - start}
+        return Result(Reply.FAIL, str(exc), duration=took())
     except DeviceLost as exc:       # the executor replaces this child: its device cannot run another case
-        return {"status": Reply.CRASH, "message": str(exc), "duration": time.perf_counter() - start}
+        return Result(Reply.CRASH, str(exc), duration=took())
     except Exception as exc:  # a harness bug: report it on this case, keep serving
         tb = traceback.format_exc(limit=4)
         print(tb, file=sys.stderr, flush=True)
-        return {"status": Reply.ERROR, "message": f"{type(exc).__name__}: {exc}"}
+        return Result(Reply.ERROR, f"{type(exc).__name__}: {exc}")
 
 
 @contextlib.contextmanager
@@ -188,7 +189,10 @@ class Unusable:
     def info(self) -> NoReturn:
         raise NotStarted(self.why)
 
-    def adopt(self, known: dict[str, Any]) -> NoReturn:
+    def known(self) -> NoReturn:
+        raise NotStarted(self.why)
+
+    def adopt(self, known: Known) -> NoReturn:
         raise NotStarted(self.why)
 
     def run(self, case: Any) -> NoReturn:

@@ -32,11 +32,13 @@ from typing import Any, Callable
 
 from harness.base import config, profiling
 from harness.executor import protocol
+from harness.executor.protocol import Request
 from harness.model.case import Case
 from harness.base.config import MesaBuild, RunSettings
 from harness.executor.lifecycle import STDERR_TAIL, Child, Reaper, death_status, describe_exit, in_glslang, printable
 from harness.executor.settings import DEFAULT
 from harness.executor.spawner import Forked, Spawner, SpawnerGone
+from harness.model.facts import Facts, Known
 from harness.model.status import Reply, Result
 from harness.executor.targets import Target
 
@@ -61,8 +63,8 @@ class Executor:
         self.case_timeout = self.settings.case_timeout
         self._proc: Child | None = None
         self._ended = Reaper()                      # children retired or killed, not yet reaped
-        self._info: dict[str, Any] | None = None
-        self._known: dict[str, Any] | None = None   # what a fresh child adopts (the first child's facts)
+        self._info: Facts | None = None
+        self._known: Known | None = None            # what a fresh child adopts (the first child's facts)
         # False: a fresh child queries its facts itself (`info`), as before they were handed down;
         # bench/replacement_facts.py measures the two ways.
         self.adopts = True
@@ -192,7 +194,7 @@ class Executor:
             self._replace()                 # its start is read before the case's reply
         # The child draws and reads back; the expectations (up to 300 KB of exact coordinates
         # in a case) stay here, where the verdict is made.
-        message = {"op": "run", "case": replace(case, expect=(), description="")}
+        message = Request("run", replace(case, expect=(), description=""))
         # A case with an address-space budget runs alone: the child reading the next request
         # would allocate inside that budget. A case that is the last in its child runs alone too.
         last = case.last_in_child()
@@ -232,7 +234,7 @@ class Executor:
         first, and read (`_started`) before the reply of any case queued behind it."""
         self._start()
         adopt = self._known is not None and self.adopts
-        first = {"op": "adopt", "known": self._known} if adopt else {"op": "info"}
+        first = Request("adopt", known=self._known) if adopt else Request("info")
         self._transmit(_Sent("", first, starts="after a crash" if after_crash else "fresh"))
 
     def _started(self) -> None:
@@ -255,7 +257,7 @@ class Executor:
             if len(self._batch) >= self.batch:
                 self._batch = []
             sent.before = tuple(self._batch)
-            sent.message["batch"] = "keep" if self._batch else "new"
+            sent.message = replace(sent.message, batch="keep" if self._batch else "new")
             self._batch.append(sent.case_id)
         sent.at = time.perf_counter()
         self._sent.append(sent)
@@ -278,7 +280,7 @@ class Executor:
             result = self._read(start + self.case_timeout - time.perf_counter(), start, self.case_timeout)
         self._sent.popleft()
         if head.batched:
-            result.batch = head.before
+            result = replace(result, batch=head.before)
         self._answered_at = time.perf_counter()
         # ended: the reply's read ended the child (a timeout, its death, a garbled reply)
         ended = self._proc is None or result.status in (Reply.CRASH, Reply.TIMEOUT)
@@ -319,7 +321,7 @@ class Executor:
                 return (f"no CPU for {now - progress:.1f} s and no result ({cpu - first:.1f} s of CPU "
                         f"in {now - start:.1f} s): a deadlock")
 
-    def _request(self, message: dict[str, Any], timeout: float) -> Result:
+    def _request(self, message: Request, timeout: float) -> Result:
         """One synchronous request (nothing else in flight), starting the child if needed."""
         if self._proc is None:
             self._start()
@@ -332,7 +334,7 @@ class Executor:
 
     def _read(self, timeout: float, start: float, allowed: float) -> Result:
         try:
-            reply, observation = protocol.recv_reply(self._fd("stdout"), max(0.0, timeout))
+            reply = protocol.recv_reply(self._fd("stdout"), max(0.0, timeout), since=start)
         except protocol.BadReply as exc:    # the pipe is out of step: a fresh child takes what is queued
             self._kill()
             return Result(Reply.ERROR, f"garbled reply from the child (child killed; no verdict on the driver): {exc}",
@@ -344,9 +346,7 @@ class Executor:
                           duration=time.perf_counter() - start)
         except protocol.ChildGone:
             return self._gone(start)
-        return Result(Reply.parse(reply.get("status")), printable(reply.get("message", "")), observation,
-                      reply.get("duration", time.perf_counter() - start), info=reply.get("info"),
-                      known=reply.get("known"))
+        return replace(reply, message=printable(reply.message))
 
     def _gone(self, start: float) -> Result:
         """The result where the child closed its pipe without a reply: how it ended, and whose
@@ -381,7 +381,7 @@ class Executor:
         if self._info is None:
             # The first child creates its contexts here, so start-up does not count against a case;
             # a fresh child after it answers its `adopt` ahead of its first case (`_replace`).
-            result = self._request({"op": "info"}, START_TIMEOUT)
+            result = self._request(Request("info"), START_TIMEOUT)
             if result.status is not Reply.OK:
                 return result
             self._info, self._known = result.info, result.known
@@ -456,7 +456,7 @@ class ExecutorGroup:
 @dataclass
 class _Sent:
     case_id: str
-    message: dict[str, Any]
+    message: Request
     at: float = 0.0                         # when it was written to the child
     alone: bool = False                     # nothing may be queued behind it
     last: bool = False                      # the child is retired once it has answered
@@ -494,4 +494,4 @@ def not_under_test(target: Target, started: Result, mesa: MesaBuild | None = Non
     exploration."""
     if started.status is not Reply.OK:
         return f"cannot start: {(started.message or str(started.status)).splitlines()[0]}"
-    return target.wrong_driver(started.info or {}, mesa)
+    return target.wrong_driver(started.info or Facts(), mesa)

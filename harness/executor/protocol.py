@@ -9,7 +9,8 @@ ever sliced out and read as numbers (np.frombuffer), and a reply whose lengths d
 refused whole (BadReply, naming what was received: the executor then kills the child, whose
 pipe is out of step, and the case is `error`). Requests (executor to child) are pickles: both ends are this harness on
 one interpreter, and a request costs a third of its JSON as a pickle
-(docs/decisions.md#pickle-requests).
+(docs/decisions.md#pickle-requests). A request is a Request; a reply is a
+harness.model.status.Result in its JSON form, decoded here (`recv_reply`) and nowhere else.
 """
 from __future__ import annotations
 
@@ -19,11 +20,14 @@ import pickle
 import select
 import struct
 import time
+from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from harness.base.profiling import section
 from harness.base.errors import CaseOutcome, HarnessFault
-from harness.model.observation import Observation
+from harness.model.case import Case
+from harness.model.facts import Known
+from harness.model.status import Result
 
 _HEADER = struct.Struct(">I")
 _PICKLE = pickle.HIGHEST_PROTOCOL
@@ -32,6 +36,17 @@ _PICKLE = pickle.HIGHEST_PROTOCOL
 # or more for any printable ASCII.
 MAX_REPLY = 1 << 28
 SHOWN = 120                 # bytes of a refused reply quoted in its message
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the executor asks its child. `op`: "info" (the first request: start, and answer the
+    target's facts), "adopt" (a replacement child's first: start, taking `known`, the first child's
+    facts), "run" (`case`; `batch`: "new" or "keep", in the child's batch context, or "" alone)."""
+    op: str
+    case: Case | None = None
+    batch: str = ""
+    known: Known | None = None
 
 
 class ChildGone(CaseOutcome):
@@ -66,15 +81,19 @@ def recv(fd: int, timeout: float | None = None) -> tuple[dict[str, Any], list[by
                 raise BadReply(f"{exc}; received {received(body)}") from None
 
 
-def recv_reply(fd: int, timeout: float | None = None) -> tuple[dict[str, Any], Observation | None]:
-    """A reply and its observation decoded (recv), within `timeout` seconds; BadReply for a reply
-    whose message or observation is not one."""
+def send_reply(fd: int, result: Result) -> None:
+    """A child's reply: the result's JSON, its observation's bytes raw after it."""
+    blobs: list[bytes] = []
+    send(fd, result.to_json(packer(blobs)), blobs)
+
+
+def recv_reply(fd: int, timeout: float | None = None, since: float | None = None) -> Result:
+    """A reply decoded (recv), within `timeout` seconds; BadReply for one that is not a Result's
+    JSON. One that names no duration took the time since `since` (time.perf_counter; 0 if None)."""
     reply, blobs = recv(fd, timeout)
-    data = reply.get("observation")
+    took = 0.0 if since is None else time.perf_counter() - since
     try:
-        if not isinstance(reply.get("message", ""), str):
-            raise TypeError(f"a message of type {type(reply['message']).__name__}")
-        return reply, None if data is None else Observation.from_json(data, unpacker(blobs))
+        return Result.from_json(reply, unpacker(blobs), took)
     except (ValueError, KeyError, TypeError, AttributeError) as exc:    # the shapes JSON can take instead
         raise BadReply(f"a reply that is not one ({exc}); received {received(json.dumps(reply).encode())}") from None
 
@@ -123,15 +142,17 @@ def unpacker(blobs: list[bytes]) -> Callable[[Any], bytes]:
     return unpack
 
 
-def send_request(fd: int, message: dict[str, Any]) -> None:
-    _write(fd, pickle.dumps(message, protocol=_PICKLE))
+def send_request(fd: int, request: Request) -> None:
+    _write(fd, pickle.dumps(request, protocol=_PICKLE))
 
 
-def recv_request(fd: int) -> dict[str, Any]:
+def recv_request(fd: int) -> Request:
     body = _read(fd, None)
     with section("pickle.loads"):
-        request: dict[str, Any] = pickle.loads(body)
-        return request
+        request = pickle.loads(body)
+    if not isinstance(request, Request):
+        raise TypeError(f"a request of type {type(request).__name__}")
+    return request
 
 
 def _write(fd: int, *body: bytes) -> None:

@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
 
 from harness.backends import registry
 from harness.base.errors import UsageError
+from harness.model.facts import Facts
 from harness.base.config import (RUN_PATHS, MesaBuild, VkIndexUint8, VkListRestart, VkPatchPath, VkPath, VkPaths,
                                  VkPointSize, VkRestartIndex, VkVertexInput)
 
@@ -48,14 +48,14 @@ class Target:
         """Whether its backend can run cases batched, several in one context (harness/executor/batch.py)."""
         return registry.batches(self.backend)
 
-    def wrong_driver(self, facts: dict[str, Any], build: MesaBuild | None = None) -> str:
+    def wrong_driver(self, facts: Facts, build: MesaBuild | None = None) -> str:
         """'' if the child's driver is this target's (and, with a --mesa build, from it), else why not."""
-        renderer = facts.get("renderer", "")
+        renderer = facts.renderer
         if self.renderer and not re.search(self.renderer, renderer):
             return (f"the renderer is {renderer!r}, not this target's driver (expected /{self.renderer}/); "
                     f"check the environment (__EGL_VENDOR_LIBRARY_FILENAMES, VK_DRIVER_FILES)")
         if build is not None and self.mesa:
-            return build.check_loaded(facts)
+            return build.check_loaded(facts.mesa, facts.mesa_libraries)
         return ""
 
     def environment(self, base: dict[str, str], build: MesaBuild | None = None) -> dict[str, str]:

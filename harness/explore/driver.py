@@ -10,7 +10,6 @@ run core judges that answer as it would the child's."""
 from __future__ import annotations
 
 import contextlib
-from typing import Any
 
 from harness.backends import version_refusal
 from harness.base import config
@@ -21,6 +20,7 @@ from harness.executor.batch import Batched
 from harness.executor.executor import not_under_test
 from harness.executor import targets as targets_mod
 from harness.model.case import Case
+from harness.model.facts import Facts
 from harness.model.status import Reply, Result, Verdict
 from harness.base.errors import UsageError
 
@@ -33,11 +33,11 @@ class TargetUnavailable(UsageError, RuntimeError):
     pass
 
 
-def refusal(case: Case, facts: dict[str, Any]) -> str:
+def refusal(case: Case, facts: Facts) -> str:
     """The skip message the target's child would answer `case` with before drawing anything,
     from its facts (core.facts_of) alone; '' where it would run it (or the facts do not say)."""
-    profile = facts.get("profiles", {}).get(case.requires.profile)
-    if not profile or "version_number" not in profile or "version" not in profile:
+    profile = facts.profiles.get(case.requires.profile)
+    if profile is None or not profile.version:
         return ""
     return version_refusal(case.requires, profile)
 

@@ -27,6 +27,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
 from harness.base import config
 from harness.base.errors import UsageError
@@ -110,11 +111,11 @@ class Build:
             return f"the Mesa in {self.root} has no lavapipe (libvulkan_lvp.so)"
         return ""
 
-    def check_loaded(self, facts: dict) -> str:
-        """'' if the child's driver came from this build, else one line naming what loaded."""
-        libraries = facts.get("mesa_libraries", [])
+    def check_loaded(self, reported: str, libraries: Sequence[str]) -> str:
+        """'' if the child's driver came from this build, else one line naming what loaded: `reported`,
+        the Mesa version the driver reports, and `libraries`, the Mesa libraries the child mapped
+        (harness.model.facts.Facts' mesa and mesa_libraries)."""
         foreign = [lib for lib in libraries if not any(_under(lib, Path(r)) for r in (self.root, *self.also))]
-        reported = facts.get("mesa", "")
         if foreign:
             return (f"loaded {', '.join(foreign)} ({_describe(reported)}), not only Mesa {self.version} "
                     f"from {self.root}")

@@ -27,7 +27,8 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
-from harness.model.observation import Observation
+from harness.model.facts import Facts, Known
+from harness.model.observation import Observation, Pack, Unpack
 
 
 class Status(enum.StrEnum):
@@ -145,22 +146,66 @@ class Change(enum.Enum):
         return cls.NEW_FLAKE if old is Status.PASS and new in (Status.FLAKE, Status.ORDER_DEPENDENT) else cls.UNCHANGED
 
 
-@dataclass
+@dataclass(frozen=True)
 class Result:
-    """What the executor got for one case: a Reply, the child's message, its observation (for
-    an `info` request: the target's facts instead), and how long the case ran in the child."""
+    """What the executor got for one request: the child's reply, or the executor's own verdict on
+    a child that gave none (a hang, a death, a garbled reply). A Reply, the message, the observation
+    (for a run that drew), how long the request ran in the child, and for a first request (`info`
+    or `adopt`): the target's facts (`info`) and what a replacement child adopts (`known`).
+
+    Its JSON form, the reply on the child's pipe (harness/executor/protocol.py): {"status": name,
+    "message": text, "observation": Observation's form, "duration": seconds, "info": Facts' form,
+    "known": Known's form, "batch": [case id, ...]}, each key but "status" only where it says
+    something (a message not '', a duration not 0, ...). "batch" never crosses the pipe: the
+    executor adds it (harness/executor/batch.py)."""
     status: Reply
     message: str = ""
     observation: Observation | None = None
-    duration: float = 0.0
+    duration: float = 0.0                   # 0: not measured (a reply without a "duration")
     batch: tuple[str, ...] | None = None    # batched: the cases run before it in its context; None: alone
-    info: dict[str, Any] | None = None      # an `info` reply: renderer, versions, limits
-    known: dict[str, Any] | None = None     # an `info` reply: the facts a replacement child adopts
+    info: Facts | None = None               # an `info` reply: renderer, versions, limits
+    known: Known | None = None              # an `info` reply: the facts a replacement child adopts
 
     def __post_init__(self) -> None:
-        self.status = Reply.parse(self.status)          # a plain name becomes its Reply
-        if isinstance(self.observation, dict):          # the child's JSON becomes its Observation
-            self.observation = Observation.from_json(self.observation)
+        object.__setattr__(self, "status", Reply.parse(self.status))    # a plain name becomes its Reply
+        if isinstance(self.observation, dict):          # an observation's JSON becomes its Observation
+            object.__setattr__(self, "observation", Observation.from_json(self.observation))
+
+    def to_json(self, pack: Pack | None = None) -> dict[str, Any]:
+        """The result's JSON object; an observation's bytes as `pack` makes them (base64 if None)."""
+        out: dict[str, Any] = {"status": self.status.value}
+        if self.message:
+            out["message"] = self.message
+        if self.observation is not None:
+            out["observation"] = self.observation.to_json(pack)
+        if self.duration:
+            out["duration"] = self.duration
+        if self.info is not None:
+            out["info"] = self.info.to_json()
+        if self.known is not None:
+            out["known"] = self.known.to_json()
+        if self.batch is not None:
+            out["batch"] = list(self.batch)
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any, unpack: Unpack | None = None, duration: float = 0.0) -> "Result":
+        """The result of its JSON object (a reply's bytes taken by `unpack`, base64 if None);
+        `duration`: its duration where it names none. An unknown status is the harness's error;
+        TypeError, ValueError or KeyError where the object is not a result."""
+        if not isinstance(data, dict):
+            raise TypeError(f"a reply of type {type(data).__name__}")
+        message = data.get("message", "")
+        if not isinstance(message, str):
+            raise TypeError(f"a message of type {type(message).__name__}")
+        took = data.get("duration", duration)
+        if isinstance(took, bool) or not isinstance(took, (int, float)):
+            raise TypeError(f"a duration of type {type(took).__name__}")
+        observation, info, known, batch = (data.get(key) for key in ("observation", "info", "known", "batch"))
+        return cls(Reply.parse(data.get("status")), message,
+                   None if observation is None else Observation.from_json(observation, unpack), took,
+                   None if batch is None else tuple(str(case_id) for case_id in batch),
+                   None if info is None else Facts.from_json(info), None if known is None else Known.from_json(known))
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ import json
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterator, Protocol, cast
+from typing import Iterator, Protocol, cast
 
 from harness.run import baseline, export, gpu_hangs, policy
 from harness.base import profiling
@@ -26,6 +26,7 @@ from harness.executor.batch import Batched, audited, describe
 from harness.base.config import AUDIT, RunSettings
 from harness.executor.executor import Executor, ExecutorGroup
 from harness.model.outcome import Outcome, Record
+from harness.model.facts import Facts
 from harness.model.status import Result, Status, Verdict
 
 __all__ = ["RunSettings", "Rules", "Record", "Runner", "run_case", "runner", "where", "facts_of", "confirm", "make_runner"]
@@ -69,16 +70,16 @@ class Rules:
         return audited(case_id, self.audit_seed, self.audit)
 
 
-def facts_of(runner: Runner) -> dict[str, Any]:
-    """The target's renderer, version and Mesa, from its child ({} if it did not start)."""
-    return runner.info().info or {}
+def facts_of(runner: Runner) -> Facts:
+    """The target's renderer, version and Mesa, from its child (Facts() if it did not start)."""
+    return runner.info().info or Facts()
 
 
-def where(target: str, facts: dict[str, Any]) -> str:
+def where(target: str, facts: Facts) -> str:
     """How a message names the target: 'zink: zink (llvmpipe ...), 4.6 ..., Mesa 26.2.6'."""
-    text = f"{target}: {facts.get('renderer', '?')}, {facts.get('version', '?')}"
-    if facts.get("mesa") and f"Mesa {facts['mesa']}" not in text:
-        text += f", Mesa {facts['mesa']}"           # the Vulkan layer's version names the layer
+    text = f"{target}: {facts.renderer or '?'}, {facts.version or '?'}"
+    if facts.mesa and f"Mesa {facts.mesa}" not in text:
+        text += f", Mesa {facts.mesa}"              # the Vulkan layer's version names the layer
     return text
 
 
@@ -101,12 +102,12 @@ def run_case(case: Case, target: str, runner: Runner, rules: Rules = Rules()) ->
     reruns = (verdict.judge(case, alone(case), place) for _ in range(rules.flake_retries))
     outcome, message = policy.decide(first, expected, reruns=reruns,
                                      flakes=baseline.matching_flakes(rules.flakes, case.id, target))
-    message = gpu_hangs.after(outcome.status, message, case.id, target, facts.get("renderer", ""))
+    message = gpu_hangs.after(outcome.status, message, case.id, target, facts.renderer)
     return Record(id=case.id, target=target, outcome=outcome, message=message,
                   expected=expected.name if expected is not None else "",
-                  duration=round(result.duration, 4), renderer=facts.get("renderer", ""),
-                  gl_version=facts.get("version", ""), mesa=facts.get("mesa", ""),
-                  platform=facts.get("platform", ""), reproducer=reproducer)
+                  duration=round(result.duration, 4), renderer=facts.renderer,
+                  gl_version=facts.version, mesa=facts.mesa,
+                  platform=facts.platform, reproducer=reproducer)
 
 
 def confirm(case: Case, result: Result, batched: Verdict, runner: RunsAlone, place: str, rules: Rules) -> tuple[Verdict, Result]:

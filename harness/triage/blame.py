@@ -26,6 +26,7 @@ from harness.base import config
 from harness.base.config import RunSettings, VkPath, VkPaths
 from harness.executor.settings import settings
 from harness.executor.executor import Executor, probe
+from harness.model.facts import Facts
 from harness.model.status import Reply
 from harness.oracle.verdict import judge
 
@@ -61,7 +62,7 @@ def _zink_watched(target: targets_mod.Target, folder: Path) -> targets_mod.Targe
 def _other_vulkan(build) -> bool:
     """Whether zink-system reaches a Vulkan driver other than lavapipe on this machine."""
     result = probe(targets_mod.get("zink-system"), mesa=build)
-    return result.status is Reply.OK and "llvmpipe" not in (result.info or {}).get("renderer", "")
+    return result.status is Reply.OK and "llvmpipe" not in (result.info or Facts()).renderer
 
 
 def setups(build, others: tuple = ()) -> list[Setup]:
@@ -127,15 +128,15 @@ def _once(case: Case, target: targets_mod.Target, setup: Setup, build, base: Run
         if info.status is not Reply.OK:
             first = (info.message or info.status.value).splitlines()[0]
             return Row(setup.name, row_mesa, "error", f"did not start: {first}")
-        facts = info.info
+        facts = info.info or Facts()
         verdict = judge(case, executor.run(case), setup.target.name)
     finally:
         executor.close()
     message, validation = verdict.message, ""
     if message.startswith(VALIDATION_PREFIX):       # the layer's own rows: --vk-validation failed the case
         validation = message.splitlines()[1] if len(message.splitlines()) > 1 else message
-    return Row(setup.name, facts.get("mesa") or row_mesa, verdict.status.value,
-               _first_line(message), validation[:300], renderer=facts.get("renderer", ""))
+    return Row(setup.name, facts.mesa or row_mesa, verdict.status.value,
+               _first_line(message), validation[:300], renderer=facts.renderer)
 
 
 def _first_line(message: str) -> str:
@@ -209,7 +210,7 @@ def gather(case: Case, plans: list[MesaPlan], base: RunSettings = TRIAGE, runs: 
 
 def _zinks_path(build) -> str:
     result = probe(targets_mod.get("lavapipe"), mesa=build, vk_paths=VkPaths())
-    return (result.info or {}).get("vk_path", "") if result.status is Reply.OK else ""
+    return (result.info or Facts()).vk_paths.get("vk_path", "") if result.status is Reply.OK else ""
 
 
 def save(path: Path, evidence: dict[str, list[Row]]) -> None:

@@ -54,6 +54,7 @@ import numpy as np
 
 from harness.backends import BackendError, registry
 from harness.executor import targets
+from harness.model.facts import Facts, Known
 from harness.model.observation import Observation, Step
 
 PLUGIN = str(Path(__file__).resolve())      # as $HARNESS_PLUGINS names it
@@ -143,15 +144,14 @@ class FaultBackend:
     def from_options(cls, options) -> "FaultBackend":
         return cls(os.environ.get("HARNESS_FAULT_MARK", ""))
 
-    def info(self) -> dict:
+    def info(self) -> Facts:
         self._starting()
-        return {"renderer": "fault injector", "vendor": "harness", "version": "0", "platform": "none",
-                "profiles": {}}
+        return Facts(renderer="fault injector", vendor="harness", version="0", platform="none")
 
-    def known(self) -> dict:
-        return {"profiles": {}}
+    def known(self) -> Known:
+        return Known()
 
-    def adopt(self, known: dict) -> None:
+    def adopt(self, known: Known) -> None:
         """A replacement child's start (executor.py): the start fault as in `info`."""
         self._starting()
 
@@ -204,14 +204,14 @@ class FaultyGL:
         return cls(os.environ.get("HARNESS_FAULTS", ""), os.environ.get("HARNESS_FAULT_SHARED_CONTEXT") == "1",
                    os.environ.get("HARNESS_FAULT_MARK", ""))
 
-    def info(self) -> dict:
+    def info(self) -> Facts:
         info = self.gl.info()
-        return info | {"renderer": f"{info['renderer']} + injected faults"}
+        return dataclasses.replace(info, renderer=f"{info.renderer} + injected faults")
 
-    def known(self) -> dict:
+    def known(self) -> Known:
         return self.gl.known()
 
-    def adopt(self, known: dict) -> None:
+    def adopt(self, known: Known) -> None:
         self.gl.adopt(known)
 
     batches = True
@@ -257,7 +257,7 @@ class FaultyVK:
             raise BackendError(f"unknown HARNESS_VK_FAULT {fault!r}; known: {', '.join(VK_FAULTS)}")
         return cls(VKBackend.from_options(options), fault, os.environ.get("HARNESS_FAULTS", ""))
 
-    def info(self) -> dict:
+    def info(self) -> Facts:
         return self.backend.info()
 
     def run(self, case) -> Observation:

@@ -12,12 +12,11 @@ from harness.backends import Skip, readback_bytes
 from harness.backends.gl.objects import Objects
 from harness.backends.gl.programs import text
 from harness.model.case import Case, Read, Readback, step_state
+from harness.model.facts import Profile
 from harness.model.observation import Answers, Step
 
-Facts = dict[str, Any]                      # a profile's version, extensions and limits
 
-
-def read_step(GL: Any, case: Case, step: Read, facts: Facts) -> Step:
+def read_step(GL: Any, case: Case, step: Read, facts: Profile) -> Step:
     """What a Read step reads back at its point of the script."""
     observed = Step(counts=read_counters(GL, case, facts) if step.counters else {})
     if step.image:
@@ -56,9 +55,9 @@ def atomic_counter_buffer(GL: Any, count: int, made: Objects) -> None:
     GL.glBindBufferBase(GL.GL_ATOMIC_COUNTER_BUFFER, 0, made.last())
 
 
-def read_counters(GL: Any, case: Case, facts: Facts) -> dict[str, int]:
+def read_counters(GL: Any, case: Case, facts: Profile) -> dict[str, int]:
     count = case.readback.atomic_counters
-    if tuple(facts["version_number"]) >= (4, 2):
+    if facts.version_number >= (4, 2):
         # shader atomic counter writes reach GetBufferSubData after this barrier (GL 4.6, 7.13.2)
         GL.glMemoryBarrier(GL.GL_BUFFER_UPDATE_BARRIER_BIT)
     raw = GL.glGetBufferSubData(GL.GL_ATOMIC_COUNTER_BUFFER, 0, 4 * count)
@@ -66,7 +65,7 @@ def read_counters(GL: Any, case: Case, facts: Facts) -> dict[str, int]:
     return {f"atomic counter {i}": int(v) for i, v in enumerate(values)}
 
 
-def program_query(GL: Any, query: Any, facts: Facts) -> Answers | None:
+def program_query(GL: Any, query: Any, facts: Profile) -> Answers | None:
     """What shader_runner's `active uniform` / `verify program_interface_query` reads of the
     program in use: the property of the active uniform or resource whose name GL lists as
     `query.name`, by every call that answers it ({call: value}); None: no such name."""
@@ -84,7 +83,7 @@ def program_query(GL: Any, query: Any, facts: Facts) -> Answers | None:
                 answers["glGetActiveUniform"] = int(also)
             return answers
         return None
-    if "GL_ARB_program_interface_query" not in facts["extensions"] and tuple(facts["version_number"]) < (4, 3):
+    if "GL_ARB_program_interface_query" not in (facts.extensions or ()) and facts.version_number < (4, 3):
         raise Skip("program_interface_query needs GL 4.3 or GL_ARB_program_interface_query")
     interface = getattr(GL, query.interface)
     count = np.zeros(1, dtype=np.int32)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import re
+from dataclasses import replace
 from typing import Any, Callable
 
 import numpy as np
@@ -27,6 +28,7 @@ from harness.base.errors import HarnessFault
 from harness.base.profiling import section
 from harness.model.case import (CallList, Case, Clear, DeleteList, Dispatch, Draw, Link, NewList, Read,
                                 Step as CaseStep, step_draw, step_state)
+from harness.model.facts import Facts, Known, Profile
 from harness.model.glfacts import INDEX_TYPES
 from harness.model.observation import XFB_VERTICES, Observation, Step, record_dtype
 
@@ -54,7 +56,7 @@ class GLBackend:
         self.calls = Calls()                # the hot calls, past PyOpenGL's wrappers
         self.program_cache = program_cache
         self._contexts = open_contexts(platform, egl_device_only)
-        self._facts: dict[str, dict[str, Any]] = {}     # profile -> version, extensions, limits
+        self._facts: dict[str, Profile] = {}            # profile -> version, extensions, limits
         self._programs = linking.ProgramCache()
 
     @classmethod
@@ -62,7 +64,7 @@ class GLBackend:
         return cls(options.gl_platform, options.program_cache, options.egl_platform == "device")
 
     # -- context facts -------------------------------------------------------------------
-    def _use(self, profile: str) -> dict[str, Any]:
+    def _use(self, profile: str) -> Profile:
         self._contexts.use(profile)
         if profile not in self._facts:
             self._facts[profile] = self._query_facts(profile)
@@ -80,39 +82,38 @@ class GLBackend:
             raise BackendError(f"cannot make a {FB_SIZE}x{FB_SIZE} RGBA8 framebuffer: status {hex(status)}")
         GL.glViewport(0, 0, FB_SIZE, FB_SIZE)     # a context without a surface starts with a 0x0 viewport
 
-    def _query_facts(self, profile: str) -> dict[str, Any]:
+    def _query_facts(self, profile: str) -> Profile:
         GL = self.gl
         version = GL.glGetString(GL.GL_VERSION).decode()
         match = re.match(r"(\d+)\.(\d+)", version)
         assert match is not None, version
         names = LIMITS + (COMPAT_LIMITS if profile == "compat" else ())
         count = GL.glGetIntegerv(GL.GL_NUM_EXTENSIONS)
-        return {
-            "renderer": GL.glGetString(GL.GL_RENDERER).decode(),
-            "vendor": GL.glGetString(GL.GL_VENDOR).decode(),
-            "version": version,
-            "version_number": [int(match[1]), int(match[2])],
-            "glsl_version": GL.glGetString(GL.GL_SHADING_LANGUAGE_VERSION).decode(),
-            "limits": {n: int(GL.glGetIntegerv(getattr(GL, n))) for n in names},
-            "extensions": sorted(GL.glGetStringi(GL.GL_EXTENSIONS, i).decode() for i in range(count)),
-        }
+        return Profile(
+            renderer=GL.glGetString(GL.GL_RENDERER).decode(),
+            vendor=GL.glGetString(GL.GL_VENDOR).decode(),
+            version=version,
+            version_number=(int(match[1]), int(match[2])),
+            glsl_version=GL.glGetString(GL.GL_SHADING_LANGUAGE_VERSION).decode(),
+            limits={n: int(GL.glGetIntegerv(getattr(GL, n))) for n in names},
+            extensions=tuple(sorted(GL.glGetStringi(GL.GL_EXTENSIONS, i).decode() for i in range(count))),
+        )
 
-    def info(self) -> dict[str, Any]:
-        profiles = {p: {k: v for k, v in self._use(p).items() if k != "extensions"}
-                    for p in PROFILES}
+    def info(self) -> Facts:
+        profiles = {p: replace(self._use(p), extensions=None) for p in PROFILES}
         core = profiles["core"]
-        return {"renderer": core["renderer"], "vendor": core["vendor"], "version": core["version"],
-                "platform": self._contexts.platform, "profiles": profiles}
+        return Facts(renderer=core.renderer, vendor=core.vendor, version=core.version,
+                     platform=self._contexts.platform, profiles=profiles)
 
-    def known(self) -> dict[str, Any]:
+    def known(self) -> Known:
         """What a replacement child of the same target, options and environment adopts instead
         of querying (harness/executor/child.py): every profile's facts, extensions included."""
-        return {"facts": {p: self._facts.get(p) or self._use(p) for p in PROFILES}}
+        return Known({p: self._facts.get(p) or self._use(p) for p in PROFILES})
 
-    def adopt(self, known: dict[str, Any]) -> None:
+    def adopt(self, known: Known) -> None:
         """Take another child's `known()` as this context's facts: nothing is queried, and each
         profile's long-lived context is made when a case of it first runs (`_use`)."""
-        self._facts = {profile: dict(facts) for profile, facts in known["facts"].items()}
+        self._facts = dict(known.profiles)
 
     # -- running a case ------------------------------------------------------------------
     batches = True                          # runs batched cases (harness/executor/batch.py): `batch`

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import traceback
-from typing import Any
+from dataclasses import replace
+from typing import Any, Mapping
 
 import numpy as np
 import vulkan as vk
@@ -27,6 +28,7 @@ from harness.backends.vk.tcs import passthrough_tcs
 from harness.backends.vk.program import check_translations
 from harness.backends.vk.translate import Program, locations_used, translate
 from harness.model import glfacts
+from harness.model.facts import Facts, Profile
 from harness.model.case import (CallList, Case, Clear, DeleteList, Dispatch, Draw, Link, NewList, Read, SetState,
                                 Step as CaseStep, step_label, step_state)
 from harness.model.observation import XFB_VERTICES, Observation, Step, record_dtype
@@ -80,7 +82,7 @@ class VKBackend:
         list_restart, restart_index, uint8 = (c.path for c in self.assembly)
         return assembly.Paths(list_restart, restart_index, uint8, self.without)
 
-    def _facts(self) -> dict[str, Any]:
+    def _facts(self) -> Profile:
         d, lim = self.dev, self.dev.limits
         p = d.properties
         api = f"{p.apiVersion >> 22}.{(p.apiVersion >> 12) & 0x3FF}"
@@ -111,24 +113,25 @@ class VKBackend:
             "GL_MAX_TEXTURE_COORDS": 8, "GL_MAX_GEOMETRY_OUTPUT_VERTICES": lim.maxGeometryOutputVertices,
             "GL_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION": assembly.QUADS_FOLLOW,
         }
-        return {"renderer": f"harness Vulkan layer on {p.deviceName} (Vulkan {api})",
-                "vendor": "gl-layer-harness", "version": f"4.6 (harness Vulkan layer, Vulkan {api})",
-                "driver_info": d.driver_info,
-                "version_number": [4, 6], "glsl_version": "4.60", "limits": limits,
-                "extensions": sorted(extensions)}
+        return Profile(renderer=f"harness Vulkan layer on {p.deviceName} (Vulkan {api})",
+                       vendor="gl-layer-harness", version=f"4.6 (harness Vulkan layer, Vulkan {api})",
+                       driver_info=d.driver_info,
+                       version_number=(4, 6), glsl_version="4.60", limits=limits,
+                       extensions=tuple(sorted(extensions)))
 
-    def info(self) -> dict[str, Any]:
-        facts = {k: v for k, v in self.facts.items() if k != "extensions"}
+    def info(self) -> Facts:
+        facts = replace(self.facts, extensions=None)
         without = ", ".join(sorted(self.without)) or "none"
-        return {"renderer": facts["renderer"], "vendor": facts["vendor"], "version": facts["version"],
-                "driver_info": facts["driver_info"], "vk_path": self.path.path, "vk_patch_path": self.patch_path.path,
-                "vk_vertex_input": self.vertex_input.path, "vk_point_size": self.point_size.path,
-                **{f"vk_{c.area.replace('-', '_')}": c.path for c in self.assembly},
-                "platform": f"Vulkan, {self.path.describe()}, {self.patch_path.describe()}, "
-                            f"{self.vertex_input.describe()}, {self.point_size.describe()}, "
-                            f"{', '.join(c.describe() for c in self.assembly)}, "
-                            f"translations switched off: {without}",
-                "profiles": {"core": facts, "compat": facts}}
+        return Facts(renderer=facts.renderer, vendor=facts.vendor, version=facts.version,
+                     driver_info=facts.driver_info,
+                     vk_paths={"vk_path": self.path.path, "vk_patch_path": self.patch_path.path,
+                               "vk_vertex_input": self.vertex_input.path, "vk_point_size": self.point_size.path,
+                               **{f"vk_{c.area.replace('-', '_')}": c.path for c in self.assembly}},
+                     platform=f"Vulkan, {self.path.describe()}, {self.patch_path.describe()}, "
+                              f"{self.vertex_input.describe()}, {self.point_size.describe()}, "
+                              f"{', '.join(c.describe() for c in self.assembly)}, "
+                              f"translations switched off: {without}",
+                     profiles={"core": facts, "compat": facts})
 
     # -- running a case -----------------------------------------------------------------------
     def run(self, case: Case) -> Observation:
@@ -227,14 +230,14 @@ class _CaseRun:
                          for shaders in (case.shaders,) + case.programs]
         self.translated = [translate(program) for program in self.programs]
         for program in self.programs:
-            self._check_link(program, backend.facts["limits"])
+            self._check_link(program, backend.facts.limits)
         self.patch_vertices, self.outer, self.inner = 3, (1.0,) * 4, (1.0, 1.0)
         self.uniform_values: dict[str, tuple[str, Any]] = {}            # glUniform* values set so far
         self.res = CaseResources(self.dev, backend.shared, case)
         if self.res.keep:
             self.dev.one_shot(lambda cmd: recording.clear(cmd, self.res.image, (0.0, 0.0, 0.0, 0.0), first=True))
 
-    def _check_link(self, program: Program, limits: dict[str, int]) -> None:
+    def _check_link(self, program: Program, limits: Mapping[str, int]) -> None:
         """The GL link-time limit: varyings (the layer's legacy slots included) must fit."""
         used = 4 * locations_used(program)
         if used > limits["GL_MAX_VARYING_COMPONENTS"]:

@@ -10,7 +10,10 @@ from conftest import fault_case
 from faults import FAULT
 
 from harness.executor.executor import Executor, ExecutorGroup, death_status
-from harness.model.status import Reply
+from harness.backends import AdoptingBackend
+from harness.executor.protocol import Request
+from harness.model.facts import Facts, Known, Profile
+from harness.model.status import Reply, Result
 from harness.executor.targets import Target
 from harness.oracle.verdict import judge
 
@@ -315,7 +318,7 @@ def test_a_fresh_child_does_not_hold_up_send_and_its_start_is_not_the_cases():
         assert executor.pending == 1 and executor.holds(after.id)
         result = executor.run(after)
         assert judge(after, result, "llvmpipe").status == "pass", result.message
-        assert not executor._sent and executor.info().info["renderer"].startswith("llvmpipe")
+        assert not executor._sent and executor.info().info.renderer.startswith("llvmpipe")
     finally:
         executor.close()
 
@@ -362,13 +365,13 @@ def test_a_replacement_child_adopts_the_first_childs_facts_and_answers_as_a_firs
     try:
         assert replaced.info().status is Reply.OK and alone.info().status is Reply.OK
         handed, queried = replaced._known, alone._known
-        assert handed is not None and sorted(handed["facts"]) == ["compat", "core"]
+        assert handed is not None and sorted(handed.profiles) == ["compat", "core"]
         assert handed == queried
-        assert all(len(facts["extensions"]) > 100 and facts["limits"] for facts in handed["facts"].values())
+        assert all(len(facts.extensions or ()) > 100 and facts.limits for facts in handed.profiles.values())
         assert replaced.run(last).status is Reply.OK and replaced.pid is None
         replaced.send(cases[0])
-        assert [sent.message["op"] for sent in replaced._sent] == ["adopt", "run"]
-        assert replaced._sent[0].message["known"] == queried
+        assert [sent.message.op for sent in replaced._sent] == ["adopt", "run"]
+        assert replaced._sent[0].message.known == queried
         results = [(replaced.run(case), alone.run(case)) for case in cases]
         for case, (mine, theirs) in zip(cases, results):
             assert (mine.status, mine.message) == (theirs.status, theirs.message), case.id
@@ -378,7 +381,7 @@ def test_a_replacement_child_adopts_the_first_childs_facts_and_answers_as_a_firs
         assert all(judge(case, mine, "llvmpipe").status == "pass" for case, (mine, _) in zip(cases[:3], results))
         if results[3][0].status is Reply.SKIP:             # a driver without GL 4.6
             assert "needs GL 4.6" in results[3][0].message
-        assert replaced.info().info["profiles"] == alone.info().info["profiles"]     # kept from the first child
+        assert replaced.info().info.profiles == alone.info().info.profiles     # kept from the first child
     finally:
         replaced.close()
         alone.close()
@@ -394,7 +397,7 @@ def test_a_groups_other_executors_adopt_the_first_ones_facts():
         group.send(named("none", "one", value=1, expected=1))
         group.send(named("none", "two", value=2, expected=2))
         first, second = group._members
-        assert second._sent[0].message == {"op": "adopt", "known": first._known} and first._known == {"profiles": {}}
+        assert second._sent[0].message == Request("adopt", known=first._known) and first._known == Known()
         for name, value in (("one", 1), ("two", 2)):
             assert judge(named("none", name, value=value, expected=value),
                          group.run(named("none", name, value=value, expected=value)), "fault").status == "pass"
@@ -430,26 +433,31 @@ def test_a_childs_first_reply_says_whether_it_started_whichever_request_it_gets(
     backend) answers `adopt` with its facts queried, as `info`; one that can answers only OK."""
     from harness.executor import child
 
+    handed = Known({"core": Profile("queried")})
+
     class Queried:
         def info(self):
-            return {"renderer": "queried", "version": "1.0"}
+            return Facts(renderer="queried", version="1.0")
+
+        def run(self, case):
+            raise AssertionError("not a run")
 
     class Adopting(Queried):
         adopted = None
 
         def known(self):
-            return {"facts": 1}
+            return handed
 
         def adopt(self, known):
             self.adopted = known
 
+    assert isinstance(Adopting(), AdoptingBackend) and not isinstance(Queried(), AdoptingBackend)
     for op in ("info", "adopt"):
-        assert child.handle(child.Unusable("no driver"), {"op": op, "known": {}}) == \
-            {"status": Reply.ERROR, "message": "no driver"}
-    queried = child.handle(Queried(), {"op": "adopt", "known": {"facts": 1}})
-    assert queried["status"] is Reply.OK and queried["info"]["renderer"] == "queried" and "known" not in queried
+        assert child.handle(child.Unusable("no driver"), Request(op, known=Known())) == Result(Reply.ERROR, "no driver")
+    queried = child.handle(Queried(), Request("adopt", known=handed))
+    assert queried.status is Reply.OK and queried.info.renderer == "queried" and queried.known is None
     adopting = Adopting()
-    first = child.handle(adopting, {"op": "info"})
-    assert first["known"] == {"facts": 1} and first["info"]["renderer"] == "queried" and adopting.adopted is None
-    assert child.handle(adopting, {"op": "adopt", "known": first["known"]}) == {"status": Reply.OK}
-    assert adopting.adopted == {"facts": 1}
+    first = child.handle(adopting, Request("info"))
+    assert first.known == handed and first.info.renderer == "queried" and adopting.adopted is None
+    assert child.handle(adopting, Request("adopt", known=first.known)) == Result(Reply.OK)
+    assert adopting.adopted == handed

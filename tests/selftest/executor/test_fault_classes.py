@@ -15,7 +15,7 @@ from harness.backends import registry
 from harness.backends.gl import draws
 from harness.backends.vk import program
 from harness.base.errors import HarnessFault, UsageError
-from harness.executor import child
+from harness.executor import child, protocol
 from harness.executor.settings import resolve
 from harness.model.status import Reply
 
@@ -31,13 +31,13 @@ class Faulty:
 
 
 def run_request(case):
-    return {"op": "run", "case": case}
+    return protocol.Request("run", case)
 
 
 def test_a_backend_that_did_not_start_answers_error_not_fail():
     reply = child.handle(child.Unusable("no EGL display"), run_request(fault_case("none")))
-    assert reply["status"] is Reply.ERROR, reply
-    assert "no EGL display" in reply["message"]
+    assert reply.status is Reply.ERROR, reply
+    assert "no EGL display" in reply.message
 
 
 def test_a_harness_fault_is_error_even_under_an_address_space_budget():
@@ -46,8 +46,8 @@ def test_a_harness_fault_is_error_even_under_an_address_space_budget():
     case = fault_case("none")
     budgeted = dataclasses.replace(case, requires=dataclasses.replace(case.requires, address_space=1 << 40))
     reply = child.handle(Faulty(draws.UnknownDraw("unknown draw command glNothing")), run_request(budgeted))
-    assert reply["status"] is Reply.ERROR, reply
-    assert "unknown draw command glNothing" in reply["message"]
+    assert reply.status is Reply.ERROR, reply
+    assert "unknown draw command glNothing" in reply.message
 
 
 def test_an_unknown_draw_command_is_the_harnesss_fault():

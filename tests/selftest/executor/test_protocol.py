@@ -3,18 +3,22 @@ back as JSON with raw blobs after it, a reply is never unpickled, and one whose 
 up is refused whole."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import pickle
 import struct
 import threading
+import time
 
 import numpy as np
 import pytest
 
 from harness.sources import catalog
 from harness.executor import protocol
+from harness.model.facts import Facts, Known, Profile
 from harness.model.observation import Observation, Step
+from harness.model.status import Reply, Result
 
 
 def _pipe_round_trip(write, read, message):
@@ -32,15 +36,52 @@ def _pipe_round_trip(write, read, message):
 
 def test_a_request_carries_the_case_itself():
     case = catalog.cases("tess")[0]
-    got = _pipe_round_trip(protocol.send_request, protocol.recv_request, {"op": "run", "case": case})
-    assert got["op"] == "run" and got["case"] == case and got["case"] is not case
+    got = _pipe_round_trip(protocol.send_request, protocol.recv_request, protocol.Request("run", case, batch="new"))
+    assert got == protocol.Request("run", case, batch="new") and got.case is not case
 
 
 def test_a_reply_is_json_and_a_pickled_one_is_refused():
     reply = {"status": "ok", "observation": {"steps": [{"counts": {"primitives_generated": 3}}]}}
     assert _pipe_round_trip(protocol.send, protocol.recv, reply) == (reply, [])
     with pytest.raises(ValueError):            # BadReply or json's error, never an unpickled object
-        _pipe_round_trip(protocol.send_request, protocol.recv, reply)
+        _pipe_round_trip(protocol.send_request, protocol.recv, protocol.Request("info"))
+
+
+PROFILE = Profile("llvmpipe", "Mesa", "4.5 (Core Profile) Mesa 25.0.7", (4, 5), "4.50",
+                  {"GL_MAX_PATCH_VERTICES": 32}, ("GL_ARB_a", "GL_ARB_b"))
+FACTS = Facts("llvmpipe", "Mesa", "4.5", "egl", {"core": dataclasses.replace(PROFILE, extensions=None)},
+              vk_paths={"vk_path": "native"}, mesa="25.0.7", mesa_libraries=("/usr/lib/libEGL_mesa.so.0",))
+
+
+@pytest.mark.parametrize("result", [
+    Result(Reply.OK, info=FACTS, known=Known({"core": PROFILE, "compat": PROFILE})),
+    Result(Reply.OK),
+    Result(Reply.SKIP, "needs GL 4.6"),
+    Result(Reply.FAIL, "GL error", duration=0.25),
+])
+def test_a_reply_comes_back_the_result_the_child_sent(result):
+    got = _pipe_round_trip(protocol.send_reply, lambda fd: protocol.recv_reply(fd, 30.0), result)
+    assert got == result and Result.from_json(result.to_json()) == result
+
+
+def test_a_reply_without_a_duration_took_the_parents_time():
+    r, w = os.pipe()
+    try:
+        protocol.send_reply(w, Result(Reply.SKIP, "no"))
+        got = protocol.recv_reply(r, 30.0, since=time.perf_counter() - 5)
+    finally:
+        os.close(r)
+        os.close(w)
+    assert got.status is Reply.SKIP and got.duration >= 5
+
+
+@pytest.mark.parametrize("reply", [
+    {"status": "ok", "message": 3}, {"status": "ok", "duration": "1"}, {"status": "ok", "info": []},
+    {"status": "ok", "info": {"renderer": 1}}, {"status": "ok", "known": {"facts": {"core": 2}}},
+])
+def test_a_reply_that_is_no_result_is_refused(reply):
+    with pytest.raises(protocol.BadReply):
+        _pipe_round_trip(lambda fd, m: protocol.send(fd, m), lambda fd: protocol.recv_reply(fd, 30.0), reply)
 
 
 OBSERVED = Observation([
@@ -66,6 +107,8 @@ def _body(reply, blobs):
 
 
 def test_an_observations_bytes_travel_raw_and_come_back_the_same():
+    assert _pipe_round_trip(protocol.send_reply, protocol.recv_reply,
+                            Result(Reply.OK, observation=OBSERVED)) == Result(Reply.OK, observation=OBSERVED)
     blobs: list[bytes] = []
     reply = {"status": "ok", "observation": OBSERVED.to_json(protocol.packer(blobs))}
     assert len(blobs) == 4 and [reply["observation"]["steps"][0][k] for k in ("image", "xfb")] == [0, 1]
@@ -125,7 +168,8 @@ def test_a_reply_larger_than_a_pipe_buffer_arrives_whole():
 
 
 def test_a_request_larger_than_a_pipe_buffer_arrives_whole():
-    big = {"op": "run", "blob": bytes(range(256)) * 2048}       # 512 KiB
+    big = protocol.Request("adopt", known=Known({"core": dataclasses.replace(     # 700 KiB and more
+        PROFILE, extensions=tuple(f"GL_EXT_{n:06}" for n in range(50000)))}))
     r, w = os.pipe()
     # the writer blocks until the reader drains; a thread, not a fork: a fork of a multi-threaded
     # process (an xdist worker) may deadlock in the child (Python 3.13 warns so, Debian 13)

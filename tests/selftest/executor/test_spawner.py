@@ -47,7 +47,7 @@ def test_the_spawner_forks_with_one_thread_and_the_driver_loaded_not_started(tar
         driver = [p for p in shared_objects(_maps(executor.pid)) if any(d in p for d in DRIVERS)]
         assert driver and set(driver) <= set(shared_objects(_maps(spawner._proc.pid)))
         executor._kill()
-        again = executor._request({"op": "info"}, 60.0)
+        again = executor._request(protocol.Request("info"), 60.0)
         assert again.status is Reply.OK and again.info == first.info
     finally:
         executor.close()
@@ -170,7 +170,7 @@ def test_a_fork_is_asked_for_without_waiting_for_the_spawner():
             thread.join(10.0)
             assert asked and not thread.is_alive(), "fork waited for a stopped spawner"
             forked = asked[0]
-            protocol.send_request(forked.stdin.fileno(), {"op": "info"})
+            protocol.send_request(forked.stdin.fileno(), protocol.Request("info"))
         finally:
             os.kill(spawner._proc.pid, signal.SIGCONT)
         assert forked.pid > 0 and protocol.recv(forked.stdout.fileno(), 30.0)[0]["status"] == Reply.OK

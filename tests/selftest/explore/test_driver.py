@@ -9,6 +9,7 @@ import dataclasses
 from harness.base import config
 from harness.explore import search
 from harness.explore.driver import TRIAGE, driver, refusal
+from harness.model.facts import Facts, Profile
 from harness.model.status import Status
 from harness.run import core
 from harness.sources.explored import space
@@ -29,12 +30,12 @@ def needing(version: tuple[int, int]):
 
 def test_refusal_reads_the_profile_of_the_case():
     case = needing((4, 6))
-    facts = {"profiles": {"core": {"version_number": [4, 5], "version": "4.5 (Core Profile) Mesa"},
-                          "compat": {"version_number": [4, 6], "version": "4.6 (Compatibility Profile) Mesa"}}}
+    facts = Facts(profiles={"core": Profile(version_number=(4, 5), version="4.5 (Core Profile) Mesa"),
+                            "compat": Profile(version_number=(4, 6), version="4.6 (Compatibility Profile) Mesa")})
     assert refusal(case, facts) == "needs GL 4.6 core, context has 4.5 (Core Profile) Mesa"
     assert refusal(dataclasses.replace(case, requires=dataclasses.replace(case.requires, profile="compat")), facts) == ""
     assert refusal(needing((4, 5)), facts) == ""
-    assert refusal(case, {}) == "" and refusal(case, {"profiles": {"core": {"version": "4.5"}}}) == ""
+    assert refusal(case, Facts()) == "" and refusal(case, Facts(profiles={"core": Profile(version_number=(4, 5))})) == ""
 
 
 def test_a_refused_case_gets_the_childs_verdict_and_its_neighbours_theirs():

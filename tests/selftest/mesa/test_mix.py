@@ -54,7 +54,7 @@ def test_a_mesa_mixed_with_itself_runs_zink_over_lavapipe():
         pytest.skip("the pinned Mesa is not fetched (bin/fetch-mesa bookworm)")
     result = probe(targets.get("zink"), mesa=mix.mixed(build, build))
     assert result.status is Reply.OK, result.message
-    assert "llvmpipe" in result.info["renderer"] and result.info["mesa"] == build.version
+    assert "llvmpipe" in result.info.renderer and result.info.mesa == build.version
 
 
 def _rows(mesa, zink, mixed, back=None):

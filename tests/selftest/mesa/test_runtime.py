@@ -115,11 +115,11 @@ def test_check_loaded_names_what_loaded(tmp_path):
     fake_library(prefix / "lib/libvulkan_lvp.so", "25.0.7")
     found = mesa.locate(prefix, state=tmp_path / "state")
     own = str(prefix.resolve() / "lib/libvulkan_lvp.so")
-    assert found.check_loaded({"mesa": "25.0.7", "mesa_libraries": [own]}) == ""
-    why = found.check_loaded({"mesa": "22.3.6", "mesa_libraries": [own, "/usr/lib/libvulkan_lvp.so"]})
+    assert found.check_loaded("25.0.7", [own]) == ""
+    why = found.check_loaded("22.3.6", [own, "/usr/lib/libvulkan_lvp.so"])
     assert why.startswith("loaded /usr/lib/libvulkan_lvp.so (Mesa 22.3.6), not only Mesa 25.0.7 from")
-    assert "reports Mesa 22.3.6" in found.check_loaded({"mesa": "22.3.6", "mesa_libraries": [own]})
-    assert "not Mesa's" in found.check_loaded({"mesa": "", "mesa_libraries": [own]})
+    assert "reports Mesa 22.3.6" in found.check_loaded("22.3.6", [own])
+    assert "not Mesa's" in found.check_loaded("", [own])
 
 
 def test_reported_version():
@@ -171,10 +171,10 @@ def test_the_three_local_targets_run_the_fetched_mesa(name):
     result = probe(targets.get(name), mesa=found)
     assert result.status == "ok", result.message
     facts = result.info
-    assert facts["mesa"] == found.version == "26.2.6-1"
-    assert facts["mesa_libraries"] and all(lib.startswith(str(FETCHED)) for lib in facts["mesa_libraries"])
+    assert facts.mesa == found.version == "26.2.6-1"
+    assert facts.mesa_libraries and all(lib.startswith(str(FETCHED)) for lib in facts.mesa_libraries)
     if name != "llvmpipe":              # zink on the fetched lavapipe, not Debian 12's
-        assert any(lib.endswith("libvulkan_lvp.so") for lib in facts["mesa_libraries"])
+        assert any(lib.endswith("libvulkan_lvp.so") for lib in facts.mesa_libraries)
 
 
 # -- a Mesa with its runtime: the loader its processes start under -------------------------

@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from harness.executor import targets
+from harness.model.facts import Facts
 from conftest import ROOT, SYSTEM_ONLY_ENV, on_the_systems_mesa
 from junitparser import Failure, JUnitXml, Properties
 
@@ -171,11 +172,11 @@ def test_a_target_running_another_driver_is_refused():
     """Seen on the GPU machine: with NVIDIA's EGL vendor file set, the llvmpipe target's child
     got NVIDIA's GL. A target whose renderer is not its driver's is not available."""
     llvmpipe = targets.get("llvmpipe")
-    assert llvmpipe.wrong_driver({"renderer": "llvmpipe (LLVM 15.0.6, 256 bits)"}) == ""
-    why = llvmpipe.wrong_driver({"renderer": "NVIDIA H100 80GB HBM3/PCIe/SSE2"})
+    assert llvmpipe.wrong_driver(Facts(renderer="llvmpipe (LLVM 15.0.6, 256 bits)")) == ""
+    why = llvmpipe.wrong_driver(Facts(renderer="NVIDIA H100 80GB HBM3/PCIe/SSE2"))
     assert "NVIDIA H100" in why and "/^llvmpipe/" in why
-    assert targets.get("zink").wrong_driver({"renderer": "zink (NVIDIA H100 80GB HBM3)"})       # zink, not on lavapipe
-    assert targets.get("system-gl").wrong_driver({"renderer": "anything"}) == ""
+    assert targets.get("zink").wrong_driver(Facts(renderer="zink (NVIDIA H100 80GB HBM3)"))       # zink, not on lavapipe
+    assert targets.get("system-gl").wrong_driver(Facts(renderer="anything")) == ""
 
 
 def test_target_with_missing_driver_is_refused_with_reason():

@@ -64,8 +64,8 @@ def test_each_path_runs_on_lavapipe(path, draw_id_off):
         try:
             info = ex.info()
             assert info.status is Reply.OK, info.message
-            assert info.info["vk_path"] == path
-            assert f"multi-draw path {path} (--vk-path {path})" in info.info["platform"]
+            assert info.info.vk_paths["vk_path"] == path
+            assert f"multi-draw path {path} (--vk-path {path})" in info.info.platform
             verdict = judge(case, ex.run(case), "lavapipe")
         finally:
             ex.close()
@@ -176,7 +176,7 @@ info = backend.info()
 for case_id in sys.argv[2:]:
     case = catalog.find(case_id)
     verdict = judge(case, Result(Reply.OK, observation=backend.run(case)), "lavapipe")
-    print(info["vk_patch_path"], verdict.status.value, case_id, verdict.message.splitlines()[0] if verdict.message else "")
+    print(info.vk_paths["vk_patch_path"], verdict.status.value, case_id, verdict.message.splitlines()[0] if verdict.message else "")
 """
 
 
@@ -248,7 +248,7 @@ recording.set_vertex_input = spy
 backend = VKBackend(vertex_input=path, validation=True)
 case = catalog.find(sys.argv[3])
 verdict = judge(case, Result(Reply.OK, observation=backend.run(case)), "lavapipe")
-print(backend.info()["vk_vertex_input"], verdict.status.value, len(recorded), [tuple(map(tuple, layout)) for layout in recorded[:1]])
+print(backend.info().vk_paths["vk_vertex_input"], verdict.status.value, len(recorded), [tuple(map(tuple, layout)) for layout in recorded[:1]])
 print(verdict.message)
 """
 
