@@ -420,7 +420,7 @@ def test_a_replacement_child_queries_its_facts_when_not_adopting():
             assert verdict(ex, fault_case("segv")).status == "crash"
             case = named("none", f"after-{op}", value=1, expected=1)
             ex.send(case)
-            assert [sent.message["op"] for sent in ex._sent] == [op, "run"]
+            assert [sent.message.op for sent in ex._sent] == [op, "run"]
             assert judge(case, ex.run(case), "fault").status == "pass"
     finally:
         ex.close()
