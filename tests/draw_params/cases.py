@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from harness.model.case import (Attribute, Capture, Case, Draw, DrawEntry, DrawState, Expectation,
@@ -37,16 +38,17 @@ QUANTITIES = (         # (VS output name, type, the quantity it carries)
 )
 CHAINS = {"vs": "POINTS", "gs": "POINTS", "tes": "PATCHES"}
 TES_POINTS_PER_VERTEX = 2      # isolines, levels (1, 1), point_mode: u = 0 and u = 1
+Variant = tuple[str, Draw]     # (index type token, the draw)
 
 
-def _names(version: int) -> dict:
+def _names(version: int) -> dict[str, str]:
     suffix = "" if version == 460 else "ARB"
     return {n: f"gl_{n[0].upper()}{n[1:]}{suffix}" for n in ("baseVertex", "baseInstance", "drawID")}
 
 
 # A pure function of three values, remembered: every case of a (version, chain) has the same stages.
 @functools.lru_cache(maxsize=None, typed=True)
-def shaders(version: int, chain: str, only_draw_id: bool) -> tuple:
+def shaders(version: int, chain: str, only_draw_id: bool) -> tuple[tuple[tuple[str, str], ...], tuple[Capture, ...]]:
     names = _names(version)
     quantities = [q for q in QUANTITIES if not only_draw_id or q[0] == "draw_id"]
     vs = render(HERE / "draw_params.vert", version=version, only_draw_id=only_draw_id,
@@ -61,7 +63,7 @@ def shaders(version: int, chain: str, only_draw_id: bool) -> tuple:
     return tuple(stages), captures
 
 
-def requirements(commands, version: int) -> Requirements:
+def requirements(commands: Iterable[str], version: int) -> Requirements:
     gl = (4, 6) if version == 460 else (4, 5)
     extensions = [] if version == 460 else ["GL_ARB_shader_draw_parameters"]
     if any(c.endswith("IndirectCount") for c in commands):
@@ -70,7 +72,7 @@ def requirements(commands, version: int) -> Requirements:
 
 
 def entry_token(command: str, e: DrawEntry) -> str:
-    takes = oracle.takes(command)
+    takes = glfacts.takes(command)
     parts = [f"f{e.first}", f"c{e.count}"]
     if "instance_count" in takes:
         parts.append(f"i{e.instance_count}")
@@ -83,12 +85,12 @@ def entry_token(command: str, e: DrawEntry) -> str:
 
 def draw_token(draw: Draw, index_type: str) -> str:
     parts = [draw.command]
-    if draw.command in oracle.ELEMENTS_COMMANDS:
+    if draw.command in glfacts.ELEMENTS_COMMANDS:
         parts.append(index_type)
     if draw.restart_index is not None:
         parts.append("restart")
     parts.append("+".join(entry_token(draw.command, e) for e in draw.entries) or "none")
-    if draw.command in oracle.INDIRECT_COMMANDS:
+    if draw.command in glfacts.INDIRECT_COMMANDS:
         parts.append(f"off{draw.indirect_offset}-stride{draw.indirect_stride}")
     if draw.draw_count is not None:
         parts.append(f"count{draw.draw_count}")
@@ -128,22 +130,22 @@ def make_case(draws: list[Draw], index_type: str = "uint", version: int = 450, c
     )
 
 
-def _record(draw: Draw, inv, captures) -> ExpectedRecord:
-    where = f"entry {inv.entry}, " if draw.command in oracle.MULTI_COMMANDS else ""
-    values = {"gl_VertexID": inv.vertex_id, "gl_InstanceID": inv.instance_id,
-              "gl_BaseVertex": inv.base_vertex, "gl_BaseInstance": inv.base_instance,
-              "gl_DrawID": inv.draw_id,
-              "attributes fetched (a_vertex, a_instance)": (inv.fetched_vertex, inv.fetched_instance)}
+def _record(draw: Draw, inv: oracle.Invocation, captures: tuple[Capture, ...]) -> ExpectedRecord:
+    where = f"entry {inv.entry}, " if draw.command in glfacts.MULTI_COMMANDS else ""
+    values: dict[str, float | tuple[float, ...]] = {
+        "gl_VertexID": inv.vertex_id, "gl_InstanceID": inv.instance_id,
+        "gl_BaseVertex": inv.base_vertex, "gl_BaseInstance": inv.base_instance, "gl_DrawID": inv.draw_id,
+        "attributes fetched (a_vertex, a_instance)": (inv.fetched_vertex, inv.fetched_instance)}
     return ExpectedRecord(f"{where}vertex {inv.vertex}, instance {inv.instance}",
                           tuple((c.quantity, values[c.quantity]) for c in captures))
 
 
 # -- argument variants per entry point ---------------------------------------------------------
 
-def single_draws(command: str):
+def single_draws(command: str) -> Iterator[Variant]:
     """(index type, Draw) for every argument combination that matters to this entry point."""
-    takes = oracle.takes(command)
-    elements = command in oracle.ELEMENTS_COMMANDS
+    takes = glfacts.takes(command)
+    elements = command in glfacts.ELEMENTS_COMMANDS
     firsts = (0, 3) if elements else (0, 5)
     base_vertices = (-2, 0, 7) if "base_vertex" in takes else (0,)
     base_instances = (0, 5) if "base_instance" in takes else (0,)
@@ -153,23 +155,23 @@ def single_draws(command: str):
         if index_type != "uint" and (bv, bi, n) != (base_vertices[-1], base_instances[-1], instances[-1]):
             continue                     # index type interacts with fetching, not with the rest
         entry = DrawEntry(4, instance_count=n, first=first, base_vertex=bv, base_instance=bi)
-        if command in oracle.INDIRECT_COMMANDS:
+        if command in glfacts.INDIRECT_COMMANDS:
             for offset in (0, 12):
                 yield index_type, Draw(command, "POINTS", (entry,), indirect_offset=offset)
         else:
             yield index_type, Draw(command, "POINTS", (entry,))
-    if elements and command not in oracle.INDIRECT_COMMANDS:
+    if elements and command not in glfacts.INDIRECT_COMMANDS:
         entry = DrawEntry(8, instance_count=instances[-1], first=0, base_vertex=base_vertices[-1],
                           base_instance=base_instances[-1])
         for index_type in INDEX_TYPES:
             yield index_type, Draw(command, "POINTS", (entry,), restart_index=INDEX_TYPES[index_type].fixed_restart)
 
 
-def multi_entry_sets(command: str):
-    takes = oracle.takes(command)
+def multi_entry_sets(command: str) -> Iterator[tuple[DrawEntry, ...]]:
+    takes = glfacts.takes(command)
     bv = "base_vertex" in takes
     inst = "instance_count" in takes
-    def e(first, count, base_vertex=0, n=1, bi=0):
+    def e(first: int, count: int, base_vertex: int = 0, n: int = 1, bi: int = 0) -> DrawEntry:
         return DrawEntry(count, instance_count=n if inst else 1, first=first,
                          base_vertex=base_vertex if bv else 0, base_instance=bi if inst else 0)
     yield (e(0, 3),)
@@ -178,28 +180,28 @@ def multi_entry_sets(command: str):
     yield ()                                                          # drawcount 0
 
 
-def multi_draws(command: str):
+def multi_draws(command: str) -> Iterator[Variant]:
     for entries in multi_entry_sets(command):
         if command.endswith("IndirectCount"):
             if entries:
                 for count in sorted({1, len(entries), len(entries) + 2}):   # fewer, all, more than max
                     yield "uint", Draw(command, "POINTS", entries, indirect_stride=32, draw_count=count)
-        elif command in oracle.INDIRECT_COMMANDS:
+        elif command in glfacts.INDIRECT_COMMANDS:
             for offset, stride in ((0, 0), (8, 32)):
                 yield "uint", Draw(command, "POINTS", entries, indirect_offset=offset, indirect_stride=stride)
         else:
             yield "uint", Draw(command, "POINTS", entries)
-    if command in oracle.ELEMENTS_COMMANDS and not command.endswith("IndirectCount"):
+    if command in glfacts.ELEMENTS_COMMANDS and not command.endswith("IndirectCount"):
         entries = next(iter(multi_entry_sets(command)))
         for index_type in ("ubyte", "ushort"):
             yield index_type, Draw(command, "POINTS", entries)
 
 
-def all_draws(command: str):
-    return multi_draws(command) if command in oracle.MULTI_COMMANDS else single_draws(command)
+def all_draws(command: str) -> Iterator[Variant]:
+    return multi_draws(command) if command in glfacts.MULTI_COMMANDS else single_draws(command)
 
 
-def sequence_cases():
+def sequence_cases() -> dict[str, list[Draw]]:
     """One program, several draws: the lowering's flag and the draw id must follow each draw."""
     arrays = DrawEntry(3, first=5)
     indexed = DrawEntry(3, first=1, base_vertex=3)
@@ -224,7 +226,7 @@ def sequence_cases():
     }
 
 
-def typical_variant(variants):
+def typical_variant(variants: list[Variant]) -> Variant:
     """For the GLSL, chain and gl_DrawID-only variants: a multi-draw with a zero-count entry,
     all of it drawn; else a single draw from the middle of the argument sets."""
     gaps = [(t, d) for t, d in variants if any(e.count == 0 for e in d.entries)
@@ -234,7 +236,7 @@ def typical_variant(variants):
 
 def generate() -> list[Case]:
     cases = []
-    for command in oracle.COMMANDS:
+    for command in glfacts.COMMANDS:
         variants = list(all_draws(command))
         # Every argument set, with the ARB names (GLSL 4.50), which llvmpipe's GL 4.5 runs too.
         for index_type, draw in variants:
