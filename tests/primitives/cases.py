@@ -25,6 +25,7 @@ from harness.model.glfacts import INDEX_TYPES
 from harness.oracle import primitives as oracle
 
 from . import geometry, layout, readouts, switches
+from .readouts import Shape
 
 HERE = Path(__file__).parent
 FAMILY = "primitives"
@@ -36,6 +37,7 @@ FAR_BASE_VERTEX = 100
 CHOSEN_RESTART = 7             # a restart index inside the type's range, not its maximum
 TOKENS = {m: m.lower().replace("_adjacency", "_adj") for m in oracle.MODES}
 INDEX = {"ubyte": "UNSIGNED_BYTE", "ushort": "UNSIGNED_SHORT", "uint": "UNSIGNED_INT"}
+Positions = dict[int, tuple[float, float]]     # element -> its vertex's (x, y)
 # One run's length per mode: some primitives and, where the mode has them, the vertices of an
 # incomplete one at the end, which must be ignored.
 RUN = {"POINTS": 5, "LINES": 7, "LINE_LOOP": 6, "LINE_STRIP": 5, "TRIANGLES": 8, "TRIANGLE_STRIP": 7,
@@ -140,7 +142,7 @@ def restart_index(plan: Plan) -> int | None:
 
 @functools.lru_cache(maxsize=None)
 def shaders(version: int, compat: bool, flat_type: str, height: int, stride: int, mode: str = "", gs: int = 0,
-            shift: int = 0) -> tuple:
+            shift: int = 0) -> tuple[tuple[str, str], ...]:
     """The VS and FS; with `gs`, the geometry shader of `mode` with `gs` invocations between them,
     each invocation's copy `shift` pixels above the one before."""
     components, scalar, _ = FLAT_TYPES[flat_type]
@@ -168,11 +170,11 @@ def make_case(plan: Plan) -> Case:
     values = values[::2] + values[1::2]
     if plan.restart == "above":         # the type's maximum is a vertex here, not a restart
         values.insert(1, INDEX_TYPES[INDEX[plan.index_type]].fixed_restart)
-    positions: dict[int, tuple[float, float]] = {}
+    positions: Positions = {}
     flags: dict[int, bool] = {}                             # each vertex's edge flag (10.1.17)
     indices: list[int] = []
     entries: list[DrawEntry] = []
-    shapes: list[tuple[int, int, list[int]]] = []          # (entry, band, elements of the run)
+    shapes: list[Shape] = []          # (entry, band, elements of the run)
     next_array = 2
     for entry in range(path.entries):
         first_index = len(indices)
@@ -180,7 +182,8 @@ def make_case(plan: Plan) -> Case:
         for r, n in enumerate(run_lengths):
             band = entry * len(run_lengths) + r
             if path.elements:
-                if r:
+                if r:                   # a run after the first: only where runs end at a restart
+                    assert restart is not None
                     indices.append(restart)
                 run = [values.pop(0) + path.base_vertex for _ in range(n)]
                 indices += [e - path.base_vertex for e in run]
@@ -236,7 +239,7 @@ def make_case(plan: Plan) -> Case:
 
 
 def _requirements(plan: Plan) -> Requirements:
-    limits: tuple = ()
+    limits: tuple[tuple[str, str, int], ...] = ()
     if plan.quads_follow is not None:
         limits = (("GL_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION", "==", int(plan.quads_follow)),)
     version = (4, 0) if plan.version == 400 else (3, 3)
@@ -245,7 +248,7 @@ def _requirements(plan: Plan) -> Requirements:
                         extensions=extensions)
 
 
-def _readout(plan: Plan, shapes, positions, flags, height: int) -> tuple[Readback, Expectation]:
+def _readout(plan: Plan, shapes: list[Shape], positions: Positions, flags: dict[int, bool], height: int) -> tuple[Readback, Expectation]:
     if plan.readout == "xfb":
         return readouts.capture(plan, shapes, INSTANCE_IDS, PATHS[plan.path].instances)
     if plan.readout == "stats":
@@ -267,7 +270,7 @@ def _readout(plan: Plan, shapes, positions, flags, height: int) -> tuple[Readbac
     return Readback(image=(WIDTH, height), clear=CLEAR), Expectation(0, pixels=tuple(pixels), written=tuple(written))
 
 
-def _expected(plan: Plan, shapes, positions, flags) -> tuple[list[ExpectedPixel], list[tuple[float, str]]]:
+def _expected(plan: Plan, shapes: list[Shape], positions: Positions, flags: dict[int, bool]) -> tuple[list[ExpectedPixel], list[tuple[float, str]]]:
     path = PATHS[plan.path]
     bands = len(shapes)                       # an instance's bands: one per sub-draw's run
     runs = bands // path.entries

@@ -25,6 +25,7 @@ keep GL's initial convention.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable, TypeVar
 
 from harness.glsl.templates import render
 
@@ -46,6 +47,8 @@ INPUT = {
 REFUSED = ("QUADS", "QUAD_STRIP", "POLYGON")
 INVALID_OPERATION = 0x0502
 
+P = TypeVar("P")            # the family's cases.Plan, passed in: cases.py imports this module
+
 
 def accepts(mode: str) -> bool:
     return mode in INPUT
@@ -59,11 +62,11 @@ def shader(mode: str, version: int, compat: bool, invocations: int, height: int,
                   emitted=emitted, invocations=invocations, height=height, shift=shift)
 
 
-def plans(plan_class) -> list:
+def plans(plan_class: Callable[..., P]) -> list[P]:
     """Every type with the GS (the refused ones once, through glDrawArrays), through the draw
     paths: arrays, element draws of each index type with restart (fixed and chosen), base
     vertex, instanced, multi-draw, indirect and glBegin/glEnd."""
-    out = []
+    out: list[P] = []
     paths = [("arrays", "ushort", ""), ("elements", "ubyte", "fixed"), ("elements-bv", "ushort", "chosen"),
              ("elements-instanced-bv", "uint", ""), ("multi-elements-bv", "ushort", "fixed"),
              ("indirect-arrays", "ushort", ""), ("indirect-elements", "uint", "chosen"), ("begin-end", "ushort", "")]

@@ -8,6 +8,9 @@ run of its sub-draw.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from typing import Protocol
+
 from harness.model.case import Capture, CapturedPrimitive, Expectation, PrimitiveCapture, Readback
 from harness.model.expectations import UNBOUNDED
 from harness.model.observation import XFB_VERTICES
@@ -20,6 +23,21 @@ from harness.oracle import primitives as oracle
 XFB_MODE = {"point": "POINTS", "line": "LINES", "triangle": "TRIANGLES", "quad": "TRIANGLES", "polygon": "TRIANGLES"}
 INVALID_OPERATION = 0x0502
 ID = Capture("v_id", "int", "id")
+Shape = tuple[int, int, list[int]]      # (sub-draw, band, elements of the run)
+
+
+class Drawn(Protocol):
+    """What a readout needs of a case's plan (cases.Plan)."""
+    @property
+    def mode(self) -> str: ...
+    @property
+    def convention(self) -> str: ...
+    @property
+    def restart(self) -> str: ...
+    @property
+    def gs(self) -> int: ...
+
+
 # How many of a run's vertices its complete primitives take (adjacency vertices included); the
 # rest make an incomplete primitive. Lists take `size` each, strips their count plus the overlap.
 _LISTS = {"POINTS": 1, "LINES": 2, "TRIANGLES": 3, "QUADS": 4, "LINES_ADJACENCY": 4, "TRIANGLES_ADJACENCY": 6}
@@ -31,7 +49,7 @@ def adjacency(mode: str) -> bool:
     return mode.endswith("_ADJACENCY")
 
 
-def _walk(shapes, instances: int):
+def _walk(shapes: Sequence[Shape], instances: int) -> Iterator[tuple[int, int, int, list[int]]]:
     """(sub-draw, instance, run number, elements) in the order the draw transfers them."""
     for entry in sorted({e for e, _, _ in shapes}):
         runs = [run for e, _, run in shapes if e == entry]
@@ -40,7 +58,7 @@ def _walk(shapes, instances: int):
                 yield entry, instance, number, run
 
 
-def capture(plan, shapes, instance_ids: int, instances: int) -> tuple[Readback, Expectation]:
+def capture(plan: Drawn, shapes: Sequence[Shape], instance_ids: int, instances: int) -> tuple[Readback, Expectation]:
     """Transform feedback of the flat id: every primitive, in order, as 13.3.2 records it."""
     kind = oracle.KIND[plan.mode]
     xfb_mode = XFB_MODE[kind]
@@ -89,7 +107,7 @@ GEOMETRY = ("geometry_shader_invocations", "geometry_shader_primitives_emitted")
 CLIPPING = ("clipping_input_primitives", "clipping_output_primitives")
 
 
-def statistics(plan, shapes, instances: int, image: tuple[int, int, float]) -> tuple[Readback, Expectation]:
+def statistics(plan: Drawn, shapes: Sequence[Shape], instances: int, image: tuple[int, int, float]) -> tuple[Readback, Expectation]:
     """The submission queries and GL_PRIMITIVES_GENERATED around an ordinary draw, bounded as
     far as the spec bounds them (10.10, 13.4); with a geometry shader, its queries and the
     clipping counts too (`image`: the target its copies are drawn in, width, height and clear)."""
@@ -116,7 +134,7 @@ def statistics(plan, shapes, instances: int, image: tuple[int, int, float]) -> t
             Expectation(0, bounds=tuple(bounds)))
 
 
-def clipping(plan, shapes, instances: int) -> tuple[Readback, Expectation]:
+def clipping(plan: Drawn, shapes: Sequence[Shape], instances: int) -> tuple[Readback, Expectation]:
     """The clipping counts of a draw without a geometry shader: its primitives reach clipping as
     they reach the transform feedback stage (13.4's bounds: a quad or polygon as one primitive,
     or as the triangles a layer makes of it)."""
@@ -133,7 +151,7 @@ def _clipped(low: int, high: int) -> list[tuple[str, int, int]]:
     return [("clipping_input_primitives", low, high), ("clipping_output_primitives", low, UNBOUNDED)]
 
 
-def _statistics(plan, shapes, instances: int) -> tuple[list[tuple[str, int, int]], list[int]]:
+def _statistics(plan: Drawn, shapes: Sequence[Shape], instances: int) -> tuple[list[tuple[str, int, int]], list[int]]:
     """The submission and primitives-generated bounds of the draw, and the generated pair."""
     kind = oracle.KIND[plan.mode]
     vertices, submitted, generated = [0, 0], [0, 0], [0, 0]

@@ -21,7 +21,7 @@ import dataclasses
 
 import numpy as np
 
-from harness.model.case import Attribute, Case, Requirements
+from harness.model.case import Attribute, Case, Draw, Requirements
 from harness.model.glfacts import INDEX_TYPES
 
 from . import cases
@@ -33,9 +33,9 @@ def restart_switch(mode: str) -> Case:
     assert cases.CHOSEN_RESTART in second.indices, "draw 1 must hold the first draw's restart index as a vertex"
     vertices = max(first.vertices, second.vertices)
     attributes = tuple(_merged(a, b, vertices) for a, b in zip(first.attributes, second.attributes))
-    (entry,) = second.steps[0].entries
-    draw1 = dataclasses.replace(second.steps[0], entries=(dataclasses.replace(entry, first=len(first.indices)),),
-                                label=second.steps[0].label.replace("draw 0", "draw 1", 1))
+    (entry,) = _draw(second).entries
+    draw1 = dataclasses.replace(_draw(second), entries=(dataclasses.replace(entry, first=len(first.indices)),),
+                                label=_draw(second).label.replace("draw 0", "draw 1", 1))
     expect1 = dataclasses.replace(second.expect[0], step=1)
     expect1 = dataclasses.replace(expect1, pixels=tuple(dataclasses.replace(
         p, quantity=p.quantity.replace("draw 0", "draw 1")) for p in expect1.pixels))
@@ -46,6 +46,13 @@ def restart_switch(mode: str) -> Case:
         description=f"GL_{mode}: glDrawElements restarting at {cases.CHOSEN_RESTART}, then "
                     f"glDrawElementsBaseVertex restarting at 0xffff over indices holding {cases.CHOSEN_RESTART}",
         params=(("mode", mode), ("switch", "restart-chosen-then-fixed")))
+
+
+def _draw(case: Case) -> Draw:
+    """A case's draw: make_case's cases draw once, their first step."""
+    step = case.steps[0]
+    assert isinstance(step, Draw), step
+    return step
 
 
 def _merged(a: Attribute, b: Attribute, vertices: int) -> Attribute:
@@ -62,7 +69,7 @@ def _merged(a: Attribute, b: Attribute, vertices: int) -> Attribute:
 
 # token -> (draw 0's type and Plan restart, draw 1's, how both restart: "fixed-index"
 # (PRIMITIVE_RESTART_FIXED_INDEX) or the index PrimitiveRestartIndex sets)
-TYPE_SWITCHES = {
+TYPE_SWITCHES: dict[str, tuple[str, str, str, str, str | int]] = {
     # draw 1 must restart at 0xff, its type's maximum, no longer at 0xffff
     "elements-ushort-then-ubyte/restart-fixed-index": ("ushort", "fixed", "ubyte", "fixed", "fixed-index"),
     # draw 1 must restart at 0xffff, and its indices hold 0xff as a vertex
@@ -94,10 +101,10 @@ def type_switch(mode: str, token: str) -> Case:
     size1 = INDEX_TYPES[names[1]].size
     part0 += bytes(-len(part0) % size1)        # draw 1's offset a multiple of its index size
     part1 = np.asarray(second.indices, dtype=INDEX_TYPES[names[1]].dtype).tobytes()
-    (entry,) = second.steps[0].entries
+    (entry,) = _draw(second).entries
     draws = []
     for i, (case, name, restart) in enumerate(zip((first, second), names, restarts)):
-        draw = case.steps[0]
+        draw = _draw(case)
         call = f"glDraw{'ElementsBaseVertex' if i else 'Elements'}(GL_{mode}, GL_{name})"
         draws.append(dataclasses.replace(
             draw, index_type="" if name == "UNSIGNED_BYTE" else name, restart_index=restart,
@@ -121,7 +128,7 @@ def type_switch(mode: str, token: str) -> Case:
 def _renumbered(case: Case, old: int, new: int) -> Case:
     """The case with index value `old` written as `new`, the vertex it reads (base vertex added)
     moved with it: the same vertex, under another index value."""
-    (entry,) = case.steps[0].entries
+    (entry,) = _draw(case).entries
     source, target = old + entry.base_vertex, new + entry.base_vertex
     vertices = max(case.vertices, target + 1)
     attributes = []
