@@ -154,22 +154,11 @@ def shaders(version: int, compat: bool, flat_type: str, height: int, stride: int
         (("fs", render(HERE / "primitives.frag", **params)),)
 
 
-def make_case(plan: Plan) -> Case:
+def _lay_out(plan: Plan, run_lengths: tuple[int, ...], values: list[int], restart: int | None
+             ) -> tuple[Positions, dict[int, bool], list[int], list[DrawEntry], list[Shape]]:
+    """Each sub-draw's runs in their bands: every vertex's position and edge flag, the element
+    array, the sub-draws and their runs (`values`: the index values an element draw takes, in order)."""
     path = PATHS[plan.path]
-    restart = restart_index(plan)
-    # an index above the type's maximum never equals an index value: no restart happens
-    runs_at_restart = restart is not None and plan.restart != "above"
-    run_lengths = RESTART_RUNS[plan.mode] if runs_at_restart else (RUN[plan.mode],)
-    bands = path.entries * len(run_lengths)
-    stride = bands * layout.BAND
-    copies = max(1, plan.gs)            # a GS's invocations each draw a copy above the last's
-    height = 1 << (stride * path.instances * copies - 1).bit_length()
-    # Elements: an element draw reads index values in a scrambled order; base vertex moves them.
-    forbidden = {restart} if restart is not None else set()
-    values = [v for v in range(3, 3 + 64) if v not in forbidden]
-    values = values[::2] + values[1::2]
-    if plan.restart == "above":         # the type's maximum is a vertex here, not a restart
-        values.insert(1, INDEX_TYPES[INDEX[plan.index_type]].fixed_restart)
     positions: Positions = {}
     flags: dict[int, bool] = {}                             # each vertex's edge flag (10.1.17)
     indices: list[int] = []
@@ -208,6 +197,26 @@ def make_case(plan: Plan) -> Case:
             entries.append(DrawEntry(len(elements_of_entry[0]), path.instances, first))
         if not path.elements and path.entries > 1:
             next_array += 3                              # a gap between the sub-draws' vertices
+    return positions, flags, indices, entries, shapes
+
+
+def make_case(plan: Plan) -> Case:
+    path = PATHS[plan.path]
+    restart = restart_index(plan)
+    # an index above the type's maximum never equals an index value: no restart happens
+    runs_at_restart = restart is not None and plan.restart != "above"
+    run_lengths = RESTART_RUNS[plan.mode] if runs_at_restart else (RUN[plan.mode],)
+    bands = path.entries * len(run_lengths)
+    stride = bands * layout.BAND
+    copies = max(1, plan.gs)            # a GS's invocations each draw a copy above the last's
+    height = 1 << (stride * path.instances * copies - 1).bit_length()
+    # Elements: an element draw reads index values in a scrambled order; base vertex moves them.
+    forbidden = {restart} if restart is not None else set()
+    values = [v for v in range(3, 3 + 64) if v not in forbidden]
+    values = values[::2] + values[1::2]
+    if plan.restart == "above":         # the type's maximum is a vertex here, not a restart
+        values.insert(1, INDEX_TYPES[INDEX[plan.index_type]].fixed_restart)
+    positions, flags, indices, entries, shapes = _lay_out(plan, run_lengths, values, restart)
     vertices = max(positions) + 2
     position_data = tuple(c for e in range(vertices) for c in positions.get(e, (-1000.0, -1000.0)))
     ids = tuple(float(e + 1) for e in range(vertices))

@@ -53,12 +53,9 @@ class Values:
         return float(self._next_free - 1)
 
 
-def make_case(plan: Plan) -> Case:
-    case_id = case_id_of(plan)
-    values = Values(case_id)
+def _assigned(plan: Plan, values: Values) -> tuple[list[Write], list[Read], list[tuple[float, str]]]:
+    """Every varying's values: what the VS writes, what the FS reads, and what it must not see."""
     d = plan.dialect
-    stages = plan.chain.split("-")
-
     # writes: (GLSL name, type, values) the VS assigns; reads: (FS expression, value, label,
     # source) the FS reports; decoys: (value, name) written but selected away.
     writes: list[Write] = []
@@ -98,6 +95,16 @@ def make_case(plan: Plan) -> Case:
                 if d.modern:
                     name = f"gl_ClipDistance[{i}]"
                     reads.append((name, value, name, name))
+    return writes, reads, decoys
+
+
+def make_case(plan: Plan) -> Case:
+    case_id = case_id_of(plan)
+    values = Values(case_id)
+    d = plan.dialect
+    stages = plan.chain.split("-")
+
+    writes, reads, decoys = _assigned(plan, values)
 
     width = max(1, -(-len(reads) // 4))
     shaders = [("vs", _vs(plan, writes))]
