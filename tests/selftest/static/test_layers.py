@@ -134,6 +134,39 @@ def test_a_planted_upward_import_is_found(tmp_path):
                              "harness.model.case (model) -> harness.run.core (run)"]
 
 
+# The families' case builders (tests/<family>/*.py) are loaded by the sources layer (the catalog,
+# through harness/model/families.py): they may import the layers below it, never it or one above.
+FAMILY_LAYER = LAYERS.index("sources")
+
+
+def family_imports() -> dict[str, set[str]]:
+    """tests/<family>/<module>.py -> the harness modules it imports."""
+    from harness.model.families import FAMILIES
+    modules = set(graph())
+    return {str(p.relative_to(ROOT)): imports(p, modules)
+            for family in FAMILIES for p in sorted((ROOT / "tests" / family).glob("*.py"))}
+
+
+def family_upward(edges: dict[str, set[str]]) -> list[str]:
+    return [f"{a} -> {b} ({LAYERS[layer(b)]})" for a in sorted(edges) for b in sorted(edges[a])
+            if layer(b) >= FAMILY_LAYER]
+
+
+def test_no_family_imports_the_sources_layer_or_above():
+    edges = family_imports()
+    assert "tests/tess/cases.py" in edges and edges["tests/tess/cases.py"], "the families' modules not found"
+    found = family_upward(edges)
+    assert not found, "a family imports above the layers below sources:\n" + "\n".join(found)
+
+
+def test_a_planted_family_import_of_the_catalog_is_found(tmp_path):
+    planted = tmp_path / "cases.py"
+    planted.write_text("from harness.model.case import Case\nfrom harness.sources import catalog  # planted\n")
+    edges = {"tests/x/cases.py": imports(planted, set(graph()))}
+    assert family_upward(edges) == ["tests/x/cases.py -> harness.sources (sources)",
+                                    "tests/x/cases.py -> harness.sources.catalog (sources)"]
+
+
 def test_no_import_cycle_among_harness_modules():
     found = cycle(graph())
     assert not found, "import cycle: " + " -> ".join(found)
@@ -149,7 +182,9 @@ def test_the_environment_reader_pattern(line, reads):
 
 
 def test_the_environment_is_read_in_the_configuration_module_only():
+    from harness.model.families import FAMILIES
+    paths = [*PACKAGE.rglob("*.py"), *(p for f in FAMILIES for p in (ROOT / "tests" / f).glob("*.py"))]
     readers = {str(p.relative_to(PACKAGE.parent)) + f":{n}"
-               for p in PACKAGE.rglob("*.py") for n, line in enumerate(p.read_text().splitlines(), 1)
+               for p in paths for n, line in enumerate(p.read_text().splitlines(), 1)
                if READ.search(line.split("#")[0]) and str(p.relative_to(PACKAGE.parent)) not in ENVIRONMENT_READERS}
     assert not readers, f"os.environ read outside harness/base/config.py: {sorted(readers)}"

@@ -1,5 +1,6 @@
-"""Static checks: ruff over harness/, tests/ and bench/ (the rules in pyproject's [tool.ruff]), and mypy
-on the run core's modules ([tool.mypy] files), each as a developer runs it from the checkout."""
+"""Static checks: ruff over harness/, tests/ and bench/ (the rules in pyproject's [tool.ruff]), mypy
+on the run core's modules and the families' case builders ([tool.mypy] files), each as a developer
+runs it from the checkout, and the sizes of the harness's and the families' modules."""
 from __future__ import annotations
 
 import importlib.util
@@ -87,8 +88,10 @@ def oversized(path, text: str) -> list[str]:
 
 
 def test_no_module_or_function_of_the_harness_is_too_long():
-    found = [line for path in sorted((ROOT / "harness").rglob("*.py"))
-             for line in oversized(path.relative_to(ROOT), path.read_text())]
+    """The harness's modules and the families' case builders (tests/<family>/*.py, shipped in the wheel)."""
+    from harness.model.families import FAMILIES
+    paths = sorted((ROOT / "harness").rglob("*.py")) + [p for f in FAMILIES for p in sorted((ROOT / "tests" / f).glob("*.py"))]
+    found = [line for path in paths for line in oversized(path.relative_to(ROOT), path.read_text())]
     assert not found, "split along its seams:\n" + "\n".join(found)
 
 
