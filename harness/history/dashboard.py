@@ -21,9 +21,10 @@ import hashlib
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypedDict
 
 import jinja2
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Connection, Engine, func, select
 
 from harness.history import defect_runs, queries, schema
 from harness.history.weblinks import web_url
@@ -78,7 +79,7 @@ def unslug(text: str) -> tuple[str, bool] | None:
         return None
 
 
-def case_named(connection, text: str) -> str | None:
+def case_named(connection: Connection, text: str) -> str | None:
     """The stored case id whose slug is `text`, or None."""
     decoded = unslug(text)
     if decoded is None:
@@ -132,7 +133,7 @@ def _environment() -> jinja2.Environment:
     return env
 
 
-def _render(template: str, links: Links, **context) -> str:
+def _render(template: str, links: Links, **context: object) -> str:
     return _environment().get_template(template).render(links=links, **context)
 
 
@@ -159,7 +160,61 @@ def _nice(value: int) -> int:
         step *= 10
 
 
-def timeline(target: str, runs: list[queries.Run], links: Links) -> dict:
+class Segment(TypedDict):
+    kind: str
+    y: float
+    height: float
+
+
+class Bar(TypedDict):
+    x: float
+    width: float
+    segments: list[Segment]
+    title: str
+    href: str
+    top: int
+    height: int
+
+
+class Dot(TypedDict):
+    x: float
+    title: str
+    y: float
+
+
+class Mark(TypedDict):
+    x: float
+    label: str
+
+
+class Tick(TypedDict):
+    x: float
+    label: str
+    anchor: str
+
+
+class Timeline(TypedDict):
+    """An SVG plot's geometry for one target (index.html.j2 draws it)."""
+    target: str
+    width: int
+    left: int
+    right: int
+    height: int
+    top: int
+    passed_height: int
+    bars_top: int
+    bars_bottom: int
+    bars_max: int
+    passed_max: int
+    bars: list[Bar]
+    dots: list[Dot]
+    marks: list[Mark]
+    ticks: list[Tick]
+    line: str
+    runs: int
+
+
+def timeline(target: str, runs: list[queries.Run], links: Links) -> Timeline:
     """An SVG plot's geometry for one target: its runs oldest first, x by start time; on top the
     passed count, below a bar per run of new failures, known failures and flakes stacked; a
     dashed line and label where each Mesa version first ran."""
@@ -175,10 +230,14 @@ def timeline(target: str, runs: list[queries.Run], links: Links) -> dict:
     bars_top = p["top"] + p["passed"] + p["gap"]
     bars_max = _nice(max(max(sum(r.targets[target][k] for k, _ in STACK) for r in mine), 1))
     passed_max = _nice(max(max(r.targets[target]["passed"] for r in mine), 1))
-    bars, dots, marks, seen = [], [], [], set()
+    bars: list[Bar] = []
+    dots: list[Dot] = []
+    marks: list[Mark] = []
+    seen: set[str] = set()
     for run in mine:
         counts = run.targets[target]
-        base, segments = bars_top + p["bars"], []
+        base: float = bars_top + p["bars"]
+        segments: list[Segment] = []
         for name, _label in STACK:
             height = counts[name] / bars_max * p["bars"]
             if height:
@@ -193,7 +252,7 @@ def timeline(target: str, runs: list[queries.Run], links: Links) -> dict:
         if run.mesa not in seen:
             seen.add(run.mesa)
             marks.append({"x": round(x(run), 2), "label": f"Mesa {run.mesa}" if run.mesa else "Mesa ?"})
-    ticks = [{"x": dots[0]["x"], "label": f"{first:%Y-%m-%d}", "anchor": "start"}]
+    ticks: list[Tick] = [{"x": dots[0]["x"], "label": f"{first:%Y-%m-%d}", "anchor": "start"}]
     if span:
         ticks.append({"x": dots[-1]["x"], "label": f"{last:%Y-%m-%d}", "anchor": "end"})
     return {"target": target, "width": p["width"], "left": p["left"], "right": p["width"] - p["right"],
@@ -203,7 +262,7 @@ def timeline(target: str, runs: list[queries.Run], links: Links) -> dict:
             "line": " ".join(f"{d['x']},{d['y']}" for d in dots), "runs": len(mine)}
 
 
-def previous_runs(connection, runs: list[queries.Run]) -> dict[int, queries.Run]:
+def previous_runs(connection: Connection, runs: list[queries.Run]) -> dict[int, queries.Run]:
     """Each run's previous run on its lane (the store's, also where it is older than `runs`)."""
     known = {r.id: r for r in runs}
     before = queries.previous_ids(connection, list(known))
@@ -214,12 +273,19 @@ def previous_runs(connection, runs: list[queries.Run]) -> dict[int, queries.Run]
     return {later: known[earlier] for later, earlier in before.items() if earlier in known}
 
 
-def index(connection, links: Links | None = None, limit: int | None = None) -> str:
+class IndexRow(TypedDict):
+    run: queries.Run
+    target: str
+    counts: dict[str, Any]
+    previous: queries.Run | None
+
+
+def index(connection: Connection, links: Links | None = None, limit: int | None = None) -> str:
     links = links or Links()
     runs = queries.runs(connection, limit=limit)
     targets = sorted({t for r in runs for t in r.targets})
     previous = previous_runs(connection, runs)
-    rows = [{"run": r, "target": t, "counts": r.targets[t], "previous": previous.get(r.id)}
+    rows: list[IndexRow] = [{"run": r, "target": t, "counts": r.targets[t], "previous": previous.get(r.id)}
             for r in runs for t in sorted(r.targets)]
     return _render("index.html.j2", links, title="Conformance history", runs=runs, rows=rows,
                    plots=[timeline(t, runs, links) for t in targets], stack=STACK)
@@ -235,7 +301,7 @@ def _failures(records: list[Record]) -> dict[str, list[Record]]:
             "flakes": [r for r in records if r.status in (Status.FLAKE, Status.ORDER_DEPENDENT)]}
 
 
-def run(connection, run_id: int, links: Links | None = None, registry: defects.Registry | None = None) -> str | None:
+def run(connection: Connection, run_id: int, links: Links | None = None, registry: defects.Registry | None = None) -> str | None:
     """The run's page; None: no such run. Its failures by defect (the triage records, `registry`)
     come first, new ones apart, then the tables of new and known failures."""
     links = links or Links("../")
@@ -253,7 +319,29 @@ def run(connection, run_id: int, links: Links | None = None, registry: defects.R
 # ---- a case
 
 
-def first_bad(history: queries.History) -> dict | None:
+class FirstBad(TypedDict):
+    good: queries.Point | None
+    bad: queries.Point
+    command: str
+    why: str
+    history: str
+
+
+class Cell(TypedDict):
+    point: queries.Point
+    shown: str
+    href: str
+    title: str
+
+
+class Strip(TypedDict):
+    history: queries.History
+    rate: queries.Rate
+    bisect: FirstBad | None
+    cells: list[Cell]
+
+
+def first_bad(history: queries.History) -> FirstBad | None:
     """The first-bad range of the case's latest failure on this target and lane, the command
     that bisects Mesa over it, or why there is none (None: it never failed)."""
     bad = history.first_bad
@@ -269,7 +357,7 @@ def first_bad(history: queries.History) -> dict | None:
                        f"--tree {BISECT_TREE} --lane {shlex.quote(history.lane)}"}
 
 
-def case(connection, name: str, links: Links | None = None) -> str | None:
+def case(connection: Connection, name: str, links: Links | None = None) -> str | None:
     """The case's page; None: not in the history."""
     links = links or Links("../")
     histories = queries.history(connection, name)
@@ -283,7 +371,7 @@ def case(connection, name: str, links: Links | None = None) -> str | None:
                 messages.setdefault(point.message, []).append((h, point))
             if point.reproducer:
                 reproducers[(h.target, point.reproducer)] = None
-    strips = [{"history": h, "rate": h.rate, "bisect": first_bad(h),
+    strips: list[Strip] = [{"history": h, "rate": h.rate, "bisect": first_bad(h),
                "cells": [{"point": p, "shown": shown(p), "href": links.run(p.run.id),
                           "title": f"run {p.run.id}, {p.run.started:%Y-%m-%d %H:%M}, Mesa {p.run.mesa or '?'}: "
                                    f"{p.status}{' (known)' if p.known else ''}"
@@ -297,7 +385,16 @@ def case(connection, name: str, links: Links | None = None) -> str | None:
 # ---- flakes
 
 
-def flakes(connection, days: float = DEFAULT_DAYS, links: Links | None = None,
+class FlakeRow(TypedDict):
+    rate: queries.Rate
+    low: float
+    high: float
+    known: bool
+    fixed: float
+    href: str
+
+
+def flakes(connection: Connection, days: float = DEFAULT_DAYS, links: Links | None = None,
            now: datetime.datetime | None = None, registry: defects.Registry | None = None) -> str:
     """Failure rates over the last `days`: the failing series by defect (new ones apart: no
     baseline listed a failure of them), the flaky cases ranked by rate, then the others that
@@ -307,7 +404,7 @@ def flakes(connection, days: float = DEFAULT_DAYS, links: Links | None = None,
     since = now - datetime.timedelta(days=days)
     rates = queries.rates(connection, since=since)
 
-    def row(rate: queries.Rate) -> dict:
+    def row(rate: queries.Rate) -> FlakeRow:
         low, high = rate.interval
         return {"rate": rate, "low": low, "high": high, "known": rate.known,
                 "fixed": rate.confidence_fixed(THRESHOLD), "href": links.case(rate.name)}
@@ -329,7 +426,20 @@ ORDER = (Change.REGRESSION, Change.NEW_FLAKE, Change.FIX, Change.IMPROVEMENT, Ch
          Change.NEW_SKIP, Change.UNSKIPPED)
 
 
-def regressions(connection, old_id: int, new_id: int, links: Links | None = None) -> str | None:
+class ChangeRow(TypedDict):
+    row: compare.Row
+    old: str
+    new: str
+    message: str
+    href: str
+
+
+class Section(TypedDict):
+    name: str
+    rows: list[ChangeRow]
+
+
+def regressions(connection: Connection, old_id: int, new_id: int, links: Links | None = None) -> str | None:
     """What changed from run `old_id` to run `new_id` (None: either is not stored)."""
     links = links or Links()
     old, new = queries.run(connection, old_id), queries.run(connection, new_id)
@@ -339,7 +449,7 @@ def regressions(connection, old_id: int, new_id: int, links: Links | None = None
     diff = compare.compare(before, after)
     now = {(r.id, r.target): r for r in after}
     was = {(r.id, r.target): r for r in before}
-    sections = [{"name": change.value, "rows": [_change(row, was, now, links) for row in diff.changes[change]]}
+    sections: list[Section] = [{"name": change.value, "rows": [_change(row, was, now, links) for row in diff.changes[change]]}
                 for change in ORDER]
     sections += [{"name": "new cases", "rows": [_change(row, was, now, links) for row in diff.new]},
                  {"name": "removed cases", "rows": [_change(row, was, now, links) for row in diff.removed]}]
@@ -347,7 +457,8 @@ def regressions(connection, old_id: int, new_id: int, links: Links | None = None
                    sections=[s for s in sections if s["rows"]], pairs=None, live=False)
 
 
-def _change(row: compare.Row, was: dict, now: dict, links: Links) -> dict:
+def _change(row: compare.Row, was: dict[tuple[str, str], Record], now: dict[tuple[str, str], Record],
+            links: Links) -> ChangeRow:
     old, new = was.get((row.case_id, row.target)), now.get((row.case_id, row.target))
     failed = any(r is not None and (r.status.is_failure() or r.outcome.failed) for r in (old, new))
     return {"row": row, "old": shown(old) if old else "", "new": shown(new) if new else "",
@@ -355,7 +466,7 @@ def _change(row: compare.Row, was: dict, now: dict, links: Links) -> dict:
             "href": links.case(row.case_id) if failed else ""}
 
 
-def regressions_index(connection, links: Links | None = None, live: bool = False, limit: int | None = None) -> str:
+def regressions_index(connection: Connection, links: Links | None = None, live: bool = False, limit: int | None = None) -> str:
     """The runs that have a previous run on their lane (among the newest `limit`), each linking its
     regressions page; `live`: served, so a form may ask for any two runs."""
     links = links or Links()
@@ -366,7 +477,7 @@ def regressions_index(connection, links: Links | None = None, live: bool = False
                    old=None, new=None, sections=[])
 
 
-def lane_regressions(connection, new_id: int, links: Links | None = None) -> str | None:
+def lane_regressions(connection: Connection, new_id: int, links: Links | None = None) -> str | None:
     """Run `new_id` against the previous run of its lane (None: no such run, or the lane's first)."""
     found = queries.run(connection, new_id)
     if found is None:
