@@ -301,7 +301,8 @@ def _failures(records: list[Record]) -> dict[str, list[Record]]:
             "flakes": [r for r in records if r.status in (Status.FLAKE, Status.ORDER_DEPENDENT)]}
 
 
-def run(connection: Connection, run_id: int, links: Links | None = None, registry: defects.Registry | None = None) -> str | None:
+def run(connection: Connection, run_id: int, links: Links | None = None,
+        registry: defects.Registry | None = None) -> str | None:
     """The run's page; None: no such run. Its failures by defect (the triage records, `registry`)
     come first, new ones apart, then the tables of new and known failures."""
     links = links or Links("../")
@@ -449,8 +450,9 @@ def regressions(connection: Connection, old_id: int, new_id: int, links: Links |
     diff = compare.compare(before, after)
     now = {(r.id, r.target): r for r in after}
     was = {(r.id, r.target): r for r in before}
-    sections: list[Section] = [{"name": change.value, "rows": [_change(row, was, now, links) for row in diff.changes[change]]}
-                for change in ORDER]
+    sections: list[Section] = [{"name": change.value,
+                                "rows": [_change(row, was, now, links) for row in diff.changes[change]]}
+                               for change in ORDER]
     sections += [{"name": "new cases", "rows": [_change(row, was, now, links) for row in diff.new]},
                  {"name": "removed cases", "rows": [_change(row, was, now, links) for row in diff.removed]}]
     return _render("regressions.html.j2", links, title=f"Run {old_id} → run {new_id}", old=old, new=new,
@@ -466,7 +468,8 @@ def _change(row: compare.Row, was: dict[tuple[str, str], Record], now: dict[tupl
             "href": links.case(row.case_id) if failed else ""}
 
 
-def regressions_index(connection: Connection, links: Links | None = None, live: bool = False, limit: int | None = None) -> str:
+def regressions_index(connection: Connection, links: Links | None = None, live: bool = False,
+                      limit: int | None = None) -> str:
     """The runs that have a previous run on their lane (among the newest `limit`), each linking its
     regressions page; `live`: served, so a form may ask for any two runs."""
     links = links or Links()

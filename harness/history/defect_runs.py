@@ -15,11 +15,12 @@ from harness.model.outcome import Judged, Record
 from harness.results.defect_groups import Failure
 
 C, R, T = schema.cases, schema.runs, schema.results
+FirstFailed = dict[tuple[str, str], tuple[int, datetime.datetime]]     # (case id, target) -> (run id, start)
 
 
-def first_failed(connection: Connection, keys: set[tuple[str, str]]) -> dict[tuple[str, str], tuple[int, datetime.datetime]]:
+def first_failed(connection: Connection, keys: set[tuple[str, str]]) -> FirstFailed:
     """(case id, target) -> (run id, start) of its earliest failing run in the store."""
-    found: dict[tuple[str, str], tuple[int, datetime.datetime]] = {}
+    found: FirstFailed = {}
     for chunk in chunks(sorted({name for name, _ in keys})):
         failing = (select(C.c.name, C.c.target, R.c.id, R.c.started).join(T, T.c.case_id == C.c.id)
                    .join(R, R.c.id == T.c.run_id).where(C.c.name.in_(chunk), T.c.failure))
