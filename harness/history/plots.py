@@ -2,12 +2,14 @@
 runs oldest first by start time, the passed count on top, the failures stacked below."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypedDict
+from typing import Protocol, TypedDict
 
 from harness.history import queries
 
-if TYPE_CHECKING:
-    from harness.history.dashboard import Links
+
+class Links(Protocol):
+    """Where a run's page is (dashboard.Links)."""
+    def run(self, run_id: int) -> str: ...
 
 PLOT = {"width": 760, "left": 52, "right": 14, "top": 26, "passed": 46, "gap": 14, "bars": 120, "bottom": 22}
 STACK = (("failed", "new failures"), ("known", "known failures"), ("flaked", "flakes"))
