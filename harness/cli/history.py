@@ -93,7 +93,8 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     if "bisect" in argv[:3]:        # harness bisect's own options (--results-dir, --confidence...) pass on
-        args, args.bisect_args = parser().parse_known_args(argv)
+        args, rest = parser().parse_known_args(argv)
+        args.bisect_args = rest
     else:
         args = parser().parse_args(argv)
     try:
@@ -106,12 +107,12 @@ def main(argv: list[str]) -> int:
         return 2
 
 
-def _print_json(data) -> None:
+def _print_json(data: object) -> None:
     print(json.dumps(data, indent=1, default=str))
 
 
-def ingest(args) -> int:
-    overrides = {}
+def ingest(args: argparse.Namespace) -> int:
+    overrides: dict[str, str] = {}
     for item in args.set:
         name, equals, value = item.partition("=")
         if not equals or name not in sources.SETTABLE:
@@ -130,7 +131,7 @@ def ingest(args) -> int:
     return 0
 
 
-def runs(args) -> int:
+def runs(args: argparse.Namespace) -> int:
     with open_store(store_of(args), readonly=True).connect() as connection:
         found = queries.runs(connection, since(args), args.until, args.target, args.lane, args.pipeline, args.limit)
     if args.json:
@@ -145,7 +146,7 @@ def runs(args) -> int:
     return 0
 
 
-def _histories(args) -> tuple[str, list[queries.History]]:
+def _histories(args: argparse.Namespace) -> tuple[str, list[queries.History]]:
     """The case `args.case` names (CASE_ID or CASE_ID[TARGET]) and its histories in `args.lane`."""
     named = ids.split(args.case)
     name, target = named if named else (args.case, None)
@@ -153,7 +154,7 @@ def _histories(args) -> tuple[str, list[queries.History]]:
         return name, queries.history(connection, name, target, args.lane)
 
 
-def case(args) -> int:
+def case(args: argparse.Namespace) -> int:
     _, found = _histories(args)
     if not found:
         raise BadInput(f"{args.case}: not in the history")
@@ -190,7 +191,7 @@ def _glyph(point: queries.Point) -> str:
     return "x" if point.known else GLYPHS[point.status.value]
 
 
-def flakes(args) -> int:
+def flakes(args: argparse.Namespace) -> int:
     kinds = queries.KINDS if args.all else ("flaky",)
     if not 0 < args.threshold <= 1:
         raise BadInput(f"--threshold {args.threshold}: expected a rate in (0, 1]")
@@ -218,7 +219,7 @@ def flaky_failure(rate: queries.Rate) -> defect_groups.Failure:
                                  rate.statuses[-1] if rate.statuses else "", not rate.known, None, rate.first_failed)
 
 
-def diff(args) -> int:
+def diff(args: argparse.Namespace) -> int:
     with open_store(store_of(args), readonly=True).connect() as connection:
         old = [r for i in named_runs(connection, [args.old]) for r in queries.records(connection, i)]
         new = [r for i in named_runs(connection, [args.new]) for r in queries.records(connection, i)]
@@ -231,7 +232,7 @@ def diff(args) -> int:
     return 1 if changes.regressions else 0
 
 
-def lines_command(args) -> int:
+def lines_command(args: argparse.Namespace) -> int:
     with open_store(store_of(args), readonly=True).connect() as connection:
         found = queries.rates(connection, since(args), args.until, args.target, args.lane, args.mesa)
         recent = queries.runs(connection, mesa=args.mesa, limit=1)
@@ -251,7 +252,7 @@ def lines_command(args) -> int:
     return 0
 
 
-def prune(args) -> int:
+def prune(args: argparse.Namespace) -> int:
     if args.keep_days is None and args.keep_runs is None:
         raise BadInput("give --keep-days N, --keep-runs N or both (a run either keeps is kept)")
     if args.keep_days is not None and not args.keep_days > 0:
@@ -274,15 +275,15 @@ def prune(args) -> int:
     return 0
 
 
-def bisect(args) -> int:
+def bisect(args: argparse.Namespace) -> int:
     from harness.triage import mesa_bisect
     name, found = _histories(args)
-    failing = [h for h in found if h.first_bad is not None]
+    failing = [(h, first_bad) for h in found if (first_bad := h.first_bad) is not None]
     if len(failing) != 1:
-        where = ", ".join(f"[{h.target}] lane {h.lane}" for h in failing) or "none"
+        where = ", ".join(f"[{h.target}] lane {h.lane}" for h, _ in failing) or "none"
         raise BadInput(f"{args.case}: {len(failing)} failing histories ({where}): name one with CASE_ID[TARGET] "
                        f"and --lane")
-    (history,) = failing
+    ((history, first_bad),) = failing
     if history.target not in mesa_bisect.DRIVERS:
         raise BadInput(f"{history.target}: harness bisect builds and runs {', '.join(sorted(mesa_bisect.DRIVERS))}, "
                        f"not this target")
@@ -292,13 +293,14 @@ def bisect(args) -> int:
     runs = mesa_bisect.runs_per_step(rate) if rate < 1 else 1
     # an intermittent failure can pass by luck: how sure the good end is, from its passing runs
     passes = sum(p.status.value == "pass" and p.run.mesa_rev == good
-                 for p in history.points[:history.points.index(history.first_bad)])
+                 for p in history.points[:history.points.index(first_bad)])
     print(f"history: {ids.key(name, history.target)} in lane {history.lane}: good end Mesa {good} "
           f"({passes} passing run(s): good with confidence {1 - (1 - rate) ** passes:.2%} at this rate), "
-          f"first bad run {history.first_bad.run.id} (Mesa {bad}); rate since {rate:.0%} -> {runs} run(s) a step"
+          f"first bad run {first_bad.run.id} (Mesa {bad}); rate since {rate:.0%} -> {runs} run(s) a step"
           f"\npython -m harness bisect {shlex.join(argv)}", file=sys.stderr)
     return 0 if args.dry_run else mesa_bisect.main(argv)
 
 
-COMMANDS = {"ingest": ingest, "runs": runs, "case": case, "flakes": flakes, "diff": diff, "lines": lines_command,
-            "bisect": bisect, "prune": prune, **history_export.COMMANDS}
+COMMANDS: dict[str, history_export.Command] = {
+    "ingest": ingest, "runs": runs, "case": case, "flakes": flakes, "diff": diff, "lines": lines_command,
+    "bisect": bisect, "prune": prune, **history_export.COMMANDS}

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import datetime
 
+from sqlalchemy import Connection
+
 from harness.base import config
 from harness.history import queries, timestamps
 from harness.base.errors import UsageError
@@ -16,12 +18,12 @@ class BadInput(UsageError, ValueError):
     """A bad argument: one line for the user."""
 
 
-def store_argument(parser: argparse.ArgumentParser, default=None) -> None:
+def store_argument(parser: argparse.ArgumentParser, default: str | None = None) -> None:
     parser.add_argument("--store", default=default, metavar="FILE|URL",
                         help=f"the history: an SQLite file or a database URL (default $HARNESS_HISTORY, else {DEFAULT_STORE})")
 
 
-def store_of(args) -> str:
+def store_of(args: argparse.Namespace) -> str:
     return getattr(args, "store", None) or config.knobs().history or DEFAULT_STORE
 
 
@@ -38,14 +40,15 @@ def window_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--until", type=day, default=None, help="runs up to this date (UTC)")
 
 
-def since(args) -> datetime.datetime | None:
+def since(args: argparse.Namespace) -> datetime.datetime | None:
     """The window's start: --days back from now, else --since."""
     if args.days is not None:
         return datetime.datetime.now(datetime.UTC) - datetime.timedelta(days=args.days)
-    return args.since
+    start: datetime.datetime | None = args.since
+    return start
 
 
-def named_runs(connection, names: list[str]) -> list[int]:
+def named_runs(connection: Connection, names: list[str]) -> list[int]:
     """The runs named (a run id, or pipeline:ID for all of a pipeline's), each once, oldest first."""
     found: list[int] = []
     for text in names:

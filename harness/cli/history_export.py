@@ -9,14 +9,16 @@ each).
 """
 from __future__ import annotations
 
+import argparse
 import functools
 import json
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sqlalchemy import select
+from sqlalchemy import Connection, select
 
 from harness.cli.history_args import BadInput, named_runs, since, store_of, window_arguments
 from harness.history import culprits, queries, schema
@@ -28,7 +30,12 @@ from harness.model import ids
 from harness.triage import blame_rules
 
 FORMATS = ("kcidb",)
-def add_commands(sub) -> None:
+Command = Callable[[argparse.Namespace], int]
+# a verdict of saved evidence: (case id, blame's verdict, the Mesas where the case fails)
+EvidenceVerdict = tuple[str, blame_rules.Verdict, list[str]]
+
+
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The commands' parsers (harness/cli/history.py adds --store to each, and --json to culprit)."""
     cmd = sub.add_parser("export", help="stored runs as KernelCI's KCIDB data")
     cmd.add_argument("runs", nargs="*", metavar="RUN_ID", help="a run id, or pipeline:ID (all its runs)")
@@ -46,10 +53,10 @@ def add_commands(sub) -> None:
     cmd.add_argument("--failure", default="", metavar="REGEX", help="with --from-blame: blame's --failure")
 
 
-def _one_line(command):
+def _one_line(command: Command) -> Command:
     """Bad input: one line on stderr, exit 2 (harness/cli/history.py says so of the store's errors)."""
     @functools.wraps(command)
-    def wrapped(args) -> int:
+    def wrapped(args: argparse.Namespace) -> int:
         try:
             return command(args)
         except BadInput as e:
@@ -59,7 +66,7 @@ def _one_line(command):
 
 
 @_one_line
-def export(args) -> int:
+def export(args: argparse.Namespace) -> int:
     from harness.history import kcidb         # jsonschema and kcidb-io: a fifth of a second, export's alone
     if bool(args.runs) == any(x is not None for x in (args.days, args.since, args.until)):
         raise BadInput("give RUN_ID... or a window (--since/--until/--days), one of them")
@@ -81,7 +88,7 @@ def export(args) -> int:
     return 0
 
 
-def _window(connection, args) -> list[int]:
+def _window(connection: Connection, args: argparse.Namespace) -> list[int]:
     """The window's runs, oldest first."""
     found = [r.id for r in reversed(queries.runs(connection, since(args), args.until))]
     if not found:
@@ -89,15 +96,17 @@ def _window(connection, args) -> list[int]:
     return found
 
 
-def _stored(connection, run_ids: list[int]) -> list[kcidb.Stored]:
+def _stored(connection: Connection, run_ids: list[int]) -> list[kcidb.Stored]:
     """Each run with its records and the verdicts on its Mesa."""
     from harness.history import kcidb
-    prints = dict(connection.execute(select(schema.runs.c.id, schema.runs.c.fingerprint)
+    prints: dict[int, str] = dict(connection.execute(select(schema.runs.c.id, schema.runs.c.fingerprint)
                                      .where(schema.runs.c.id.in_(run_ids))).all())
-    verdicts: dict[str, dict] = {}
-    out = []
+    verdicts: dict[str, dict[tuple[str, str], culprits.Culprit]] = {}
+    out: list[kcidb.Stored] = []
     for run_id in run_ids:
         run = queries.run(connection, run_id)
+        if run is None:                       # named_runs and _window found each
+            raise BadInput(f"{run_id}: no such run in the history")
         if run.mesa not in verdicts:
             verdicts[run.mesa] = culprits.of_mesa(connection, run.mesa)
         out.append(kcidb.Stored(run, prints[run_id], queries.records(connection, run_id), verdicts[run.mesa]))
@@ -105,7 +114,7 @@ def _stored(connection, run_ids: list[int]) -> list[kcidb.Stored]:
 
 
 @_one_line
-def culprit(args) -> int:
+def culprit(args: argparse.Namespace) -> int:
     if bool(args.case) == bool(args.from_blame):
         raise BadInput("give CASE_ID[TARGET] with --mesa and --component, or --from-blame FILE, one of them")
     if args.case and not (args.mesa and args.component):
@@ -142,7 +151,7 @@ def culprit(args) -> int:
     return 0
 
 
-def evidence_verdicts(paths: list[Path], failure: str = "") -> list[tuple[str, blame_rules.Verdict, list[str]]]:
+def evidence_verdicts(paths: list[Path], failure: str = "") -> list[EvidenceVerdict]:
     """(case id, blame's verdict by its own rules, the Mesas where the case fails) for each case of
     saved evidence; a later file's rows join the first's as `blame --evidence` joins them.
     `failure`: blame's --failure (rows failing otherwise are set aside). ValueError names a bad file."""
@@ -164,10 +173,12 @@ def _failing_mesas(rows: list[blame_rules.Row], failure: str) -> list[str]:
                    for r in blame_rules.set_aside(group, failure)[0])]
 
 
-def _record_verdicts(connection, found) -> tuple[list[culprits.Culprit], list[str]]:
+def _record_verdicts(connection: Connection,
+                     found: list[EvidenceVerdict]) -> tuple[list[culprits.Culprit], list[str]]:
     """Each decided verdict, recorded for every Mesa where the case failed in blame's rows and in
     the history; what was not recorded, one line each (an undecided verdict, a failure not stored)."""
-    recorded, skipped = [], []
+    recorded: list[culprits.Culprit] = []
+    skipped: list[str] = []
     for name, verdict, mesas in found:
         if verdict.component not in culprits.COMPONENTS:
             skipped.append(f"{name}: {verdict.component} ({verdict.reason})")
@@ -180,4 +191,4 @@ def _record_verdicts(connection, found) -> tuple[list[culprits.Culprit], list[st
     return recorded, skipped
 
 
-COMMANDS = {"export": export, "culprit": culprit}
+COMMANDS: dict[str, Command] = {"export": export, "culprit": culprit}

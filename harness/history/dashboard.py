@@ -21,11 +21,13 @@ import hashlib
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypedDict
 
 import jinja2
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Connection, Engine, func, select
 
 from harness.history import defect_runs, queries, schema
+from harness.history.plots import STACK, timeline
 from harness.history.weblinks import web_url
 from harness.model import defects, ids
 from harness.model.outcome import Judged, Record
@@ -78,7 +80,7 @@ def unslug(text: str) -> tuple[str, bool] | None:
         return None
 
 
-def case_named(connection, text: str) -> str | None:
+def case_named(connection: Connection, text: str) -> str | None:
     """The stored case id whose slug is `text`, or None."""
     decoded = unslug(text)
     if decoded is None:
@@ -132,7 +134,7 @@ def _environment() -> jinja2.Environment:
     return env
 
 
-def _render(template: str, links: Links, **context) -> str:
+def _render(template: str, links: Links, **context: object) -> str:
     return _environment().get_template(template).render(links=links, **context)
 
 
@@ -145,65 +147,7 @@ def shown(record: Record | queries.Point) -> str:
 # ---- index: the timeline and the runs
 
 
-PLOT = {"width": 760, "left": 52, "right": 14, "top": 26, "passed": 46, "gap": 14, "bars": 120, "bottom": 22}
-STACK = (("failed", "new failures"), ("known", "known failures"), ("flaked", "flakes"))
-
-
-def _nice(value: int) -> int:
-    """The axis' top: the value rounded up to 1, 2 or 5 times a power of ten."""
-    step = 1
-    while True:
-        for factor in (1, 2, 5):
-            if value <= step * factor:
-                return step * factor
-        step *= 10
-
-
-def timeline(target: str, runs: list[queries.Run], links: Links) -> dict:
-    """An SVG plot's geometry for one target: its runs oldest first, x by start time; on top the
-    passed count, below a bar per run of new failures, known failures and flakes stacked; a
-    dashed line and label where each Mesa version first ran."""
-    mine = sorted((r for r in runs if target in r.targets), key=lambda r: (r.started, r.id))
-    p = PLOT
-    inner = p["width"] - p["left"] - p["right"]
-    first, last = mine[0].started, mine[-1].started
-    span = (last - first).total_seconds()
-
-    def x(run: queries.Run) -> float:
-        return p["left"] + (inner / 2 if span == 0 else (run.started - first).total_seconds() / span * inner)
-    bar_width = max(2.0, min(14.0, inner / len(mine) * 0.6))
-    bars_top = p["top"] + p["passed"] + p["gap"]
-    bars_max = _nice(max(max(sum(r.targets[target][k] for k, _ in STACK) for r in mine), 1))
-    passed_max = _nice(max(max(r.targets[target]["passed"] for r in mine), 1))
-    bars, dots, marks, seen = [], [], [], set()
-    for run in mine:
-        counts = run.targets[target]
-        base, segments = bars_top + p["bars"], []
-        for name, _label in STACK:
-            height = counts[name] / bars_max * p["bars"]
-            if height:
-                segments.append({"kind": name, "y": round(base - height, 2), "height": round(height, 2)})
-                base -= height
-        title = (f"run {run.id}, {run.started:%Y-%m-%d %H:%M}, Mesa {run.mesa or '?'}, {run.lane}: "
-                 + ", ".join(f"{counts[k]} {label}" for k, label in (("passed", "passed"), *STACK)))
-        bars.append({"x": round(x(run) - bar_width / 2, 2), "width": round(bar_width, 2), "segments": segments,
-                     "title": title, "href": links.run(run.id), "top": bars_top, "height": p["bars"]})
-        dots.append({"x": round(x(run), 2), "title": title,
-                     "y": round(p["top"] + p["passed"] - counts["passed"] / passed_max * p["passed"], 2)})
-        if run.mesa not in seen:
-            seen.add(run.mesa)
-            marks.append({"x": round(x(run), 2), "label": f"Mesa {run.mesa}" if run.mesa else "Mesa ?"})
-    ticks = [{"x": dots[0]["x"], "label": f"{first:%Y-%m-%d}", "anchor": "start"}]
-    if span:
-        ticks.append({"x": dots[-1]["x"], "label": f"{last:%Y-%m-%d}", "anchor": "end"})
-    return {"target": target, "width": p["width"], "left": p["left"], "right": p["width"] - p["right"],
-            "height": bars_top + p["bars"] + p["bottom"], "top": p["top"], "passed_height": p["passed"],
-            "bars_top": bars_top, "bars_bottom": bars_top + p["bars"], "bars_max": bars_max,
-            "passed_max": passed_max, "bars": bars, "dots": dots, "marks": marks, "ticks": ticks,
-            "line": " ".join(f"{d['x']},{d['y']}" for d in dots), "runs": len(mine)}
-
-
-def previous_runs(connection, runs: list[queries.Run]) -> dict[int, queries.Run]:
+def previous_runs(connection: Connection, runs: list[queries.Run]) -> dict[int, queries.Run]:
     """Each run's previous run on its lane (the store's, also where it is older than `runs`)."""
     known = {r.id: r for r in runs}
     before = queries.previous_ids(connection, list(known))
@@ -214,12 +158,19 @@ def previous_runs(connection, runs: list[queries.Run]) -> dict[int, queries.Run]
     return {later: known[earlier] for later, earlier in before.items() if earlier in known}
 
 
-def index(connection, links: Links | None = None, limit: int | None = None) -> str:
+class IndexRow(TypedDict):
+    run: queries.Run
+    target: str
+    counts: dict[str, Any]
+    previous: queries.Run | None
+
+
+def index(connection: Connection, links: Links | None = None, limit: int | None = None) -> str:
     links = links or Links()
     runs = queries.runs(connection, limit=limit)
     targets = sorted({t for r in runs for t in r.targets})
     previous = previous_runs(connection, runs)
-    rows = [{"run": r, "target": t, "counts": r.targets[t], "previous": previous.get(r.id)}
+    rows: list[IndexRow] = [{"run": r, "target": t, "counts": r.targets[t], "previous": previous.get(r.id)}
             for r in runs for t in sorted(r.targets)]
     return _render("index.html.j2", links, title="Conformance history", runs=runs, rows=rows,
                    plots=[timeline(t, runs, links) for t in targets], stack=STACK)
@@ -235,7 +186,8 @@ def _failures(records: list[Record]) -> dict[str, list[Record]]:
             "flakes": [r for r in records if r.status in (Status.FLAKE, Status.ORDER_DEPENDENT)]}
 
 
-def run(connection, run_id: int, links: Links | None = None, registry: defects.Registry | None = None) -> str | None:
+def run(connection: Connection, run_id: int, links: Links | None = None,
+        registry: defects.Registry | None = None) -> str | None:
     """The run's page; None: no such run. Its failures by defect (the triage records, `registry`)
     come first, new ones apart, then the tables of new and known failures."""
     links = links or Links("../")
@@ -253,7 +205,29 @@ def run(connection, run_id: int, links: Links | None = None, registry: defects.R
 # ---- a case
 
 
-def first_bad(history: queries.History) -> dict | None:
+class FirstBad(TypedDict):
+    good: queries.Point | None
+    bad: queries.Point
+    command: str
+    why: str
+    history: str
+
+
+class Cell(TypedDict):
+    point: queries.Point
+    shown: str
+    href: str
+    title: str
+
+
+class Strip(TypedDict):
+    history: queries.History
+    rate: queries.Rate
+    bisect: FirstBad | None
+    cells: list[Cell]
+
+
+def first_bad(history: queries.History) -> FirstBad | None:
     """The first-bad range of the case's latest failure on this target and lane, the command
     that bisects Mesa over it, or why there is none (None: it never failed)."""
     bad = history.first_bad
@@ -269,7 +243,7 @@ def first_bad(history: queries.History) -> dict | None:
                        f"--tree {BISECT_TREE} --lane {shlex.quote(history.lane)}"}
 
 
-def case(connection, name: str, links: Links | None = None) -> str | None:
+def case(connection: Connection, name: str, links: Links | None = None) -> str | None:
     """The case's page; None: not in the history."""
     links = links or Links("../")
     histories = queries.history(connection, name)
@@ -283,7 +257,7 @@ def case(connection, name: str, links: Links | None = None) -> str | None:
                 messages.setdefault(point.message, []).append((h, point))
             if point.reproducer:
                 reproducers[(h.target, point.reproducer)] = None
-    strips = [{"history": h, "rate": h.rate, "bisect": first_bad(h),
+    strips: list[Strip] = [{"history": h, "rate": h.rate, "bisect": first_bad(h),
                "cells": [{"point": p, "shown": shown(p), "href": links.run(p.run.id),
                           "title": f"run {p.run.id}, {p.run.started:%Y-%m-%d %H:%M}, Mesa {p.run.mesa or '?'}: "
                                    f"{p.status}{' (known)' if p.known else ''}"
@@ -297,7 +271,16 @@ def case(connection, name: str, links: Links | None = None) -> str | None:
 # ---- flakes
 
 
-def flakes(connection, days: float = DEFAULT_DAYS, links: Links | None = None,
+class FlakeRow(TypedDict):
+    rate: queries.Rate
+    low: float
+    high: float
+    known: bool
+    fixed: float
+    href: str
+
+
+def flakes(connection: Connection, days: float = DEFAULT_DAYS, links: Links | None = None,
            now: datetime.datetime | None = None, registry: defects.Registry | None = None) -> str:
     """Failure rates over the last `days`: the failing series by defect (new ones apart: no
     baseline listed a failure of them), the flaky cases ranked by rate, then the others that
@@ -307,7 +290,7 @@ def flakes(connection, days: float = DEFAULT_DAYS, links: Links | None = None,
     since = now - datetime.timedelta(days=days)
     rates = queries.rates(connection, since=since)
 
-    def row(rate: queries.Rate) -> dict:
+    def row(rate: queries.Rate) -> FlakeRow:
         low, high = rate.interval
         return {"rate": rate, "low": low, "high": high, "known": rate.known,
                 "fixed": rate.confidence_fixed(THRESHOLD), "href": links.case(rate.name)}
@@ -329,7 +312,20 @@ ORDER = (Change.REGRESSION, Change.NEW_FLAKE, Change.FIX, Change.IMPROVEMENT, Ch
          Change.NEW_SKIP, Change.UNSKIPPED)
 
 
-def regressions(connection, old_id: int, new_id: int, links: Links | None = None) -> str | None:
+class ChangeRow(TypedDict):
+    row: compare.Row
+    old: str
+    new: str
+    message: str
+    href: str
+
+
+class Section(TypedDict):
+    name: str
+    rows: list[ChangeRow]
+
+
+def regressions(connection: Connection, old_id: int, new_id: int, links: Links | None = None) -> str | None:
     """What changed from run `old_id` to run `new_id` (None: either is not stored)."""
     links = links or Links()
     old, new = queries.run(connection, old_id), queries.run(connection, new_id)
@@ -339,15 +335,17 @@ def regressions(connection, old_id: int, new_id: int, links: Links | None = None
     diff = compare.compare(before, after)
     now = {(r.id, r.target): r for r in after}
     was = {(r.id, r.target): r for r in before}
-    sections = [{"name": change.value, "rows": [_change(row, was, now, links) for row in diff.changes[change]]}
-                for change in ORDER]
+    sections: list[Section] = [{"name": change.value,
+                                "rows": [_change(row, was, now, links) for row in diff.changes[change]]}
+                               for change in ORDER]
     sections += [{"name": "new cases", "rows": [_change(row, was, now, links) for row in diff.new]},
                  {"name": "removed cases", "rows": [_change(row, was, now, links) for row in diff.removed]}]
     return _render("regressions.html.j2", links, title=f"Run {old_id} → run {new_id}", old=old, new=new,
                    sections=[s for s in sections if s["rows"]], pairs=None, live=False)
 
 
-def _change(row: compare.Row, was: dict, now: dict, links: Links) -> dict:
+def _change(row: compare.Row, was: dict[tuple[str, str], Record], now: dict[tuple[str, str], Record],
+            links: Links) -> ChangeRow:
     old, new = was.get((row.case_id, row.target)), now.get((row.case_id, row.target))
     failed = any(r is not None and (r.status.is_failure() or r.outcome.failed) for r in (old, new))
     return {"row": row, "old": shown(old) if old else "", "new": shown(new) if new else "",
@@ -355,7 +353,8 @@ def _change(row: compare.Row, was: dict, now: dict, links: Links) -> dict:
             "href": links.case(row.case_id) if failed else ""}
 
 
-def regressions_index(connection, links: Links | None = None, live: bool = False, limit: int | None = None) -> str:
+def regressions_index(connection: Connection, links: Links | None = None, live: bool = False,
+                      limit: int | None = None) -> str:
     """The runs that have a previous run on their lane (among the newest `limit`), each linking its
     regressions page; `live`: served, so a form may ask for any two runs."""
     links = links or Links()
@@ -366,7 +365,7 @@ def regressions_index(connection, links: Links | None = None, live: bool = False
                    old=None, new=None, sections=[])
 
 
-def lane_regressions(connection, new_id: int, links: Links | None = None) -> str | None:
+def lane_regressions(connection: Connection, new_id: int, links: Links | None = None) -> str | None:
     """Run `new_id` against the previous run of its lane (None: no such run, or the lane's first)."""
     found = queries.run(connection, new_id)
     if found is None:

@@ -25,6 +25,7 @@ import datetime
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 from kcidb_io import schema as kcidb_schema
@@ -43,6 +44,8 @@ MESA_REPOSITORY = "https://gitlab.freedesktop.org/mesa/mesa.git"
 TREE = "mesa"
 RUN_DIGITS = 16                   # 64 bits of the run's fingerprint: unique among any origin's runs
 ISSUE_VERSION = 1                 # an issue is a component: its text changes only with this harness
+# A KCIDB object or document: JSON in KCIDB's schema, its empty optional fields left out (_misc)
+Json = dict[str, Any]
 LOG_LIMIT = SCHEMA.json["$defs"]["test"]["properties"]["log_excerpt"]["maxLength"]
 
 # KCIDB's culprit layers: `code` is the tested code, `tool` the test (the harness's own Vulkan
@@ -136,7 +139,7 @@ def _time(moment: datetime.datetime) -> str:
     return moment.replace(tzinfo=datetime.UTC).isoformat()     # the history's times are UTC
 
 
-def _misc(**values) -> dict:
+def _misc(**values: object) -> Json:
     return {name: value for name, value in values.items() if value not in ("", None)}
 
 
@@ -148,11 +151,11 @@ def issue_id(component: str) -> str:
     return f"{ORIGIN}:culprit:{_slug(component)}"
 
 
-def document(stored: list[Stored], registry: Registry | None = None) -> dict:
+def document(stored: list[Stored], registry: Registry | None = None) -> Json:
     """The KCIDB data of the runs (not yet validated: validate); `registry`: the defect records."""
     registry = registry if registry is not None else load_all()
     data = SCHEMA.new()
-    found: dict[str, list] = {"checkouts": [], "builds": [], "tests": [], "issues": [], "incidents": []}
+    found: dict[str, list[Json]] = {"checkouts": [], "builds": [], "tests": [], "issues": [], "incidents": []}
     components: set[str] = set()
     named: dict[str, Defect] = {}
     for one in stored:
@@ -175,7 +178,7 @@ def document(stored: list[Stored], registry: Registry | None = None) -> dict:
     return {**data, **{name: items for name, items in found.items() if items}}
 
 
-def _checkout(run: queries.Run, key: str, fingerprint: str) -> dict:
+def _checkout(run: queries.Run, key: str, fingerprint: str) -> Json:
     commit = run.mesa_commit if re.fullmatch(r"[0-9a-f]{40}", run.mesa_commit) else ""
     name = "" if commit else run.mesa_commit or queries.mesa_tag(run.mesa)
     return _misc(id=key, origin=ORIGIN, tree_name=TREE, git_repository_url=MESA_REPOSITORY, git_commit_hash=commit,
@@ -188,7 +191,7 @@ def _checkout(run: queries.Run, key: str, fingerprint: str) -> dict:
                             fingerprint=fingerprint))
 
 
-def _build(run: queries.Run, key: str, target: str, facts: dict) -> dict:
+def _build(run: queries.Run, key: str, target: str, facts: dict[str, Any]) -> Json:
     renderer = facts.get("renderer", "")
     # PASS: the Mesa build loaded and ran the cases (a KCIDB test counts only on a valid build)
     return _misc(id=f"{key}:{target}", checkout_id=key, origin=ORIGIN, config_name=_text(target),
@@ -199,7 +202,7 @@ def _build(run: queries.Run, key: str, target: str, facts: dict) -> dict:
                             **{name: facts[name] for name in queries.COUNTS if name in facts}))
 
 
-def _test(run: queries.Run, key: str, record: Record) -> dict:
+def _test(run: queries.Run, key: str, record: Record) -> Json:
     known = record.outcome.judged is Judged.EXPECTED_FAIL
     reproducer = Path(record.reproducer) if record.reproducer else None
     output = [{"name": reproducer.name, "url": reproducer.as_uri()}] \
@@ -216,14 +219,14 @@ def _test(run: queries.Run, key: str, record: Record) -> dict:
                             expected=record.expected, reproducer=record.reproducer))
 
 
-def _incident(test: dict, culprit: Culprit) -> dict:
+def _incident(test: Json, culprit: Culprit) -> Json:
     return {"id": f"{test['id']}:culprit", "origin": ORIGIN, "issue_id": issue_id(culprit.component),
             "issue_version": ISSUE_VERSION, "test_id": test["id"], "present": True,
             "comment": _text(culprit.reason or culprit.component),
             "misc": _misc(component=culprit.component, mesa=culprit.mesa, recorded=_time(culprit.recorded))}
 
 
-def _issue(component: str) -> dict:
+def _issue(component: str) -> Json:
     return {"id": issue_id(component), "version": ISSUE_VERSION, "origin": ORIGIN,
             "report_subject": _text(f"{component}: the failures harness blame puts down to it"),
             "culprit": LAYERS[component],
@@ -235,7 +238,7 @@ def defect_issue_id(defect: Defect) -> str:
     return f"{ORIGIN}:defect:{defect.id}"
 
 
-def _defect_issue(defect: Defect) -> dict:
+def _defect_issue(defect: Defect) -> Json:
     # the tested code is at fault unless blame named the harness's own layer (the test's tool)
     culprit = LAYERS.get(defect.blame, CODE)
     return {"id": defect_issue_id(defect), "version": ISSUE_VERSION, "origin": ORIGIN,
@@ -246,16 +249,17 @@ def _defect_issue(defect: Defect) -> dict:
                           targets=list(defect.targets), mesas=list(defect.mesas))}
 
 
-def _defect_incident(test: dict, defect: Defect) -> dict:
+def _defect_incident(test: Json, defect: Defect) -> Json:
     return {"id": f"{test['id']}:defect", "origin": ORIGIN, "issue_id": defect_issue_id(defect),
             "issue_version": ISSUE_VERSION, "test_id": test["id"], "present": True,
             "comment": _text(f"covered by {defect.where}/defect.toml"), "misc": {"defect": defect.id}}
 
 
-def validate(data: dict) -> dict:
+def validate(data: Json) -> Json:
     """`data` as it is where KCIDB's schema takes it; InvalidDocument says where and why not."""
     try:
-        return SCHEMA.validate(data)
+        valid: Json = SCHEMA.validate(data)
+        return valid
     except jsonschema.exceptions.ValidationError as error:
         why = " ".join(error.message.split())
         raise InvalidDocument(f"not valid KCIDB {SCHEMA.major}.{SCHEMA.minor} data at {error.json_path}: "

@@ -24,7 +24,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from harness.cli import dashboard as cli
-from harness.history import dashboard, queries, sources, stats
+from harness.history import dashboard, plots, queries, sources, stats
 from harness.history.ingest import ingest
 from harness.history.store import open_store
 from harness.model.outcome import Judged, Outcome, Record
@@ -177,14 +177,14 @@ def make_run(number: int, mesa: str, lane: str = JOB, **counts) -> queries.Run:
 def test_timeline_stacks_counts_and_marks_each_mesa_once():
     runs = [make_run(0, "25.0.7", failed=2, known=6), make_run(1, "25.1.0", lane="other", flaked=2),
             make_run(2, "25.0.7", failed=1), make_run(3, "25.1.0", lane="other", known=4, passed=50)]
-    plot = dashboard.timeline("zink", runs[::-1], dashboard.Links())      # queries.runs' order: newest first
+    plot = plots.timeline("zink", runs[::-1], dashboard.Links())      # queries.runs' order: newest first
     assert [b["href"] for b in plot["bars"]] == [f"runs/{n}.html" for n in range(4)]
     xs = [d["x"] for d in plot["dots"]]
     assert xs == sorted(xs) and xs[0] == plot["left"] and xs[-1] == plot["right"]
     assert plot["bars_max"] == 10                                        # 8 stacked, rounded up
     first = {s["kind"]: s["height"] for s in plot["bars"][0]["segments"]}
-    assert first == {"failed": pytest.approx(2 / 10 * dashboard.PLOT["bars"]),
-                     "known": pytest.approx(6 / 10 * dashboard.PLOT["bars"])}
+    assert first == {"failed": pytest.approx(2 / 10 * plots.PLOT["bars"]),
+                     "known": pytest.approx(6 / 10 * plots.PLOT["bars"])}
     assert [s["kind"] for s in plot["bars"][1]["segments"]] == ["flaked"]
     assert [m["label"] for m in plot["marks"]] == ["Mesa 25.0.7", "Mesa 25.1.0"]    # not again at each switch
     assert "2 new failures, 6 known failures" in plot["bars"][0]["title"]
