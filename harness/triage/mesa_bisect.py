@@ -52,8 +52,10 @@ SETTINGS = options.but(options.SETTINGS, mesa="each step runs on the Mesa it has
 GOOD, BAD, SKIP, ABORT = 0, 1, 125, 128
 # What a git killed mid-checkout leaves in the git directory.
 LOCKS = ("index.lock", "HEAD.lock")
-# The drivers a target needs built: zink runs over the build's own lavapipe.
-DRIVERS = {"llvmpipe": ("llvmpipe",), "zink": ("zink", "lavapipe"), "lavapipe": ("lavapipe",)}
+# The drivers a target needs built: zink runs over the build's own lavapipe; zink-optimal is the
+# same build, run with ZINK_INLINE_UNIFORMS=0 (harness/executor/targets.py).
+DRIVERS = {"llvmpipe": ("llvmpipe",), "zink": ("zink", "lavapipe"), "zink-optimal": ("zink", "lavapipe"),
+           "lavapipe": ("lavapipe",)}
 
 
 # What git bisect run calls: a harness that cannot even be imported says nothing of the commit,

@@ -302,3 +302,14 @@ def test_an_intermittent_failure_is_bisected_with_k_runs_a_step(tmp_path, monkey
                                     "at_least": round(0.99 ** len(passing), 4)}
     assert f"bisect: 13 runs a step for a failure rate of 0.3: each of the {len(passing)} passing steps missed " \
            f"the failure with probability <= 0.01, so none did with probability >= {0.99 ** len(passing):.3f}" in said
+
+
+def test_every_bisect_target_is_a_target_with_drivers_to_build():
+    """Each target `harness bisect` takes is one the executor runs, and each driver it builds is
+    one bin/build-mesa knows; zink-optimal (zink off its inlined uniforms) builds what zink does."""
+    from harness.executor import targets as targets_mod
+    for target, drivers in mesa_bisect.DRIVERS.items():
+        assert targets_mod.get(target).name == target
+        assert drivers and set(drivers) <= set(mesa_build.TARGET_DRIVERS)
+    assert mesa_bisect.DRIVERS["zink-optimal"] == mesa_bisect.DRIVERS["zink"]
+    assert mesa_bisect.command_parser().parse_args(["c", "--target", "zink-optimal"]).target == "zink-optimal"
