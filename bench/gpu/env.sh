@@ -118,3 +118,22 @@ print(f"mesa_closure: {len(debs)} packages into {sys.argv[1]}"
 PY
     echo "$prefix"
 }
+
+# The wheels of .whl/base (and .whl/slim, where carried) into /tmp/site, unless the machine's
+# Python already has the harness's GL and Vulkan bindings: the part scripts that carry the wheels
+# in sub-folders (the 64 MiB carry leaves no room for all of .whl/).
+install_base_wheels() {
+    python3 -c 'import OpenGL, vulkan' 2>/dev/null && return 0
+    ls .whl/base/*.whl >/dev/null 2>&1 || return 0
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site \
+        .whl/base/*.whl $(ls .whl/slim/*.whl 2>/dev/null) || return 1
+    export PYTHONPATH=/tmp/site:$PWD
+}
+
+# zink over NVIDIA's Vulkan (the target zink-system): .mesa/'s closure as --mesa (HARNESS_MESA),
+# NVIDIA's EGL vendor and the EGL device platform (the machine has no DRM node).
+use_zink_system() {
+    HARNESS_MESA=$(mesa_closure) || return 1
+    export HARNESS_MESA HARNESS_EGL_PLATFORM=device
+    if [ -n "$nv_egl" ]; then export __EGL_VENDOR_LIBRARY_FILENAMES=$nv_egl; fi
+}

@@ -30,10 +30,7 @@ python3 -c 'import hypothesis, sys; print("python", sys.version.split()[0], "hyp
 
 case $part in
 zink*|followup)
-    export HARNESS_MESA
-    HARNESS_MESA=$(mesa_closure) || exit 1
-    [ -n "$nv_egl" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$nv_egl
-    export HARNESS_EGL_PLATFORM=device
+    use_zink_system || exit 1
     step "targets zink-system"
     timeout 120 python3 -m harness targets zink-system
     ;;

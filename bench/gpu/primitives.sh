@@ -30,11 +30,7 @@ work=/tmp/prim-results
 rm -rf "$work"; mkdir -p "$work"
 PART_SECONDS=${PART_SECONDS:-540}
 source "$(dirname "$0")/env.sh"        # PYTHONUNBUFFERED, the clock (deadline, left, step), loaders
-if ! python3 -c 'import OpenGL, vulkan' 2>/dev/null && ls .whl/base/*.whl >/dev/null 2>&1; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site \
-        .whl/base/*.whl $(ls .whl/slim/*.whl 2>/dev/null) || exit 1
-    export PYTHONPATH=/tmp/site:$PWD
-fi
+install_base_wheels || exit 1
 
 run_target() {       # run_target TARGET [CAP_S]: the family on TARGET, then its failures in one process
     local target=$1 cap=${2:-600} t0 t1 rc ids=() limit
@@ -79,10 +75,7 @@ case $part in nvidia|all)
 esac
 case $part in zink|all)
     (   # a subshell: the zink environment stays out of system-vk's run after it
-    export HARNESS_MESA
-    HARNESS_MESA=$(mesa_closure) || exit 1
-    [ -n "$nv_egl" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$nv_egl
-    export HARNESS_EGL_PLATFORM=device
+    use_zink_system || exit 1
     step "targets zink-system (Mesa $(dpkg-deb -f .mesa/mesa-libgallium_*.deb Version))"
     timeout 60 python3 -m harness targets zink-system
     run_target zink-system 200

@@ -16,14 +16,8 @@ rm -rf "$work"; mkdir -p "$work"
 PART_SECONDS=${PART_SECONDS:-540}
 REPEATS=${REPEATS:-3}
 source "$(dirname "$0")/env.sh"
-if ! python3 -c 'import OpenGL, vulkan' 2>/dev/null && ls .whl/base/*.whl >/dev/null 2>&1; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site \
-        .whl/base/*.whl || exit 1
-    export PYTHONPATH=/tmp/site:$PWD
-fi
-export HARNESS_MESA HARNESS_EGL_PLATFORM=device
-HARNESS_MESA=$(mesa_closure) || exit 1
-[ -n "$nv_egl" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$nv_egl
+install_base_wheels || exit 1
+use_zink_system || exit 1
 
 family() {           # family LABEL [PYTEST ARGS]: one run, its failing case ids to $work/LABEL.ids
     local label=$1

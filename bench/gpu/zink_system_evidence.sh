@@ -40,10 +40,7 @@ ids=bench/gpu/zink_system_multidraw_findings.txt
 
 step "machine"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-[ -n "$nv_egl" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$nv_egl
-export HARNESS_EGL_PLATFORM=device
-export HARNESS_MESA
-HARNESS_MESA=$(mesa_closure) || exit 1
+use_zink_system || exit 1
 step "targets"
 timeout 120 python3 -m harness targets zink-system system-vk system-gl llvmpipe
 
