@@ -66,3 +66,13 @@ def database_url(request, tmp_path):
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'history.sqlite'}"
     return request.getfixturevalue("postgres_url")
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """Headless chromium for a module's page tests (browser.chromium), one per module."""
+    from browser import chromium
+    driver = chromium(tmp_path_factory.mktemp("profile"))
+    driver.set_page_load_timeout(60)
+    yield driver
+    driver.quit()

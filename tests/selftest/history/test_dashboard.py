@@ -417,14 +417,6 @@ def links_resolve(site: Path) -> int:
     return checked
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    driver = chromium(tmp_path_factory.mktemp("profile"))
-    driver.set_page_load_timeout(60)
-    yield driver
-    driver.quit()
-
-
 def visible_rows(browser, table: str) -> list:
     from selenium.webdriver.common.by import By
     return [row for row in browser.find_elements(By.CSS_SELECTOR, f"table#{table} > tbody > tr") if row.is_displayed()]

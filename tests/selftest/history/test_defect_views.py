@@ -16,7 +16,7 @@ from harness.model.status import Status
 from harness.report import html
 from harness.results import compare, defect_groups, files
 from harness.run import defect_lines
-from browser import chromium, serving
+from browser import serving
 from make import MESA, record, run
 
 POLYGON = ("primitives/quad_strip/pv-last/arrays/polygon-line", "zink")       # known: zink-polygon-mode-converted
@@ -124,14 +124,6 @@ def test_history_flakes_groups_by_defect(stored, capsys):
     assert cli.main(["flakes", "--all", "--json", "--store", stored]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert {(r["case"], r["defect"]) for r in rows} >= {(QUADS_ID[0], "zink-quads-primitive-id"), (UNTRIAGED[0], "untriaged")}
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    driver = chromium(tmp_path_factory.mktemp("profile"))
-    driver.set_page_load_timeout(60)
-    yield driver
-    driver.quit()
 
 
 def sections(browser) -> list[tuple[str, str]]:
