@@ -22,6 +22,7 @@ import re
 import shutil
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from harness.run import baseline, export, journal
 from harness.sources import catalog
@@ -264,17 +265,25 @@ def fill_mesa(entries: list[Record]) -> list[Record]:
     return [e if e.mesa else replace(e, mesa=version) for e in entries]
 
 
-def _read_junit(path: Path) -> list[Record]:
+def parse_junit(path: Path) -> Any:
+    """A JUnit file as junitparser's JUnitXml; ResultsError, in one line, for one that declares
+    entities or a DTD (JUnit from CI artifacts is untrusted: defusedxml refuses them first) or
+    that is not JUnit XML."""
     from defusedxml import DefusedXmlException
     from defusedxml.ElementTree import parse
-    from junitparser import Error, Failure, JUnitXml, Properties, Skipped
+    from junitparser import JUnitXml
     try:
-        parse(str(path))            # refuses entities and DTDs first: JUnit from CI artifacts is untrusted
-        xml = JUnitXml.fromfile(str(path))
+        parse(str(path))
+        return JUnitXml.fromfile(str(path))
     except DefusedXmlException as exc:
         raise ResultsError(f"{path}: refused, its XML declares entities or a DTD ({type(exc).__name__})") from None
     except Exception as exc:  # junitparser raises lxml/ElementTree errors of several kinds
         raise ResultsError(f"{path}: not JUnit XML ({exc})") from None
+
+
+def _read_junit(path: Path) -> list[Record]:
+    from junitparser import Error, Failure, Properties, Skipped
+    xml = parse_junit(path)
     entries = []
     for suite in xml:
         for case in suite:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from harness.model.outcome import Outcome, Record
 from harness.model.status import Status
-from harness.results.files import ResultsError
+from harness.results import files
 
 TARGET = "selftest"
 FAMILY = "selftest"
@@ -41,16 +41,8 @@ def case_id(classname: str, name: str) -> str:
 def read(path: Path) -> list[Record]:
     """The records of pytest's JUnit file `path`: failure fail, error error, skipped skip, else
     pass; refused in one line if it is not JUnit or declares entities."""
-    from defusedxml import DefusedXmlException
-    from defusedxml.ElementTree import parse
-    from junitparser import Error, Failure, JUnitXml, Skipped
-    try:
-        parse(str(path))            # refuses entities and DTDs before junitparser reads it
-        xml = JUnitXml.fromfile(str(path))
-    except DefusedXmlException as exc:
-        raise ResultsError(f"{path}: refused, its XML declares entities or a DTD ({type(exc).__name__})") from None
-    except Exception as exc:  # noqa: BLE001 - lxml/ElementTree raise errors of several kinds
-        raise ResultsError(f"{path}: not JUnit XML ({exc})") from None
+    from junitparser import Error, Failure, Skipped
+    xml = files.parse_junit(path)
     records: list[Record] = []
     seen: dict[str, int] = {}
     for suite in xml:
@@ -72,8 +64,7 @@ def read(path: Path) -> list[Record]:
 
 def started(path: Path) -> str:
     """When the self-tests ran: the first suite's timestamp (pytest writes it, with its zone)."""
-    from junitparser import JUnitXml
-    for suite in JUnitXml.fromfile(str(path)):
+    for suite in files.parse_junit(path):
         if suite.timestamp:
             return str(suite.timestamp)
     return ""
