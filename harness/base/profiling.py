@@ -26,11 +26,14 @@ import os
 import resource
 import threading
 import time
-from typing import Callable, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, ContextManager, Iterator, Literal, ParamSpec, TypeVar
 
 import pluggy
 
 from harness.base.config import knobs
+
+if TYPE_CHECKING:         # pytest's types only: the child imports this module without pytest
+    import pytest
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -65,7 +68,7 @@ def forget() -> None:
     _active.clear()
 
 
-def section(name: str):
+def section(name: str) -> ContextManager[None]:
     """A context manager timing what it encloses as section `name` (nothing when off)."""
     return _Section(_active[0], name) if _active else _OFF
 
@@ -78,13 +81,13 @@ def mark(name: str, last: bool = False) -> None:
 class _Section:
     __slots__ = ("timers", "name", "wall", "cpu")
 
-    def __init__(self, timers: "Timers", name: str):
+    def __init__(self, timers: "Timers", name: str) -> None:
         self.timers, self.name = timers, name
 
-    def __enter__(self):
+    def __enter__(self) -> None:
         self.wall, self.cpu = time.perf_counter(), time.process_time()
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         self.timers.add(self.name, time.perf_counter() - self.wall, time.process_time() - self.cpu)
         return False
 
@@ -101,13 +104,13 @@ def _process_start() -> float:
 
 
 class Timers:
-    def __init__(self, role: str, folder: str, at_exit: bool = True, every: float = 0.0):
+    def __init__(self, role: str, folder: str, at_exit: bool = True, every: float = 0.0) -> None:
         """`every` > 0: also write the file when a section ends that many seconds after the
         last write, so that a process that crashes leaves what it measured until then."""
         self.role, self.folder = role, folder
         self.started = _process_start()
-        self.sections: dict[str, list] = {}          # name -> [count, wall s, cpu s]
-        self.events: dict[str, list] = {}            # name -> [epoch s, process CPU s] when it happened
+        self.sections: dict[str, list[float]] = {}   # name -> [count, wall s, cpu s]
+        self.events: dict[str, list[float]] = {}     # name -> [epoch s, process CPU s] when it happened
         self.every, self._written = every, time.monotonic()
         self._lock = threading.Lock()       # a child's request thread times too (pickle.loads)
         if at_exit:
@@ -146,38 +149,38 @@ class Timers:
 
 
 # -- pytest processes (-p harness.base.profiling) -----------------------------------------------
-def pytest_configure(config):
+def pytest_configure(config: pytest.Config) -> None:
     folder = knobs().profile
     if folder and not _active:
         timers = start("worker" if hasattr(config, "workerinput") else "main", folder)
         config.pluginmanager.register(_Hooks(timers), "harness-profiling-hooks")
 
 
-def pytest_unconfigure(config):
+def pytest_unconfigure(config: pytest.Config) -> None:
     if _active:
         _active[0].write()          # xdist workers may end without running atexit
 
 
 class _Hooks:
-    def __init__(self, timers: Timers):
+    def __init__(self, timers: Timers) -> None:
         self.t = timers
 
-    def _section(self, name):
+    def _section(self, name: str) -> Callable[[], None]:
         wall, cpu = time.perf_counter(), time.process_time()
         return lambda: self.t.add(name, time.perf_counter() - wall, time.process_time() - cpu)
 
-    def pytest_sessionstart(self, session):
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
         self.t.mark("sessionstart")
 
     @hookimpl(hookwrapper=True)
-    def pytest_collection(self, session):
+    def pytest_collection(self, session: pytest.Session) -> Iterator[None]:
         done = self._section("collection")
         yield
         done()
         self.t.mark("collected")
 
     @hookimpl(hookwrapper=True)
-    def pytest_runtest_protocol(self, item, nextitem):
+    def pytest_runtest_protocol(self, item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
         self.t.mark("first item")
         done = self._section("item")
         yield
@@ -185,31 +188,31 @@ class _Hooks:
         self.t.mark("last item", last=True)
 
     @hookimpl(hookwrapper=True)
-    def pytest_runtest_setup(self, item):
+    def pytest_runtest_setup(self, item: pytest.Item) -> Iterator[None]:
         done = self._section("setup")
         yield
         done()
 
     @hookimpl(hookwrapper=True)
-    def pytest_runtest_call(self, item):
+    def pytest_runtest_call(self, item: pytest.Item) -> Iterator[None]:
         done = self._section("call")
         yield
         done()
 
     @hookimpl(hookwrapper=True)
-    def pytest_runtest_teardown(self, item, nextitem):
+    def pytest_runtest_teardown(self, item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
         done = self._section("teardown")
         yield
         done()
 
     @hookimpl(hookwrapper=True)
-    def pytest_runtest_makereport(self, item, call):
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
         done = self._section("makereport")
         yield
         done()
 
     @hookimpl(hookwrapper=True)
-    def pytest_runtest_logreport(self, report):
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> Iterator[None]:
         # -n 0 and the controller: JUnit, terminal, results; an xdist worker: serialize and send
         done = self._section("logreport")
         yield
@@ -219,23 +222,23 @@ class _Hooks:
             self.t.mark("last verdict", last=True)
 
     @hookimpl(optionalhook=True)
-    def pytest_xdist_node_collection_finished(self, node, ids):
+    def pytest_xdist_node_collection_finished(self, node: object, ids: list[str]) -> None:
         self.t.mark("a worker collected")
         self.t.mark("every worker collected", last=True)
 
     @hookimpl(hookwrapper=True)
-    def pytest_report_from_serializable(self, config, data):
+    def pytest_report_from_serializable(self, config: pytest.Config, data: dict[str, Any]) -> Iterator[None]:
         done = self._section("report.unserialize")          # the controller, per report
         yield
         done()
 
     @hookimpl(hookwrapper=True)
-    def pytest_sessionfinish(self, session, exitstatus):
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int | pytest.ExitCode) -> Iterator[None]:
         self.t.mark("sessionfinish")
         done = self._section("sessionfinish")               # JUnit and results files, closing
         yield
         done()
         self.t.mark("sessionfinished")
 
-    def pytest_unconfigure(self, config):
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
         self.t.mark("unconfigure")

@@ -5,16 +5,22 @@ among theirs: signature.same_failure). Fixed failures that match no finding are 
 exploration missed in its budget."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable
+
 from harness.run import baseline
 from harness.sources import catalog
 from harness.model import ids as case_ids
 from harness.explore.signature import reduction_key, same_failure
 from harness.model.status import Verdict
 
+if TYPE_CHECKING:
+    from harness.explore.findings import Finding
+    from harness.model.case import Case
 
-def fixed_failures(paths, family: str, target: str) -> list[str]:
+
+def fixed_failures(paths: baseline.Paths, family: str, target: str) -> list[str]:
     """Ids of the baseline's cases of `family` expected to fail on `target`, in file order."""
-    out = []
+    out: list[str] = []
     for key in baseline.load(paths):
         split = case_ids.split(key)
         case_id, on = split if split else (key, None)
@@ -23,7 +29,7 @@ def fixed_failures(paths, family: str, target: str) -> list[str]:
     return out
 
 
-def compare(findings, fixed: list[str], run) -> dict:
+def compare(findings: list[Finding], fixed: list[str], run: Callable[[Case], Verdict]) -> dict[str, Any]:
     """{"fixed": {id: status}, "matches": [[ids] per finding], "missed": [ids]}; `run` judges a case."""
     outcomes: dict[str, Verdict] = {}
     for case_id in fixed:

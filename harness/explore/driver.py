@@ -10,6 +10,7 @@ run core judges that answer as it would the child's."""
 from __future__ import annotations
 
 import contextlib
+from typing import Iterator
 
 from harness.backends import version_refusal
 from harness.base import config
@@ -17,7 +18,7 @@ from harness.run import core
 from harness.base.config import RunSettings
 from harness.executor.settings import settings as run_settings
 from harness.executor.batch import Batched
-from harness.executor.executor import not_under_test
+from harness.executor.executor import ExecutorGroup, not_under_test
 from harness.executor import targets as targets_mod
 from harness.model.case import Case
 from harness.model.facts import Facts
@@ -46,7 +47,7 @@ class _Answered:
     """A runner whose reply to one case is known without its child (refusal): the run core
     judges it, and asks the runner it wraps for the target's facts."""
 
-    def __init__(self, runner: core.Runner, message: str):
+    def __init__(self, runner: core.Runner, message: str) -> None:
         self.runner, self.message = runner, message
 
     def run(self, case: Case) -> Result:
@@ -59,8 +60,39 @@ class _Answered:
         pass
 
 
+class Driver:
+    """A callable case -> Verdict for one target (see `driver`), with the target's `facts`, its
+    `children`, `alone` (a case in a context of its own) and `send` (a case queued ahead)."""
+
+    def __init__(self, runner: ExecutorGroup | Batched, target: str, facts: Facts, rules: core.Rules,
+                 children: int) -> None:
+        self.runner, self.target, self.facts, self.rules, self.children = runner, target, facts, rules, children
+
+    def _judged(self, case: Case, by: core.Runner) -> Verdict:
+        refused = refusal(case, self.facts)
+        record = core.run_case(case, self.target, _Answered(by, refused) if refused else by, self.rules)
+        return Verdict(record.status, record.message)
+
+    def __call__(self, case: Case) -> Verdict:
+        return self._judged(case, self.runner)
+
+    def alone(self, case: Case) -> Verdict:
+        return self._judged(case, self.runner.alone if isinstance(self.runner, Batched) else self.runner)
+
+    def send(self, case: Case) -> bool:
+        """Queue a case in a child ahead of `run` (search.explore), unless it is answered here
+        (False)."""
+        if refusal(case, self.facts):
+            return False
+        if isinstance(self.runner, Batched):     # a pass the audit picks: its alone run beside the batch
+            self.runner.send(case, alone_too=self.rules.audits(case.id))
+        else:
+            self.runner.send(case)
+        return True
+
+
 @contextlib.contextmanager
-def driver(target: str, settings: RunSettings = TRIAGE, seed: int = 0):
+def driver(target: str, settings: RunSettings = TRIAGE, seed: int = 0) -> Iterator[Driver]:
     """A callable case -> Verdict for one target run with `settings` (a command's: executor.settings
     resolve), its `settings.children` executor children alive for the block (`run.send` queues a case
     ahead in the one with the fewest pending; `run` takes a case's result from the child that holds it).
@@ -74,32 +106,4 @@ def driver(target: str, settings: RunSettings = TRIAGE, seed: int = 0):
         why = not_under_test(spec, runner.info(), settings.mesa)
         if why:
             raise TargetUnavailable(f"target {target} is not the Mesa asked for: {why}")
-
-        facts = core.facts_of(runner)
-
-        def judged(case: Case, by: core.Runner) -> Verdict:
-            refused = refusal(case, facts)
-            record = core.run_case(case, target, _Answered(by, refused) if refused else by, rules)
-            return Verdict(record.status, record.message)
-
-        def run(case: Case) -> Verdict:
-            return judged(case, runner)
-
-        def alone(case: Case) -> Verdict:
-            return judged(case, runner.alone if isinstance(runner, Batched) else runner)
-
-        def send(case: Case) -> bool:
-            """Queue a case in a child ahead of `run` (search.explore), unless it is answered here
-            (False)."""
-            if refusal(case, facts):
-                return False
-            if isinstance(runner, Batched):     # a pass the audit picks: its alone run beside the batch
-                runner.send(case, alone_too=rules.audits(case.id))
-            else:
-                runner.send(case)
-            return True
-        run.facts = facts
-        run.alone = alone
-        run.send = send
-        run.children = settings.children
-        yield run
+        yield Driver(runner, target, core.facts_of(runner), rules, settings.children)

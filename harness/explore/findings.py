@@ -15,11 +15,12 @@ import shlex
 import shutil
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from harness.run import export, gpu_hangs
 from harness.sources.catalog import prefix as catalog_prefix
 from harness.model.case import Case
-from harness.explore.signature import finding_key, problem_lines, stages
+from harness.explore.signature import FindingKey, finding_key, problem_lines, stages
 from harness.model.status import Verdict
 
 SCHEMA = 1
@@ -28,7 +29,7 @@ PENDING = "not reduced yet: the exploration is still running"
 INTERRUPTED = "not reduced: the exploration was interrupted (--resume reduces it)"
 
 
-def case_size(case: Case) -> dict:
+def case_size(case: Case) -> dict[str, int]:
     """What reduction makes smaller, counted the same way for every family."""
     draws = case.draws()
     counts = [dict(e.counts) for e in case.expect]
@@ -44,7 +45,7 @@ def case_size(case: Case) -> dict:
 
 @dataclass
 class Finding:
-    key: dict                               # signature.finding_key of the reduced case
+    key: FindingKey                         # signature.finding_key of the reduced case
     reduced: Case
     reduced_outcome: Verdict
     original: Case
@@ -62,7 +63,7 @@ class Finding:
         words = re.sub(r"[^A-Za-z0-9]+", "-", what).strip("-")[:40] or "x"
         return f"{number:03d}-{self.key['status']}-{words}"
 
-    def to_json(self, folder: str) -> dict:
+    def to_json(self, folder: str) -> dict[str, Any]:
         return {"signature": self.key, "reduced_id": self.reduced.id, "original_id": self.original.id,
                 "status": self.reduced_outcome.status.value,
                 "message": "\n".join(problem_lines(self.reduced_outcome.message)[:4]),
@@ -92,7 +93,7 @@ LONGEST_STEM = 200
 # exporting every finding's reproducers again each time was 8% of an exploration's CPU
 # (bench/explore_profile.py), writing its two cases' JSON again half of what was left of a
 # rewrite. A folder removed forgets its entries.
-_EXPORTED: dict[tuple[str, str, str, frozenset], list[str]] = {}
+_EXPORTED: dict[tuple[str, str, str, frozenset[str]], list[str]] = {}
 
 
 def _export_all(case: Case, folder: Path, vk_without: frozenset[str]) -> list[str]:
@@ -111,7 +112,7 @@ def _export_all(case: Case, folder: Path, vk_without: frozenset[str]) -> list[st
     return notes
 
 
-def write(results: Path, run: dict, findings: list[Finding], command: dict) -> Path:
+def write(results: Path, run: dict[str, Any], findings: list[Finding], command: dict[str, Any]) -> Path:
     """findings.json and one folder per finding; returns findings.json's path.
     `command`: target, mesa, vk_without (as the CLI took them), for the re-run lines."""
     results.mkdir(parents=True, exist_ok=True)
@@ -158,7 +159,7 @@ def write(results: Path, run: dict, findings: list[Finding], command: dict) -> P
     return path
 
 
-def failure_of(case: Case, outcome: Verdict) -> dict:
+def failure_of(case: Case, outcome: Verdict) -> FindingKey:
     """The raw (unreduced) signature of a failing sample: which samples one reduction serves."""
     return finding_key(case, outcome)
 
@@ -195,6 +196,6 @@ def summary(paths: list[Path]) -> str:
     return "\n".join(lines)
 
 
-def _brief(size: dict) -> str:
+def _brief(size: dict[str, int]) -> str:
     keys = ("stages", "draws", "entries", "vertices", "glsl_lines")
     return "/".join(str(size.get(k, "?")) for k in keys)

@@ -15,7 +15,7 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Iterable
 
 from harness.run import journal
 from harness.model.case import Case
@@ -30,7 +30,7 @@ class ResumeError(UsageError, ValueError):
     pass
 
 
-def start(results: Path, command: dict, families, resume: bool) -> float:
+def start(results: Path, command: dict[str, Any], families: Iterable[str], resume: bool) -> float:
     """Begin (or, with `resume`, continue) the exploration in `results`; returns the seconds
     the earlier commands spent (0 for a new one). A new exploration forgets the folder's journals."""
     path = results / COMMAND

@@ -13,25 +13,26 @@ from __future__ import annotations
 import time
 from collections import deque
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable, Collection
 
 from harness.model.case import Case
 from harness.sources.explored import id_codec as ids
 from harness.sources.explored.choices import canonical
 from harness.sources.explored.draws import Plain
-from harness.explore.signature import same_failure
+from harness.explore.signature import ReductionKey, same_failure
 from harness.model.status import Verdict
 from harness.sources.explored.space import Space
 from harness.model.status import Status
 from harness.base.errors import CaseOutcome
 
 if TYPE_CHECKING:
-    from hypothesis import settings
+    from hypothesis import Phase, settings
 
 Run = Callable[[Case], Verdict]
+Params = dict[str, Any]         # a space's parameters of one case (space.Space.draw)
 
 
-def _settings(max_examples: int, phases) -> settings:
+def _settings(max_examples: int, phases: Collection[Phase]) -> settings:
     from hypothesis import HealthCheck, Verbosity, settings       # reduction's only: its import costs ~0.4 s CPU
     return settings(database=None, max_examples=max_examples, deadline=None, phases=phases,
                     suppress_health_check=list(HealthCheck), derandomize=False, print_blob=False,
@@ -69,7 +70,7 @@ class Budget:
 @dataclass(frozen=True)
 class Sample:
     """One distinct case exploration ran, in the order drawn."""
-    params: dict
+    params: Params
     case: Case
     outcome: Verdict
 
@@ -78,7 +79,7 @@ SKIP_FACTOR = 4
 MISSES = 1000                   # draws in a row that give no new case: the space is exhausted
 
 
-def build(space: Space, params: dict) -> Case | None:
+def build(space: Space, params: Params) -> Case | None:
     """The case, or None where the parameters fall outside what the builder accepts."""
     try:
         return ids.build(space.family, params)
@@ -86,11 +87,11 @@ def build(space: Space, params: dict) -> Case | None:
         return None
 
 
-def _builder(space: Space) -> Callable[[dict], Case | None]:
+def _builder(space: Space) -> Callable[[Params], Case | None]:
     """build, remembered: Hypothesis's shrinker asks for the same parameters many times."""
     made: dict[str, Case | None] = {}
 
-    def cached(params: dict) -> Case | None:
+    def cached(params: Params) -> Case | None:
         key = canonical(params)
         if key not in made:
             made[key] = build(space, params)
@@ -111,7 +112,7 @@ def explore(space: Space, run: Run, seed: int, budget: Budget,
     is judged, and the cases sent when it is spent are never judged."""
     samples: dict[str, Sample] = {}
     drawn: set[str] = set()                         # every distinct case drawn, judged or not
-    pending: deque[tuple[dict, Case, bool]] = deque()   # not judged yet, oldest first; whether it went
+    pending: deque[tuple[Params, Case, bool]] = deque()   # not judged yet, oldest first; whether it went
     went = 0                                        # of them, those that went to the children
     skipped = 0
     source = Plain(seed)
@@ -133,9 +134,10 @@ def explore(space: Space, run: Run, seed: int, budget: Budget,
     while misses < MISSES:
         params = space.draw(source)
         case = None if params is None else build(space, params)
-        fresh = case is not None and case.id not in drawn
-        misses = 0 if fresh else misses + 1
-        if fresh:
+        if params is None or case is None or case.id in drawn:
+            misses += 1
+        else:                                       # a fresh case
+            misses = 0
             drawn.add(case.id)
             sent = send(case) if send is not None else True
             went += sent
@@ -152,14 +154,14 @@ def explore(space: Space, run: Run, seed: int, budget: Budget,
 
 
 class _Reproduced(CaseOutcome):
-    def __init__(self, params: dict, case: Case, outcome: Verdict):
+    def __init__(self, params: Params, case: Case, outcome: Verdict) -> None:
         super().__init__(case.id)
         self.params, self.case, self.outcome = params, case, outcome
 
 
 @dataclass(frozen=True)
 class Reduction:
-    params: dict
+    params: Params
     case: Case
     outcome: Verdict
     runs: int                        # distinct cases run while reducing
@@ -169,7 +171,7 @@ class _OutOfTime(BaseException):
     """Not an Exception: Hypothesis lets it through at once, neither a failure nor shrunk."""
 
 
-def reduce(space: Space, params: dict, run: Run, key: tuple, max_runs: int = 300,
+def reduce(space: Space, params: Params, run: Run, key: ReductionKey, max_runs: int = 300,
            tries: int = 200, seed: int = 0, stop: Callable[[], bool] | None = None) -> Reduction | None:
     """The simplest parameters below `params` whose case fails the way `key` (signature.
     reduction_key) says, as Hypothesis's shrinker finds them; None if no draw reproduced it
@@ -185,7 +187,7 @@ def reduce(space: Space, params: dict, run: Run, key: tuple, max_runs: int = 300
     @_settings(max_examples=tries, phases=(Phase.generate, Phase.shrink))
     @hypothesis_seed(seed)
     @given(space.below(params))
-    def attempt(candidate):
+    def attempt(candidate: Params) -> None:
         if stop is not None and stop():
             raise _OutOfTime
         case = make(candidate)

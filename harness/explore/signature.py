@@ -21,6 +21,7 @@ whole assembly listing) is not part of the signature: one bad line is one findin
 from __future__ import annotations
 
 import re
+from typing import NotRequired, TypedDict
 
 from harness.model.case import Case
 from harness.model.status import Status, Verdict
@@ -88,10 +89,10 @@ def build_failure(message: str) -> str:
     """'GS compile error: <first error line>' for a compile or link failure, '' for anything else.
     The first error line is the log's first line that says "error" (else its first line)."""
     lines = problem_lines(message)
-    at = next((i for i, line in enumerate(lines) if _BUILD_HEADER.search(line)), None)
-    if at is None:
+    found = next(((i, header) for i, line in enumerate(lines) if (header := _BUILD_HEADER.search(line))), None)
+    if found is None:
         return ""
-    header = _BUILD_HEADER.search(lines[at])
+    at, header = found
     kind = "compile" if header.group("stage") else "link"
     log = []
     for line in lines[at + 1:]:
@@ -132,7 +133,18 @@ def driver_line(message: str) -> str:
     return normalise(first + (" | " + tail[-1] if tail else ""))[:200]
 
 
-def reduction_key(outcome: Verdict) -> tuple:
+ReductionKey = tuple[str, str]         # (status, first wrong quantity or first line)
+
+
+class FindingKey(TypedDict):
+    """finding_key: what two failures that are one finding share (findings.json's signature)."""
+    status: str
+    stages: list[str]
+    quantities: NotRequired[list[str]]      # a failure's wrong quantities, sorted
+    driver: NotRequired[str]                # anything else: driver_line
+
+
+def reduction_key(outcome: Verdict) -> ReductionKey:
     if outcome.status is Status.FAIL:
         found = quantities(outcome.message)
         return (outcome.status.value, found[0] if found else "")
@@ -140,7 +152,7 @@ def reduction_key(outcome: Verdict) -> tuple:
     return (outcome.status.value, normalise(lines[0]) if lines else "")
 
 
-def same_failure(original: tuple, outcome: Verdict) -> bool:
+def same_failure(original: ReductionKey, outcome: Verdict) -> bool:
     """Whether `outcome` fails the way the reduction key `original` says."""
     if outcome.status.value != original[0]:
         return False
@@ -154,8 +166,8 @@ def stages(case: Case) -> tuple[str, ...]:
     return tuple(s for s in ("vs", "tcs", "tes", "gs", "fs", "cs") if s in found)
 
 
-def finding_key(case: Case, outcome: Verdict) -> dict:
-    key = {"status": outcome.status.value, "stages": list(stages(case))}
+def finding_key(case: Case, outcome: Verdict) -> FindingKey:
+    key: FindingKey = {"status": outcome.status.value, "stages": list(stages(case))}
     if outcome.status is Status.FAIL:
         key["quantities"] = sorted(quantities(outcome.message))
     else:

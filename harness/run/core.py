@@ -169,7 +169,7 @@ def make_runner(settings: RunSettings, target: str, children: int | None = None)
 
 
 @contextlib.contextmanager
-def runner(settings: RunSettings, target: str, children: int | None = None) -> Iterator[Runner]:
+def runner(settings: RunSettings, target: str, children: int | None = None) -> Iterator[ExecutorGroup | Batched]:
     """An executor group for one target, closed on exit."""
     group = make_runner(settings, target, children)
     try:
