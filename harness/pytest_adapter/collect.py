@@ -11,17 +11,18 @@ ini's testpaths); test paths given as well are collected beside them.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
 from harness.sources import shader_test
-from harness.pytest_adapter.items import case_items
+from harness.pytest_adapter.items import CaseItem, case_items
 
-SEEN = pytest.StashKey[dict]()              # case id -> the file that made it (duplicates are errors)
+SEEN = pytest.StashKey[dict[str, Path]]()              # case id -> the file that made it (duplicates are errors)
 
 
 def shader_test_files(paths: list[str]) -> list[Path]:
-    found = []
+    found: list[Path] = []
     for text in paths:
         path = Path(text)
         if path.is_dir():
@@ -33,7 +34,7 @@ def shader_test_files(paths: list[str]) -> list[Path]:
     return list(dict.fromkeys(p.resolve() for p in found))
 
 
-def pytest_configure(config):
+def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "shader_test: cases imported from piglit .shader_test files")
     config.stash[SEEN] = {}
     paths = config.getoption("shader_tests", None)
@@ -44,14 +45,14 @@ def pytest_configure(config):
     config.args[:] = (list(config.args) if explicit else []) + files
 
 
-def pytest_collect_file(file_path: Path, parent):
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> ShaderTestFile | None:
     if file_path.suffix == ".shader_test" and parent.config.getoption("shader_tests", None):
         return ShaderTestFile.from_parent(parent, path=file_path)
     return None
 
 
 class ShaderTestFile(pytest.File):
-    def collect(self):
+    def collect(self) -> Iterator[CaseItem]:
         try:
             case = shader_test.load(self.path)
         except (OSError, ValueError) as exc:          # an unreadable file, a path no id can be made of

@@ -44,10 +44,10 @@ def without_jobs(args: list[str]) -> list[str]:
     return taken(args, ("numprocesses", "jobs"))[1]
 
 
-def process_args(args: list[str], rootpath: Any) -> list[str]:
+def process_args(args: Sequence[str], rootpath: str | os.PathLike[str]) -> list[str]:
     """The arguments each of the scheduler's processes is given: this run's, less what the
     scheduler decides, with this run's rootdir whatever its paths."""
-    args = without_jobs(list(args))
-    if not any(arg.startswith("--rootdir") for arg in args):
-        args.append(f"--rootdir={rootpath}")
-    return args
+    given = without_jobs(list(args))
+    if not any(arg.startswith("--rootdir") for arg in given):
+        given.append(f"--rootdir={rootpath}")
+    return given

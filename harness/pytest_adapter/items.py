@@ -7,8 +7,10 @@ case ids, and JUnit, results.json and the terminal all show the same string.
 """
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Iterator
 
 import pytest
 
@@ -22,11 +24,14 @@ from harness.model.outcome import Record, Report
 from harness.base.errors import CaseOutcome
 from harness.pytest_adapter import state as state_mod
 
+if TYPE_CHECKING:             # pytest's types of repr_failure, not exported by pytest
+    from _pytest._code.code import TerminalRepr, TracebackStyle
+
 OUTCOME = pytest.StashKey[str]()            # a case item's outcome label (Outcome.label), on the item
 
 
 class CaseFile(pytest.File):
-    def collect(self):
+    def collect(self) -> Iterator[CaseItem]:
         try:
             cases = catalog.generate(self.path)
             bad = next((c for c in cases if not isinstance(c, Case)), None)
@@ -38,7 +43,7 @@ class CaseFile(pytest.File):
             yield from case_items(self, case)
 
 
-def case_items(parent, case: Case):
+def case_items(parent: pytest.Collector, case: Case) -> Iterator[CaseItem]:
     """One item per selected target, named `<case id>[<target>]`: every collector of cases
     (families' cases.py, piglit .shader_test files) makes them here."""
     for target in state_mod.of(parent.config).targets:
@@ -55,13 +60,13 @@ class CaseFailure(CaseOutcome):
 
 
 class CaseItem(pytest.Item):
-    def __init__(self, *, case, target, **kwargs):
+    def __init__(self, *, case: Case, target: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.case = case
         self.target = target
         self.user_properties += [("case_id", case.id), ("target", target)]
 
-    def runtest(self):
+    def runtest(self) -> None:
         """Run the case (queued by pytest_runtest_protocol) through the run core, keep its
         record, and report it as its outcome says (harness/model/outcome.py)."""
         config = self.config
@@ -82,19 +87,20 @@ class CaseItem(pytest.Item):
         if record.outcome.report is Report.FAILED:
             raise CaseFailure(record.message)
 
-    def repr_failure(self, excinfo, style=None):
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: TracebackStyle | None = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, CaseFailure):
             return f"{self.case.id} on {self.target}\n{excinfo.value}"
         return super().repr_failure(excinfo, style)
 
-    def reportinfo(self):
+    def reportinfo(self) -> tuple[os.PathLike[str] | str, int | None, str]:
         return self.path, 0, f"{self.case.id}[{self.target}]"      # skip reports need a line
 
 
-def journal_entry(config, record: Record) -> Record:
+def journal_entry(config: pytest.Config, record: Record) -> Record:
     """The record, with when it finished: seconds into the run (start-up, rate)."""
     return replace(record, finished=round(time.time() - (state_mod.of(config).started or 0.0), 3))
 
 
-def same_target(item, other) -> bool:
+def same_target(item: CaseItem, other: pytest.Item | None) -> bool:
     return isinstance(other, CaseItem) and other.target == item.target

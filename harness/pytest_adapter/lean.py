@@ -17,6 +17,8 @@ is not a test function: it has no fixtures to set up.
 """
 from __future__ import annotations
 
+from typing import TypeGuard
+
 import pytest
 
 from harness.base import profiling
@@ -26,7 +28,7 @@ from harness.pytest_adapter.items import CaseItem
 PHASED_MARKS = frozenset({"skip", "skipif", "xfail"})
 
 
-def applies(item: pytest.Item) -> bool:
+def applies(item: pytest.Item) -> TypeGuard[CaseItem]:
     """Whether `item` runs through `run` in this process."""
     return (isinstance(item, CaseItem) and state_mod.of(item.config).scheduled
             and not any(mark.name in PHASED_MARKS for mark in item.iter_markers()))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gc
 from pathlib import Path
+from typing import Any, Generator, Protocol
 
 import pytest
 
@@ -32,12 +33,18 @@ __all__ = ["HarnessUsageError"]
 pytest_plugins = ["harness.pytest_adapter.collect"]          # --shader-tests: piglit files as cases
 
 
-def pytest_addoption(parser):
+class _WorkerNode(Protocol):
+    """What pytest_configure_node reads of xdist's WorkerController (xdist ships no types)."""
+    config: pytest.Config
+    workerinput: dict[str, Any]          # what xdist sends the worker as it is
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
     options.add_options(parser.getgroup("harness", "GL/Vulkan conformance harness"))
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_configure(config):
+def pytest_configure(config: pytest.Config) -> None:
     if not config.pluginmanager.is_registered(terminal):
         config.pluginmanager.register(terminal, "harness-terminal")      # the terminal's names for outcomes
     try:
@@ -47,7 +54,7 @@ def pytest_configure(config):
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_sessionstart(session):
+def pytest_sessionstart(session: pytest.Session) -> None:
     """The run's first line says which baseline gates it, or that none does and why."""
     config = session.config
     if state_mod.of(config).targets and not hasattr(config, "workerinput"):
@@ -55,7 +62,7 @@ def pytest_sessionstart(session):
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_cmdline_main(config):
+def pytest_cmdline_main(config: pytest.Config) -> int | None:
     """The scheduler decides how a conformance run runs (harness/scheduler/): `--jobs`, or xdist's
     `-n` read as the same number, gives a layout; more than one process, and the run is handed to
     the scheduler's processes (its exit status is this command's); one process, and it runs here,
@@ -80,16 +87,16 @@ def pytest_cmdline_main(config):
 
 
 @pytest.hookimpl(optionalhook=True)          # an xdist hook; pytest may run without xdist
-def pytest_configure_node(node):
+def pytest_configure_node(node: _WorkerNode) -> None:
     handshake.send(state_mod.of(node.config), node.workerinput)
 
 
-def pytest_collection_modifyitems(config, items):
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     ordering.modify(config, items)
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_runtest_protocol(item, nextitem):
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> bool | None:
     """Queue a case in its target's child, and the case after it on this worker when that runs
     on the same target: the child runs the next case while this one is judged. In a scheduler's
     process the case item then runs as one call (lean.py); elsewhere pytest's protocol runs it."""
@@ -106,11 +113,11 @@ def pytest_runtest_protocol(item, nextitem):
     return None
 
 
-def pytest_runtest_teardown(item, nextitem):
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
     _after_case(item, nextitem)
 
 
-def _after_case(item, nextitem) -> None:
+def _after_case(item: pytest.Item, nextitem: pytest.Item | None) -> None:
     """Cases run target by target: after a target's last case on this worker, its child
     (and the driver's memory) goes. Shuffled runs interleave targets and keep them all."""
     if isinstance(item, CaseItem) and item.config.getoption("shuffle") is None \
@@ -119,7 +126,7 @@ def _after_case(item, nextitem) -> None:
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_collection(session):
+def pytest_collection(session: pytest.Session) -> Generator[None, object, object]:
     """The first target's spawner (harness/executor/spawner.py) starts before collection, so that its
     imports overlap it. Collection makes the objects that live until the run ends: every Case
     and item, some 190,000 objects for the three families. Python's full collections walk
@@ -138,7 +145,7 @@ def pytest_collection(session):
         gc.freeze()
 
 
-def pytest_collection_finish(session):
+def pytest_collection_finish(session: pytest.Session) -> None:
     """Without xdist this process runs session.items in order, so the cases after the next one
     are known and can be queued in further children (under xdist the controller decides)."""
     state = state_mod.of(session.config)
@@ -150,7 +157,8 @@ def pytest_collection_finish(session):
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item, call):
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) \
+        -> Generator[None, pytest.TestReport, pytest.TestReport]:
     """The call report carries the case's outcome label, for the terminal (also from an xdist
     worker: a report's plain attributes travel with it)."""
     report = yield
@@ -159,7 +167,7 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
-def pytest_report_header(config):
+def pytest_report_header(config: pytest.Config) -> list[str]:
     state = state_mod.of(config)
     names = state.targets
     lines = [f"harness {state.shard.describe()}"] if names and state.shard.n > 1 else []
@@ -172,13 +180,13 @@ def pytest_report_header(config):
     return lines
 
 
-def pytest_collect_file(file_path: Path, parent):
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> CaseFile | None:
     if catalog.family_of_file(file_path):
         return CaseFile.from_parent(parent, path=file_path)
     return None
 
 
-def pytest_sessionfinish(session, exitstatus):
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int | pytest.ExitCode) -> None:
     config = session.config
     state = state_mod.of(config)
     if state.pool is not None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from harness.model import ids
 from harness.model.outcome import FAILURE_KINDS, Judged
 from harness.model.status import Status
@@ -24,7 +26,7 @@ NAMES = {Status.CRASH.value: ("C", "CRASH"), Status.TIMEOUT.value: ("T", "TIMEOU
          Judged.EXPECTED_FAIL.value: ("x", "EXPECTED FAIL")}
 
 
-def worker_crash(report) -> tuple[str, str] | None:
+def worker_crash(report: pytest.TestReport | pytest.CollectReport) -> tuple[str, str] | None:
     """(case id, target) of the case an xdist worker died in (kill -9, OOM): xdist reports it
     with its node id only, in a phase named '???'."""
     if report.failed and getattr(report, "when", None) not in ("setup", "call", "teardown") \
@@ -33,11 +35,12 @@ def worker_crash(report) -> tuple[str, str] | None:
     return None
 
 
-def _label(report) -> str | None:
+def _label(report: pytest.TestReport | pytest.CollectReport) -> str | None:
     return getattr(report, OUTCOME_ATTRIBUTE, None) or (Status.CRASH.value if worker_crash(report) else None)
 
 
-def pytest_report_teststatus(report, config):
+def pytest_report_teststatus(report: pytest.TestReport | pytest.CollectReport,
+                             config: pytest.Config) -> tuple[str, str, str] | None:
     label = _label(report)
     if label not in NAMES or report.when not in ("call", "???"):
         return None
@@ -45,7 +48,7 @@ def pytest_report_teststatus(report, config):
     return ("failed" if report.failed else label), letter, word
 
 
-def pytest_terminal_summary(terminalreporter):
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     kinds = Counter(_label(report) for report in terminalreporter.stats.get("failed", []))
     named = [f"{kinds[label]} {label}" for label in FAILURE_KINDS if kinds.get(label)]
     if named:
