@@ -24,6 +24,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TextIO
 
 from harness.base import config
 from harness.mesa import fetch as fetch_mesa
@@ -116,7 +117,7 @@ def meson_args(options: dict[str, Option], targets: tuple[str, ...], optimizatio
     return args
 
 
-def _spell(option: Option, value) -> str | None:
+def _spell(option: Option, value: object) -> str | None:
     if option.kind == "array":
         return ",".join(value) if isinstance(value, list) else None
     if isinstance(value, bool):
@@ -150,7 +151,7 @@ def mesa_tree(path: Path) -> Path:
 
 # -- the machine: build dependencies and the meson tools ---------------------------------------
 
-def install_build_packages(log) -> None:
+def install_build_packages(log: TextIO) -> None:
     """apt-get install what BUILD_PACKAGES lacks (once; later calls find them installed)."""
     missing = [p for p in BUILD_PACKAGES if not installed(p)]
     if not missing:
@@ -161,7 +162,7 @@ def install_build_packages(log) -> None:
         raise BuildError(f"installing the build dependencies failed; log: {log.name}")
 
 
-def dependencies(tree: Path, log, install: bool = True) -> tuple[int, str]:
+def dependencies(tree: Path, log: TextIO, install: bool = True) -> tuple[int, str]:
     """What a build of TREE needs from the machine: the build packages (installed when INSTALL)
     and the LLVM to build with (choose_llvm, installed when INSTALL and missing)."""
     if install:
@@ -179,7 +180,7 @@ def installed_llvms() -> list[int]:
                   if p.parts[3].split("-")[1].isdigit())
 
 
-def choose_llvm(tree: Path, log, install: bool = True) -> tuple[int, str]:
+def choose_llvm(tree: Path, log: TextIO, install: bool = True) -> tuple[int, str]:
     """(LLVM version, why): the one Debian's package of this source was built with (its
     debian/rules' LLVM_VERSION) when this machine has or can install it, else the newest one
     installed, else the distribution's default (llvm-dev)."""
@@ -204,7 +205,7 @@ def choose_llvm(tree: Path, log, install: bool = True) -> tuple[int, str]:
     return newest, why + f"LLVM {newest}, the newest installed"
 
 
-def _apt_install(packages: list[str], log) -> bool:
+def _apt_install(packages: list[str], log: TextIO) -> bool:
     env = {**config.environ(), "DEBIAN_FRONTEND": "noninteractive"}
     log.write(f"\n$ apt-get install {' '.join(packages)}\n")
     log.flush()
@@ -213,7 +214,7 @@ def _apt_install(packages: list[str], log) -> bool:
     return proc.returncode == 0
 
 
-def meson_tools(version: str, log) -> Path:
+def meson_tools(version: str, log: TextIO) -> Path:
     """A venv with meson VERSION and Mesa's generator modules; its bin/ goes first on PATH."""
     venv = config.cache_home() / "mesa-build-tools" / f"meson-{version}"
     if not (venv / ".ready").exists():
@@ -227,7 +228,7 @@ def meson_tools(version: str, log) -> Path:
 
 # -- sources -------------------------------------------------------------------------------------
 
-def debian_source(version: str, dest_root: Path, log) -> Path:
+def debian_source(version: str, dest_root: Path, log: TextIO) -> Path:
     """Debian's source package of Mesa VERSION, unpacked with its patches applied (dpkg-source),
     in dest_root/<version>/mesa-<upstream>/. Kept: a second call finds it."""
     dest = dest_root / fetch_mesa.folder_name(version)
@@ -261,7 +262,7 @@ def debian_source(version: str, dest_root: Path, log) -> Path:
     return trees[0]
 
 
-def checkout(tree: Path, commit: str, log) -> str:
+def checkout(tree: Path, commit: str, log: TextIO) -> str:
     """Check out COMMIT (detached) in a clean tree; returns its full hash."""
     if _git(tree, "status", "--porcelain", "--untracked-files=no"):
         raise BuildError(f"{tree}: has uncommitted changes; commit or stash them before --commit")
@@ -277,7 +278,7 @@ def _git(tree: Path, *args: str) -> str:
 # -- the build -----------------------------------------------------------------------------------
 
 def build(tree: Path, build_dir: Path, targets: tuple[str, ...], log_path: Path, debian: str = "",
-          optimization: str = "1", install_packages: bool = True) -> dict:
+          optimization: str = "1", install_packages: bool = True) -> dict[str, Any]:
     """Configure (when the meson arguments changed, or the build directory has none yet) and build;
     returns the stamp written into the build directory."""
     build_dir.mkdir(parents=True, exist_ok=True)
@@ -326,11 +327,11 @@ def debian_flags(tree: Path) -> dict[str, str]:
                                  cwd=tree).stdout.strip() for name in ("CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS")}
 
 
-def _run(argv: list[str], log, what: str, **kwargs) -> None:
+def _run(argv: list[str], log: TextIO, what: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> None:
     log.write(f"\n$ {' '.join(argv)}\n")
     log.flush()
     start = log.tell()
-    proc = subprocess.run(argv, stdout=log, stderr=subprocess.STDOUT, **kwargs)
+    proc = subprocess.run(argv, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=cwd)
     if proc.returncode != 0:
         with open(log.name, "rb") as said:        # this command's output only: the log is appended to
             said.seek(start)

@@ -22,6 +22,8 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Callable
+
 from harness.base.errors import UsageError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -156,7 +158,7 @@ def fetch(which: str, mesa_dir: Path) -> Path:
     return publish(dest, fill, f"{version} {apt.suite}")
 
 
-def publish(dest: Path, fill, stamp: str) -> Path:
+def publish(dest: Path, fill: Callable[[Path], None], stamp: str) -> Path:
     """Make DEST whole or not at all: `fill` a fresh DEST.partial, stamp it `.fetched` ('<version>
     <suite>': what it is and where it came from, so a later call finds it without the
     registry), then put it in DEST's place."""

@@ -20,6 +20,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from harness.mesa.fetch import ROOT, SUITES, Apt, FetchError, publish
 
@@ -28,7 +29,7 @@ JSON = "usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"
 LIBRARY = "usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so"
 
 
-def layer_json(package_json: dict, library: Path) -> dict:
+def layer_json(package_json: dict[str, Any], library: Path) -> dict[str, Any]:
     """The package's layer JSON with the library named by its absolute path."""
     layer = dict(package_json["layer"], library_path=str(library))
     return dict(package_json, layer=layer)

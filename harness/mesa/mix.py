@@ -54,8 +54,8 @@ def mixed(gl: Build, vulkan: Build, state: Path | None = None) -> Build:
             for entry in d.iterdir():
                 if SHARED_OBJECT.search(entry.name) and not GL_OWN.match(entry.name) and not entry.is_dir():
                     links[entry.name] = entry
-    for d in gl.library_dirs:                             # the GL Mesa's own libraries, whichever is newer
-        for entry in Path(d).iterdir():
+    for own in gl.library_dirs:                           # the GL Mesa's own libraries, whichever is newer
+        for entry in Path(own).iterdir():
             if GL_OWN.match(entry.name):
                 links[entry.name] = entry
     for name in set(os.listdir(folder)) - set(links):
@@ -74,5 +74,6 @@ def mixed(gl: Build, vulkan: Build, state: Path | None = None) -> Build:
 
 
 def _icd_library(icd: str) -> str:
-    return json.loads(Path(icd).read_text())["ICD"]["library_path"]
+    library: str = json.loads(Path(icd).read_text())["ICD"]["library_path"]
+    return library
 

@@ -27,7 +27,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from harness.base import config
 from harness.base.errors import UsageError
@@ -115,7 +115,8 @@ class Build:
         """'' if the child's driver came from this build, else one line naming what loaded: `reported`,
         the Mesa version the driver reports, and `libraries`, the Mesa libraries the child mapped
         (harness.model.facts.Facts' mesa and mesa_libraries)."""
-        foreign = [lib for lib in libraries if not any(_under(lib, Path(r)) for r in (self.root, *self.also))]
+        roots = (self.root, *map(Path, self.also))
+        foreign = [lib for lib in libraries if not any(_under(lib, r) for r in roots)]
         if foreign:
             return (f"loaded {', '.join(foreign)} ({_describe(reported)}), not only Mesa {self.version} "
                     f"from {self.root}")
@@ -132,7 +133,7 @@ def chosen(path: str | None) -> Build | None:
     return locate(path) if path else None
 
 
-def locate(path: str | os.PathLike, state: Path | None = None) -> Build:
+def locate(path: str | os.PathLike[str], state: Path | None = None) -> Build:
     root = Path(path).expanduser()
     if not root.is_dir():
         raise MesaError(f"--mesa {path}: not a directory")
@@ -203,11 +204,14 @@ def host_loader(executable: str = sys.executable) -> str:
 
 def host_libc() -> tuple[int, int]:
     """The C library this Python runs on, as (2, 36)."""
-    major, minor = os.confstr("CS_GNU_LIBC_VERSION").split()[-1].split(".")[:2]
+    version = os.confstr("CS_GNU_LIBC_VERSION")
+    if version is None:
+        raise MesaError("this host's C library is not glibc: it names no CS_GNU_LIBC_VERSION")
+    major, minor = version.split()[-1].split(".")[:2]
     return int(major), int(minor)
 
 
-def _libc(root: Path, path) -> tuple[str, str]:
+def _libc(root: Path, path: str | os.PathLike[str]) -> tuple[str, str]:
     """(its C library's version, the loader its processes start under): ("", the host's) when it
     has no C library newer than the host's."""
     libcs = [d / "libc.so.6" for d in _multiarch(root / LIBC) if (d / "libc.so.6").exists()]
@@ -313,7 +317,7 @@ def link_to(link: Path, target: Path) -> None:
         tmp.replace(link)
 
 
-def _write_json(path: Path, data: dict) -> str:
+def _write_json(path: Path, data: dict[str, Any]) -> str:
     text = json.dumps(data, indent=1)
     if not (path.exists() and path.read_text() == text):
         tmp = path.with_name(f".{path.name}.{os.getpid()}")       # xdist workers write it too
