@@ -14,6 +14,7 @@ Every change of a row is listed, in version order.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, TypeGuard
 
 from harness.base import debversion
 from harness.model import ids
@@ -25,7 +26,7 @@ REGRESSION, FIX, CHANGE = "regression", "fix", "change"
 NAMES = {REGRESSION: ("last good", "first bad"), FIX: ("last bad", "first fixed"), CHANGE: ("last", "first")}
 
 
-def driver_verdict(status: Status | None) -> bool:
+def driver_verdict(status: Status | None) -> TypeGuard[Status]:
     """Whether a status says something of the driver: pass, fail, timeout, crash."""
     return status is not None and (status is Status.PASS or status.blames_driver())
 
@@ -42,14 +43,15 @@ class Transition:
         first, second = NAMES[self.kind]
         return f"{self.kind}: {first} {self.before} ({self.old}), {second} {self.after} ({self.new})"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, str]:
         return {"kind": self.kind, "before": self.before, "after": self.after,
                 "from": self.old.value, "to": self.new.value, "text": str(self)}
 
 
 def transitions(verdicts: list[tuple[str, Status | None]]) -> list[Transition]:
     """The changes in (release, status) pairs in version order (None: no result there)."""
-    found, last = [], None
+    found: list[Transition] = []
+    last: tuple[str, Status] | None = None
     for version, status in verdicts:
         if not driver_verdict(status):
             continue
@@ -88,7 +90,7 @@ class Matrix:
     def count(self, kind: str) -> int:
         return sum(t.kind == kind for row in self.rows for t in row.changes)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"versions": list(self.versions),
                 "rows": [{"id": row.case_id, "target": row.target,
                           "verdicts": {v: s.value for v, s in row.verdicts.items()},
