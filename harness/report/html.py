@@ -18,7 +18,7 @@ import jinja2
 from harness.sources import catalog
 from harness.run import export
 from harness.results import release_matrix as matrix, files as results
-from harness.model import defects
+from harness.model import defects, ids
 from harness.model.case import Case, CaseError, step_label
 from harness.model.observation import steps_of
 from harness.report import images
@@ -120,7 +120,7 @@ def slug(text: str) -> str:
 
 
 def anchor(case_id: str) -> str:
-    return "case-" + case_id.replace("/", "~")
+    return "case-" + ids.file_name(case_id)
 
 
 def _counts(rows: list[Row], statuses: tuple[str, ...]) -> dict:
@@ -160,7 +160,7 @@ class _Images:
         steps = steps_of(observation)
         if not isinstance(steps, list):
             return [], ["the observation has no steps"]
-        stem = f"{row.id.replace('/', '~')}.{slug(row.column)}"
+        stem = f"{ids.file_name(row.id)}.{slug(row.column)}"
         shown, notes = [], []
         for expectation in case.expect:
             if not expectation.pixels:
