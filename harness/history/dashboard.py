@@ -30,7 +30,7 @@ from harness.history.plots import STACK, timeline
 from harness.history.weblinks import web_url
 from harness.model import defects, ids
 from harness.model.outcome import Judged, Record
-from harness.model.status import Change, Status
+from harness.model.status import Change, RateKind, Status
 from harness.results import compare, defect_groups
 
 NEW, KNOWN = "new", "known"                     # a failure the baseline does not list, and one it does
@@ -260,8 +260,8 @@ def flakes(connection: Connection, days: float = DEFAULT_DAYS, links: Links | No
                                     for r in rates], registry if registry is not None else defects.load_all())
     return _render("flakes.html.j2", links, title="Flakes", days=days, since=since, threshold=THRESHOLD,
                    grouping=grouping,
-                   flaky=[row(r) for r in rates if r.kind == "flaky"],
-                   others=[row(r) for r in rates if r.kind != "flaky"])
+                   flaky=[row(r) for r in rates if r.kind is RateKind.FLAKY],
+                   others=[row(r) for r in rates if r.kind is not RateKind.FLAKY])
 
 
 # ---- regressions

@@ -146,6 +146,19 @@ class Change(enum.Enum):
         return cls.NEW_FLAKE if old is Status.PASS and new in (Status.FLAKE, Status.ORDER_DEPENDENT) else cls.UNCHANGED
 
 
+class RateKind(enum.StrEnum):
+    """How a case's failures lie over the runs of a window, oldest first (harness/history/queries.py's
+    Rate.kind): what a baseline or flakes line for it should say."""
+    FLAKY = "flaky"                 # failures and passes interleaved
+    REGRESSED = "regressed"         # one streak of failures to the end: a regression, not a flake
+    FIXED = "fixed"                 # one streak of failures from the start, then clean
+    FAILING = "failing"             # failed in every run
+    PASSING = "passing"             # failed in none
+
+
+FAILING_KINDS = (RateKind.FLAKY, RateKind.REGRESSED, RateKind.FIXED, RateKind.FAILING)      # a failing series'
+
+
 @dataclass(frozen=True)
 class Result:
     """What the executor got for one request: the child's reply, or the executor's own verdict on
