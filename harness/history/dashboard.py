@@ -30,10 +30,10 @@ from harness.history.plots import STACK, timeline
 from harness.history.weblinks import web_url
 from harness.model import defects, ids
 from harness.model.outcome import Judged, Record
-from harness.model.status import Change, RateKind, Status
+from harness.model.status import KNOWN, LOOKS, Change, RateKind, Status
 from harness.results import compare, defect_groups
 
-NEW, KNOWN = "new", "known"                     # a failure the baseline does not list, and one it does
+NEW = "new"                                     # a failure the baseline does not list (KNOWN: one it does)
 THRESHOLD = 0.05                                # "fixed?": the confidence the rate is below this
 DEFAULT_DAYS = 30.0
 BISECT_TREE = "/path/to/mesa"
@@ -85,6 +85,7 @@ def _environment() -> jinja2.Environment:
                                                          jinja2.PackageLoader("harness.report", "templates")]),
                              autoescape=True, trim_blocks=True, lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined)
+    env.globals["looks"] = LOOKS
     env.filters["when"] = lambda moment: f"{moment:%Y-%m-%d %H:%M}"
     env.filters["percent"] = lambda rate: f"{rate:.0%}" if rate >= 0.01 or rate == 0 else f"{rate:.1%}"
     env.filters["first_line"] = lambda text: text.strip().splitlines()[0] if text.strip() else ""

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from harness.model.facts import Facts, Known
 from harness.model.observation import Observation, Pack, Unpack
@@ -94,6 +94,29 @@ class Status(enum.StrEnum):
 _ORDER = tuple(Status)                      # the declaration order above is the severity order
 _BASELINE = {Status.FAIL: "Fail", Status.CRASH: "Crash", Status.TIMEOUT: "Timeout"}
 BASELINE_NAMES = tuple(_BASELINE.values())
+
+
+# How a verdict is shown: its status, or `known` for a failure the baseline expects
+# (Judged.EXPECTED_FAIL), shown apart so that a gated run's expected failures and its new ones differ.
+KNOWN: Literal["known"] = "known"
+Shown = Status | Literal["known"]
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a status (or KNOWN) looks: its letter in a terminal (`harness history case`'s strip,
+    pytest's progress line) and its colour on the HTML pages (the report's and the dashboard's
+    CSS class st-<name>, harness/report/templates/style.css)."""
+    glyph: str
+    colour: str                     # the background
+    ink: str = ""                   # the text's colour, where not the page's
+
+
+LOOKS: dict[Shown, Look] = {
+    Status.PASS: Look(".", "#c9f0c9"), Status.SKIP: Look("s", "#e4e4e4"), Status.FLAKE: Look("f", "#fbeea0"),
+    Status.ORDER_DEPENDENT: Look("o", "#bfe3f5"), KNOWN: Look("x", "#c9d4f7"),   # a baselined failure: blue-grey, not red
+    Status.FAIL: Look("F", "#f7b3b3"), Status.TIMEOUT: Look("T", "#f9d29c"), Status.CRASH: Look("C", "#d6b3f7"),
+    Status.ERROR: Look("E", "#f08080", "#fff")}
 
 
 class Reply(enum.StrEnum):

@@ -24,10 +24,9 @@ from harness.model.observation import steps_of
 from harness.report import images
 from harness.results import defect_groups
 from harness.model.outcome import Judged, Outcome, Record
-from harness.model.status import Status
+from harness.model.status import KNOWN, LOOKS, Status
 from harness.base.errors import UsageError
 
-KNOWN = "known"                 # a failure the baseline expects (Judged.EXPECTED_FAIL): its own column
 # Columns, best first; a known failure is counted as known, not under its status, so that a gated
 # run's expected failures and its new ones stand apart.
 STATUSES = tuple(s.value for s in Status if not s.is_failure()) + (KNOWN,) + \
@@ -308,6 +307,7 @@ def _environment() -> jinja2.Environment:
     env.filters["seconds"] = lambda s: "—" if s is None else f"{s:.2f} s"
     env.filters["slug"] = slug
     env.filters["rate"] = lambda r: "—" if r is None else f"{r:.1f}"
+    env.globals["looks"] = LOOKS
     return env
 
 
