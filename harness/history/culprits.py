@@ -16,7 +16,7 @@ from sqlalchemy import Connection, delete, select
 
 from harness.history import schema, timestamps
 from harness.base.errors import UsageError
-from harness.model.blame import COMPONENTS
+from harness.model.blame import COMPONENTS as COMPONENTS      # the CLI names them from here
 
 C, R, T, K = schema.cases, schema.runs, schema.results, schema.culprits
 
