@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 TSV = ROOT / "triage" / "blame.tsv"
 sys.path.insert(0, str(ROOT))
-from harness.triage.blame_rules import VERDICTS  # noqa: E402
+from harness.model.blame import VERDICTS  # noqa: E402
 
 
 @dataclass(frozen=True)

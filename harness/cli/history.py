@@ -31,6 +31,7 @@ from harness.cli.history_args import BadInput, named_runs, since, store_argument
 from harness.history import ingest as ingest_mod, lines, prune as prune_mod, queries, sources
 from harness.history.store import StoreError, open_store, shown
 from harness.model import defects, ids
+from harness.model.status import FAILING_KINDS, KNOWN, LOOKS, RateKind
 from harness.results import compare, defect_groups
 from harness.results.files import ResultsError
 
@@ -183,16 +184,12 @@ def case(args: argparse.Namespace) -> int:
     return 0
 
 
-GLYPHS = {"pass": ".", "skip": "s", "flake": "f", "order-dependent": "o", "fail": "F", "timeout": "T",
-          "crash": "C", "error": "E"}
-
-
 def _glyph(point: queries.Point) -> str:
-    return "x" if point.known else GLYPHS[point.status.value]
+    return LOOKS[KNOWN if point.known else point.status].glyph
 
 
 def flakes(args: argparse.Namespace) -> int:
-    kinds = queries.KINDS if args.all else ("flaky",)
+    kinds = FAILING_KINDS if args.all else (RateKind.FLAKY,)
     if not 0 < args.threshold <= 1:
         raise BadInput(f"--threshold {args.threshold}: expected a rate in (0, 1]")
     with open_store(store_of(args), readonly=True).connect() as connection:

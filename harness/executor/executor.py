@@ -472,7 +472,7 @@ def probe(target: Target, settings: RunSettings | None = None, runner: Any = Non
     target (core.make_runner), whose first child is the one asked, and left running."""
     settings = replace(settings or DEFAULT, **overrides)
     mesa = settings.mesa
-    lacking = mesa is not None and target.mesa and mesa.lacks("gl" in target.mesa, "vk" in target.mesa)
+    lacking = mesa is not None and target.mesa and mesa.lacks(target.mesa_gl, target.mesa_vulkan)
     if lacking:
         return Result(Reply.ERROR, lacking)
     if runner is not None:

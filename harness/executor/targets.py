@@ -9,12 +9,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Literal
 
 from harness.backends import registry
 from harness.base.errors import UsageError
 from harness.model.facts import Facts
 from harness.base.config import (RUN_PATHS, MesaBuild, VkIndexUint8, VkListRestart, VkPatchPath, VkPath, VkPaths,
                                  VkPointSize, VkRestartIndex, VkVertexInput)
+
+
+# What of Mesa a target loads, and so takes from a --mesa build: "gl" (EGL, DRI drivers), "gl+vk"
+# (also lavapipe: zink on lavapipe), "vk" (lavapipe only), "" (nothing of Mesa's).
+MesaParts = Literal["", "gl", "vk", "gl+vk"]
 
 
 @dataclass(frozen=True)
@@ -29,9 +35,7 @@ class Target:
     # EGL vendor file naming NVIDIA's, an ICD list without lavapipe) makes the target unavailable
     # rather than run another driver's results under this name.
     renderer: str = ""
-    # What of Mesa it loads, and so takes from a --mesa build: "gl" (EGL, DRI drivers),
-    # "gl+vk" (also lavapipe: zink on lavapipe), "vk" (lavapipe only), "" (nothing of Mesa's).
-    mesa: str = ""
+    mesa: MesaParts = ""                      # what of Mesa it loads (mesa_gl, mesa_vulkan)
     # Its driver may be NVIDIA's, whose shader cache serves one process at a time: each child
     # claims a cache folder of its own (harness/executor/shader_cache.py).
     shader_cache_slot: bool = False
@@ -42,6 +46,16 @@ class Target:
     # Only the cases whose Vulkan calls depend on the path (backends/vk/paths.py): the others
     # are the same calls as on the target taking the other path, and would only cost CI time.
     path_dependent_only: bool = False
+
+    @property
+    def mesa_gl(self) -> bool:
+        """Whether it loads Mesa's GL (EGL, the DRI drivers), and so takes it from a --mesa build."""
+        return self.mesa in ("gl", "gl+vk")
+
+    @property
+    def mesa_vulkan(self) -> bool:
+        """Whether it loads Mesa's lavapipe, and so takes it from a --mesa build."""
+        return self.mesa in ("vk", "gl+vk")
 
     @property
     def batches(self) -> bool:
@@ -62,7 +76,7 @@ class Target:
         env = dict(base)
         env.update(self.env)
         if build is not None and self.mesa:
-            env.update(build.environment(base, gl="gl" in self.mesa, vulkan="vk" in self.mesa))
+            env.update(build.environment(base, gl=self.mesa_gl, vulkan=self.mesa_vulkan))
         return env
 
     def command(self, argv: list[str], base: dict[str, str], build: MesaBuild | None = None) -> list[str]:

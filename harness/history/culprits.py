@@ -16,12 +16,9 @@ from sqlalchemy import Connection, delete, select
 
 from harness.history import schema, timestamps
 from harness.base.errors import UsageError
+from harness.model.blame import COMPONENTS as COMPONENTS      # the CLI names them from here
 
 C, R, T, K = schema.cases, schema.runs, schema.results, schema.culprits
-# The components a verdict may name: harness/triage/blame_rules.py's VERDICTS less "undecided"
-# (which blames nothing); the history sits below triage, so a self-test keeps the two lists one.
-COMPONENTS = ("GL front end / state tracker", "llvmpipe", "gallium draw module", "zink", "lavapipe",
-              "harness layer")
 
 
 class CulpritError(UsageError, ValueError):

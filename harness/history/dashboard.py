@@ -7,7 +7,7 @@ does not) show the same pages:
 
   index.html                 a timeline plot per target, the runs table below it (a text filter)
   runs/<id>.html             a run: its properties, counts per target, new and known failures apart
-  cases/<slug>.html          a case: a history strip per target and lane, messages, the first-bad
+  cases/<name>.html          a case (ids.file_name): a history strip per target and lane, messages, the first-bad
                              range and the `harness bisect` command for it
   flakes.html                failure rates over a window, ranked, with the 95% interval
   regressions/<id>.html      a run against the previous run of its lane (the server also answers
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import datetime
 import functools
-import hashlib
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,65 +30,25 @@ from harness.history.plots import STACK, timeline
 from harness.history.weblinks import web_url
 from harness.model import defects, ids
 from harness.model.outcome import Judged, Record
-from harness.model.status import Change, Status
+from harness.model.status import KNOWN, LOOKS, Change, RateKind, Status
 from harness.results import compare, defect_groups
 
-NEW, KNOWN = "new", "known"                     # a failure the baseline does not list, and one it does
-SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
-SLUG_MAX = 150                                  # a case page's file name, well under 255 bytes
+NEW = "new"                                     # a failure the baseline does not list (KNOWN: one it does)
 THRESHOLD = 0.05                                # "fixed?": the confidence the rate is below this
 DEFAULT_DAYS = 30.0
 BISECT_TREE = "/path/to/mesa"
 
 
-def slug(name: str) -> str:
-    """A case id as a file name, safely and deterministically: every byte outside [A-Za-z0-9._-]
-    as ~XX (reversible: `unslug`), a long one cut and ended with ~~ and a digest of the whole id."""
-    pieces = [c if c in SAFE else "".join(f"~{b:02x}" for b in c.encode()) for c in name]
-    whole = "".join(pieces)
-    if len(whole) <= SLUG_MAX:
-        return whole
-    kept, size = [], 0
-    for piece in pieces:                        # cut between characters, never inside an escape
-        if size + len(piece) > SLUG_MAX - 20:
-            break
-        kept.append(piece)
-        size += len(piece)
-    return "".join(kept) + "~~" + hashlib.sha256(name.encode()).hexdigest()[:16]
-
-
-def unslug(text: str) -> tuple[str, bool] | None:
-    """The case id a slug names, or its start when the slug was cut (then True); None: no slug."""
-    head, cut, _ = text.partition("~~")
-    raw, i = bytearray(), 0
-    while i < len(head):
-        if head[i] == "~":
-            try:
-                raw.append(int(head[i + 1:i + 3], 16))
-            except ValueError:
-                return None
-            i += 3
-        elif head[i] in SAFE:
-            raw += head[i].encode()
-            i += 1
-        else:
-            return None
-    try:
-        return raw.decode(), bool(cut)
-    except UnicodeDecodeError:
-        return None
-
-
 def case_named(connection: Connection, text: str) -> str | None:
-    """The stored case id whose slug is `text`, or None."""
-    decoded = unslug(text)
+    """The stored case id whose case page name (ids.file_name) is `text`, or None."""
+    decoded = ids.case_of_name(text)
     if decoded is None:
         return None
     start, cut = decoded
     names = schema.cases.c.name
     where = func.substr(names, 1, len(start)) == start if cut else names == start
     found = connection.execute(select(names).where(where).distinct()).scalars()
-    return next((name for name in found if slug(name) == text), None)
+    return next((name for name in found if ids.file_name(name) == text), None)
 
 
 @dataclass
@@ -107,7 +66,7 @@ class Links:
 
     def case(self, name: str) -> str:
         self.cases.add(name)
-        return f"{self.root}cases/{slug(name)}.html"
+        return f"{self.root}cases/{ids.file_name(name)}.html"
 
     def regressions(self, new_id: int) -> str:
         return f"{self.root}regressions/{new_id}.html"
@@ -126,6 +85,7 @@ def _environment() -> jinja2.Environment:
                                                          jinja2.PackageLoader("harness.report", "templates")]),
                              autoescape=True, trim_blocks=True, lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined)
+    env.globals["looks"] = LOOKS
     env.filters["when"] = lambda moment: f"{moment:%Y-%m-%d %H:%M}"
     env.filters["percent"] = lambda rate: f"{rate:.0%}" if rate >= 0.01 or rate == 0 else f"{rate:.1%}"
     env.filters["first_line"] = lambda text: text.strip().splitlines()[0] if text.strip() else ""
@@ -301,8 +261,8 @@ def flakes(connection: Connection, days: float = DEFAULT_DAYS, links: Links | No
                                     for r in rates], registry if registry is not None else defects.load_all())
     return _render("flakes.html.j2", links, title="Flakes", days=days, since=since, threshold=THRESHOLD,
                    grouping=grouping,
-                   flaky=[row(r) for r in rates if r.kind == "flaky"],
-                   others=[row(r) for r in rates if r.kind != "flaky"])
+                   flaky=[row(r) for r in rates if r.kind is RateKind.FLAKY],
+                   others=[row(r) for r in rates if r.kind is not RateKind.FLAKY])
 
 
 # ---- regressions
@@ -405,7 +365,7 @@ def export(engine: Engine, out: Path, days: float = DEFAULT_DAYS, now: datetime.
             if changes is not None:
                 pages[f"regressions/{stored.id}.html"] = changes
         for name in sorted(top.cases):          # every case some page links (cases link no others)
-            pages[f"cases/{slug(name)}.html"] = case(connection, name, down) or ""
+            pages[f"cases/{ids.file_name(name)}.html"] = case(connection, name, down) or ""
     for path, text in pages.items():
         (out / path).write_text(text, encoding="utf-8")
     return len(pages)

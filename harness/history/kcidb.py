@@ -33,6 +33,7 @@ from kcidb_io import schema as kcidb_schema
 from harness.history import queries
 from harness.history.culprits import Culprit
 from harness.history.ingest import failure
+from harness.model.blame import COMPONENTS, Blame
 from harness.model.defects import Defect, Registry, load_all
 from harness.model.outcome import Judged, Record
 from harness.model.status import Status
@@ -52,8 +53,9 @@ LOG_LIMIT = SCHEMA.json["$defs"]["test"]["properties"]["log_excerpt"]["maxLength
 # layer issues the calls the test checks: a defect there is the test's), `harness` the system
 # running the test (no verdict of blame names it).
 CODE = {"code": True, "tool": False, "harness": False}
-LAYERS = {"GL front end / state tracker": CODE, "llvmpipe": CODE, "gallium draw module": CODE, "zink": CODE,
-          "lavapipe": CODE, "harness layer": {"code": False, "tool": True, "harness": False}}
+LAYERS: dict[str, dict[str, bool]] = {
+    component: {"code": False, "tool": True, "harness": False} if component is Blame.LAYER else CODE
+    for component in COMPONENTS}
 
 # A case id's tokens are path segments; a character KCIDB's segments cannot hold ([A-Za-z0-9_-]
 # only) is `_` and its UTF-8 bytes in two upper-case hex digits each ('.' is _2E, '+' is _2B), and

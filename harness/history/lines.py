@@ -21,7 +21,7 @@ from typing import Callable
 from harness.history.queries import Rate
 from harness.model import ids
 from harness.model.defects import UNTRIAGED, Registry
-from harness.model.status import Status
+from harness.model.status import RateKind, Status
 
 
 def _when(rate: Rate) -> str:
@@ -34,7 +34,7 @@ def evidence(rate: Rate, renderer: str = "") -> str:
     low, high = rate.interval
     board = f"{rate.target}" + (f" ({renderer})" if renderer else "")
     failure_rate = f"{rate.failed}/{rate.runs} runs ({rate.rate:.0%}, 95% CI {low:.0%}-{high:.0%})"
-    if rate.kind == "regressed":        # the rate since it regressed is what the line is about
+    if rate.kind is RateKind.REGRESSED:        # the rate since it regressed is what the line is about
         failure_rate = (f"{rate.failed}/{rate.failed} runs since it regressed, after {rate.runs - rate.failed} "
                         f"passing")
     return (f"Board: {board}; first version: {rate.mesa[0] if rate.mesa else '-'}; Failure Rate: {failure_rate}; "
@@ -45,7 +45,7 @@ def baseline_lines(found: list[Rate], renderers: dict[str, str] | None = None) -
     """Lines for a baseline file: a comment with the evidence, then the line."""
     out = []
     for rate in sorted(found, key=lambda r: (r.target, r.name)):
-        if rate.kind not in ("failing", "regressed"):
+        if rate.kind not in (RateKind.FAILING, RateKind.REGRESSED):
             continue
         status = Status(rate.statuses[-1]) if rate.statuses else Status.FAIL
         name = status.baseline_name or "Fail"
@@ -58,7 +58,7 @@ def flakes_lines(found: list[Rate], renderers: dict[str, str] | None = None) -> 
     """Lines for a flakes file: `^<key>$ statuses  # evidence`."""
     out = []
     for rate in sorted(found, key=lambda r: (-r.rate, r.target, r.name)):
-        if rate.kind != "flaky":
+        if rate.kind is not RateKind.FLAKY:
             continue
         statuses = ",".join(sorted({s if s != "flake" else "fail" for s in rate.statuses}))
         pattern = f"^{re.escape(ids.key(rate.name, rate.target))}$".replace(" ", r"\ ")
@@ -69,7 +69,7 @@ def flakes_lines(found: list[Rate], renderers: dict[str, str] | None = None) -> 
 def fixed_lines(found: list[Rate]) -> list[str]:
     """Comments naming cases that failed in the window and pass since (drop their lines)."""
     return [f"# fixed? {ids.key(r.name, r.target)}: {r.failed}/{r.runs} failed, clean for the last "
-            f"{r.clean_since} runs ({_when(r)}): drop its line" for r in found if r.kind == "fixed"]
+            f"{r.clean_since} runs ({_when(r)}): drop its line" for r in found if r.kind is RateKind.FIXED]
 
 
 def under_defects(found: list[Rate], write: Callable[[list[Rate]], list[str]], registry: Registry) -> list[str]:

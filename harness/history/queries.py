@@ -27,7 +27,7 @@ from sqlalchemy import ColumnElement, Connection, Integer, and_, func, or_, sele
 from harness.history import schema, stats
 from harness.history.store import chunks
 from harness.model.outcome import Judged, Outcome, Record
-from harness.model.status import Status
+from harness.model.status import FAILING_KINDS, RateKind, Status
 from harness.run import policy
 from harness.base.errors import UsageError
 
@@ -337,7 +337,7 @@ class Rate:
     first_failed: datetime.datetime | None
     last_failed: datetime.datetime | None
     clean_since: int                          # runs since the last failure
-    kind: str                                 # flaky, regressed, fixed, failing, passing
+    kind: RateKind
     mesa: tuple[str, ...] = ()                # the Mesa versions of its failing runs
     statuses: tuple[str, ...] = ()            # the failing statuses seen
     known: bool = False                       # the baseline expected one of its failures (a known defect)
@@ -349,15 +349,15 @@ class Rate:
         bad = [i for i, f in enumerate(failures) if f]
         clean = len(failures) - 1 - bad[-1] if bad else len(failures)
         if not bad:
-            kind = "passing"
+            kind = RateKind.PASSING
         elif failed == len(failures):
-            kind = "failing"
+            kind = RateKind.FAILING
         elif bad == list(range(bad[0], len(failures))):
-            kind = "regressed"                    # one streak to the end: a regression, not a flake
+            kind = RateKind.REGRESSED
         elif bad == list(range(0, len(bad))):
-            kind = "fixed"                        # one streak from the start, then clean
+            kind = RateKind.FIXED
         else:
-            kind = "flaky"
+            kind = RateKind.FLAKY
         started = [_started(p) for p in points]
         return cls(name, target, lane, failed, len(failures), started[0] if started else None,
                    started[-1] if started else None, started[bad[0]] if bad else None,
@@ -404,11 +404,8 @@ def _known(point: Point | Counted) -> bool:
     return point.known if isinstance(point, Point) else point[5] == Judged.EXPECTED_FAIL.value
 
 
-KINDS = ("flaky", "regressed", "fixed", "failing")     # how a failing series' failures lie (Rate.kind)
-
-
 def rates(connection: Connection, since: When = None, until: When = None, target: str | None = None, lane: str | None = None,
-          mesa: str | None = None, kinds: tuple[str, ...] = KINDS) -> list[Rate]:
+          mesa: str | None = None, kinds: tuple[RateKind, ...] = FAILING_KINDS) -> list[Rate]:
     """Every case that failed in the window, per target and lane, ranked by rate (then runs).
 
     Most failing series fail in every run (the baselined ones): those are counted in SQL, from
@@ -456,7 +453,7 @@ def _always_failing(name: str, target: str, lane: str, members: list[Member]) ->
     members = sorted(members, key=lambda m: m[2])               # by first appearance, as Rate.of orders
     first, last = min(m[2] for m in members), max(m[3] for m in members)
     runs_ = sum(m[1] for m in members)
-    return Rate(name, target, lane, runs_, runs_, first, last, first, last, 0, "failing",
+    return Rate(name, target, lane, runs_, runs_, first, last, first, last, 0, RateKind.FAILING,
                 tuple(dict.fromkeys(m[4] for m in members)), tuple(dict.fromkeys(m[0] for m in members)),
                 any(m[5] == Judged.EXPECTED_FAIL.value for m in members))
 

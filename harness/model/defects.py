@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.base.errors import UsageError
+from harness.model.blame import VERDICTS
 from harness.model.families import CHECKOUT
 
 TRIAGE = CHECKOUT / "triage"
@@ -49,10 +50,9 @@ WRITE_UP = "README.md"          # the folder's write-up: a folder of triage/ is 
 # known (a commit, or the cited code changed); gone: passes since `fixed.version`, but the fix is
 # not located (the code the README cites is still there)
 STATUSES = ("open", "fixed", "gone")
-# harness blame's verdicts (harness/triage/blame_rules.py's VERDICTS and "undecided"), and "not run"
-# where the README says blame was not or cannot be run; a self-test keeps the lists one
-BLAME = ("GL front end / state tracker", "llvmpipe", "gallium draw module", "zink", "lavapipe", "harness layer",
-         "undecided", "not run")
+# harness blame's verdicts (harness/model/blame.py), and "not run" where the README says blame was
+# not or cannot be run
+BLAME = VERDICTS + ("not run",)
 _ID = re.compile(r"[a-z0-9][a-z0-9.-]*")
 _VERSION = re.compile(r"\d+\.\d+\.\d+")
 _COMMIT = re.compile(r"[0-9a-f]{7,40}")

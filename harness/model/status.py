@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from harness.model.facts import Facts, Known
 from harness.model.observation import Observation, Pack, Unpack
@@ -96,6 +96,29 @@ _BASELINE = {Status.FAIL: "Fail", Status.CRASH: "Crash", Status.TIMEOUT: "Timeou
 BASELINE_NAMES = tuple(_BASELINE.values())
 
 
+# How a verdict is shown: its status, or `known` for a failure the baseline expects
+# (Judged.EXPECTED_FAIL), shown apart so that a gated run's expected failures and its new ones differ.
+KNOWN: Literal["known"] = "known"
+Shown = Status | Literal["known"]
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a status (or KNOWN) looks: its letter in a terminal (`harness history case`'s strip,
+    pytest's progress line) and its colour on the HTML pages (the report's and the dashboard's
+    CSS class st-<name>, harness/report/templates/style.css)."""
+    glyph: str
+    colour: str                     # the background
+    ink: str = ""                   # the text's colour, where not the page's
+
+
+LOOKS: dict[Shown, Look] = {
+    Status.PASS: Look(".", "#c9f0c9"), Status.SKIP: Look("s", "#e4e4e4"), Status.FLAKE: Look("f", "#fbeea0"),
+    Status.ORDER_DEPENDENT: Look("o", "#bfe3f5"), KNOWN: Look("x", "#c9d4f7"),   # a baselined failure: blue-grey, not red
+    Status.FAIL: Look("F", "#f7b3b3"), Status.TIMEOUT: Look("T", "#f9d29c"), Status.CRASH: Look("C", "#d6b3f7"),
+    Status.ERROR: Look("E", "#f08080", "#fff")}
+
+
 class Reply(enum.StrEnum):
     """What the executor got for one request, before any verdict: `ok` carries an observation
     to judge; the others are verdicts already (see `status`)."""
@@ -144,6 +167,19 @@ class Change(enum.Enum):
         if old is Status.SKIP:
             return cls.UNSKIPPED
         return cls.NEW_FLAKE if old is Status.PASS and new in (Status.FLAKE, Status.ORDER_DEPENDENT) else cls.UNCHANGED
+
+
+class RateKind(enum.StrEnum):
+    """How a case's failures lie over the runs of a window, oldest first (harness/history/queries.py's
+    Rate.kind): what a baseline or flakes line for it should say."""
+    FLAKY = "flaky"                 # failures and passes interleaved
+    REGRESSED = "regressed"         # one streak of failures to the end: a regression, not a flake
+    FIXED = "fixed"                 # one streak of failures from the start, then clean
+    FAILING = "failing"             # failed in every run
+    PASSING = "passing"             # failed in none
+
+
+FAILING_KINDS = (RateKind.FLAKY, RateKind.REGRESSED, RateKind.FIXED, RateKind.FAILING)      # a failing series'
 
 
 @dataclass(frozen=True)

@@ -14,16 +14,18 @@ import pytest
 
 from harness.model import ids
 from harness.model.outcome import FAILURE_KINDS, Judged
-from harness.model.status import Status
+from harness.model.status import KNOWN, LOOKS, Status
 
 OUTCOME_ATTRIBUTE = "harness_outcome"      # on a case's call report: its Outcome.label (a plain string)
 
-# Outcome.label -> (letter, word); labels not here (pass, skip, fail) keep pytest's own.
-NAMES = {Status.CRASH.value: ("C", "CRASH"), Status.TIMEOUT.value: ("T", "TIMEOUT"),
-         Status.ERROR.value: ("E", "HARNESS ERROR"), Judged.UNEXPECTED_PASS.value: ("U", "UNEXPECTED PASS"),
+# Outcome.label -> (letter, word); labels not here (pass, skip, fail) keep pytest's own. A status's
+# letter is its glyph (harness/model/status.py's LOOKS), an expected failure's KNOWN's.
+NAMES = {**{status.value: (LOOKS[status].glyph, word) for status, word in (
+             (Status.CRASH, "CRASH"), (Status.TIMEOUT, "TIMEOUT"), (Status.ERROR, "HARNESS ERROR"),
+             (Status.FLAKE, "FLAKE"), (Status.ORDER_DEPENDENT, "ORDER-DEPENDENT"))},
+         Judged.UNEXPECTED_PASS.value: ("U", "UNEXPECTED PASS"),
          Judged.UNEXPECTED_IMPROVEMENT.value: ("I", "UNEXPECTED IMPROVEMENT"),
-         Status.FLAKE.value: ("f", "FLAKE"), Status.ORDER_DEPENDENT.value: ("o", "ORDER-DEPENDENT"),
-         Judged.EXPECTED_FAIL.value: ("x", "EXPECTED FAIL")}
+         Judged.EXPECTED_FAIL.value: (LOOKS[KNOWN].glyph, "EXPECTED FAIL")}
 
 
 def worker_crash(report: pytest.TestReport | pytest.CollectReport) -> tuple[str, str] | None:

@@ -11,6 +11,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import jinja2
@@ -18,16 +19,15 @@ import jinja2
 from harness.sources import catalog
 from harness.run import export
 from harness.results import release_matrix as matrix, files as results
-from harness.model import defects
+from harness.model import defects, ids
 from harness.model.case import Case, CaseError, step_label
 from harness.model.observation import steps_of
 from harness.report import images
 from harness.results import defect_groups
 from harness.model.outcome import Judged, Outcome, Record
-from harness.model.status import Status
+from harness.model.status import KNOWN, LOOKS, Status
 from harness.base.errors import UsageError
 
-KNOWN = "known"                 # a failure the baseline expects (Judged.EXPECTED_FAIL): its own column
 # Columns, best first; a known failure is counted as known, not under its status, so that a gated
 # run's expected failures and its new ones stand apart.
 STATUSES = tuple(s.value for s in Status if not s.is_failure()) + (KNOWN,) + \
@@ -58,7 +58,7 @@ class Row:
     column: str = field(init=False)   # one column per target and Mesa: runs of one target on two
                                       # Mesas stand side by side
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self.family = catalog.prefix(self.id)
         self.column = f"{self.target} · Mesa {self.mesa}" if self.mesa else self.target
 
@@ -120,10 +120,10 @@ def slug(text: str) -> str:
 
 
 def anchor(case_id: str) -> str:
-    return "case-" + case_id.replace("/", "~")
+    return "case-" + ids.file_name(case_id)
 
 
-def _counts(rows: list[Row], statuses: tuple[str, ...]) -> dict:
+def _counts(rows: list[Row], statuses: tuple[str, ...]) -> dict[str, Any]:
     count = Counter(row.shown for row in rows)
     durations = [row.duration for row in rows if row.duration is not None]
     seconds = sum(durations)
@@ -153,14 +153,14 @@ class _Images:
     def __init__(self, out_dir: Path):
         self.out_dir = out_dir
 
-    def of(self, row: Row, case: Case, observation: dict) -> tuple[list[dict], list[str]]:
+    def of(self, row: Row, case: Case, observation: dict[str, Any] | None) -> tuple[list[dict[str, Any]], list[str]]:
         if case.readback.image is None:
             return [], []
-        size = tuple(case.readback.image)
+        size = case.readback.image
         steps = steps_of(observation)
         if not isinstance(steps, list):
             return [], ["the observation has no steps"]
-        stem = f"{row.id.replace('/', '~')}.{slug(row.column)}"
+        stem = f"{ids.file_name(row.id)}.{slug(row.column)}"
         shown, notes = [], []
         for expectation in case.expect:
             if not expectation.pixels:
@@ -187,7 +187,7 @@ class _Images:
         return quote(path.relative_to(self.out_dir).as_posix())
 
 
-def _observation(row: Row) -> tuple[Case | None, dict | None, str]:
+def _observation(row: Row) -> tuple[Case | None, dict[str, Any] | None, str]:
     """The case and observation from the row's observation file; a note when there is one that
     cannot be read. No file: (None, None, "")."""
     path = observation_path(row.folder, row.id, row.target)
@@ -204,7 +204,7 @@ def _observation(row: Row) -> tuple[Case | None, dict | None, str]:
     return case, data.get("observation"), ""
 
 
-def _programs(case: Case) -> list[dict]:
+def _programs(case: Case) -> list[dict[str, Any]]:
     """The GLSL of each program, per stage."""
     programs = [case.shaders] + list(case.programs)
     return [{"name": f"program {i}" if len(programs) > 1 else "", "stages": list(stages)}
@@ -219,7 +219,7 @@ def by_defect(rows: list[Row], registry: defects.Registry | None = None) -> defe
 
 
 def context(rows: list[Row], out_dir: Path, inputs: list[Path], notes: list[str],
-            registry: defects.Registry | None = None) -> dict:
+            registry: defects.Registry | None = None) -> dict[str, Any]:
     statuses = _statuses(rows)
     targets = list(dict.fromkeys(row.column for row in rows))
     by_target = {t: [row for row in rows if row.column == t] for t in targets}
@@ -238,7 +238,7 @@ def context(rows: list[Row], out_dir: Path, inputs: list[Path], notes: list[str]
     cells: dict[str, dict[str, Row]] = {}
     for row in rows:
         cells.setdefault(row.id, {})[row.column] = row
-    diff_rows = []
+    diff_rows: list[dict[str, Any]] = []
     for case_id in sorted(cells):
         present = cells[case_id]
         disagree = len({row.status for row in present.values()}) > 1
@@ -257,7 +257,7 @@ def context(rows: list[Row], out_dir: Path, inputs: list[Path], notes: list[str]
                        if t in cells[diff_row["id"]] and cells[diff_row["id"]][t].status in FAILED]
         if not failed_rows:
             continue
-        entry = {"id": diff_row["id"], "anchor": diff_row["anchor"], "disagree": diff_row["disagree"],
+        entry: dict[str, Any] = {"id": diff_row["id"], "anchor": diff_row["anchor"], "disagree": diff_row["disagree"],
                  "programs": [], "targets": []}
         for row in failed_rows:
             case, observation, note = _observation(row)
@@ -279,7 +279,7 @@ def context(rows: list[Row], out_dir: Path, inputs: list[Path], notes: list[str]
             "legend": images.LEGEND}
 
 
-def release_matrix(rows: list[Row]) -> dict | None:
+def release_matrix(rows: list[Row]) -> dict[str, Any] | None:
     """The release matrix (harness/results/release_matrix.py) of runs on two Mesa releases or more: the cases
     on a target that changed or failed on some release, changed first, each cell that starts a
     change marked with its kind; None for fewer releases."""
@@ -308,6 +308,7 @@ def _environment() -> jinja2.Environment:
     env.filters["seconds"] = lambda s: "—" if s is None else f"{s:.2f} s"
     env.filters["slug"] = slug
     env.filters["rate"] = lambda r: "—" if r is None else f"{r:.1f}"
+    env.globals["looks"] = LOOKS
     return env
 
 

@@ -18,6 +18,7 @@ import base64
 import binascii
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from PIL import Image
@@ -95,7 +96,8 @@ def compare(observed: np.ndarray, values: np.ndarray, care: np.ndarray, toleranc
     with np.errstate(invalid="ignore"):
         close = (observed == values) | (np.abs(observed - values) <= tolerance) \
             | (np.isnan(values) & np.isnan(observed))
-    return care & ~close
+    wrong: np.ndarray = care & ~close
+    return wrong
 
 
 def colours(data: np.ndarray, values: np.ndarray, care: np.ndarray, show: np.ndarray) -> np.ndarray:
@@ -147,7 +149,7 @@ def diff_image(wrong: np.ndarray, care: np.ndarray, scale: int) -> Image.Image:
     return upscale(grid, scale // 2)
 
 
-def write_draw(expectation: Expectation, draw: dict, size: tuple[int, int], tolerance: float,
+def write_draw(expectation: Expectation, draw: dict[str, Any], size: tuple[int, int], tolerance: float,
                folder: Path, prefix: str) -> DrawImages:
     """The three PNGs of one draw's image under `folder`, named `<prefix>-expected.png` etc."""
     width, height = size

@@ -9,8 +9,6 @@ probe, so for those cases the expected values are written beside the draws as co
 """
 from __future__ import annotations
 
-import hashlib
-
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -20,22 +18,16 @@ import numpy as np
 from harness.run import export_c
 from harness.model.case import (CallList, Case, Clear, DeleteList, Dispatch, Draw, DrawState, Link, NewList, Read,
                           step_label, step_state)
+from harness.model import ids
 from harness.model.glfacts import STAGE, STAGE_KEYS
 FORMATS = ("glsl", "shader_test", "vkrunner", "c")
 TOLERANCE = 1e-4
 
 
-STEM_LIMIT = 200          # characters; file names stop at 255 bytes, and suffixes follow
-
-
 def file_stem(case_id: str, target: str = "") -> str:
-    """A case id as a file name: '/' is not allowed there; an id too long for one (an explored
-    id can encode 270 characters of parameters) keeps its head and a hash of the whole (the
-    reproducer's case JSON still holds the id)."""
-    stem = case_id.replace("/", "~")
-    if len(stem) > STEM_LIMIT:
-        stem = f"{stem[:STEM_LIMIT - 13]}-{hashlib.sha1(case_id.encode()).hexdigest()[:12]}"
-    return stem + (f"[{target}]" if target else "")
+    """A case id, on `target` where given, as a file name: ids.file_name's (an id too long for one
+    keeps its head and a digest of the whole: the reproducer's case JSON still holds the id)."""
+    return ids.file_name(case_id) + (f"[{target}]" if target else "")
 
 
 def export(case: Case, fmt: str, out_dir: Path, without: frozenset[str] = frozenset()) -> list[Path]:

@@ -10,11 +10,15 @@ runs_per_step): each case runs that many times and any failing run makes the com
 flake included (a retry's pass or a flakes file forgives exactly the failure looked for)."""
 from __future__ import annotations
 
+from collections.abc import Iterable
+from pathlib import Path
 from typing import Callable
 
 from harness.sources import catalog
 from harness.run import core
 from harness.executor.settings import settings as run_settings
+from harness.model.case import Case
+from harness.model.outcome import Record
 from harness.model.status import Status
 from harness.executor.executor import not_under_test
 from harness.executor.targets import Target
@@ -39,9 +43,9 @@ def verdict(status: Status, strict: bool = False) -> int:
     return GOOD if status in (Status.PASS, Status.FLAKE) else UNTESTABLE
 
 
-def _repeated(case, target_name: str, runner, rules: core.Rules, runs: int):
+def _repeated(case: Case, target_name: str, runner: core.Runner, rules: core.Rules, runs: int) -> tuple[int, int, Record]:
     """(verdict, runs made, the last run's record) of one case run up to RUNS times."""
-    records = []
+    records: list[Record] = []
 
     def once() -> int:
         records.append(core.run_case(case, target_name, runner, rules))
@@ -51,8 +55,8 @@ def _repeated(case, target_name: str, runner, rules: core.Rules, runs: int):
     return code, made, records[-1]
 
 
-def bisect_run(case_ids: list[str], target: Target, out=print, settings: core.RunSettings | None = None,
-               shader_tests=(), rules: core.Rules = core.Rules(), runs: int = 1) -> int:
+def bisect_run(case_ids: list[str], target: Target, out: Callable[[str], object] = print,
+               settings: core.RunSettings | None = None, shader_tests: Iterable[str | Path] = (), rules: core.Rules = core.Rules(), runs: int = 1) -> int:
     cases = [catalog.find(case_id, shader_tests) for case_id in case_ids]
     settings = settings or run_settings()
     with core.runner(settings, target.name, children=1) as runner:

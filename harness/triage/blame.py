@@ -15,12 +15,13 @@ import re
 import tempfile
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from harness.triage import blame_rules
 from harness.executor import targets as targets_mod
 from harness.triage.blame_rules import Row
 from harness.mesa import mix
-from harness.mesa.runtime import MesaError
+from harness.mesa.runtime import Build, MesaError
 from harness.model.case import Case
 from harness.base import config
 from harness.base.config import RunSettings, VkPath, VkPaths
@@ -45,9 +46,9 @@ SETTINGS = ("khronos_validation.debug_action = VK_DBG_LAYER_ACTION_LOG_MSG\n"
 class Setup:
     name: str                       # a blame_rules.SETUPS name
     target: targets_mod.Target
-    overrides: tuple = ()           # RunSettings fields: (("vk_validation", True), ...)
+    overrides: tuple[tuple[str, Any], ...] = ()        # RunSettings fields: (("vk_validation", True), ...)
     zink_validation: bool = False   # load the validation layer into the GL process
-    mesa: object = None             # a mixed build (harness/mesa/mix.py) run instead of the row's Mesa
+    mesa: Build | None = None       # a mixed build (harness/mesa/mix.py) run instead of the row's Mesa
     refused: str = ""               # why the setup cannot run (a mix the loader cannot resolve)
 
 
@@ -59,13 +60,13 @@ def _zink_watched(target: targets_mod.Target, folder: Path) -> targets_mod.Targe
     return replace(target, env=env)
 
 
-def _other_vulkan(build) -> bool:
+def _other_vulkan(build: Build | None) -> bool:
     """Whether zink-system reaches a Vulkan driver other than lavapipe on this machine."""
     result = probe(targets_mod.get("zink-system"), mesa=build)
     return result.status is Reply.OK and "llvmpipe" not in (result.info or Facts()).renderer
 
 
-def setups(build, others: tuple = ()) -> list[Setup]:
+def setups(build: Build | None, others: tuple[Build | None, ...] = ()) -> list[Setup]:
     """The setups of one Mesa; `others`: the other Mesas of the run, whose lavapipe this Mesa's
     zink also runs over (harness/mesa/mix.py)."""
     get = targets_mod.get
@@ -85,7 +86,7 @@ def setups(build, others: tuple = ()) -> list[Setup]:
     return found
 
 
-def _run(case: Case, setup: Setup, build, base: RunSettings, layer_path: str = "", runs: int = 1) -> Row:
+def _run(case: Case, setup: Setup, build: Build | None, base: RunSettings, layer_path: str = "", runs: int = 1) -> Row:
     """One row. zink's status comes from a run without the validation layer (a layer older than the
     driver can abort the process), its validation from a second run under the layer.
     `layer_path`: a folder of layer JSON files (a newer validation layer than the system's) the
@@ -101,7 +102,7 @@ def _run(case: Case, setup: Setup, build, base: RunSettings, layer_path: str = "
     return row
 
 
-def _repeated(case: Case, setup: Setup, build, base: RunSettings, layer_path: str, runs: int) -> Row:
+def _repeated(case: Case, setup: Setup, build: Build | None, base: RunSettings, layer_path: str, runs: int) -> Row:
     rows: list[Row] = []
     while len(rows) < runs and not (rows and rows[0].status == "error"):    # a setup that did not start
         rows.append(_once(case, setup.target, setup, build, base, layer_path))
@@ -113,7 +114,7 @@ def _repeated(case: Case, setup: Setup, build, base: RunSettings, layer_path: st
     return replace(failed[0], message=f"{failed[0].message} ({len(failed)} of {runs} runs)")
 
 
-def _once(case: Case, target: targets_mod.Target, setup: Setup, build, base: RunSettings,
+def _once(case: Case, target: targets_mod.Target, setup: Setup, build: Build | None, base: RunSettings,
           layer_path: str) -> Row:
     if setup.refused:
         return Row(setup.name, build.version if build else "system", "error", f"did not start: {setup.refused}")
@@ -159,7 +160,7 @@ def _first_error(log: str) -> str:
     return ""
 
 
-def layer_paths(builds: list, layer_path: str) -> tuple[list[str], list[str]]:
+def layer_paths(builds: list[Build | None], layer_path: str) -> tuple[list[str], list[str]]:
     """Per Mesa, the layer folder its processes search: `layer_path` where that Mesa's process loads
     the layer in it (the harness's layer on lavapipe starts under it), else '' (the system's layer);
     and one line for each Mesa where it does not load (a layer built for a newer C library than the
@@ -183,13 +184,13 @@ def layer_paths(builds: list, layer_path: str) -> tuple[list[str], list[str]]:
 @dataclass(frozen=True)
 class MesaPlan:
     """One Mesa's part of a blame run, the same for every case: its setups and what they need."""
-    build: object                   # a harness.mesa.runtime.Build, None for the system's
+    build: Build | None             # None: the system's Mesa
     layer_path: str                 # the folder of the validation layer its processes search ('': the system's)
     zinks_path: str                 # the multi-draw path zink takes on its lavapipe
     setups: tuple[Setup, ...]
 
 
-def plan(builds: list, layers: list[str] | None = None, only: tuple[str, ...] = blame_rules.SETUPS) -> list[MesaPlan]:
+def plan(builds: list[Build | None], layers: list[str] | None = None, only: tuple[str, ...] = blame_rules.SETUPS) -> list[MesaPlan]:
     """Every setup (of `only`) on every Mesa (None: the system's), each Mesa's processes searching
     its folder of `layers` (layer_paths) for the validation layer; probed and mixed once, before
     the first case. A layer row is in zink's path when the layer, asked for zink's choice on the
@@ -208,7 +209,7 @@ def gather(case: Case, plans: list[MesaPlan], base: RunSettings = TRIAGE, runs: 
             for p in plans for setup in p.setups]
 
 
-def _zinks_path(build) -> str:
+def _zinks_path(build: Build | None) -> str:
     result = probe(targets_mod.get("lavapipe"), mesa=build, vk_paths=VkPaths())
     return (result.info or Facts()).vk_paths.get("vk_path", "") if result.status is Reply.OK else ""
 

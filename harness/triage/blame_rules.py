@@ -42,11 +42,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from harness.model.blame import Blame
+
 SETUPS = ("llvmpipe", "zink/lavapipe", "zink/other", "zink/mixed", "layer/native", "layer/split")
 MIXED = "zink/lavapipe@"           # + the lavapipe's Mesa: zink of the row's Mesa over another release's lavapipe
 FAILING = ("fail", "crash", "timeout")
-VERDICTS = ("GL front end / state tracker", "llvmpipe", "gallium draw module", "zink", "lavapipe",
-            "harness layer", "undecided")
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ class Row:
 
 @dataclass(frozen=True)
 class Verdict:
-    component: str                 # one of VERDICTS
+    component: Blame
     reason: str
 
 
@@ -91,7 +91,7 @@ def judge_mesa(rows: list[Row], failure: str = "", mixed: Verdict | None = None)
     `mixed`: what mixing releases says (mixed_verdicts), where zink over lavapipe alone cannot."""
     rows, aside = set_aside(_plain(rows), failure)
     verdict = _judge_mesa(rows)
-    if mixed is not None and verdict.component == "undecided" and _fails(rows, "zink/lavapipe") \
+    if mixed is not None and verdict.component is Blame.UNDECIDED and _fails(rows, "zink/lavapipe") \
             and _fails(rows, "llvmpipe") is False:
         verdict = Verdict(mixed.component, f"{mixed.reason} (without the mix: {verdict.reason})")
     if aside:
@@ -114,10 +114,10 @@ def _judge_mesa(rows: list[Row]) -> Verdict:
 def _judge_told(rows: list[Row]) -> Verdict:
     for r in rows:
         if r.setup.startswith("zink") and r.validation and r.status in FAILING:
-            return Verdict("zink", f"the validation layer reports zink's Vulkan use on {r.setup}: {r.validation}")
+            return Verdict(Blame.ZINK, f"the validation layer reports zink's Vulkan use on {r.setup}: {r.validation}")
     for r in rows:
         if r.setup.startswith("layer") and r.validation:
-            return Verdict("harness layer", f"the validation layer reports the harness's layer ({r.setup}): "
+            return Verdict(Blame.LAYER, f"the validation layer reports the harness's layer ({r.setup}): "
                                             f"{r.validation}")
     llvmpipe, zink, other = _fails(rows, "llvmpipe"), _fails(rows, "zink/lavapipe"), _fails(rows, "zink/other")
     layer = {r.setup: _fails(rows, r.setup) for r in rows if r.setup.startswith("layer/")}
@@ -125,50 +125,50 @@ def _judge_told(rows: list[Row]) -> Verdict:
     in_zinks_path = layer.get(zinks) if zinks else None
     others = [s for s, failed in layer.items() if s != zinks and failed]
     if not any(r.status in FAILING for r in rows):
-        return Verdict("undecided", "the case fails on no setup here: nothing to blame")
+        return Verdict(Blame.UNDECIDED, "the case fails on no setup here: nothing to blame")
     if not llvmpipe and not zink and not any(layer.values()):
         if zink is None:
-            return Verdict("undecided", "only zink over another Vulkan driver fails here, and zink over lavapipe "
+            return Verdict(Blame.UNDECIDED, "only zink over another Vulkan driver fails here, and zink over lavapipe "
                                         "gave no verdict: gather its row where lavapipe is (blame --evidence)")
-        return Verdict("undecided", "zink over another Vulkan driver fails and zink over lavapipe passes: that "
+        return Verdict(Blame.UNDECIDED, "zink over another Vulkan driver fails and zink over lavapipe passes: that "
                                     "driver, or a path zink takes over it only; an intermittent failure needs "
                                     "more --runs")
     if not llvmpipe and not zink:
         if in_zinks_path is False and others:
-            return Verdict("harness layer", f"only the harness's layer fails ({', '.join(others)}), not in the path "
+            return Verdict(Blame.LAYER, f"only the harness's layer fails ({', '.join(others)}), not in the path "
                                             f"zink takes ({zinks}), and llvmpipe and zink pass")
-        return Verdict("undecided", "the layer fails on lavapipe in the path zink takes, yet zink over lavapipe "
+        return Verdict(Blame.UNDECIDED, "the layer fails on lavapipe in the path zink takes, yet zink over lavapipe "
                                     "passes: the evidence conflicts")
     if llvmpipe and zink is False:
-        return Verdict("llvmpipe", "llvmpipe fails; zink over lavapipe passes (llvmpipe's driver, or a state "
+        return Verdict(Blame.LLVMPIPE, "llvmpipe fails; zink over lavapipe passes (llvmpipe's driver, or a state "
                                    "tracker path zink does not take: read the source)")
     if zink and llvmpipe is False:
         if in_zinks_path:
-            return Verdict("lavapipe", f"zink over lavapipe fails and so do the Vulkan calls zink makes, issued by "
+            return Verdict(Blame.LAVAPIPE, f"zink over lavapipe fails and so do the Vulkan calls zink makes, issued by "
                                        f"the harness's layer on lavapipe ({zinks}); llvmpipe passes")
         if other and in_zinks_path is False:
-            return Verdict("zink", "zink fails over lavapipe and over another Vulkan driver; the Vulkan calls zink "
+            return Verdict(Blame.ZINK, "zink fails over lavapipe and over another Vulkan driver; the Vulkan calls zink "
                                    f"makes pass on lavapipe ({zinks}); llvmpipe passes (zink, or a state tracker "
                                    "path only zink takes: read the source)")
         why = "no other Vulkan driver to tell zink from lavapipe" if other is None else \
             "zink over another Vulkan driver passes, yet the layer's calls pass on lavapipe"
-        return Verdict("undecided", f"zink over lavapipe fails, llvmpipe passes: {why}")
+        return Verdict(Blame.UNDECIDED, f"zink over lavapipe fails, llvmpipe passes: {why}")
     if llvmpipe and zink:
         if in_zinks_path:
-            return Verdict("gallium draw module", f"llvmpipe and zink over lavapipe fail, and lavapipe fails the "
+            return Verdict(Blame.DRAW, f"llvmpipe and zink over lavapipe fail, and lavapipe fails the "
                                                   f"Vulkan calls zink makes ({zinks}): code lavapipe shares with "
                                                   f"llvmpipe")
         if in_zinks_path is False and not others and other is not False:
             more = "" if other is None else " and over another Vulkan driver"
-            return Verdict("GL front end / state tracker", f"llvmpipe and zink{more} fail the same, while lavapipe "
+            return Verdict(Blame.FRONT_END, f"llvmpipe and zink{more} fail the same, while lavapipe "
                                                            f"passes the Vulkan calls in every path")
-        return Verdict("undecided", "llvmpipe and zink over lavapipe fail, but the Vulkan evidence does not agree "
+        return Verdict(Blame.UNDECIDED, "llvmpipe and zink over lavapipe fail, but the Vulkan evidence does not agree "
                                     "(the layer fails outside zink's path, or zink over another driver passes)")
     if llvmpipe and zink is None and in_zinks_path:
-        return Verdict("gallium draw module", f"llvmpipe fails, and lavapipe fails the Vulkan calls zink makes "
+        return Verdict(Blame.DRAW, f"llvmpipe fails, and lavapipe fails the Vulkan calls zink makes "
                                               f"({zinks}): code lavapipe shares with llvmpipe (zink over lavapipe "
                                               f"says nothing of this failure)")
-    return Verdict("undecided", "the GL setups gave no verdict on the driver (skipped or harness errors)")
+    return Verdict(Blame.UNDECIDED, "the GL setups gave no verdict on the driver (skipped or harness errors)")
 
 
 def _plain(rows: list[Row]) -> list[Row]:
@@ -196,10 +196,10 @@ def mixed_verdicts(by_mesa: dict[str, list[Row]]) -> dict[str, Verdict]:
                 continue
             back = next((o for o in other if o.setup == MIXED + a and o.status in FAILING + ("pass",)), None)
             if r.status in FAILING:
-                said.add(("zink", f"the failure follows zink {a}: it fails over lavapipe {b} too, where zink {b} passes "
+                said.add((Blame.ZINK, f"the failure follows zink {a}: it fails over lavapipe {b} too, where zink {b} passes "
                                   "(zink, or a state tracker path only zink takes: read the source)"))
             elif back is not None and back.status in FAILING:
-                said.add(("lavapipe", f"the failure follows lavapipe {a}: zink {b} fails over it, while zink {a} "
+                said.add((Blame.LAVAPIPE, f"the failure follows lavapipe {a}: zink {b} fails over it, while zink {a} "
                                       f"passes over lavapipe {b} and zink {b} over its own"))
         if len({component for component, _ in said}) == 1:
             found[a] = Verdict(next(iter(said))[0], "; ".join(sorted(reason for _, reason in said)))
@@ -216,7 +216,7 @@ def judge(rows: list[Row], failure: str = "") -> Verdict:
     verdicts = {mesa: judge_mesa(group, failure, mixed.get(mesa)) for mesa, group in by_mesa.items()}
     failing = {m: v for m, v in verdicts.items() if any(r.status in FAILING for r in _plain(kept[m]))}
     if not failing:
-        return Verdict("undecided", "the case fails on no setup and no Mesa: nothing to blame")
+        return Verdict(Blame.UNDECIDED, "the case fails on no setup and no Mesa: nothing to blame")
     components = {v.component for v in failing.values()}
     passing = sorted(set(verdicts) - set(failing))
     nowhere = "passes everywhere" if not failure else f"fails of /{failure}/ nowhere"
@@ -225,5 +225,5 @@ def judge(rows: list[Row], failure: str = "") -> Verdict:
         verdict = next(iter(failing.values()))
         where = ", ".join(failing)
         return Verdict(verdict.component, f"on Mesa {where}: {verdict.reason}{tail}")
-    return Verdict("undecided", "the Mesas disagree: " + "; ".join(f"{m}: {v.component} ({v.reason})"
+    return Verdict(Blame.UNDECIDED, "the Mesas disagree: " + "; ".join(f"{m}: {v.component} ({v.reason})"
                                                                    for m, v in failing.items()) + tail)

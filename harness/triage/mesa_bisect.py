@@ -36,7 +36,7 @@ import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from harness.triage import bisect_run as case_runs
 from harness.sources import catalog
@@ -50,6 +50,7 @@ from harness.base.errors import UsageError
 # The run settings a bisection takes: every one but --mesa, each step's Mesa being the one it built.
 SETTINGS = options.but(options.SETTINGS, mesa="each step runs on the Mesa it has just built")
 GOOD, BAD, SKIP, ABORT = 0, 1, 125, 128
+Out = Callable[[str], object]            # where a line for the user goes (print, a list.append)
 # What a git killed mid-checkout leaves in the git directory.
 LOCKS = ("index.lock", "HEAD.lock")
 # The drivers a target needs built: zink runs over the build's own lavapipe; zink-optimal is the
@@ -131,7 +132,7 @@ def load(folder: Path) -> Plan:
                    "command": tuple(raw.get("command", ()))})
 
 
-def step(folder: Path, out=print) -> int:
+def step(folder: Path, out: Out = print) -> int:
     plan = load(folder)
     (folder / "bisect.log").write_text(git(plan.tree, "bisect", "log") + "\n")   # the state so far
     commit = git(plan.tree, "rev-parse", "HEAD")
@@ -151,7 +152,7 @@ def step(folder: Path, out=print) -> int:
     return code
 
 
-def run_at(plan: Plan, folder: Path, out) -> tuple[int, float, float]:
+def run_at(plan: Plan, folder: Path, out: Out) -> tuple[int, float, float]:
     """Build the tree as it is checked out and run the cases, plan.runs times: (bisect-run's exit
     code, seconds building, seconds running). A build failure is SKIP, with its reason and log."""
     started = time.monotonic()
@@ -177,7 +178,7 @@ def run_at(plan: Plan, folder: Path, out) -> tuple[int, float, float]:
     return code, built - started, time.monotonic() - built
 
 
-def run_command(plan: Plan, out) -> int:
+def run_command(plan: Plan, out: Out) -> int:
     """plan.command in the tree, up to plan.runs times, read as `git bisect run` reads an exit
     status: 0 good, 125 skip, 1-127 bad, anything else (a signal) stops the bisection."""
     def once() -> int:
@@ -192,7 +193,7 @@ def run_command(plan: Plan, out) -> int:
 
 # -- the whole bisection -------------------------------------------------------------------------
 
-def start(plan: Plan, folder: Path, out=print) -> None:
+def start(plan: Plan, folder: Path, out: Out = print) -> None:
     """Put the tree into the plan's bisection: continue, replay the kept log, or start afresh."""
     saved = folder / "run.json"
     if saved.exists() and load(folder) != plan:
@@ -218,7 +219,7 @@ def start(plan: Plan, folder: Path, out=print) -> None:
     log.write_text(git(plan.tree, "bisect", "log") + "\n")
 
 
-def recover(tree: str, out) -> None:
+def recover(tree: str, out: Out) -> None:
     """Undo what a bisection killed while git checked out its next commit leaves: git's lock and
     a half-written tree, HEAD still at the commit just judged. `git bisect run` would judge that
     commit again on the next one's files, or fail (`'git bisect--helper --bisect-state skip'
@@ -261,10 +262,10 @@ def first_commit(plan: Plan) -> str:
     return git(plan.tree, "rev-parse", "--verify", "-q", f"refs/bisect/{new}", check=False)
 
 
-def verify(plan: Plan, folder: Path, commit: str, out=print) -> dict:
+def verify(plan: Plan, folder: Path, commit: str, out: Out = print) -> dict[str, Any]:
     """Build the parent and the commit and run the cases on each: the answer holds when the
     parent is old and the commit new."""
-    verdicts = {}
+    verdicts: dict[str, Any] = {}
     for name, rev in (("parent", f"{commit}^"), ("commit", commit)):
         git(plan.tree, "checkout", "-q", "--detach", rev)
         lines: list[str] = []
@@ -283,7 +284,7 @@ def warn(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-def bisect_run(plan: Plan, folder: Path, step_command: list[str], out, err=warn) -> tuple[str, int]:
+def bisect_run(plan: Plan, folder: Path, step_command: list[str], out: Out, err: Out = warn) -> tuple[str, int]:
     """`git bisect run STEP_COMMAND`, its output echoed as it comes (a bisection takes an hour)
     and kept in bisect-run.out: (the output, its exit status). Why a step did not build goes to
     ERR: a skip that is the machine's fault, not the commit's, is for the user to act on."""
@@ -291,6 +292,7 @@ def bisect_run(plan: Plan, folder: Path, step_command: list[str], out, err=warn)
     with open(folder / "bisect-run.out", "a") as log, subprocess.Popen(
             ["git", "-C", plan.tree, "bisect", "run", *step_command], text=True, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT) as proc:
+        assert proc.stdout is not None
         for line in proc.stdout:
             log.write(line)
             log.flush()
@@ -300,7 +302,7 @@ def bisect_run(plan: Plan, folder: Path, step_command: list[str], out, err=warn)
     return "".join(said), proc.returncode
 
 
-def prepare(plan: Plan, folder: Path, out) -> None:
+def prepare(plan: Plan, folder: Path, out: Out) -> None:
     """Install what bin/build-mesa would (the build packages, an LLVM), once: the steps build
     without installing, and without them every step would be skipped as not building."""
     with open(folder / "build.log", "a") as log:
@@ -308,7 +310,7 @@ def prepare(plan: Plan, folder: Path, out) -> None:
     out(f"bisect: build dependencies installed; {llvm}")
 
 
-def undecided(plan: Plan, folder: Path, steps: list[dict], output: str) -> str:
+def undecided(plan: Plan, folder: Path, steps: list[dict[str, Any]], output: str) -> str:
     """Why the bisection named no commit, in one line."""
     unbuilt = [line for s in steps for line in s["lines"] if line.startswith("does not build:")]
     if steps and all(s["verdict"] == "skip" for s in steps) and unbuilt:
@@ -318,7 +320,7 @@ def undecided(plan: Plan, folder: Path, steps: list[dict], output: str) -> str:
     return f"{(lines or output.strip().splitlines() or ['git bisect run failed'])[-1]} (log: {folder / 'bisect-run.out'})"
 
 
-def certainty(plan: Plan, steps: list[dict]) -> dict:
+def certainty(plan: Plan, steps: list[dict[str, Any]]) -> dict[str, Any]:
     """How sure an answer bisected with several runs a step is: each step whose runs all passed
     was wrong with probability <= 1 - confidence, so none was with probability >= that to the
     power of their number."""
@@ -327,8 +329,8 @@ def certainty(plan: Plan, steps: list[dict]) -> dict:
             "at_least": round(plan.confidence ** passed, 4)}
 
 
-def run(plan: Plan, folder: Path, out=print, verify_result: bool = True, step_command: list[str] | None = None,
-        install: bool = False, err=warn) -> int:
+def run(plan: Plan, folder: Path, out: Out = print, verify_result: bool = True, step_command: list[str] | None = None,
+        install: bool = False, err: Out = warn) -> int:
     """Bisect to the end (or resume), verify, reset the tree; 0 when a verified commit was found.
     `step_command` is what `git bisect run` calls (default: this module's --step); `install`
     first installs the build dependencies (prepare)."""
@@ -357,7 +359,7 @@ def run(plan: Plan, folder: Path, out=print, verify_result: bool = True, step_co
     if returncode != 0 or not commit or f"first {new} commit" not in output:
         out(f"bisect: no first {new} commit: {undecided(plan, folder, steps, output)}")
         return 1
-    result = {"first": commit, "subject": git(plan.tree, "log", "-1", "--format=%s", commit),
+    result: dict[str, Any] = {"first": commit, "subject": git(plan.tree, "log", "-1", "--format=%s", commit),
               "term": new, "steps": len(steps)}
     out(f"bisect: first {new} commit: {commit[:12]} {result['subject']} ({len(steps)} steps)")
     if plan.runs > 1:
@@ -381,7 +383,7 @@ def bisect(case_ids: Sequence[str], tree: str | Path, good: str, bad: str, targe
            rate: float = 1.0, confidence: float = 0.99, fixed: bool = False, results_dir: str | Path | None = None,
            build_dir: str | Path | None = None, optimization: str = "0", flake_retries: int = 1,
            shader_tests: Sequence[str] = (), settings: Mapping[str, Any] | None = None, verify_result: bool = True,
-           out=print, err=warn) -> int:
+           out: Out = print, err: Out = warn) -> int:
     """`harness bisect` for callers in Python: the first commit of the Mesa checkout TREE between
     GOOD and BAD (any revisions) where the cases fail (FIXED: pass) on TARGET, a failure of RATE a
     run bisected with runs_per_step(rate, 1 - confidence) runs a step. Installs the build

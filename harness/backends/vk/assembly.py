@@ -27,6 +27,7 @@ from typing import NamedTuple, Sequence
 from harness.backends import Skip
 from harness.backends.vk import primconvert
 from harness.backends.vk.program import ASSEMBLY_HAZARDS
+from harness.base.config import VkIndexUint8, VkListRestart, VkRestartIndex
 from harness.model import glfacts
 from harness.model.case import Case, Draw, DrawEntry
 from harness.model.glfacts import INDEX_TYPES
@@ -40,9 +41,9 @@ HAZARDS = ASSEMBLY_HAZARDS
 @dataclass(frozen=True)
 class Paths:
     """The paths chosen (paths.py) and the hazards planted."""
-    list_restart: str = "native"        # native (VK_EXT_primitive_topology_list_restart) or split
-    restart_index: str = "native"       # native (VK_EXT_primitive_restart_index) or rewrite
-    index_uint8: str = "native"         # native (VK_EXT_index_type_uint8) or widen
+    list_restart: VkListRestart = VkListRestart.NATIVE      # VK_EXT_primitive_topology_list_restart, or split
+    restart_index: VkRestartIndex = VkRestartIndex.NATIVE   # VK_EXT_primitive_restart_index, or rewrite
+    index_uint8: VkIndexUint8 = VkIndexUint8.NATIVE         # VK_EXT_index_type_uint8, or widen
     without: frozenset[str] = frozenset()
 
 
@@ -71,7 +72,8 @@ def plan(draw: Draw, case_indices: Sequence[int], index_type: str, paths: Paths,
     # GL compares the restart index with index values only; one above the type's maximum never matches.
     restart = draw.restart_index if indexed and draw.restart_index is not None and draw.restart_index <= top else None
     listed = draw.mode in primconvert.LIST_SIZE
-    if draw.mode in primconvert.REWRITTEN or (restart is not None and listed and paths.list_restart == "split"):
+    split = paths.list_restart == VkListRestart.SPLIT
+    if draw.mode in primconvert.REWRITTEN or (restart is not None and listed and split):
         return _rewritten(draw, case_indices, restart, paths, first, outline and draw.mode != "LINE_LOOP")
     shape = _Shape(draw.mode)
     if draw.mode == "QUADS":
@@ -84,8 +86,9 @@ def plan(draw: Draw, case_indices: Sequence[int], index_type: str, paths: Paths,
     chosen = restart is not None and restart != top
     if chosen and "restart-index" in paths.without:
         return _bound(draw, shape, None, index_type, paths, restart=True)
-    if (chosen and paths.restart_index == "rewrite") or (index_type == "UNSIGNED_BYTE" and paths.index_uint8 == "widen"):
-        narrowest = "UNSIGNED_SHORT" if index_type == "UNSIGNED_BYTE" and paths.index_uint8 == "widen" else index_type
+    widen = index_type == "UNSIGNED_BYTE" and paths.index_uint8 == VkIndexUint8.WIDEN
+    if (chosen and paths.restart_index == VkRestartIndex.REWRITE) or widen:
+        narrowest = "UNSIGNED_SHORT" if widen else index_type
         rewritten, wide = primconvert.restart_at_maximum(case_indices, restart, narrowest)
         return Assembly(draw, *shape, restart is not None, None, tuple(rewritten), wide, wide)
     return _bound(draw, shape, restart if chosen else None, index_type, paths, restart=restart is not None)
@@ -157,8 +160,9 @@ def needs(case: Case, paths: Paths) -> list[str]:
         restart_index = d.restart(index_type)
         restart = indexed and restart_index is not None and restart_index <= top
         listed = d.mode in primconvert.LIST_SIZE
-        rewritten = d.mode in primconvert.REWRITTEN or (restart and listed and paths.list_restart == "split")
-        if indexed and not rewritten and index_type == "UNSIGNED_BYTE" and paths.index_uint8 == "native" \
+        split = paths.list_restart == VkListRestart.SPLIT
+        rewritten = d.mode in primconvert.REWRITTEN or (restart and listed and split)
+        if indexed and not rewritten and index_type == "UNSIGNED_BYTE" and paths.index_uint8 == VkIndexUint8.NATIVE \
                 and "index-uint8" not in paths.without:
             out.append("uint8_indices")
         if restart and d.mode == "PATCHES":

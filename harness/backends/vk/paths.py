@@ -69,7 +69,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from harness.base.config import VkIndexUint8, VkListRestart, VkPatchPath, VkPath, VkPointSize, VkRestartIndex, VkVertexInput
 from harness.model import glfacts
@@ -94,13 +94,17 @@ VERTEX_INPUT_FEATURES = ("VK_EXT_vertex_input_dynamic_state (vertexInputDynamicS
                          "VK_EXT_extended_dynamic_state2 (extendedDynamicState2)")
 
 
+# An area's choices: one of the enums above (its `auto` is never chosen: it is asked for).
+P = TypeVar("P", VkPath, VkPatchPath, VkVertexInput, VkPointSize, VkListRestart, VkRestartIndex, VkIndexUint8)
+
+
 class PathError(UsageError, ValueError):
     """A path the device cannot take, or an unknown name: one line for the user."""
 
 
 @dataclass(frozen=True)
-class Choice:
-    path: str                       # "native" or "split"; "dynamic" or "static"; ...
+class Choice(Generic[P]):
+    path: P                         # VkPath.NATIVE or VkPath.SPLIT; VkPatchPath.DYNAMIC or .STATIC; ...
     why: str                        # how it was chosen, for the target's info and results
     area: str = "multi-draw"        # or "patch-size", "vertex-input", "point-size", ...
 
@@ -109,42 +113,44 @@ class Choice:
 
 
 @dataclass(frozen=True)
-class _Rule:
+class _Rule(Generic[P]):
     """One area's choice, as zink makes it: the path that needs device features (taken by auto
     where the device has them all), the other one (always possible), and the words of its lines."""
     area: str                       # Choice.area
     option: str                     # the command-line option
     unknown: str                    # what an unknown name is called
-    featured: str                   # the path that needs the features
-    other: str                      # the path without them
-    choices: tuple[str, ...]
+    featured: P                     # the path that needs the features
+    other: P                        # the path without them
+    choices: tuple[P, ...]
     offered: str                    # auto's reason where the device has the features
     as_zink: str                    # auto's reason where it lacks one, after "the device lacks ..."
     refused: str = ""               # after the refusal's list of what the device lacks
 
 
-_MULTI_DRAW = _Rule("multi-draw", "--vk-path", "Vulkan path", "native", "split", CHOICES,
+_MULTI_DRAW = _Rule("multi-draw", "--vk-path", "Vulkan path", VkPath.NATIVE, VkPath.SPLIT, CHOICES,
                     "the device offers VK_EXT_multi_draw and shaderDrawParameters, as zink does", "as zink splits")
-_PATCH_SIZE = _Rule("patch-size", "--vk-patch-path", "patch-size path", "dynamic", "static", PATCH_CHOICES,
-                    "the device offers extendedDynamicState2PatchControlPoints, as zink uses it",
+_PATCH_SIZE = _Rule("patch-size", "--vk-patch-path", "patch-size path", VkPatchPath.DYNAMIC, VkPatchPath.STATIC,
+                    PATCH_CHOICES, "the device offers extendedDynamicState2PatchControlPoints, as zink uses it",
                     "as zink bakes the patch size")
-_VERTEX_INPUT = _Rule("vertex-input", "--vk-vertex-input", "vertex-input path", "dynamic", "static",
-                      VERTEX_INPUT_CHOICES, "the device offers vertexInputDynamicState and extendedDynamicState2, "
-                      "as zink records the vertex input per draw", "as zink bakes the vertex input")
-_LIST_RESTART = _Rule("list-restart", "--vk-list-restart", "list-restart path", "native", "split",
-                      tuple(VkListRestart), "the device offers primitiveTopologyListRestart, as zink restarts lists "
-                      "natively", "as u_primconvert splits the runs")
-_RESTART_INDEX = _Rule("restart-index", "--vk-restart-index", "restart-index path", "native", "rewrite",
-                       tuple(VkRestartIndex), "the device offers VK_EXT_primitive_restart_index, as zink records "
-                       "the index", "as u_primconvert rewrites the index")
-_INDEX_UINT8 = _Rule("index-uint8", "--vk-index-uint8", "8-bit index path", "native", "widen", tuple(VkIndexUint8),
-                     "the device offers indexTypeUint8, as zink binds 8-bit indices", "as u_primconvert widens them")
-_POINT_SIZE = _Rule("point-size", "--vk-point-size", "point-size path", "default", "written", POINT_SIZE_CHOICES,
+_VERTEX_INPUT = _Rule("vertex-input", "--vk-vertex-input", "vertex-input path", VkVertexInput.DYNAMIC,
+                      VkVertexInput.STATIC, VERTEX_INPUT_CHOICES, "the device offers vertexInputDynamicState and "
+                      "extendedDynamicState2, as zink records the vertex input per draw", "as zink bakes the vertex input")
+_LIST_RESTART = _Rule("list-restart", "--vk-list-restart", "list-restart path", VkListRestart.NATIVE,
+                      VkListRestart.SPLIT, tuple(VkListRestart), "the device offers primitiveTopologyListRestart, "
+                      "as zink restarts lists natively", "as u_primconvert splits the runs")
+_RESTART_INDEX = _Rule("restart-index", "--vk-restart-index", "restart-index path", VkRestartIndex.NATIVE,
+                       VkRestartIndex.REWRITE, tuple(VkRestartIndex), "the device offers "
+                       "VK_EXT_primitive_restart_index, as zink records the index", "as u_primconvert rewrites the index")
+_INDEX_UINT8 = _Rule("index-uint8", "--vk-index-uint8", "8-bit index path", VkIndexUint8.NATIVE, VkIndexUint8.WIDEN,
+                     tuple(VkIndexUint8), "the device offers indexTypeUint8, as zink binds 8-bit indices",
+                     "as u_primconvert widens them")
+_POINT_SIZE = _Rule("point-size", "--vk-point-size", "point-size path", VkPointSize.DEFAULT, VkPointSize.WRITTEN,
+                    POINT_SIZE_CHOICES,
                     "the device offers maintenance5, as zink leaves an unwritten point size to the driver's 1.0",
                     "as zink writes gl_PointSize = 1.0", ", without which a point's size must be written")
 
 
-def _choose(rule: _Rule, requested: str, lacks: list[str]) -> Choice:
+def _choose(rule: _Rule[P], requested: str, lacks: list[str]) -> Choice[P]:
     """`requested` is auto or one of the rule's paths; auto takes the featured path exactly where
     the device lacks none of its features (`lacks`), as zink does."""
     if requested not in rule.choices:
@@ -170,42 +176,42 @@ def missing(multi_draw: bool, draw_parameters: bool) -> list[str]:
     return _lacking((("VK_EXT_multi_draw (multiDraw)", multi_draw), ("shaderDrawParameters", draw_parameters)))
 
 
-def choose(requested: str, multi_draw: bool, draw_parameters: bool) -> Choice:
+def choose(requested: str, multi_draw: bool, draw_parameters: bool) -> Choice[VkPath]:
     """`requested` is auto, native or split; auto takes native exactly where zink does."""
     return _choose(_MULTI_DRAW, requested, missing(multi_draw, draw_parameters))
 
 
-def choose_patch_size(requested: str, dynamic_patch_control_points: bool) -> Choice:
+def choose_patch_size(requested: str, dynamic_patch_control_points: bool) -> Choice[VkPatchPath]:
     """`requested` is auto, dynamic or static; auto takes dynamic exactly where zink does."""
     return _choose(_PATCH_SIZE, requested, _lacking(((PATCH_FEATURE, dynamic_patch_control_points),)))
 
 
-def choose_vertex_input(requested: str, vertex_input_dynamic: bool, extended_dynamic_state2: bool) -> Choice:
+def choose_vertex_input(requested: str, vertex_input_dynamic: bool, extended_dynamic_state2: bool) -> Choice[VkVertexInput]:
     """`requested` is auto, dynamic or static; auto takes dynamic exactly where zink does: the
     device offers both vertexInputDynamicState and extendedDynamicState2."""
     return _choose(_VERTEX_INPUT, requested,
                    _lacking(zip(VERTEX_INPUT_FEATURES, (vertex_input_dynamic, extended_dynamic_state2))))
 
 
-def choose_point_size(requested: str, maintenance5: bool) -> Choice:
+def choose_point_size(requested: str, maintenance5: bool) -> Choice[VkPointSize]:
     """`requested` is auto, default or written; auto takes default exactly where zink does: the
     device offers VK_KHR_maintenance5."""
     return _choose(_POINT_SIZE, requested, _lacking(((POINT_SIZE_FEATURE, maintenance5),)))
 
 
-def choose_list_restart(requested: str, list_restart: bool) -> Choice:
+def choose_list_restart(requested: str, list_restart: bool) -> Choice[VkListRestart]:
     """`requested` is auto, native or split; auto takes native where the device restarts lists."""
     return _choose(_LIST_RESTART, requested,
                    _lacking((("VK_EXT_primitive_topology_list_restart (primitiveTopologyListRestart)", list_restart),)))
 
 
-def choose_restart_index(requested: str, restart_index: bool) -> Choice:
+def choose_restart_index(requested: str, restart_index: bool) -> Choice[VkRestartIndex]:
     """`requested` is auto, native or rewrite; auto takes native where the device offers the index."""
     return _choose(_RESTART_INDEX, requested,
                    _lacking((("VK_EXT_primitive_restart_index (primitiveRestartIndex)", restart_index),)))
 
 
-def choose_index_uint8(requested: str, uint8: bool) -> Choice:
+def choose_index_uint8(requested: str, uint8: bool) -> Choice[VkIndexUint8]:
     """`requested` is auto, native or widen; auto takes native where the device reads 8-bit indices."""
     return _choose(_INDEX_UINT8, requested, _lacking((("VK_EXT_index_type_uint8 (indexTypeUint8)", uint8),)))
 

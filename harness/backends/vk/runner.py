@@ -22,6 +22,7 @@ from harness.backends.vk import assembly, paths, recording
 from harness.backends.vk.device import Buffer, Device
 from harness.backends.vk.pipelines import PipelineSpec, Pipelines, check_topology, provoking_mode, raster_of
 from harness.backends.vk.resources import CaseResources, Shared
+from harness.base.config import VkPatchPath, VkPath, VkPointSize, VkVertexInput
 from harness.base.errors import LayerFault
 from harness.backends.vk.quads_gs import quads_gs
 from harness.backends.vk.tcs import passthrough_tcs
@@ -79,8 +80,8 @@ class VKBackend:
 
     @property
     def assembly_paths(self) -> assembly.Paths:
-        list_restart, restart_index, uint8 = (c.path for c in self.assembly)
-        return assembly.Paths(list_restart, restart_index, uint8, self.without)
+        list_restart, restart_index, uint8 = self.assembly
+        return assembly.Paths(list_restart.path, restart_index.path, uint8.path, self.without)
 
     def _facts(self) -> Profile:
         d, lim = self.dev, self.dev.limits
@@ -225,8 +226,8 @@ class _CaseRun:
                                  captures=tuple((c.varying, c.type) for c in case.readback.captures),
                                  attributes={a.name: a.location for a in case.attributes if a.name},
                                  separable=case.separable, fixed_function_fs=bool(case.readback.image),
-                                 native_draw_id=backend.path.path == "native",
-                                 point_size_written=backend.point_size.path == "written")
+                                 native_draw_id=backend.path.path is VkPath.NATIVE,
+                                 point_size_written=backend.point_size.path is VkPointSize.WRITTEN)
                          for shaders in (case.shaders,) + case.programs]
         self.translated = [translate(program) for program in self.programs]
         for program in self.programs:
@@ -259,11 +260,11 @@ class _CaseRun:
 
     # -- pipelines ---------------------------------------------------------------------------
     def _dynamic_vertex_input(self) -> bool:
-        return bool(self.b.vertex_input.path == "dynamic")
+        return self.b.vertex_input.path is VkVertexInput.DYNAMIC
 
     def _dynamic_patch(self, draw: Draw) -> bool:
         """The draw's patch size is dynamic state (the patch-size path `dynamic`, a program with a TES)."""
-        return self.b.patch_path.path == "dynamic" and "tes" in self.translated[draw.program]
+        return self.b.patch_path.path is VkPatchPath.DYNAMIC and "tes" in self.translated[draw.program]
 
     def _assembly(self, draw: Draw) -> tuple[str, assembly.Assembly]:
         """The draw's provoking-vertex mode and its assembly (assembly.py)."""
@@ -348,7 +349,7 @@ class _CaseRun:
             # xfb, VK_EXT_primitives_generated_query gives GL's GL_PRIMITIVES_GENERATED.
             queries = res.query_pool(vk.VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT if xfb is not None
                                      else vk.VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT)
-        calls = recording.calls(asm.draw, self.b.path.path == "native", res.buffer, self.dev.ext)
+        calls = recording.calls(asm.draw, self.b.path.path is VkPath.NATIVE, res.buffer, self.dev.ext)
         self.dev.one_shot(lambda cmd: recording.record_draw(cmd, recording.DrawPass(
             res.render_pass, res.framebuffer, (res.width, res.height), readback.clear, res.keep, pipeline,
             self.b.shared.layout, self.dev.ext, calls, flags, (self.outer, self.inner),

@@ -12,6 +12,7 @@ import pytest
 
 from harness.history import dashboard, ingest, kcidb, lines, queries, sources, store
 from harness.model import defects
+from harness.model.ids import file_name
 from harness.model.status import Status
 from harness.report import html
 from harness.results import compare, defect_groups, files
@@ -149,7 +150,7 @@ def test_grouped_run_page_in_chromium(browser, stored):
         assert first.text == f"run {runs[1]}"                       # it first failed in the second run
         new.find_element(By.TAG_NAME, "summary").click()
         new.find_element(By.LINK_TEXT, QUADS_ID[0]).click()
-        assert f"/cases/{dashboard.slug(QUADS_ID[0])}.html" in browser.current_url
+        assert f"/cases/{file_name(QUADS_ID[0])}.html" in browser.current_url
         browser.get(server.url + "flakes.html")
         assert sections(browser)[0] == ("untriaged", "new")
     finally:

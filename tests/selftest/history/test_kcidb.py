@@ -13,10 +13,11 @@ import pytest
 from sqlalchemy import func, select
 
 from harness.cli import history as cli
-from harness.history import culprits, ingest, kcidb, schema, sources, store
+from harness.history import ingest, kcidb, schema, sources, store
 from harness.model.status import Status
 from harness.triage import blame
-from harness.triage.blame_rules import VERDICTS, Row
+from harness.model.blame import COMPONENTS, Blame
+from harness.triage.blame_rules import Row
 from make import MESA, record, run
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -188,9 +189,8 @@ def test_the_validator_refuses_a_broken_document(tmp_path, capsys):
         kcidb.validate(data)
 
 
-def test_every_blame_verdict_has_culprit_layers():
-    assert set(culprits.COMPONENTS) == set(VERDICTS) - {"undecided"}       # the history's copy of blame's names
-    assert set(kcidb.LAYERS) == set(culprits.COMPONENTS)
+def test_every_blame_component_has_culprit_layers():
+    assert set(kcidb.LAYERS) == set(COMPONENTS) and Blame.UNDECIDED not in kcidb.LAYERS
     assert all(any(flags.values()) for flags in kcidb.LAYERS.values())     # all false: an invalid issue
 
 

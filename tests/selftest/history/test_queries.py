@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from harness.history import ingest, lines, queries, sources, stats, store
+from harness.model.status import FAILING_KINDS
 from make import record, run, series
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -190,14 +191,14 @@ def test_counted_rates_equal_the_rates_read_run_by_run(database_url, tmp_path):
     ingest.ingest(store.open_store(database_url), sources.runs([tmp_path]))
     with store.open_store(database_url).connect() as connection:
         for window in ({}, {"since": queries.datetime.datetime(2026, 11, 4)}):
-            counted = queries.rates(connection, kinds=queries.KINDS, **window)
+            counted = queries.rates(connection, kinds=FAILING_KINDS, **window)
             condition = [queries.R.c.started >= window["since"]] if window else []
             failing = sorted({c for c, in connection.execute(queries.select(queries.T.c.case_id).where(
                 queries.T.c.failure))})
             names = {c: (n, t) for c, n, t in connection.execute(queries.select(queries.C.c.id, queries.C.c.name,
                                                                                 queries.C.c.target))}
             read = [r for r in queries._series_rates(connection, failing, names, condition)
-                    if r.failed and r.kind in queries.KINDS]
+                    if r.failed and r.kind in FAILING_KINDS]
             key = lambda r: (r.name, r.target, r.lane)           # noqa: E731
             assert sorted(counted, key=key) == sorted(read, key=key)
             assert any(r.kind == "failing" for r in counted) and any(r.kind == "flaky" for r in counted)

@@ -6,7 +6,7 @@ import importlib.util
 import sys
 
 from harness.sources import catalog
-from harness.triage.blame_rules import VERDICTS
+from harness.model.blame import VERDICTS
 
 from conftest import ROOT
 spec = importlib.util.spec_from_file_location("blame_folders", ROOT / "bench" / "blame_folders.py")

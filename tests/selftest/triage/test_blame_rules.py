@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.triage.blame_rules import VERDICTS, Row, judge, judge_mesa, set_aside
+from harness.model.blame import VERDICTS
+from harness.triage.blame_rules import Row, judge, judge_mesa, set_aside
 
 ZERO = "draw 0 (glMultiDrawElements): xfb_vertices = 0, expected 1"
 DRAW_ID = "draw 0 (glMultiDrawElements), entry 1, vertex 0, instance 0: gl_DrawID = 0, expected 1"
