@@ -47,7 +47,7 @@ timeout 120 python3 -m harness targets zink-system system-vk system-gl llvmpipe
 case $part in
 nv26)
     step "NVIDIA's Vulkan features (vk_features.py)"
-    timeout 60 python3 -m harness run system-vk -- python3 bench/gpu/vk_features.py > "$o/vk-features-nvidia.json"
+    timeout 60 python3 -m harness exec system-vk -- python3 bench/gpu/vk_features.py > "$o/vk-features-nvidia.json"
     echo "exit $?"; cat "$o/vk-features-nvidia.json"
     for t in zink-system system-gl system-vk:native system-vk:split; do
         for run in 1 2; do
