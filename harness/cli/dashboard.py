@@ -8,21 +8,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from harness.cli.history_args import last_runs_argument, store_argument, store_of
+from harness.cli.history_args import days, last_runs_argument, store_argument, store_of
 from harness.history import dashboard, serve
 from harness.history.store import StoreError, open_store, shown
 
 PROG = "python -m harness dashboard"
-
-
-def _days(text: str) -> float:
-    try:
-        days = float(text)
-    except ValueError:
-        days = 0.0
-    if not days > 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a positive number of days")
-    return days
 
 
 def add_arguments(cmd: argparse.ArgumentParser) -> None:
@@ -34,7 +24,7 @@ def add_arguments(cmd: argparse.ArgumentParser) -> None:
                      help="write every page under OUT and exit, instead of serving")
     last_runs_argument(cmd, None, "the index, and with --static the run and regressions pages; a long "
                                   "history's static export takes minutes; ")
-    cmd.add_argument("--days", type=_days, default=dashboard.DEFAULT_DAYS,
+    cmd.add_argument("--days", type=days, default=dashboard.DEFAULT_DAYS,
                      help=f"the flakes page's window: the last N days (default {dashboard.DEFAULT_DAYS:g})")
 
 

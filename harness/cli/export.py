@@ -24,7 +24,7 @@ def add_arguments(cmd: argparse.ArgumentParser) -> None:
                           "and tests/opengl.py entry in DIR")
     cmd.add_argument("--name", default="",
                      help="--format piglit: the test's name (default: the family and a hash of the id)")
-    cmd.add_argument("-o", "--output", default=".", help="folder (default: the current one)")
+    cmd.add_argument("-o", "--output", type=Path, default=Path("."), help="folder (default: the current one)")
 
 
 def run(args: argparse.Namespace) -> int:

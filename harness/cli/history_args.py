@@ -35,6 +35,17 @@ def day(text: str) -> datetime.datetime:
         raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD[THH:MM])") from None
 
 
+def days(text: str) -> float:
+    """A number of days back from now (--days): above 0."""
+    try:
+        count = float(text)
+    except ValueError:
+        count = 0.0
+    if not count > 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a positive number of days")
+    return count
+
+
 def of_target_argument(parser: argparse.ArgumentParser) -> None:
     """The stored runs' target filter: not the run option --target, which chooses targets to run on."""
     parser.add_argument("--of-target", default=None, metavar="NAME", help="the results of this target only")
@@ -52,7 +63,7 @@ def last_runs_argument(parser: argparse.ArgumentParser, default: int | None, mor
 
 
 def window_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--days", type=float, default=None, help="the last N days only")
+    parser.add_argument("--days", type=days, default=None, help="the last N days only")
     parser.add_argument("--since", type=day, default=None, help="runs from this date (UTC)")
     parser.add_argument("--until", type=day, default=None, help="runs up to this date (UTC)")
 

@@ -26,7 +26,7 @@ REDUCE_OPTIONS = ("target", *options.but(options.SETTINGS, batch="reduction runs
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("case_id")
-    parser.add_argument("-o", "--output", default=None, help="where the reduced case's reproducers go")
+    parser.add_argument("-o", "--output", type=Path, default=None, help="where the reduced case's reproducers go")
     parser.add_argument("--max-runs", type=int, default=300)
     target_options(parser, REDUCE_OPTIONS, {})
 
