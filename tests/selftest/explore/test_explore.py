@@ -15,7 +15,6 @@ from hypothesis import given, settings
 from harness.sources import catalog
 from harness.explore import findings, search
 from harness.__main__ import main as harness_main
-from harness.cli import explore as cli
 from harness.explore import coverage as compare
 from harness.sources.explored import id_codec as ids, kept, space
 from harness.explore.signature import finding_key, quantities, reduction_key, same_failure
