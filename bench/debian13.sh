@@ -20,7 +20,7 @@
 #      --mesa on each fetched one;
 #    - `bin/conformance -k draw_params -p no:cacheprovider` on each of the three (354 cases per
 #      target, each gated by its Mesa's baseline where there is one);
-#    - `harness run zink --mesa mesa/26.2.6-1 -- sh -c 'glslangValidator --version'` (a host
+#    - `harness exec zink --mesa mesa/26.2.6-1 -- sh -c 'glslangValidator --version'` (a host
 #      tool started with a newer Mesa's environment must still run).
 # 4. Prints each step's exit status, pytest's summary lines, each target's renderer and Mesa
 #    version lines; exits 1 if any step failed.
@@ -130,7 +130,7 @@ K=(-k draw_params -p no:cacheprovider)
 step conformance-system bin/conformance "${K[@]}" --results-dir results/system
 step conformance-sid bin/conformance --mesa "$SID" "${K[@]}" --results-dir results/sid
 step conformance-bookworm bin/conformance --mesa "$BOOKWORM" "${K[@]}" --results-dir results/bookworm
-step host-tool-sid .venv/bin/python -m harness run zink --mesa "$SID" -- sh -c 'glslangValidator --version'
+step host-tool-sid .venv/bin/python -m harness exec zink --mesa "$SID" -- sh -c 'glslangValidator --version'
 # the README's two commands, as a new user runs them
 step readme-selftest bin/selftest -p no:cacheprovider
 step readme-conformance bin/conformance -p no:cacheprovider --flake-retries 1 --results-dir results/readme

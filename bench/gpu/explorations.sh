@@ -66,7 +66,7 @@ explore_and_triage() {
 case $part in
 zink)
     step "zink-system limits"
-    timeout 60 python3 -m harness run zink-system -- python3 bench/gpu/gl_limits.py
+    timeout 60 python3 -m harness exec zink-system -- python3 bench/gpu/gl_limits.py
     step "draw_params on zink-system, ungated"
     timeout 180 python3 -m pytest -q -p no:cacheprovider tests/draw_params --target zink-system --case-timeout 20 \
         -n 8 --baseline none --results-dir "$o/t2-draw_params" 2>&1 | tail -n 25

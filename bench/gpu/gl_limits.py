@@ -4,7 +4,7 @@ in its compatibility and core contexts (the harness's own EGL contexts: surfacel
 device platform).
 
     python3 bench/gpu/gl_limits.py                       # the machine's GL (system-gl)
-    python3 -m harness run [--mesa M] zink-system -- python3 bench/gpu/gl_limits.py   # a Mesa target
+    python3 -m harness exec [--mesa M] zink-system -- python3 bench/gpu/gl_limits.py   # a Mesa target
 
 Prints `profile NAME = value` lines, the renderer and version first. The per-stage input and
 output component limits (GL 4.6 section 11.1.2.1 and table 23.x), the legacy

@@ -12,7 +12,7 @@ status is timeout first, then the journal's timeouts), and for each of up to --m
 2. writes it as a standalone C program (`harness export --format c`: EGL + GL, no harness),
    which picks an EGL device with REPRO_EGL_DEVICE=N (as the harness opens zink on a
    machine without a DRM node), builds it with the machine's cc where there is one, and runs it
-   through `harness run TARGET` (the target's environment and Mesa loader), dumping its stacks
+   through `harness exec TARGET` (the target's environment and Mesa loader), dumping its stacks
    the same way if it is still running after 10 s;
 3. runs it again with each ZINK_DEBUG option of --debug (and ZINK_DESCRIPTORS=lazy, and
    MESA_SHADER_CACHE_DISABLE=true), a 15 s case timeout each, to see which one makes the hang go.
@@ -107,8 +107,8 @@ def c_repro(target: str, case_id: str, out: Path) -> None:
         env = dict(os.environ)
         if device:
             env["REPRO_EGL_DEVICE"] = device
-        cmd = [sys.executable, "-m", "harness", "run", target, "--", str(binary)]
-        print(f"$ REPRO_EGL_DEVICE={device or '(unset: surfaceless)'} python3 -m harness run {target} -- {binary.name}",
+        cmd = [sys.executable, "-m", "harness", "exec", target, "--", str(binary)]
+        print(f"$ REPRO_EGL_DEVICE={device or '(unset: surfaceless)'} python3 -m harness exec {target} -- {binary.name}",
               flush=True)
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Run standalone reproducers (C programs from `harness export --format c`, no harness in the
-process) through `harness run TARGET`, each with a wall-clock limit; one still running at the
+process) through `harness exec TARGET`, each with a wall-clock limit; one still running at the
 limit has its threads' stacks dumped (bench/gpu/run_ids.py's stacks: states, wait channels,
 polled fds, gdb backtraces, nvidia-smi) and is killed.
 
@@ -39,7 +39,7 @@ def main() -> int:
         env["REPRO_EGL_DEVICE"] = args.device
     for program in args.programs:
         start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "harness", "run", args.target, "--", str(Path(program).resolve())],
+        proc = subprocess.Popen([sys.executable, "-m", "harness", "exec", args.target, "--", str(Path(program).resolve())],
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
                                 start_new_session=True)
         try:

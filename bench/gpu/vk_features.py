@@ -4,8 +4,8 @@ three hazard areas (docs/vulkan-backend.md, "zink's feature-dependent paths"), a
 25.0.7 takes on it by the rules read there. Run it in a target's environment, so that the loader
 finds the driver the target uses:
 
-    python -m harness run lavapipe [--mesa mesa/26.2.6-1] -- python bench/gpu/vk_features.py
-    python -m harness run system-vk -- python bench/gpu/vk_features.py      # the GPU machine
+    python -m harness exec lavapipe [--mesa mesa/26.2.6-1] -- python bench/gpu/vk_features.py
+    python -m harness exec system-vk -- python bench/gpu/vk_features.py      # the GPU machine
 
 Prints a JSON object per physical device: its name and driver, each feature (None: the extension
 is not offered, so the feature was not queried), each limit, and `zink` (the paths).

@@ -47,7 +47,7 @@ timeout 120 python3 -m harness targets zink-system system-vk system-gl llvmpipe
 case $part in
 nv26)
     step "NVIDIA's Vulkan features (vk_features.py)"
-    timeout 60 python3 -m harness run system-vk -- python3 bench/gpu/vk_features.py > "$o/vk-features-nvidia.json"
+    timeout 60 python3 -m harness exec system-vk -- python3 bench/gpu/vk_features.py > "$o/vk-features-nvidia.json"
     echo "exit $?"; cat "$o/vk-features-nvidia.json"
     for t in zink-system system-gl system-vk:native system-vk:split; do
         for run in 1 2; do
@@ -58,7 +58,7 @@ nv26)
     done
     step "blame, the setups this machine has, saved"
     timeout $((deadline - SECONDS - 10)) python3 -m harness blame $(grep -v '^#' $ids) --mesa "$HARNESS_MESA" \
-        --setups llvmpipe,zink/other --runs 2 --save-evidence "$o/blame-nv26.json"
+        --setups llvmpipe,zink/other --repeats 2 --save-evidence "$o/blame-nv26.json"
     echo "blame exit $?"
     ;;
 poison)
@@ -135,7 +135,7 @@ nv25)
         | cut -c1-300 | grep '^draw_params'
     step "blame zink-seq-delete-crash's case, 5 runs a setup, saved"
     timeout 300 python3 -m harness blame tess/seq/quads/fractional_odd/shared-tes-x3/delete2 --mesa "$HARNESS_MESA" \
-        --setups llvmpipe,zink/other --runs 5 --save-evidence "$o/blame-nv25.json"
+        --setups llvmpipe,zink/other --repeats 5 --save-evidence "$o/blame-nv25.json"
     echo "blame exit $?"
     step "programs shared across contexts, zink over NVIDIA"
     timeout $((deadline - SECONDS - 10)) python3 bench/shared_programs.py --mesa "$HARNESS_MESA" --target zink-system

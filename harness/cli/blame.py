@@ -2,21 +2,20 @@
 fault (harness/triage/blame.py, docs/triage.md)."""
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from pathlib import Path
 
 from harness.base import options
+from harness.cli import deprecated
 from harness.executor.settings import resolve
 from harness.mesa import runtime as mesa
 from harness.sources import catalog
 from harness.triage import blame, blame_rules
 
-HELP = "run a failing case on every setup that tells the components apart; print the evidence and the " \
-       "component (docs/triage.md)"
 
-
-def add_arguments(cmd) -> None:
+def add_arguments(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument("case_ids", nargs="+", metavar="CASE_ID")
     # The run's settings are every setup's, the Mesas each plan's and the fields a setup varies its own.
     options.add_arguments(cmd, (*options.SETTINGS, "shader_tests"), {
@@ -28,9 +27,10 @@ def add_arguments(cmd) -> None:
     cmd.add_argument("--failure", default="", metavar="REGEX",
                      help="the failure under triage, searched in each row's first line: a row failing otherwise "
                           "(another known defect) is set aside, and the verdict lists it")
-    cmd.add_argument("--runs", type=int, default=1, metavar="N",
+    cmd.add_argument("--repeats", type=int, default=1, metavar="N",
                      help="run each setup N times, each in a new process: a row fails when one run does "
                           "(an intermittent crash), and says in how many")
+    deprecated.alias(cmd, "--runs", "--repeats", type=int, metavar="N")
     cmd.add_argument("--setups", default=",".join(blame_rules.SETUPS), metavar="NAME,...",
                      help=f"the setups to run (default all: {','.join(blame_rules.SETUPS)})")
     cmd.add_argument("--save-evidence", default="", metavar="FILE",
@@ -41,7 +41,7 @@ def add_arguments(cmd) -> None:
                           "same Mesa version (repeatable)")
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     """Exit 0 where every case's component is named, 1 where one is undecided."""
     cases = [catalog.find(case_id, args.shader_tests) for case_id in args.case_ids]
     try:
@@ -49,8 +49,8 @@ def run(args) -> int:
     except re.error as e:
         print(f"python -m harness blame: --failure {args.failure!r}: {e}", file=sys.stderr)
         return 2
-    if args.runs < 1:
-        print(f"python -m harness blame: --runs {args.runs}: give 1 or more", file=sys.stderr)
+    if args.repeats < 1:
+        print(f"python -m harness blame: --repeats {args.repeats}: give 1 or more", file=sys.stderr)
         return 2
     only = tuple(name for name in args.setups.split(",") if name)
     unknown = [name for name in only if name not in blame_rules.SETUPS]
@@ -75,10 +75,10 @@ def run(args) -> int:
         print(note, flush=True)
     undecided, gathered, plans = False, {}, blame.plan(builds, layers, only)
     for case in cases:
-        rows = gathered[case.id] = blame.gather(case, plans, base, args.runs)
+        rows = gathered[case.id] = blame.gather(case, plans, base, args.repeats)
         if args.save_evidence:            # after each case: what ran is kept if a later one is stopped
             blame.save(Path(args.save_evidence), gathered)
-        left_out: list = []
+        left_out: list[blame_rules.Row] = []
         for evidence in recorded:
             rows, dropped = blame.merge(rows, evidence.get(case.id, []))
             left_out += dropped

@@ -8,49 +8,35 @@ import argparse
 import sys
 from pathlib import Path
 
-from harness.cli.history_args import store_argument, store_of
+from harness.cli.history_args import days, last_runs_argument, store_argument, store_of
 from harness.history import dashboard, serve
 from harness.history.store import StoreError, open_store, shown
 
 PROG = "python -m harness dashboard"
 
 
-def _days(text: str) -> float:
-    try:
-        days = float(text)
-    except ValueError:
-        days = 0.0
-    if not days > 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a positive number of days")
-    return days
-
-
-def parser() -> argparse.ArgumentParser:
-    cmd = argparse.ArgumentParser(prog=PROG, description=__doc__,
-                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+def add_arguments(cmd: argparse.ArgumentParser) -> None:
+    cmd.description = __doc__
     store_argument(cmd)
     cmd.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)")
     cmd.add_argument("--port", type=int, default=8045, help="the port (default 8045; 0: any free one)")
     cmd.add_argument("--static", type=Path, default=None, metavar="OUT",
                      help="write every page under OUT and exit, instead of serving")
-    cmd.add_argument("--runs", type=int, default=None, metavar="N",
-                     help="the index, and with --static the run and regressions pages, for the newest N runs only "
-                          "(default: every run; a long history's static export takes minutes)")
-    cmd.add_argument("--days", type=_days, default=dashboard.DEFAULT_DAYS,
+    last_runs_argument(cmd, None, "the index, and with --static the run and regressions pages; a long "
+                                  "history's static export takes minutes; ")
+    cmd.add_argument("--days", type=days, default=dashboard.DEFAULT_DAYS,
                      help=f"the flakes page's window: the last N days (default {dashboard.DEFAULT_DAYS:g})")
-    return cmd
 
 
-def main(argv: list[str]) -> int:
-    args = parser().parse_args(argv)
+def run(args: argparse.Namespace) -> int:
     store = store_of(args)
     try:
         engine = open_store(store, readonly=True)
         if args.static is not None:
-            pages = dashboard.export(engine, args.static, args.days, limit=args.runs)
+            pages = dashboard.export(engine, args.static, args.days, limit=args.last_runs)
             print(f"{pages} pages: {args.static / 'index.html'}")
             return 0
-        server = serve.Server(engine, (args.host, args.port), args.days, args.runs)
+        server = serve.Server(engine, (args.host, args.port), args.days, args.last_runs)
     except StoreError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2

@@ -1,7 +1,7 @@
-"""`python -m harness explore` and `python -m harness reduce`.
+"""`python -m harness explore` (and its summary and keep); `python -m harness reduce` is harness/cli/reduce.py.
 
   explore --family F [--family G] --seed N|A-B --budget 200|60s|5m --target T [--mesa PATH]
-          [--vk-without T1,T2] [--results-dir D] [--reduce-runs N] [--no-reduce] [--resume] [--shard K/N]
+          [--vk-without T1,T2] [--results-dir D] [--reduce-runs N] [--no-reduce] [--continue] [--shard K/N]
           [--jobs N|auto]
       draws cases from each family's space (the same ones for a seed), runs them on T (--jobs:
       in N executor children at once, judged in the order drawn; the same verdicts), reduces
@@ -9,16 +9,12 @@
       D/<family>/findings.json (D: results/explore/<target>-seed<N>; with a range of seeds,
       each seed's under D/seed<N>). A range is split as a run's cases are: --shard K/N, else
       CI_NODE_INDEX/CI_NODE_TOTAL, takes every N-th seed from the K-th. A time budget bounds the
-      whole command, reduction included (ledger.py: what a killed command keeps, --resume).
+      whole command, reduction included (ledger.py: what a killed command keeps, --continue).
       Exit 0: no finding; 1: findings; 2: bad input or a target that cannot start; 128+N: signal N.
   explore summary RESULTS...
       a markdown table of the findings.json files under RESULTS (runs of several Mesas and targets).
   explore keep CASE_ID [--note TEXT]
       keeps an explored case as a fixed case of its family (tests/<family>/kept.json).
-  reduce CASE_ID --target T [--mesa PATH] [--vk-without ...] [-o DIR] [--max-runs N]
-      shrinks a failing case (fixed-list or explored) to the simplest case of its family's space
-      that fails the same way; prints its id and writes its reproducers to DIR.
-      Exit 0: reduced (or already minimal); 1: the case does not fail on T; 2: bad input.
 """
 from __future__ import annotations
 
@@ -30,6 +26,7 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import Any, NoReturn
 
 from harness.sources import catalog
 from harness.base import config, options
@@ -42,11 +39,12 @@ from harness.executor import targets as targets_mod
 from harness.explore import findings as findings_mod
 from harness.explore import search
 from harness.explore import coverage as compare
-from harness.sources.explored import id_codec as ids, kept, space
+from harness.sources.explored import kept, space
+from harness.sources.explored.space import Space
 from harness.explore import ledger as ledger_mod
 from harness.explore.driver import TargetUnavailable, driver
 from harness.executor.settings import resolve
-from harness.explore.signature import is_finding, reduction_key
+from harness.explore.signature import finding_key, is_finding, reduction_key
 from harness.model.status import Status
 
 DEFAULT_REDUCE_RUNS = 150
@@ -55,19 +53,19 @@ DEFAULT_REDUCE_RUNS = 150
 # Both commands run cases: the target and the run's settings. Reduction runs each candidate alone,
 # so reduce leaves --batch out.
 EXPLORE_OPTIONS = ("target", *options.SETTINGS)
-REDUCE_OPTIONS = ("target", *options.but(options.SETTINGS, batch="reduction runs each candidate case alone"))
 
 
-def _target_options(parser: argparse.ArgumentParser, names: tuple[str, ...], uses: dict[str, options.Use]) -> None:
+def target_options(parser: argparse.ArgumentParser, names: tuple[str, ...], uses: dict[str, options.Use]) -> None:
+    """The target (one, required) and the run's settings, as exploration and reduction take them."""
     options.add_arguments(parser, names, {"target": options.ONE, "case_timeout": options.TRIAGE_TIMEOUT, **uses})
 
 
-def _settings(args: argparse.Namespace, names: tuple[str, ...]) -> RunSettings:
+def settings_of(args: argparse.Namespace, names: tuple[str, ...]) -> RunSettings:
     """The run's settings of these options (raises mesa.MesaError for a --mesa that is no Mesa)."""
     return resolve(options.values(args, [name for name in names if name in options.SETTINGS]))
 
 
-def _vk_without(args) -> tuple[str, ...]:
+def vk_without(args: argparse.Namespace) -> tuple[str, ...]:
     return config.split_names(args.vk_without)
 
 
@@ -86,25 +84,29 @@ class Interrupted(KeyboardInterrupt):
     """SIGTERM, ended as Ctrl-C ends the command: what was judged and found is written."""
 
 
-def _interrupt(signum, frame):
+def _interrupt(signum: int, frame: object) -> NoReturn:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)           # a second SIGTERM kills
     raise Interrupted(signum)
 
 
-def explore_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m harness explore")
-    parser.add_argument("--family", action="append", choices=space.FAMILIES, required=True)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = __doc__
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument("--family", action="append", choices=space.FAMILIES, default=[],
+                        help="a family to explore (repeatable); required but for summary and keep")
     parser.add_argument("--seed", default="0", help="a seed, or a range A-B of them (both included)")
     parser.add_argument("--budget", default="200",
                         help="cases the target judges per family (200; skips do not count), or the whole "
                              "command's time, reduction included (60s, 5m)")
-    parser.add_argument("--resume", action="store_true",
+    # not the run option --resume DIR (a run's verdicts to keep): this goes on in the journal
+    parser.add_argument("--continue", dest="continue_journal", action="store_true",
                         help="continue the exploration journaled in the results folder (the same command, "
                              "killed or interrupted): no case is judged twice")
     parser.add_argument("--reduce-runs", type=int, default=DEFAULT_REDUCE_RUNS,
                         help="driver runs allowed to reduce each distinct failure")
     parser.add_argument("--no-reduce", action="store_true")
-    _target_options(parser, EXPLORE_OPTIONS, {
+    target_options(parser, EXPLORE_OPTIONS, {
+        "target": options.Use(None, "required but for summary and keep", one=True),
         "batch": options.Use(config.BATCH, f"{config.BATCH}: explored cases run batched, failures confirmed alone "
                                            "and a share of passes audited alone; 1: a context each; reduction "
                                            "always runs alone")})
@@ -114,7 +116,13 @@ def explore_parser() -> argparse.ArgumentParser:
         "results_dir": options.Use(None, "results/explore/<target>-seed<N>; a range's seeds each in seed<N>/"),
         "baseline": options.Use([], "also run the fixed cases a baseline lists as failing, and say which findings "
                                     "they find too (and which of them exploration missed)")})
-    return parser
+    sub = parser.add_subparsers(dest="explore_command", metavar="summary|keep", required=False,
+                                help="instead of exploring: a table of findings, or a case kept")
+    summary = sub.add_parser("summary", help="a markdown table of the findings.json files under RESULTS")
+    summary.add_argument("results", nargs="+", metavar="RESULTS")
+    keep = sub.add_parser("keep", help="keep an explored case as a fixed case of its family")
+    keep.add_argument("case_id")
+    keep.add_argument("--note", default="kept from exploration")
 
 
 @dataclasses.dataclass
@@ -128,12 +136,12 @@ class _Plan:
     clock: ledger_mod.Clock
 
 
-def _plan(args) -> _Plan:
+def _plan(args: argparse.Namespace) -> _Plan:
     command = {"families": args.family, "seed": args.seed, "budget": args.budget, "target": args.target,
                "batch": args.batch, "mesa": args.mesa, "vk_without": args.vk_without,
                "reduce_runs": args.reduce_runs, "no_reduce": args.no_reduce, "baseline": args.baseline}
     budget = search.Budget.parse(args.budget)
-    settings = dataclasses.replace(_settings(args, EXPLORE_OPTIONS),
+    settings = dataclasses.replace(settings_of(args, EXPLORE_OPTIONS),
                                    children=layout.children(args.jobs, os.cpu_count() or 1))
     targets_mod.get(args.target)
     seeds = parse_seeds(args.seed)
@@ -142,21 +150,26 @@ def _plan(args) -> _Plan:
     folders = {seed: seed_results(args.results_dir, args.target, seed, ranged=len(seeds) > 1) for seed in mine}
     # each seed's folder journals its own cases; the command's clock counts what every
     # earlier command of this one spent (the same in each folder it wrote)
-    spent = max([ledger_mod.start(folders[seed], {**command, "seed": seed}, args.family, args.resume)
+    spent = max([ledger_mod.start(folders[seed], {**command, "seed": seed}, args.family, args.continue_journal)
                  for seed in mine] or [0.0])
     return _Plan(budget, settings, shard, mine, folders, ledger_mod.Clock(spent))
 
 
-def explore_main(argv: list[str]) -> int:
-    if argv[:1] == ["keep"]:
-        return keep_main(argv[1:])
-    if argv[:1] == ["summary"]:
-        paths = [p for arg in argv[1:] for p in (sorted(Path(arg).rglob("findings.json")) if Path(arg).is_dir()
+def _summary(args: argparse.Namespace) -> int:
+    paths = [p for arg in args.results for p in (sorted(Path(arg).rglob("findings.json")) if Path(arg).is_dir()
                                                  else [Path(arg)])]
-        print(findings_mod.summary(paths))
-        print("size: stages/draws/entries/vertices/GLSL lines")
-        return 0
-    args = explore_parser().parse_args(argv)
+    print(findings_mod.summary(paths))
+    print("size: stages/draws/entries/vertices/GLSL lines")
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.explore_command == "keep":
+        return _keep(args)
+    if args.explore_command == "summary":
+        return _summary(args)
+    if not (args.family and args.target):
+        raise UsageError("give --family F and --target T (or the subcommand summary or keep)")
     try:
         plan = _plan(args)
     except (ValueError, OSError, targets_mod.UnknownTarget, mesa_mod.MesaError) as exc:
@@ -189,7 +202,7 @@ def explore_main(argv: list[str]) -> int:
         signum = exc.args[0] if isinstance(exc, Interrupted) else signal.SIGINT
         print(f"python -m harness explore: stopped by {signal.Signals(signum).name} after "
               f"{clock.elapsed():.1f} s; the cases judged and the findings so far are in {results}; "
-              "the same command with --resume continues", file=sys.stderr)
+              "the same command with --continue goes on", file=sys.stderr)
         return 128 + signum
     finally:
         signal.signal(signal.SIGTERM, previous)
@@ -217,24 +230,24 @@ class _Family:
     """One family's exploration as it goes: the samples judged, the failures by raw signature and
     their reductions, and the findings file rewritten as they change."""
 
-    def __init__(self, family: str, run, args, budget: search.Budget, results: Path, ledger: "ledger_mod.Ledger",
-                 started: float):
+    def __init__(self, family: str, run: Any, args: argparse.Namespace, budget: search.Budget, results: Path,
+                 ledger: ledger_mod.Ledger, started: float):
         self.family, self.run, self.args, self.budget, self.results, self.ledger = \
             family, run, args, budget, results, ledger
         self.started = started
-        self.samples: list = []
-        self.raw: dict[str, list] = {}                  # raw signature -> the samples failing so
+        self.samples: list[search.Sample] = []
+        self.raw: dict[str, list[search.Sample]] = {}                  # raw signature -> the samples failing so
         self.reduced: dict[str, findings_mod.Finding] = {}
-        self.fixed: dict = {}
+        self.fixed: dict[str, Any] = {}
         self.explore_seconds = 0.0
-        self.command = {"target": args.target, "mesa": args.mesa, "vk_without": list(_vk_without(args))}
+        self.command = {"target": args.target, "mesa": args.mesa, "vk_without": list(vk_without(args))}
 
-    def write(self, pending: str, complete: bool):
+    def write(self, pending: str, complete: bool) -> tuple[Path, list[findings_mod.Finding], dict[str, int]]:
         found = []
         for key, group in self.raw.items():
             first = group[0]
             done = self.reduced.get(key) or findings_mod.Finding(
-                findings_mod.finding_key(first.case, first.outcome), first.case, first.outcome,
+                finding_key(first.case, first.outcome), first.case, first.outcome,
                 first.case, first.outcome, pending)
             found.append(dataclasses.replace(done, seen=[s.case.id for s in group]))
         merged = findings_mod.merge(found)
@@ -253,7 +266,7 @@ class _Family:
                 "fixed_failures": self.fixed.get("fixed"), "fixed_missed": self.fixed.get("missed")}
         return findings_mod.write(self.results, info, merged, self.command), merged, counts
 
-    def show(self, sample) -> None:
+    def show(self, sample: search.Sample) -> None:
         self.samples.append(sample)
         if sample.outcome.status is Status.ORDER_DEPENDENT:         # state leaking between batched cases
             print(f"  {sample.outcome.status}: {sample.case.id}\n    "
@@ -269,8 +282,8 @@ class _Family:
                 self.write(findings_mod.PENDING, complete=False)
 
 
-def explore_family(family: str, run, args, budget: search.Budget, results: Path,
-                   clock: "ledger_mod.Clock | None" = None, until: float | None = None) -> list:
+def explore_family(family: str, run: Any, args: argparse.Namespace, budget: search.Budget, results: Path,
+                   clock: ledger_mod.Clock | None = None, until: float | None = None) -> list[findings_mod.Finding]:
     """Explore one family within `budget`, reduce its failures by `until` (monotonic; None: no
     time limit) and write its findings; every judged case is journaled in `results` as it lands,
     and the findings are rewritten as they change, so that a killed command leaves both."""
@@ -315,7 +328,8 @@ def explore_family(family: str, run, args, budget: search.Budget, results: Path,
     return merged
 
 
-def _reduce(sp, group: list, ledger: "ledger_mod.Ledger", args, until: float | None, left: int):
+def _reduce(sp: Space, group: list[search.Sample], ledger: ledger_mod.Ledger, args: argparse.Namespace,
+            until: float | None, left: int) -> findings_mod.Finding:
     """The finding of one raw signature: its first sample reduced within an equal share of the
     time left (`left` reductions to go), a hang within HANG_REDUCE_RUNS runs as well."""
     first = group[0]
@@ -330,13 +344,13 @@ def _reduce(sp, group: list, ledger: "ledger_mod.Ledger", args, until: float | N
         runs = min(args.reduce_runs, HANG_REDUCE_RUNS) if first.outcome.status is Status.TIMEOUT else args.reduce_runs
         result = search.reduce(sp, first.params, lambda case: ledger.judge(case, "reduce"),
                                reduction_key(first.outcome), max_runs=runs,
-                               stop=None if share is None else lambda: time.monotonic() >= ledger.deadline)
+                               stop=None if share is None else lambda: time.monotonic() >= (ledger.deadline or 0.0))
         ledger.deadline, deadline = None, ledger.deadline
         cut = ledger.refused > refused or (deadline is not None and time.monotonic() >= deadline)
         simpler = result is not None and result.case.id != first.case.id
         if cut and not simpler:
             how = f"not reduced: its share of the budget ({share:.1f} s) was spent before a simpler case reproduced it"
-        elif cut:
+        elif cut and result is not None:
             how = f"hypothesis shrink ({result.runs} runs), cut short when its share of the budget ({share:.1f} s) was spent"
         elif result is None:
             how = "not reduced: no simpler draw reproduced it"
@@ -345,73 +359,15 @@ def _reduce(sp, group: list, ledger: "ledger_mod.Ledger", args, until: float | N
         else:
             how = f"hypothesis shrink ({result.runs} runs)" + ("" if simpler else ": no simpler case fails this way")
     case, outcome = (result.case, result.outcome) if result else (first.case, first.outcome)
-    return findings_mod.Finding(findings_mod.finding_key(case, outcome), case, outcome,
+    return findings_mod.Finding(finding_key(case, outcome), case, outcome,
                                 first.case, first.outcome, how)
 
 
-def keep_main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m harness explore keep")
-    parser.add_argument("case_id")
-    parser.add_argument("--note", default="kept from exploration")
-    args = parser.parse_args(argv)
+def _keep(args: argparse.Namespace) -> int:
     try:
         file = kept.add(args.case_id, args.note)
     except (catalog.NoSuchCase, KeyError) as exc:
         print(f"python -m harness explore keep: {exc}", file=sys.stderr)
         return 2
     print(f"{args.case_id} kept in {file}")
-    return 0
-
-
-def reduce_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m harness reduce")
-    parser.add_argument("case_id")
-    parser.add_argument("-o", "--output", default=None, help="where the reduced case's reproducers go")
-    parser.add_argument("--max-runs", type=int, default=300)
-    _target_options(parser, REDUCE_OPTIONS, {})
-    return parser
-
-
-def reduce_main(argv: list[str]) -> int:
-    args = reduce_parser().parse_args(argv)
-    try:
-        case = catalog.find(args.case_id)
-        settings = _settings(args, REDUCE_OPTIONS)
-        targets_mod.get(args.target)
-    except UsageError as exc:                   # a case id, a target, a Mesa
-        print(f"python -m harness reduce: {exc}", file=sys.stderr)
-        return 2
-    family = catalog.prefix(case.id)
-    params = ids.decode(case.id)[1] if ids.is_explored(case.id) else (
-        space.get(family).from_case(case) if family in space.FAMILIES else None)
-    if params is None:
-        print(f"python -m harness reduce: {case.id}: the {family} exploration space cannot express this case",
-              file=sys.stderr)
-        return 2
-    output = Path(args.output or f"results/reduce/{args.target}")
-    try:
-        with driver(args.target, settings) as run:
-            outcome = run(case)
-            print(f"{case.id}[{args.target}]: {outcome.status}")
-            if not is_finding(outcome):
-                print("nothing to reduce: the case does not fail here")
-                return 1
-            key = reduction_key(outcome)
-            print(f"  reducing while it fails as {key}")
-            result = search.reduce(space.get(family), params, run, key, max_runs=args.max_runs)
-    except TargetUnavailable as exc:
-        print(f"python -m harness reduce: {exc}", file=sys.stderr)
-        return 2
-    reduced = result.case if result else ids.build(family, params)
-    how = f"hypothesis shrink ({result.runs} runs)" if result else "not reduced: no simpler draw reproduced it"
-    finding = findings_mod.Finding(findings_mod.finding_key(reduced, result.outcome if result else outcome),
-                                   reduced, result.outcome if result else outcome, case, outcome, how, [case.id])
-    path = findings_mod.write(output / findings_mod.export.file_stem(case.id)[:80],
-                              {"reduced_from": case.id, "target": args.target}, [finding],
-                              {"target": args.target, "mesa": args.mesa, "vk_without": list(_vk_without(args))})
-    before, after = findings_mod.case_size(case), findings_mod.case_size(reduced)
-    print(f"  {how}\n  size before: {before}\n  size after:  {after}")
-    print(f"  {reduced.description}")
-    print("  " + "\n  ".join(finding.reduced_outcome.message.splitlines()[:3]))
-    print(f"reduced: {reduced.id}\nreproducers: {path.parent}")
     return 0

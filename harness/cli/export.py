@@ -2,17 +2,18 @@
 (harness/run/export.py), or a test in piglit's own form (harness/run/export_piglit.py)."""
 from __future__ import annotations
 
+import argparse
+
 from pathlib import Path
 
 from harness.base import config, options
 from harness.run import export, export_piglit
 from harness.sources import catalog
 
-HELP = "write a standalone reproducer of a case, or a piglit test"
 FORMATS = export.FORMATS + ("piglit",)
 
 
-def add_arguments(cmd) -> None:
+def add_arguments(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument("case_id")
     # Not the run settings: an export runs nothing, and its reproducer is the case as the Vulkan
     # layer translates it, which only the translations switched off change.
@@ -23,10 +24,10 @@ def add_arguments(cmd) -> None:
                           "and tests/opengl.py entry in DIR")
     cmd.add_argument("--name", default="",
                      help="--format piglit: the test's name (default: the family and a hash of the id)")
-    cmd.add_argument("-o", "--output", default=".", help="folder (default: the current one)")
+    cmd.add_argument("-o", "--output", type=Path, default=Path("."), help="folder (default: the current one)")
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     case = catalog.find(args.case_id, args.shader_tests)
     if args.format == "piglit":
         written = export_piglit.export(case, Path(args.output), args.name)

@@ -5,17 +5,19 @@
   case CASE_ID[TARGET]     a case's status in each run, its transitions, the last good and first bad runs
   flakes                   failure rates over a window, with the 95% interval, and whether fixed
   diff OLD NEW             what changed between two stored runs or pipelines (as `harness compare`)
-  lines --mesa VERSION     baseline and flakes lines with their evidence
+  lines --mesa-version V   baseline and flakes lines with their evidence
   bisect CASE_ID[TARGET] --tree MESA   `harness bisect` over the last good and first bad runs' Mesa,
                            k runs a step for an intermittent failure (its rate since the first bad run)
   export --format kcidb    stored runs (RUN_ID... or a window) as KernelCI's KCIDB data, validated
-  culprit CASE_ID[TARGET]  record harness blame's verdict (--component, --mesa; or --from-blame FILE)
+  culprit CASE_ID[TARGET]  record harness blame's verdict (--component, --mesa-version; or --from-blame FILE)
   prune --keep-days N | --keep-runs N   delete the runs neither keeps (the newest N of each lane, the
                            last N days; never a lane's newest), with their results, in one
                            transaction; --dry-run lists them
 
 Every command takes `--store FILE|URL` (default $HARNESS_HISTORY, else ./history.sqlite; a
-PostgreSQL database as postgresql+psycopg://user@host/db) and `--json`.
+PostgreSQL database as postgresql+psycopg://user@host/db) and `--json`. The flags that choose stored
+runs are named for what they filter (harness/cli/history_args.py): --of-target, --lane,
+--mesa-version, --last-runs, --days/--since/--until.
 """
 from __future__ import annotations
 
@@ -26,8 +28,9 @@ import shlex
 import sys
 from pathlib import Path
 
-from harness.cli import history_export
-from harness.cli.history_args import BadInput, named_runs, since, store_argument, store_of, window_arguments
+from harness.cli import deprecated, history_export
+from harness.cli.history_args import (BadInput, last_runs_argument, mesa_version_argument, named_runs, of_target_argument, since,
+                                      store_argument, store_of, window_arguments)
 from harness.history import ingest as ingest_mod, lines, prune as prune_mod, queries, sources
 from harness.history.store import StoreError, open_store, shown
 from harness.model import defects, ids
@@ -35,17 +38,17 @@ from harness.model.status import FAILING_KINDS, KNOWN, LOOKS, RateKind
 from harness.results import compare, defect_groups
 from harness.results.files import ResultsError
 
+
 def _window(parser: argparse.ArgumentParser) -> None:
     window_arguments(parser)
-    parser.add_argument("--target", default=None, help="this target only")
+    of_target_argument(parser)
     parser.add_argument("--lane", default=None, help="this lane only: a CI job's name, or 'mesa VERSION'")
 
 
-def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="python -m harness history", description=__doc__,
-                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+def add_arguments(top: argparse.ArgumentParser) -> None:
+    top.description = __doc__
     store_argument(top)
-    sub = top.add_subparsers(dest="command", required=True)
+    sub = top.add_subparsers(dest="history_command", metavar="COMMAND", required=True)
     cmd = sub.add_parser("ingest", help="store runs")
     cmd.add_argument("results", nargs="+", help="results folders or files, searched below")
     cmd.add_argument("--one-run", action="store_true", help="everything given is one run (its shards)")
@@ -57,13 +60,14 @@ def parser() -> argparse.ArgumentParser:
     cmd = sub.add_parser("runs", help="the stored runs")
     _window(cmd)
     cmd.add_argument("--pipeline", default=None)
-    cmd.add_argument("--limit", type=int, default=50)
+    last_runs_argument(cmd, 50)
+    deprecated.alias(cmd, "--limit", "--last-runs", type=int, metavar="N")
     cmd = sub.add_parser("case", help="a case's history")
     cmd.add_argument("case", help="CASE_ID or CASE_ID[TARGET]")
     cmd.add_argument("--lane", default=None)
     cmd = sub.add_parser("flakes", help="failure rates over a window")
     _window(cmd)
-    cmd.add_argument("--mesa", default=None, help="runs of this Mesa version only")
+    mesa_version_argument(cmd, "runs of this Mesa version only")
     cmd.add_argument("--all", action="store_true", help="also regressions, fixed and always failing cases")
     cmd.add_argument("--threshold", type=float, default=0.05,
                      help="'fixed?': the confidence that the rate is now below this (default 0.05)")
@@ -72,7 +76,7 @@ def parser() -> argparse.ArgumentParser:
     cmd.add_argument("new")
     cmd = sub.add_parser("lines", help="baseline and flakes lines with their evidence")
     _window(cmd)
-    cmd.add_argument("--mesa", required=True, help="the Mesa version the lines are for")
+    mesa_version_argument(cmd, "the Mesa version the lines are for", required=True)
     cmd.add_argument("--baseline-out", type=Path, default=None)
     cmd.add_argument("--flakes-out", type=Path, default=None)
     history_export.add_commands(sub)
@@ -81,6 +85,7 @@ def parser() -> argparse.ArgumentParser:
     cmd.add_argument("--tree", required=True, help="the Mesa git checkout")
     cmd.add_argument("--lane", default=None)
     cmd.add_argument("--dry-run", action="store_true", help="print the harness bisect command, run nothing")
+    cmd.set_defaults(pass_on=True)      # harness bisect's own options (--results-dir, --confidence...)
     cmd = sub.add_parser("prune", help="delete the runs neither --keep-days nor --keep-runs keeps")
     cmd.add_argument("--keep-days", type=float, default=None, metavar="N", help="keep the runs of the last N days")
     cmd.add_argument("--keep-runs", type=int, default=None, metavar="N", help="keep the newest N runs of each lane")
@@ -89,22 +94,16 @@ def parser() -> argparse.ArgumentParser:
         store_argument(command, argparse.SUPPRESS)          # before or after the command
         if name not in ("lines", "export", "bisect"):           # export's KCIDB is JSON already
             command.add_argument("--json", action="store_true", help="print JSON")
-    return top
 
 
-def main(argv: list[str]) -> int:
-    if "bisect" in argv[:3]:        # harness bisect's own options (--results-dir, --confidence...) pass on
-        args, rest = parser().parse_known_args(argv)
-        args.bisect_args = rest
-    else:
-        args = parser().parse_args(argv)
+def run(args: argparse.Namespace) -> int:
     try:
-        return COMMANDS[args.command](args)
+        return COMMANDS[args.history_command](args)
     except BrokenPipeError:                 # `... | head`: the reader has what it wanted
         sys.stderr.close()
         return 0
     except (StoreError, ResultsError, BadInput, queries.BisectRangeError) as exc:
-        print(f"python -m harness history {args.command}: {exc}", file=sys.stderr)
+        print(f"python -m harness history {args.history_command}: {exc}", file=sys.stderr)
         return 2
 
 
@@ -134,7 +133,7 @@ def ingest(args: argparse.Namespace) -> int:
 
 def runs(args: argparse.Namespace) -> int:
     with open_store(store_of(args), readonly=True).connect() as connection:
-        found = queries.runs(connection, since(args), args.until, args.target, args.lane, args.pipeline, args.limit)
+        found = queries.runs(connection, since(args), args.until, args.of_target, args.lane, args.pipeline, args.last_runs)
     if args.json:
         _print_json([r.to_json() for r in found])
         return 0
@@ -193,7 +192,7 @@ def flakes(args: argparse.Namespace) -> int:
     if not 0 < args.threshold <= 1:
         raise BadInput(f"--threshold {args.threshold}: expected a rate in (0, 1]")
     with open_store(store_of(args), readonly=True).connect() as connection:
-        found = queries.rates(connection, since(args), args.until, args.target, args.lane, args.mesa, kinds)
+        found = queries.rates(connection, since(args), args.until, args.of_target, args.lane, args.mesa_version, kinds)
     grouping = defect_groups.group([flaky_failure(r) for r in found], defects.load_all())
     if args.json:
         named = {key: group.id for group in grouping.new + grouping.known for key in group.keys}
@@ -231,10 +230,10 @@ def diff(args: argparse.Namespace) -> int:
 
 def lines_command(args: argparse.Namespace) -> int:
     with open_store(store_of(args), readonly=True).connect() as connection:
-        found = queries.rates(connection, since(args), args.until, args.target, args.lane, args.mesa)
-        recent = queries.runs(connection, mesa=args.mesa, limit=1)
+        found = queries.rates(connection, since(args), args.until, args.of_target, args.lane, args.mesa_version)
+        recent = queries.runs(connection, mesa=args.mesa_version, limit=1)
     renderers = {t: c["renderer"] for r in recent for t, c in r.targets.items()}
-    header = f"# from the history ({shown(store_of(args))}), Mesa {args.mesa}, {datetime.date.today().isoformat()}"
+    header = f"# from the history ({shown(store_of(args))}), Mesa {args.mesa_version}, {datetime.date.today().isoformat()}"
     registry = defects.load_all()
     baseline = [header] + lines.under_defects(found, lambda rates: lines.baseline_lines(rates, renderers), registry) \
         + lines.fixed_lines(found)
@@ -286,7 +285,7 @@ def bisect(args: argparse.Namespace) -> int:
                        f"not this target")
     good, bad, rate = history.bisect_range()
     argv = [name, "--target", history.target, "--tree", args.tree, "--good", good, "--bad", bad,
-            *(["--rate", f"{rate:g}"] if rate < 1 else []), *args.bisect_args]
+            *(["--rate", f"{rate:g}"] if rate < 1 else []), *args.unknown]
     runs = mesa_bisect.runs_per_step(rate) if rate < 1 else 1
     # an intermittent failure can pass by luck: how sure the good end is, from its passing runs
     passes = sum(p.status.value == "pass" and p.run.mesa_rev == good

@@ -1,5 +1,6 @@
 """What the history's commands (harness/cli/history.py, history_export.py, dashboard.py) share:
-the store argument and its default, dates and windows, run names, and the bad-input error."""
+the store argument and its default, the filters of stored runs (each named for what it filters,
+never a run option's flag), dates and windows, run names, and the bad-input error."""
 from __future__ import annotations
 
 import argparse
@@ -34,8 +35,35 @@ def day(text: str) -> datetime.datetime:
         raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD[THH:MM])") from None
 
 
+def days(text: str) -> float:
+    """A number of days back from now (--days): above 0."""
+    try:
+        count = float(text)
+    except ValueError:
+        count = 0.0
+    if not count > 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a positive number of days")
+    return count
+
+
+def of_target_argument(parser: argparse.ArgumentParser) -> None:
+    """The stored runs' target filter: not the run option --target, which chooses targets to run on."""
+    parser.add_argument("--of-target", default=None, metavar="NAME", help="the results of this target only")
+
+
+def mesa_version_argument(parser: argparse.ArgumentParser, help: str, required: bool = False) -> None:
+    """A Mesa version as stored runs name it: not the run option --mesa, a Mesa build's path."""
+    parser.add_argument("--mesa-version", required=required, default=None, metavar="VERSION", help=help)
+
+
+def last_runs_argument(parser: argparse.ArgumentParser, default: int | None, more: str = "") -> None:
+    """The newest N stored runs: not a count of repeats (--repeats of blame and bisect-run)."""
+    parser.add_argument("--last-runs", type=int, default=default, metavar="N",
+                        help=f"the newest N runs only ({more}default: {default or 'every run'})")
+
+
 def window_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--days", type=float, default=None, help="the last N days only")
+    parser.add_argument("--days", type=days, default=None, help="the last N days only")
     parser.add_argument("--since", type=day, default=None, help="runs from this date (UTC)")
     parser.add_argument("--until", type=day, default=None, help="runs up to this date (UTC)")
 

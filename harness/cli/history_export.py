@@ -4,7 +4,7 @@ each).
 
   export --format kcidb RUN_ID|pipeline:ID...    stored runs as KernelCI's KCIDB data, validated
   export --format kcidb --since/--until/--days   every run of the window
-  culprit CASE_ID[TARGET] --mesa VERSION --component NAME [--reason TEXT]
+  culprit CASE_ID[TARGET] --mesa-version VERSION --component NAME [--reason TEXT]
   culprit --from-blame FILE... [--failure REGEX]  the verdicts on `harness blame --save-evidence`'s rows
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, select
 
-from harness.cli.history_args import BadInput, named_runs, since, store_of, window_arguments
+from harness.cli.history_args import BadInput, mesa_version_argument, named_runs, since, store_of, window_arguments
 from harness.history import culprits, queries, schema
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     cmd.add_argument("-o", "--output", type=Path, default=None, help="the file to write (default: standard output)")
     cmd = sub.add_parser("culprit", help="record harness blame's verdict on a case, for the KCIDB export")
     cmd.add_argument("case", nargs="?", help="CASE_ID or CASE_ID[TARGET] (no target: each it failed on)")
-    cmd.add_argument("--mesa", default=None, help="the Mesa version the verdict is for, as the runs name it")
+    mesa_version_argument(cmd, "the Mesa version the verdict is for, as the runs name it")
     cmd.add_argument("--component", default=None, help=f"the culprit, one of {', '.join(culprits.COMPONENTS)}")
     cmd.add_argument("--reason", default="", help="why (blame's reason)")
     cmd.add_argument("--from-blame", action="append", default=[], type=Path, metavar="FILE",
@@ -60,7 +60,7 @@ def _one_line(command: Command) -> Command:
         try:
             return command(args)
         except BadInput as e:
-            print(f"python -m harness history {args.command}: {e}", file=sys.stderr)
+            print(f"python -m harness history {args.history_command}: {e}", file=sys.stderr)
             return 2
     return wrapped
 
@@ -116,12 +116,12 @@ def _stored(connection: Connection, run_ids: list[int]) -> list[kcidb.Stored]:
 @_one_line
 def culprit(args: argparse.Namespace) -> int:
     if bool(args.case) == bool(args.from_blame):
-        raise BadInput("give CASE_ID[TARGET] with --mesa and --component, or --from-blame FILE, one of them")
-    if args.case and not (args.mesa and args.component):
-        raise BadInput(f"{args.case}: give --mesa VERSION and --component NAME")
-    if args.from_blame and (args.mesa or args.component or args.reason):
+        raise BadInput("give CASE_ID[TARGET] with --mesa-version and --component, or --from-blame FILE, one of them")
+    if args.case and not (args.mesa_version and args.component):
+        raise BadInput(f"{args.case}: give --mesa-version VERSION and --component NAME")
+    if args.from_blame and (args.mesa_version or args.component or args.reason):
         raise BadInput("--from-blame takes the Mesa, component and reason from the evidence: "
-                       "leave out --mesa, --component and --reason")
+                       "leave out --mesa-version, --component and --reason")
     try:
         re.compile(args.failure)
         found = evidence_verdicts(args.from_blame, args.failure)
@@ -135,7 +135,7 @@ def culprit(args: argparse.Namespace) -> int:
             named = ids.split(args.case)
             name, target = named if named else (args.case, None)
             try:
-                recorded = culprits.record(connection, name, target, args.mesa, args.component, args.reason)
+                recorded = culprits.record(connection, name, target, args.mesa_version, args.component, args.reason)
             except culprits.CulpritError as e:
                 raise BadInput(str(e)) from None
             skipped: list[str] = []

@@ -21,6 +21,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from harness.sources import catalog
 from harness.base import args as args_mod, config, options
@@ -35,6 +36,7 @@ from harness.base.errors import UsageError
 
 PROG = "python -m harness matrix"
 SYSTEM = "system"                       # --mesa system: the system's Mesa
+MESA_FLAG = options.OPTIONS["mesa"].flag      # each run's Mesa, by the run option that names it
 DEFAULT_OUT = Path("results") / "matrix"
 
 
@@ -76,14 +78,17 @@ def selection(cases: list[str], failures_of: str | None, k: str, tests: list[str
 
 def _sources(cases: list[str]) -> list[str]:
     """Where the cases come from: their families' folders, a shader_test's file."""
-    families, files = {}, {}
+    families: dict[str, bool] = {}
+    files: dict[str, bool] = {}
     for name in cases:
         case_id = (ids.split(name) or (name,))[0]
         prefix = catalog.prefix(case_id)
         if prefix in catalog.FAMILIES:
             families[f"tests/{prefix}"] = True
         elif prefix == SHADER_TEST:
-            files[str(catalog.sources()[SHADER_TEST].locate(case_id))] = True
+            source = catalog.sources()[SHADER_TEST]
+            assert isinstance(source, catalog.ShaderTestSource)         # the one source that has files
+            files[str(source.locate(case_id))] = True
         else:
             raise catalog.NoSuchCase(f"--case {name}: no case source owns it (an id starts with one of "
                                      f"{', '.join(p + '/' for p in catalog.sources())})")
@@ -92,18 +97,18 @@ def _sources(cases: list[str]) -> list[str]:
 
 def pytest_command(mesa_path: str, folder: Path, chosen: list[str], extra: list[str]) -> list[str]:
     return [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "auto", *chosen,
-            *([] if mesa_path == SYSTEM else ["--mesa", str(Path(mesa_path).resolve())]),
+            *([] if mesa_path == SYSTEM else [MESA_FLAG, str(Path(mesa_path).resolve())]),
             "--results-dir", str(folder.resolve()), *extra]
 
 
-def run(mesas: list[str], out: Path, chosen: list[str], extra: list[str]) -> list[Path]:
+def run_each(mesas: list[str], out: Path, chosen: list[str], extra: list[str]) -> list[Path]:
     """Each Mesa's run, one after the other; the results directories that hold results."""
-    folders = {}
+    folders: dict[str, str] = {}
     for path in mesas:
         build = None if path == SYSTEM else mesa.chosen(path)
         name = slug(build.version) if build else SYSTEM
         if name in folders:
-            raise MatrixError(f"--mesa {folders[name]} and --mesa {path} are both Mesa {build.version}")
+            raise MatrixError(f"--mesa {folders[name]} and --mesa {path} are both Mesa {name}")
         folders[name] = path
     env = {k: v for k, v in config.environ().items() if k != "HARNESS_MESA"}     # --mesa decides
     try:
@@ -130,10 +135,14 @@ def run(mesas: list[str], out: Path, chosen: list[str], extra: list[str]) -> lis
     return done
 
 
-def junit(table: matrix.Matrix):
+def junit(table: matrix.Matrix) -> Any:
     """One test case per case and target: properties `mesa <release>` (its verdict there) and
-    one per change; failed where the newest release with a verdict fails it."""
-    from junitparser import Failure, JUnitXml, Properties, Property, Skipped, TestCase, TestSuite
+    one per change; failed where the newest release with a verdict fails it (a JUnitXml)."""
+    import junitparser
+    # junitparser's classes are partly untyped: used through Any, its JUnitXml returned as Any
+    jp: Any = junitparser
+    Failure, JUnitXml, Properties, Property, Skipped, TestCase, TestSuite = (
+        jp.Failure, jp.JUnitXml, jp.Properties, jp.Property, jp.Skipped, jp.TestCase, jp.TestSuite)
     suite = TestSuite("release matrix")
     suite.add_property("mesa_releases", ", ".join(table.versions))
     for row in table.rows:
@@ -163,9 +172,10 @@ def write(table: matrix.Matrix, out: Path) -> list[Path]:
     return written
 
 
-def command_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description="Chosen cases on several Mesa builds: the "
-                                     "verdict per release in version order, and where it changed.")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.usage = f"{PROG} [OPTIONS] [PATH...] [-- PYTEST ARGS...]"
+    parser.description = ("Chosen cases on several Mesa builds: the verdict per release in version order, "
+                          "and where it changed.")
     parser.add_argument("tests", nargs="*", metavar="PATH", help="test paths to run (pytest's)")
     # The run settings, each Mesa's run's (pytest's options, handed on); --mesa names the Mesas.
     options.add_arguments(parser, (*options.SETTINGS, "target", "case"), {
@@ -176,14 +186,10 @@ def command_parser() -> argparse.ArgumentParser:
     parser.add_argument("-k", default="", metavar="EXPR", help="pytest's -k expression")
     parser.add_argument("-o", "--output", type=Path, default=DEFAULT_OUT, metavar="OUT",
                         help=f"where the runs, matrix.json and matrix-junit.xml go (default: {DEFAULT_OUT})")
-    return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    extra = argv[argv.index("--") + 1:] if "--" in argv else []
-    argv = argv[:argv.index("--")] if "--" in argv else argv
-    args = command_parser().parse_args(argv)            # --help, or a usage error: argparse exits
+def run(args: argparse.Namespace) -> int:
+    extra: list[str] = args.passthrough             # pytest's arguments, after --
     settings = options.as_args(options.values(args, options.but(options.SETTINGS, mesa="the runs' own")))
     try:
         if not (args.mesa or args.from_results):
@@ -195,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
         folders = [Path(p) for p in args.from_results]
         if args.mesa:
             chosen = selection(args.case, args.failures_of, args.k, args.tests, args.target)
-            folders += run(args.mesa, args.output, chosen, settings + extra)
+            folders += run_each(args.mesa, args.output, chosen, settings + extra)
         table = matrix.build([e for folder in folders for e in versioned(folder)])
         print(matrix.format_text(table))
         for name in args.case:
@@ -206,7 +212,3 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,7 +1,9 @@
 """`python -m harness targets [NAME ...] [--json]`: what each target is and whether it runs here."""
 from __future__ import annotations
 
+import argparse
 import json
+from typing import Any
 
 from harness.base import options
 from harness.executor import targets as targets_mod
@@ -11,7 +13,6 @@ from harness.base.config import RunSettings
 from harness.model.facts import Facts
 from harness.model.status import Reply
 
-HELP = "list targets: available or why not, renderer, version, limits"
 SHOWN_LIMITS = ("GL_MAX_VARYING_COMPONENTS", "GL_MAX_VERTEX_OUTPUT_COMPONENTS",
                 "GL_MAX_TESS_EVALUATION_INPUT_COMPONENTS", "GL_MAX_FRAGMENT_INPUT_COMPONENTS",
                 "GL_MAX_PATCH_VERTICES", "GL_MAX_TESS_GEN_LEVEL",
@@ -23,13 +24,13 @@ SHOWN_LIMITS = ("GL_MAX_VARYING_COMPONENTS", "GL_MAX_VERTEX_OUTPUT_COMPONENTS",
 OPTIONS = options.SETTINGS
 
 
-def add_arguments(cmd) -> None:
+def add_arguments(cmd: argparse.ArgumentParser) -> None:
     cmd.add_argument("names", nargs="*", help="targets to probe (default: all)")
     options.add_arguments(cmd, OPTIONS)
     cmd.add_argument("--json", action="store_true", help="machine-readable output")
 
 
-def probe(name: str, settings: RunSettings) -> dict:
+def probe(name: str, settings: RunSettings) -> dict[str, Any]:
     target = targets_mod.get(name)
     build = settings.mesa
     entry = {"name": name, "backend": target.backend, "description": target.description,
@@ -43,7 +44,7 @@ def probe(name: str, settings: RunSettings) -> dict:
     return entry | {"available": True, **(result.info or Facts()).to_json()}
 
 
-def format_target(entry: dict) -> str:
+def format_target(entry: dict[str, Any]) -> str:
     env = " ".join(f"{k}={v}" for k, v in entry["env"].items()) or "(inherited environment)"
     head = f"{entry['name']}{' (default)' if entry['default'] else ''}: {entry['description']}\n  env: {env}"
     if entry["launcher"]:
@@ -63,7 +64,7 @@ def format_target(entry: dict) -> str:
     return "\n".join(lines)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     names = targets_mod.parse_list(",".join(args.names)) if args.names else list(targets_mod.TARGETS)
     settings = resolve(options.values(args, OPTIONS), fork=False)
     entries = [probe(name, settings) for name in names]

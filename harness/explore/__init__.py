@@ -4,7 +4,7 @@ deduplicated findings.
   signature.py    how a verdict fails: the signature reduction keeps, the key findings group by
   driver.py       a case on a real target through the run core: (status, message), batched;
                   a case the target's GL version refuses answered here, not sent
-  ledger.py       the judged cases journaled as they land, --resume, the budget's clock
+  ledger.py       the judged cases journaled as they land, --continue, the budget's clock
   search.py       seeded exploration (draws.Plain), and Hypothesis shrinking below a failing case
   findings.py     findings.json and a folder per finding with its reduced reproducer
   coverage.py     which findings the fixed lists also find (the failing fixed cases of the

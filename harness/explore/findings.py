@@ -26,7 +26,7 @@ from harness.model.status import Verdict
 SCHEMA = 1
 # reduced_by of a finding not reduced (yet): findings.json is rewritten as an exploration goes
 PENDING = "not reduced yet: the exploration is still running"
-INTERRUPTED = "not reduced: the exploration was interrupted (--resume reduces it)"
+INTERRUPTED = "not reduced: the exploration was interrupted (--continue reduces it)"
 
 
 def case_size(case: Case) -> dict[str, int]:

@@ -1,10 +1,10 @@
 """What an exploration judged, journaled as it lands, and the clock its budget runs on.
 
 An exploration's folder holds `command.json` (the seed, target, Mesa, families and budget that
-`--resume` must find again) and, per family, the run journal of harness/run/journal.py: one line per
+`--continue` must find again) and, per family, the run journal of harness/run/journal.py: one line per
 case the target judged (exploring or reducing), flushed as its verdict lands, with the seconds
 the whole command had spent by then. A SIGKILL loses at most the cases in flight (the one
-judged and the --jobs ones queued behind it, search.explore). `--resume`
+judged and the --jobs ones queued behind it, search.explore). `--continue`
 reads them back: the seed draws the same cases (draws.Plain), every case already judged is
 answered from the journal (none is judged twice), and the budget's clock starts at the seconds
 the killed command had spent.

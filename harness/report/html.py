@@ -4,10 +4,8 @@ DIR/images/. Relative links, inline CSS, no script: it opens from file:// withou
 """
 from __future__ import annotations
 
-import argparse
 import json
 import re
-import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +33,6 @@ STATUSES = tuple(s.value for s in Status if not s.is_failure()) + (KNOWN,) + \
 # Shown with message, GLSL and images: failures, and flakes (they failed once).
 FAILED = tuple(s.value for s in Status if s.is_failure() or s in (Status.FLAKE, Status.ORDER_DEPENDENT))
 DEFAULT_OUT = Path("results") / "report"
-PROG = "python -m harness report"
 
 
 class ReportError(UsageError):
@@ -326,31 +323,3 @@ def write_report(results: list[Path], out_dir: Path) -> Path:
     index = out_dir / "index.html"
     index.write_text(page, encoding="utf-8")
     return index
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog=PROG, description="Write a static HTML dashboard of "
-                                     "conformance results.")
-    parser.add_argument("results", nargs="*", type=Path, metavar="RESULTS",
-                        help="results directories (holding results.json) or results.json files "
-                             "(default: results); several are merged")
-    parser.add_argument("-o", "--output", type=Path, default=DEFAULT_OUT, metavar="DIR",
-                        help=f"where index.html and its images go (default: {DEFAULT_OUT})")
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:                 # --help, or a usage error argparse has printed
-        return exc.code if isinstance(exc.code, int) else 2
-    try:
-        index = write_report(args.results or [Path("results")], args.output)
-    except ReportError as exc:
-        print(f"{PROG}: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        print(f"{PROG}: cannot write the report: {exc}", file=sys.stderr)
-        return 2
-    print(index)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -132,7 +132,7 @@ def _judge_told(rows: list[Row]) -> Verdict:
                                         "gave no verdict: gather its row where lavapipe is (blame --evidence)")
         return Verdict(Blame.UNDECIDED, "zink over another Vulkan driver fails and zink over lavapipe passes: that "
                                     "driver, or a path zink takes over it only; an intermittent failure needs "
-                                    "more --runs")
+                                    "more --repeats")
     if not llvmpipe and not zink:
         if in_zinks_path is False and others:
             return Verdict(Blame.LAYER, f"only the harness's layer fails ({', '.join(others)}), not in the path "

@@ -403,8 +403,9 @@ def bisect(case_ids: Sequence[str], tree: str | Path, good: str, bad: str, targe
     return run(plan, folder, out, verify_result=verify_result, install=True, err=err)
 
 
-def command_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m harness bisect", description=__doc__.split("\n\n")[0])
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """`python -m harness bisect`'s arguments (harness/cli/commands.py)."""
+    parser.description = __doc__.split("\n\n")[0]
     parser.add_argument("case_ids", nargs="*", metavar="CASE_ID")
     parser.add_argument("--tree", default=".", help="the Mesa git checkout (default: the current folder)")
     parser.add_argument("--good", help="a commit where the cases pass (with --fixed: where they fail)")
@@ -427,15 +428,25 @@ def command_parser() -> argparse.ArgumentParser:
                              "step's build is used once, so it builds fastest)")
     parser.add_argument("--no-verify", action="store_true", help="do not build and run the first commit and its parent")
     parser.add_argument("--step", action="store_true", help=argparse.SUPPRESS)   # what git bisect run calls
+
+
+def command_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m harness bisect")
+    add_arguments(parser)
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = command_parser()
-    args = parser.parse_args(argv)
-    if args.target not in DRIVERS:
-        parser.error(f"argument --target: invalid choice: {args.target!r} (choose from {', '.join(sorted(DRIVERS))})")
+def main(argv: list[str]) -> int:
+    """`python -m harness bisect ARGV...` where it is no command line: what git bisect run calls
+    (STEP), and harness history bisect."""
+    return command(command_parser().parse_args(argv))
+
+
+def command(args: argparse.Namespace) -> int:
+    """`python -m harness bisect` (harness/cli/bisect.py)."""
     try:
+        if args.target not in DRIVERS:
+            raise BisectError(f"--target {args.target}: harness bisect builds {', '.join(sorted(DRIVERS))}")
         if args.step:
             return step(Path(args.results_dir))
         if not (args.good and args.bad):
@@ -457,4 +468,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -70,10 +70,11 @@ def test_a_commands_own_default_needs_its_reason_and_shows_it():
 
 def test_a_command_may_say_what_an_option_means_there():
     """exploration's --jobs is its children, not pytest processes: its help says so, alone."""
-    from harness.cli.explore import JOBS_HELP, explore_parser
-    text = " ".join(explore_parser().format_help().split())
+    from harness.__main__ import command_parser
+    from harness.cli.explore import JOBS_HELP
+    text = " ".join(command_parser("explore").format_help().split())
     assert " ".join(JOBS_HELP.split()) in text and "pytest processes" not in text
-    assert explore_parser().parse_args(["--family", "tess", "--target", "llvmpipe"]).jobs == "auto"
+    assert command_parser("explore").parse_args(["--family", "tess", "--target", "llvmpipe"]).jobs == "auto"
 
 
 def test_one_and_many_change_how_often_an_option_is_given():
@@ -136,20 +137,12 @@ def test_child_options_round_trip_through_json_with_the_targets_paths_first():
 # options, every one of the table (test_argparse_and_pytest_get_the_same_declaration).
 LEFT_OUT = {"reduce": {"batch"}, "bisect": {"mesa"}}
 # The commands that run no case, and take only what they use (the reason is written there).
-RUN_NO_CASE = {"env", "run", "compare", "merge", "export", "report", "history", "dashboard"}
+RUN_NO_CASE = {"env", "exec", "compare", "merge", "export", "report", "history", "dashboard"}
 
 
 def _command_parsers() -> dict[str, argparse.ArgumentParser]:
     import harness.__main__ as main
-    from harness.cli import explore, matrix
-    from harness.triage import mesa_bisect
-    parsers = {"explore": explore.explore_parser(), "reduce": explore.reduce_parser(),
-               "matrix": matrix.command_parser(), "bisect": mesa_bisect.command_parser()}
-    for name, module in main.COMMANDS.items():
-        if name not in RUN_NO_CASE:
-            parsers[name] = argparse.ArgumentParser()
-            __import__(f"harness.cli.{module}", fromlist=["add_arguments"]).add_arguments(parsers[name])
-    return parsers
+    return {name: main.command_parser(name) for name in main.COMMANDS if name not in RUN_NO_CASE | {"parallel"}}
 
 
 def test_every_command_that_runs_cases_takes_every_run_setting():
@@ -157,7 +150,7 @@ def test_every_command_that_runs_cases_takes_every_run_setting():
     fails: each command's parser has every setting's flag, but the few it leaves out with a reason."""
     import harness.__main__ as main
     parsers = _command_parsers()
-    assert set(parsers) | RUN_NO_CASE | {"parallel"} == set(main.COMMANDS) | set(main.OWN_PARSERS)
+    assert set(parsers) | RUN_NO_CASE | {"parallel"} == set(main.COMMANDS)
     missing = {}
     for name, parser in parsers.items():
         flags = {flag for action in parser._actions for flag in action.option_strings}

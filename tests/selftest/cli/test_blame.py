@@ -35,11 +35,21 @@ def test_the_fetched_layer_json_names_its_library_by_absolute_path(tmp_path):
     assert package["layer"]["library_path"] == "libVkLayer_khronos_validation.so"    # the input untouched
 
 
-def test_runs_below_one_is_one_line_and_exit_2():
+def test_repeats_below_one_is_one_line_and_exit_2():
+    proc = subprocess.run([sys.executable, "-m", "harness", "blame", "draw_params/DrawArrays/f5c4/glsl450/gs",
+                           "--repeats", "0"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == ["python -m harness blame: --repeats 0: give 1 or more"]
+
+
+def test_the_old_runs_flag_warns_and_still_means_repeats():
+    """--runs, blame's old name of --repeats, for one release: one warning line, the same value."""
     proc = subprocess.run([sys.executable, "-m", "harness", "blame", "draw_params/DrawArrays/f5c4/glsl450/gs",
                            "--runs", "0"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2
-    assert proc.stderr.strip().splitlines() == ["python -m harness blame: --runs 0: give 1 or more"]
+    assert proc.stderr.strip().splitlines() == [
+        "python -m harness blame: --runs is deprecated, renamed --repeats; the old name goes in the next release",
+        "python -m harness blame: --repeats 0: give 1 or more"]
 
 
 def test_a_row_fails_when_one_of_its_runs_does_and_says_how_many(monkeypatch):

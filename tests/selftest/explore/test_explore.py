@@ -14,7 +14,7 @@ from hypothesis import given, settings
 
 from harness.sources import catalog
 from harness.explore import findings, search
-from harness.cli import explore as cli
+from harness.__main__ import main as harness_main
 from harness.explore import coverage as compare
 from harness.sources.explored import id_codec as ids, kept, space
 from harness.explore.signature import finding_key, quantities, reduction_key, same_failure
@@ -163,7 +163,7 @@ def test_short_exploration_end_to_end(tmp_path, capsys):
     findings, and each finding's reduced id rebuilds."""
     argv = ["--seed", "1", "--budget", "6", "--target", "llvmpipe", "--results-dir", str(tmp_path),
             "--reduce-runs", "20"] + [a for f in space.FAMILIES for a in ("--family", f)] + pinned_args()
-    code = cli.explore_main(argv)
+    code = harness_main(["explore", *argv])
     assert code in (0, 1)
     for family in space.FAMILIES:
         report = json.loads((tmp_path / family / "findings.json").read_text())
@@ -174,7 +174,7 @@ def test_short_exploration_end_to_end(tmp_path, capsys):
             assert ids.find(finding["reduced_id"])
             assert (tmp_path / family / finding["folder"] / "case.json").is_file()
     capsys.readouterr()
-    assert cli.explore_main(["summary", str(tmp_path)]) == 0
+    assert harness_main(["explore", "summary", str(tmp_path)]) == 0
     table = capsys.readouterr().out
     assert all(f"| llvmpipe | {family} | " in table for family in space.FAMILIES)
 

@@ -84,11 +84,11 @@ def test_a_killed_exploration_keeps_its_cases_and_findings_and_resumes_to_the_sa
     assert {f["reduced_by"] for f in kept["findings"]} == {
         findings.PENDING if how is signal.SIGKILL else findings.INTERRUPTED}
     if how is signal.SIGTERM:
-        assert "--resume continues" in err
+        assert "--continue goes on" in err
     table = findings.summary([tmp_path / "tess" / "findings.json"])
     assert "| tess (unfinished) |" in table and table.count("**UNREDUCED**") == len(kept["findings"])
 
-    out, err = explore(tmp_path, "--resume").communicate(timeout=300)
+    out, err = explore(tmp_path, "--continue").communicate(timeout=300)
     resumed = report(tmp_path)
     assert resumed["complete"] and resumed["from_journal"] >= 20, out + err
     assert outcome_of(resumed) == outcome_of(uninterrupted)
@@ -98,10 +98,10 @@ def test_a_killed_exploration_keeps_its_cases_and_findings_and_resumes_to_the_sa
 
 
 def test_resume_refuses_another_command(tmp_path):
-    out, err = explore(tmp_path, "--resume").communicate(timeout=60)
+    out, err = explore(tmp_path, "--continue").communicate(timeout=60)
     assert "no exploration to resume" in err and len(err.strip().splitlines()) == 1
     (tmp_path / "command.json").write_text(json.dumps({"seed": 4}))
-    proc = explore(tmp_path, "--resume")
+    proc = explore(tmp_path, "--continue")
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 2 and "resume with the same command" in err, err
 

@@ -23,7 +23,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from harness.cli import dashboard as cli
+from harness.__main__ import main as harness_main
 from harness.history import dashboard, plots, queries, sources, stats
 from harness.history.ingest import ingest
 from harness.history.store import open_store
@@ -343,11 +343,11 @@ def test_cli_bad_store_is_one_line(tmp_path, capsys):
     garbage = tmp_path / "garbage.sqlite"
     garbage.write_text("not a database\n" * 100)
     for store in (tmp_path / "missing.sqlite", garbage):
-        assert cli.main(["--store", str(store), "--static", str(tmp_path / "out")]) == 2
+        assert harness_main(["dashboard", "--store", str(store), "--static", str(tmp_path / "out")]) == 2
         err = capsys.readouterr().err
         assert err.startswith("python -m harness dashboard: ") and len(err.strip().splitlines()) == 1, err
     with pytest.raises(SystemExit) as exited:
-        cli.main(["--store", str(garbage), "--days", "0"])
+        harness_main(["dashboard", "--store", str(garbage), "--days", "0"])
     assert exited.value.code == 2 and "positive number of days" in capsys.readouterr().err
 
 
@@ -368,7 +368,7 @@ def test_cli_serves_on_a_free_port(store, tmp_path):
 @pytest.fixture(scope="module")
 def site(store, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("site")
-    assert cli.main(["--store", store, "--static", str(out)]) == 0
+    assert harness_main(["dashboard", "--store", store, "--static", str(out)]) == 0
     return out
 
 
@@ -378,9 +378,9 @@ def test_static_site_links_resolve(site):
 
 
 def test_static_site_of_the_newest_runs_links_resolve(store, tmp_path):
-    """--runs 3: run and regressions pages of the three newest runs only (each against its lane's
+    """--last-runs 3: run and regressions pages of the three newest runs only (each against its lane's
     previous run, which has no page of its own), older runs' links to one page saying so."""
-    assert cli.main(["--store", store, "--static", str(tmp_path), "--runs", "3"]) == 0
+    assert harness_main(["dashboard", "--store", store, "--static", str(tmp_path), "--last-runs", "3"]) == 0
     assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == ["6.html", "7.html", "8.html", "older.html"]
     assert len(list((tmp_path / "regressions").iterdir())) == 3
     assert "older than the 3 newest runs" in (tmp_path / "runs" / "older.html").read_text()

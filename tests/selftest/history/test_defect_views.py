@@ -116,13 +116,13 @@ def test_the_kcidb_issues_come_from_the_records(stored):
 
 
 def test_history_flakes_groups_by_defect(stored, capsys):
-    from harness.cli import history as cli
-    assert cli.main(["flakes", "--all", "--store", stored]) == 0
+    from harness.__main__ import main as harness_main
+    assert harness_main(["history", "flakes", "--all", "--store", stored]) == 0
     out = capsys.readouterr().out
     grouped = out[out.index("by defect"):]
     assert grouped.index("untriaged") < grouped.index("zink-quads-primitive-id") < grouped.index("known failures")
     assert "first failed 2026-12-02" in grouped          # the quads case's first failing run
-    assert cli.main(["flakes", "--all", "--json", "--store", stored]) == 0
+    assert harness_main(["history", "flakes", "--all", "--json", "--store", stored]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert {(r["case"], r["defect"]) for r in rows} >= {(QUADS_ID[0], "zink-quads-primitive-id"), (UNTRIAGED[0], "untriaged")}
 

@@ -34,7 +34,7 @@ from sqlalchemy import String, Text, select, update
 
 from browser import chromium, serving
 from harness.base import config, provenance
-from harness.cli import dashboard as dashboard_cli
+from harness.__main__ import main as harness_main
 from harness.history import schema, sources, store
 from harness.model.outcome import Judged, Outcome, Record
 from harness.model.status import Status
@@ -109,14 +109,14 @@ def hostile(tmp_path_factory) -> SimpleNamespace:
     folders = [hostile_run(root / "results", run) for run in (1, 2)]
     url = f"sqlite:///{root / 'history.sqlite'}"
     for command in (["ingest", *map(str, folders)],
-                    ["culprit", f"tess/0/{plant('record.id', 1)}", "--mesa",
+                    ["culprit", f"tess/0/{plant('record.id', 1)}", "--mesa-version",
                      plant("run.mesa", 1), "--component", "zink", "--reason", plant("culprit.reason", 1)]):
         done = harness("history", "--store", url, *command)
         assert done.returncode == 0, done.stderr
     with store.open_store(url).begin() as connection:        # as a store from before the ingest refused it
         connection.execute(update(schema.runs).where(schema.runs.c.id == 1).values(url=plant("run.url", 1)))
     site, pages = root / "site", root / "report"
-    assert dashboard_cli.main(["--store", url, "--static", str(site)]) == 0
+    assert harness_main(["dashboard", "--store", url, "--static", str(site)]) == 0
     assert report.main([*map(str, folders), "-o", str(pages)]) == 0
     return SimpleNamespace(root=root, folders=folders, url=url, site=site, report=pages)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from harness.cli import history as cli
+from harness.__main__ import main as harness_main
 from harness.history import ingest, kcidb, schema, sources, store
 from harness.model.status import Status
 from harness.triage import blame
@@ -30,7 +30,7 @@ def stored(url: str, folders: list[Path]) -> list[int]:
 
 def history(capsys, *args: str) -> tuple[int, str, str]:
     """`python -m harness history ARGS` in this process: exit status, stdout, stderr."""
-    code = cli.main(list(args))
+    code = harness_main(["history", *args])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -103,12 +103,12 @@ def test_a_culprit_is_an_issue_and_its_failures_incidents(database_url, tmp_path
     new = run(tmp_path / "new", [record("tess/a", Status.FAIL), record("tess/a", Status.FAIL, target="zink"),
                                  record("tess/b", Status.FAIL, known=True), record("tess/c")], "2026-11-20T06:00:00")
     old_id, new_id = stored(database_url, [old, new])
-    code, out, err = history(capsys, "culprit", "tess/a", "--mesa", MESA, "--component", "gallium draw module",
+    code, out, err = history(capsys, "culprit", "tess/a", "--mesa-version", MESA, "--component", "gallium draw module",
                              "--reason", "llvmpipe and lavapipe fail alike", "--store", database_url)
     assert code == 0, err
     assert out.splitlines() == [f"tess/a[llvmpipe] on Mesa {MESA}: gallium draw module",
                                 f"tess/a[zink] on Mesa {MESA}: gallium draw module"]
-    code, out, err = history(capsys, "culprit", "tess/b[llvmpipe]", "--mesa", MESA, "--component", "harness layer",
+    code, out, err = history(capsys, "culprit", "tess/b[llvmpipe]", "--mesa-version", MESA, "--component", "harness layer",
                              "--json", "--store", database_url)
     assert code == 0 and json.loads(out)["recorded"][0]["component"] == "harness layer"
     data = export(capsys, database_url, str(old_id), str(new_id))
@@ -129,7 +129,7 @@ def test_a_culprit_is_an_issue_and_its_failures_incidents(database_url, tmp_path
     assert linked[("tess/a", "zink")]["comment"] == "llvmpipe and lavapipe fail alike"
     assert all(i["issue_version"] == issues[i["issue_id"]]["version"] and i["present"] for i in data["incidents"])
     # recorded again: the newer verdict replaces the older
-    assert history(capsys, "culprit", "tess/a[zink]", "--mesa", MESA, "--component", "zink", "--store",
+    assert history(capsys, "culprit", "tess/a[zink]", "--mesa-version", MESA, "--component", "zink", "--store",
                    database_url)[0] == 0
     data = export(capsys, database_url, str(new_id))
     issue_of = {i["test_id"]: i["issue_id"] for i in data["incidents"]}
@@ -201,9 +201,9 @@ def test_bad_input_is_one_line_and_stores_nothing(tmp_path, capsys):
            ("export", "--format", "kcidb"),
            ("export", "--format", "kcidb", "1", "--days", "3"),
            ("export", "--format", "kcidb", "--since", "2027-01-01"),
-           ("culprit", "tess/a", "--mesa", MESA, "--component", "the moon"),
-           ("culprit", "tess/a", "--mesa", "99.0", "--component", "zink"),
-           ("culprit", "tess/nope", "--mesa", MESA, "--component", "zink"),
+           ("culprit", "tess/a", "--mesa-version", MESA, "--component", "the moon"),
+           ("culprit", "tess/a", "--mesa-version", "99.0", "--component", "zink"),
+           ("culprit", "tess/nope", "--mesa-version", MESA, "--component", "zink"),
            ("culprit", "tess/a", "--component", "zink"),
            ("culprit", "--from-blame", str(tmp_path / "run" / "results.json")),
            ("culprit", "--from-blame", str(tmp_path / "missing.json"))]

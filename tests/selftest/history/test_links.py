@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import func, select, update
 
 from browser import chromium, serving
-from harness.cli import dashboard as cli
+from harness.__main__ import main as harness_main
 from harness.history import ingest, schema, sources, store, weblinks
 from harness.results.files import ResultsError
 from make import series
@@ -79,7 +79,7 @@ def test_no_script_link_in_chromium(hostile_store, tmp_path):
     from selenium.webdriver.common.by import By
     server = serving(hostile_store)
     site = tmp_path / "site"
-    assert cli.main(["--store", hostile_store, "--static", str(site)]) == 0
+    assert harness_main(["dashboard", "--store", hostile_store, "--static", str(site)]) == 0
     browser = chromium(tmp_path / "profile")
     try:
         pages = [server.url] + [f"{server.url}runs/{n}.html" for n in range(1, len(HOSTILE) + 2)]

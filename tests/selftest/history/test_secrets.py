@@ -19,8 +19,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import make_url
 
-from harness.__main__ import main as harness_main
-from harness.cli import history as history_cli
+from harness.__main__ import command_parser, main as harness_main
 from harness.history import store
 from make import MESA, series
 
@@ -73,10 +72,10 @@ def commands(work: Path) -> dict[str, list[str]]:
         "case": ["history", "case", "tess/b[llvmpipe]"],
         "flakes": ["history", "flakes", "--all"],
         "diff": ["history", "diff", "1", "2"],
-        "lines": ["history", "lines", "--mesa", MESA, "--baseline-out", str(work / "baseline.txt"),
+        "lines": ["history", "lines", "--mesa-version", MESA, "--baseline-out", str(work / "baseline.txt"),
                   "--flakes-out", str(work / "flakes.txt")],
         "export": ["history", "export", "--format", "kcidb", "--days", "36500", "-o", str(work / "kcidb.json")],
-        "culprit": ["history", "culprit", "tess/b[llvmpipe]", "--mesa", MESA, "--component", "zink",
+        "culprit": ["history", "culprit", "tess/b[llvmpipe]", "--mesa-version", MESA, "--component", "zink",
                     "--reason", "the selftest says so"],
         "bisect": ["history", "bisect", "tess/b[llvmpipe]", "--tree", str(work / "mesa"), "--dry-run"],
         "prune": ["history", "prune", "--keep-runs", "1000"],
@@ -86,7 +85,7 @@ def commands(work: Path) -> dict[str, list[str]]:
 
 def every_command() -> set[str]:
     """The history's subcommands as its parser has them, and the dashboard."""
-    parser = history_cli.parser()
+    parser = command_parser("history")
     (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     return set(sub.choices) | {"dashboard"}
 

@@ -249,8 +249,8 @@ def test_host_tools_started_from_a_child_of_the_fetched_mesa_still_run():
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[0] == "glibc 2.43"                       # the child: the closure's
     assert proc.stdout.splitlines()[1].startswith("Glslang Version")         # its children: the host's
-    # and so does a program started by `harness run`, the way shader_runner would be
-    proc = subprocess.run([sys.executable, "-m", "harness", "run", "zink", "--mesa", str(FETCHED), "--",
+    # and so does a program started by `harness exec`, the way shader_runner would be
+    proc = subprocess.run([sys.executable, "-m", "harness", "exec", "zink", "--mesa", str(FETCHED), "--",
                            "sh", "-c", "glslangValidator --version"], cwd=ROOT, capture_output=True,
                           text=True, timeout=60, env=CLEAN_ENV)
     assert proc.returncode == 0 and proc.stdout.startswith("Glslang Version"), proc.stderr

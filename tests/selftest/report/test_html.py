@@ -17,6 +17,7 @@ from PIL import Image
 
 from conftest import generated
 from results.test_release_matrix import ALWAYS_BAD, ALWAYS_GOOD, FIXED, REGRESSED, RELEASES, write_runs
+from harness.__main__ import main as harness_main
 from harness.report import html as report
 from harness.report import images
 from harness.model.observation import Observation
@@ -288,7 +289,7 @@ def test_known_failures_apart_from_new_ones(tmp_path):
 
 def test_main(tmp_path, capsys):
     write_results(tmp_path / "res", "llvmpipe", [entry(PASS_BOTH, "llvmpipe", "pass", 0.1)])
-    assert report.main([str(tmp_path / "res"), "-o", str(tmp_path / "out")]) == 0
+    assert harness_main(["report", str(tmp_path / "res"), "-o", str(tmp_path / "out")]) == 0
     assert capsys.readouterr().out.strip() == str(tmp_path / "out" / "index.html")
     assert (tmp_path / "out" / "index.html").is_file()
 
@@ -304,7 +305,7 @@ def test_main_bad_input(tmp_path, capsys, content, says):
     if content is not None:
         folder.mkdir()
         (folder / "results.json").write_text(content)
-    assert report.main([str(folder), "-o", str(tmp_path / "out")]) == 2
+    assert harness_main(["report", str(folder), "-o", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and says in err
 

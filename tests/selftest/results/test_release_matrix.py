@@ -13,6 +13,7 @@ from junitparser import Failure, JUnitXml, Properties, Skipped
 
 from harness.base import debversion
 from harness.results import release_matrix as matrix
+from harness.__main__ import main as harness_main
 from harness.cli import matrix as matrix_cli
 from harness.model.outcome import Outcome, Record
 from harness.model.status import Status
@@ -105,7 +106,7 @@ def test_transition_text():
 def test_matrix_of_recorded_runs(tmp_path, capsys):
     folders = write_runs(tmp_path)
     out = tmp_path / "out"
-    assert matrix_cli.main(["--from-results", *map(str, folders), "-o", str(out)]) == 0
+    assert harness_main(["matrix", "--from-results", *map(str, folders), "-o", str(out)]) == 0
     text = capsys.readouterr().out
     assert [line.split(". ", 1)[1] for line in text.splitlines()[1:6]] == RELEASES
     assert "regression: last good 25.0.7-2+deb13u1 (pass), first bad 26.1.6-1~bpo13+1 (fail)" in text
@@ -150,7 +151,7 @@ def test_a_run_naming_no_mesa_is_one_line(tmp_path, capsys):
     folder.mkdir()
     (folder / "results.json").write_text(json.dumps({"results": [
         {"id": ALWAYS_GOOD, "target": "llvmpipe", "status": "pass", "duration": 0.1}]}))
-    assert matrix_cli.main(["--from-results", str(folder), "-o", str(tmp_path / "out")]) == 2
+    assert harness_main(["matrix", "--from-results", str(folder), "-o", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "records no Mesa version" in err
 
@@ -163,7 +164,7 @@ def test_a_run_naming_no_mesa_is_one_line(tmp_path, capsys):
     (["--from-results", "no/such/dir"], "no such results file"),
 ])
 def test_usage_errors_are_one_line(tmp_path, capsys, argv, says):
-    assert matrix_cli.main(argv + ["-o", str(tmp_path / "out")]) == 2
+    assert harness_main(["matrix"] + argv + ["-o", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and says in err
 
@@ -194,7 +195,7 @@ def test_the_system_mesa_through_the_command(tmp_path, capsys):
     """A real run: --case by id (every target) and by id[target] (that one only)."""
     ran = "tess/no-tcs/quads/equal/pv4/o2_3_4_5-i6_7"
     one = "draw_params/DrawArrays/f0c4/glsl450/vs"
-    assert matrix_cli.main(["--mesa", "system", "--case", ran, "--case", f"{one}[llvmpipe]",
+    assert harness_main(["matrix", "--mesa", "system", "--case", ran, "--case", f"{one}[llvmpipe]",
                             "--target", "llvmpipe", "--target", "zink", "-o", str(tmp_path)]) == 0
     data = json.loads((tmp_path / "matrix.json").read_text())
     [release] = data["versions"]

@@ -1,5 +1,5 @@
 """`harness export --format c`: the standalone C reproducer (harness/run/export_c.py), compiled with
-the system's cc against EGL alone and run as a target's child is started (`harness run`), on
+the system's cc against EGL alone and run as a target's child is started (`harness exec`), on
 bookworm's 22.3.6 llvmpipe (the fetched one, else the system's: Debian 12's is the same release).
 It fails on the kept first-count-zero case there (triage/mesa-22.3.6/multidraw-first-count-zero),
 and passes a multi-draw with a zero count that is not first (the same code path, right)."""
@@ -30,7 +30,7 @@ def _run_exported(case_id: str, tmp_path) -> subprocess.CompletedProcess:
     source = exported.stdout.strip()
     subprocess.run(["cc", "-Wall", "-Werror", source, "-lEGL", "-o", str(tmp_path / "repro")], check=True)
     mesa = pinned_args()
-    return subprocess.run([sys.executable, "-m", "harness", "run", "llvmpipe", *mesa, "--", str(tmp_path / "repro")],
+    return subprocess.run([sys.executable, "-m", "harness", "exec", "llvmpipe", *mesa, "--", str(tmp_path / "repro")],
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
 
 

@@ -95,7 +95,7 @@ def _build_and_run(source: Path, tmp_path: Path) -> subprocess.CompletedProcess:
                     str(source), "-o", str(binary), f"-Wl,-rpath,{PIGLIT / 'lib'}", str(PIGLIT / "lib/libpiglitutil_gl.so"),
                     str(PIGLIT / "lib/libpiglitutil.so"), "-lGL", "-lEGL", "-lwaffle-1", "-lm"], check=True)
     env = {**os.environ, "PIGLIT_PLATFORM": "surfaceless_egl"}
-    return subprocess.run([sys.executable, "-m", "harness", "run", "llvmpipe", *pinned_args(), "--", str(binary),
+    return subprocess.run([sys.executable, "-m", "harness", "exec", "llvmpipe", *pinned_args(), "--", str(binary),
                            "-auto", "-fbo"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
 
 

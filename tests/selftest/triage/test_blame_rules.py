@@ -170,4 +170,4 @@ def test_zink_passing_over_lavapipe_and_failing_over_another_driver_is_undecided
     verdict = judge(table)
     assert verdict.component == "undecided"
     assert verdict.reason.endswith("zink over another Vulkan driver fails and zink over lavapipe passes: that "
-                                   "driver, or a path zink takes over it only; an intermittent failure needs more --runs")
+                                   "driver, or a path zink takes over it only; an intermittent failure needs more --repeats")

@@ -11,7 +11,7 @@ for f in "$@"; do
     for t in ${TARGETS:-llvmpipe zink}; do
       if [ "$m" = system ]; then ma=(); else ma=(--mesa "$m"); fi
       out=$(cd "$root" && PIGLIT_PLATFORM=surfaceless_egl PYTHONPATH="$root" timeout 60 nice -n 10 \
-            .venv/bin/python -m harness run "${ma[@]}" "$t" -- "$runner" "$f" -auto -fbo 2>&1)
+            .venv/bin/python -m harness exec "${ma[@]}" "$t" -- "$runner" "$f" -auto -fbo 2>&1)
       res=$(echo "$out" | grep -o '"result": "[a-z]*"' | cut -d'"' -f4)
       obs=$(echo "$out" | grep Observed | head -1 | sed 's/ *Observed: //')
       [ -n "$res" ] || res="?: $(echo "$out" | tail -2 | tr '\n' ' ' | cut -c1-150)"

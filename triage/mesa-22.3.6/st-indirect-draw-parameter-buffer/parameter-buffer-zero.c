@@ -3,7 +3,7 @@
  * glDrawArraysIndirect, then draws nothing on Mesa (llvmpipe, zink) and all 34 points on NVIDIA GL.
  * REPRO_EGL_DEVICE=N opens the N-th EGL device instead of surfaceless (zink on a machine with no
  * DRM node). Build: cc -g parameter-buffer-zero.c -lEGL -o parameter-buffer-zero;
- * run: python -m harness run TARGET [--mesa M] -- ./parameter-buffer-zero */
+ * run: python -m harness exec TARGET [--mesa M] -- ./parameter-buffer-zero */
 /* draw_params/explore/v1-k0as11.ak1as36.0.az.0.f.36z.k1as31.n.aa17.2.6.0.1zz.0.f.0z.k1as21.n.aa0.1.9.0.0zz.0.f.0zz.s15.f.460z
  * draw parameters through glMultiDrawElementsIndirectCount then glDrawArraysIndirect then glDrawRangeElements, GLSL 460, vs chain (explored; as the family names it: draw_params/sequence/explored/glsl460/vs)
  * Written by `python -m harness export --format c`: the expected values are the harness's.

@@ -30,6 +30,6 @@ files=$(path "$second")
 export PIGLIT_PLATFORM=surfaceless_egl
 export PYTHONPATH="${PYTHONPATH:-$(pwd)}"
 if [ "$mesa" = system ]; then
-    exec .venv/bin/python -m harness run "$target" -- $sr $files -auto -fbo
+    exec .venv/bin/python -m harness exec "$target" -- $sr $files -auto -fbo
 fi
-exec .venv/bin/python -m harness run "$target" --mesa "$mesa" -- $sr $files -auto -fbo
+exec .venv/bin/python -m harness exec "$target" --mesa "$mesa" -- $sr $files -auto -fbo

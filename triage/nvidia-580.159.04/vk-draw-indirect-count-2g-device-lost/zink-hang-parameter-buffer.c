@@ -2,7 +2,7 @@
  * its glMultiDrawElementsIndirectCount call removed; the buffer bound to GL_PARAMETER_BUFFER
  * ({0xDEADBEEF, 0}) stays bound, and the plain glDrawArraysIndirect of step 1 hangs zink over
  * NVIDIA (vkCmdDrawIndirectCount with count 0xDEADBEEF, maxDrawCount 1). Build as
- * parameter-buffer-zero.c; run: REPRO_EGL_DEVICE=0 python -m harness run zink-system --mesa M -- ./zink-hang */
+ * parameter-buffer-zero.c; run: REPRO_EGL_DEVICE=0 python -m harness exec zink-system --mesa M -- ./zink-hang */
 /* draw_params/explore/v1-k0as11.ak1as36.0.az.0.f.36z.k1as31.n.aa17.2.6.0.1zz.0.f.0z.k1as21.n.aa0.1.9.0.0zz.0.f.0zz.s15.f.460z
  * draw parameters through glMultiDrawElementsIndirectCount then glDrawArraysIndirect then glDrawRangeElements, GLSL 460, vs chain (explored; as the family names it: draw_params/sequence/explored/glsl460/vs)
  * Written by `python -m harness export --format c`: the expected values are the harness's.

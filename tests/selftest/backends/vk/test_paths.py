@@ -186,7 +186,7 @@ def test_each_patch_size_path_runs_on_lavapipe(path):
     records the size before each draw). On the system's Mesa, as test_translate.py's validation
     tests: the distribution's layer does not load into a fetched Mesa of another release."""
     on_the_systems_mesa({"lavapipe": list(PATCH_SIZES)})
-    proc = subprocess.run([sys.executable, "-m", "harness", "run", "lavapipe", "--", sys.executable, "-c", _RUN,
+    proc = subprocess.run([sys.executable, "-m", "harness", "exec", "lavapipe", "--", sys.executable, "-c", _RUN,
                            path, *PATCH_SIZES], cwd=ROOT, capture_output=True, text=True, timeout=300,
                           env=SYSTEM_ONLY_ENV)
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -266,7 +266,7 @@ def test_the_dynamic_vertex_input_path_is_what_lavapipe_fetches_by(path, swap, e
     declares VK_DYNAMIC_STATE_VERTEX_INPUT_EXT without the command recorded. System Mesa only, as
     test_each_patch_size_path_runs_on_lavapipe."""
     on_the_systems_mesa({"lavapipe": [ATTRIBUTES_CASE]})
-    proc = subprocess.run([sys.executable, "-m", "harness", "run", "lavapipe", "--", sys.executable, "-c",
+    proc = subprocess.run([sys.executable, "-m", "harness", "exec", "lavapipe", "--", sys.executable, "-c",
                            _RUN_VERTEX_INPUT, path, swap or "-", ATTRIBUTES_CASE], cwd=ROOT, capture_output=True,
                           text=True, timeout=300, env=SYSTEM_ONLY_ENV)
     assert proc.returncode == 0, proc.stderr[-2000:]

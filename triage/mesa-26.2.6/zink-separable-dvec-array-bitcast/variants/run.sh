@@ -7,7 +7,7 @@ dir=$(dirname "$0")
 for f in "$dir"/*.shader_test; do
     line=$(basename "$f" .shader_test)
     for m in "$@"; do
-        out=$(PIGLIT_PLATFORM=surfaceless_egl ${PYTHON:-.venv/bin/python} -m harness run zink --mesa "$m" -- \
+        out=$(PIGLIT_PLATFORM=surfaceless_egl ${PYTHON:-.venv/bin/python} -m harness exec zink --mesa "$m" -- \
               /usr/lib/x86_64-linux-gnu/piglit/bin/shader_runner "$f" -auto -fbo 2>&1)
         rc=$?
         case "$out" in *'"result": "pass"'*) r=pass;; *'"result": "fail"'*) r=fail;; *) r=other;; esac
