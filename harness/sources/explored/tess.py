@@ -226,8 +226,8 @@ class TessSpace:
             seq = _module("sequences")
             if not params["steps"] or _seq_valid(params) != params:
                 raise ValueError("a sequence that draws or deletes a deleted program, or leaves one unused")
-            programs = [("no-tcs", seq.SEQ_OFFSETS[p[1]]) if p[0] == "no-tcs" else
-                        ("tcs", p[1], _pair(p[2])) if p[0] == "tcs" else ("plain",) for p in params["programs"]]
+            programs = [seq.NoTcs(seq.SEQ_OFFSETS[p[1]]) if p[0] == "no-tcs" else
+                        seq.WithTcs(p[1], _pair(p[2])) if p[0] == "tcs" else seq.Plain() for p in params["programs"]]
             steps = [seq.SeqStep(program, size, _pair(levels) if levels else None, tuple(gone))
                      for program, size, levels, gone in params["steps"]]
             return seq.seq_case(params["domain"], params["spacing"], "explored", programs, steps)
