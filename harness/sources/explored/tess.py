@@ -168,7 +168,7 @@ class TessSpace:
     family = FAMILY
     # The words an id may hold, by index (ids.py): frozen; append new ones at the end, never
     # reorder or remove (an explored id names words by their index). test_explore checks coverage.
-    VOCAB = (
+    VOCAB: tuple[str, ...] = (
         "kind", "tcs", "domain", "spacing", "point_mode", "winding", "levels", "size", "out", "plan", "barrier",
         "gs", "set", "carried", "form", "steps", "", "ccw", "cw", "coords", "control", "types", "steps", "seq",
         "facing", "triangles", "quads", "isolines", "equal_spacing", "fractional_even_spacing",
@@ -181,13 +181,15 @@ class TessSpace:
         "frontsecondarycolor", "texcoord1", "texcoord4", "texcoord7", "fogfragcoord",
         "frontcolor+texcoord2+fogfragcoord+vec4",
     )
-    FLOATS = FLOATS
-    SHAPES = (("domain", "kind", "levels", "point_mode", "spacing", "tcs", "winding"),
-              ("barrier", "domain", "gs", "kind", "levels", "out", "plan", "point_mode", "size", "spacing", "tcs"),
-              ("carried", "domain", "form", "kind", "set", "size"),
-              ("domain", "kind", "point_mode", "spacing", "steps"),
-              ("domain", "kind", "programs", "spacing", "steps"),
-              ("domain", "kind", "levels", "primitive_id", "spacing", "tcs", "winding"))
+    FLOATS: tuple[float, ...] = FLOATS
+    SHAPES: tuple[tuple[str, ...], ...] = (
+        ("domain", "kind", "levels", "point_mode", "spacing", "tcs", "winding"),
+        ("barrier", "domain", "gs", "kind", "levels", "out", "plan", "point_mode", "size", "spacing", "tcs"),
+        ("carried", "domain", "form", "kind", "set", "size"),
+        ("domain", "kind", "point_mode", "spacing", "steps"),
+        ("domain", "kind", "programs", "spacing", "steps"),
+        ("domain", "kind", "levels", "primitive_id", "spacing", "tcs", "winding"),
+    )
 
     def draw(self, d: Draws) -> Params:
         return DESCRIBE_KIND[d.pick(KINDS)](d)
