@@ -240,7 +240,7 @@ class _Parser:
             if self.at(";"):
                 self.i += 1
                 continue
-            start = self.peek().start
+            start = self.t[self.i].start
             if self.at("precision"):
                 end = self.s.statement_end(self.i)
                 self.s.declarations.append(Declaration("precision", None, (), self.s.source(self.i + 2, end), (),
@@ -251,8 +251,7 @@ class _Parser:
 
     def qualifiers(self) -> tuple[Layout | None, tuple[str, ...]]:
         layout, quals = None, []
-        while self.peek() is not None:
-            token = self.peek()
+        while (token := self.peek()) is not None:
             if token.is_("layout"):
                 layout = self.layout()
             elif token.kind == "ident" and token.text in QUALIFIERS:
@@ -323,7 +322,7 @@ class _Parser:
         self.expect("{")
         found = []
         while not self.at("}"):
-            start = self.peek().start
+            start = self.t[self.i].start            # the braces balance (Shader.close): a token is here
             layout, quals = self.qualifiers()
             type_ = self.ident().text
             type_dims = self.dims()
@@ -344,10 +343,10 @@ class _Parser:
             return
         if token.is_("struct"):
             self.i += 1
-            name = self.ident().text if not self.at("{") else ""      # anonymous: struct { } s;
+            struct_name = self.ident().text if not self.at("{") else ""      # anonymous: struct { } s;
             members = self.members()
             decls = self.declarators() if not self.at(";") else (self.expect(";"), ())[1]
-            self.add("struct", layout, quals, name, (), decls, members, start)
+            self.add("struct", layout, quals, struct_name, (), decls, members, start)
             return
         name = self.ident()
         after = self.peek()
@@ -366,7 +365,8 @@ class _Parser:
             return
         self.add("variable", layout, quals, name.text, type_dims, self.declarators(), (), start)
 
-    def add(self, kind, layout, quals, type_, type_dims, decls, members, start) -> None:
+    def add(self, kind: str, layout: Layout | None, quals: tuple[str, ...], type_: str, type_dims: tuple[str, ...],
+            decls: tuple[Declarator, ...], members: tuple[Declaration, ...], start: int) -> None:
         self.s.declarations.append(Declaration(kind, layout, quals, type_, type_dims, tuple(decls), members,
                                                (start, self.t[self.i - 1].end)))
 
@@ -374,8 +374,8 @@ class _Parser:
         name = self.ident().text
         self.i = self.s.close(self.i) + 1                       # parameters
         if self.at(";"):
-            self.s.functions.append(Function(return_type, name, (start, self.peek().end), None, ()))
-            self.i += 1
+            end = self.expect(";").end
+            self.s.functions.append(Function(return_type, name, (start, end), None, ()))
             return
         if not self.at("{"):
             raise ParseError(f"expected the body of {name}()")

@@ -6,6 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import jinja2
+from jinja2.environment import TemplateModule
 
 
 # The templates are part of the checkout: they do not change under a running harness, so each
@@ -32,7 +33,7 @@ def _template(path: str) -> jinja2.Template:
 _PLAIN = (str, bool, int, type(None))
 
 
-def render(path: Path | str, **params) -> str:
+def render(path: Path | str, **params: object) -> str:
     """The template at `path`, filled with `params`. A template's text is a function of its
     parameters alone, so where every parameter is a plain str, bool, int or None the text is
     remembered: a family renders the same few stages for many cases (a tess TES of a domain,
@@ -48,7 +49,7 @@ def _rendered(path: str, params: tuple[tuple[str, type, object], ...]) -> str:
     return _template(path).render(**{name: value for name, _, value in params})
 
 
-def macros(path: Path | str):
+def macros(path: Path | str) -> TemplateModule:
     """The macros of a template file, callable from Python: a formula kept there as GLSL renders
     into the shader and into the text the oracle evaluates (harness/oracle/glsl_expr.py)."""
     return _template(str(path)).module

@@ -33,11 +33,14 @@ class Token(NamedTuple):
 
 def tokenize(source: str) -> list[Token]:
     """Every token of the source, trivia (comments, spaces) included; they cover the text exactly."""
-    out, at = [], 0
+    out: list[Token] = []
+    at = 0
     for m in _TOKEN.finditer(source):
         if m.start() != at:                       # only an unterminated comment matches nothing
             break
-        out.append(Token(m.lastgroup, m.group(), at, m.end()))
+        kind = m.lastgroup
+        assert kind is not None                   # every alternative of _TOKEN is a named group
+        out.append(Token(kind, m.group(), at, m.end()))
         at = m.end()
     if at < len(source):
         out.append(Token("comment", source[at:], at, len(source)))

@@ -40,7 +40,7 @@ def generate() -> list[Case]:
               + heavy(many_cases()) + heavy(large_patch_cases()) + heavy(sweep_cases()) + seq_cases()
               + dynamic_level_cases() + heavy(dynamic_input_cases()))
     # Level sets that differ only in levels a domain does not read give the same case: keep one.
-    unique = {}
+    unique: dict[str, Case] = {}
     for case in cases:
         unique.setdefault(case.id, case)
     return list(unique.values())

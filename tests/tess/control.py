@@ -8,20 +8,22 @@ from functools import lru_cache
 
 from harness.model.case import (Capture, Case, Draw, DrawEntry, DrawState, Expectation, Readback, RecordGroup,
                           Requirements, ValueSet)
+from harness.oracle.tessellator import Domain, Spacing
 
-from .common import (DOMAINS, FAMILY, LEVELS, SPACINGS, SPEC_MAX_LEVEL, glsl_float, needs_max_level, per_patch,
-                     shader, spacing_token, vertices_per_primitive, xfb_primitive)
-from .values import formula
+from .common import (DOMAINS, FAMILY, LEVELS, SPACINGS, SPEC_MAX_LEVEL, Levels, Values, as_inner, as_outer,
+                     glsl_float, needs_max_level, per_patch, shader, spacing_token, vertices_per_primitive,
+                     xfb_primitive)
+from .values import formula, vector
 
-CONTROL_LEVELS = ((2.0, 3.0, 2.0, 3.0), (2.0, 3.0))
+CONTROL_LEVELS: Levels = ((2.0, 3.0, 2.0, 3.0), (2.0, 3.0))
 KEY = "instance * 100000 + first vertex of the patch"
 
 
 @lru_cache(maxsize=None)            # pure; each vertex's is asked for by many cases
 def control_attr(vertex: int, instance: int) -> tuple[float, float, float, float]:
     """v_out.attr of control.vert, from values.glsl's control_attr."""
-    attr = formula("control_attr", "v", "instance")(v=float(vertex), instance=instance)
-    return tuple(float(x) for x in attr)
+    x, y, z, w = vector(formula("control_attr", "v", "instance")(v=float(vertex), instance=instance))
+    return float(x), float(y), float(z), float(w)
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,7 @@ GS_CAPTURES = CONTROL_CAPTURES + (Capture("x_gs_primitive", "int", "gl_Primitive
 GS_INPUT = {"triangles": "triangles", "quads": "triangles", "isolines": "lines"}
 
 
-def control_values(patch: Patch, size: int, out_vertices: int | None, barrier: bool) -> tuple:
+def control_values(patch: Patch, size: int, out_vertices: int | None, barrier: bool) -> Values:
     """Expected TES captures of one patch (out_vertices None: no TCS)."""
     v = patch.vertices
     if out_vertices is None:
@@ -106,7 +108,7 @@ def control_values(patch: Patch, size: int, out_vertices: int | None, barrier: b
     m = out_vertices
     weighted_inputs = sum((i + 1) * x for i, x in enumerate(v))
 
-    def attr(j):
+    def attr(j: int) -> tuple[float, ...]:
         a = control_attr(v[j % size], patch.instance)
         return tuple(c + 1024.0 * j for c in a)
 
@@ -124,9 +126,9 @@ def control_values(patch: Patch, size: int, out_vertices: int | None, barrier: b
             (CONTROL_TCS_CAPTURES[5].quantity, tuple(sum(n[c] for n in neighbours) for c in range(4))))
 
 
-def control_case(tcs: bool, domain: str, spacing: str, size: int, out_vertices: int | None,
+def control_case(tcs: bool, domain: Domain, spacing: Spacing, size: int, out_vertices: int | None,
                  plan: DrawPlan, *, barrier: bool = False, gs: bool = False, point_mode: bool = False,
-                 levels=CONTROL_LEVELS, path: tuple[str, ...] = ()) -> Case:
+                 levels: Levels = CONTROL_LEVELS, path: tuple[str, ...] = ()) -> Case:
     id_ = "/".join(("tess", "tcs" if tcs else "no-tcs", domain, spacing_token(spacing)) + path)
     outer, inner = levels
     shaders = [("vs", shader("control.vert"))]
@@ -143,7 +145,8 @@ def control_case(tcs: bool, domain: str, spacing: str, size: int, out_vertices: 
     each = per_patch(domain, spacing, point_mode, outer, inner)
     generated = each * len(patches)
     multi = len(plan.entries) > 1
-    groups, sets = [], []
+    groups: list[RecordGroup] = []
+    sets: list[ValueSet] = []
     for patch in patches:
         label = patch.label(multi) + (f", vertices {patch.vertices[0]}..{patch.vertices[-1]}")
         values = control_values(patch, size, out_vertices if tcs else None, barrier)
@@ -161,6 +164,7 @@ def control_case(tcs: bool, domain: str, spacing: str, size: int, out_vertices: 
                                  label + ", GS", key=KEY, key_value=patch.key, each=1,
                                  alternatives=(per_patch_id,)))
         groups.append(RecordGroup(KEY, patch.key, label + (", GS" if gs else ", TES"), values))
+    captured: tuple[Capture, ...]
     if gs:
         captured, primitive, per = GS_CAPTURES, "POINTS", 1
     else:
@@ -169,8 +173,8 @@ def control_case(tcs: bool, domain: str, spacing: str, size: int, out_vertices: 
     expect = Expectation(0, counts=(
         ("primitives_generated", generated), ("xfb_primitives_written", generated),
         ("xfb_vertices", generated * per)), groups=tuple(groups), value_sets=tuple(sets))
-    state = DrawState(patch_vertices=size, default_outer=None if tcs else tuple(map(float, outer)),
-                      default_inner=None if tcs else tuple(map(float, inner)))
+    state = DrawState(patch_vertices=size, default_outer=None if tcs else as_outer(outer),
+                      default_inner=None if tcs else as_inner(inner))
     draw = Draw(plan.command, "PATCHES", plan.entries, state=state, label=f"draw 0 ({plan.label()})")
     vertices = max((max(p.vertices) for p in patches), default=0) + 1
     limits = [("GL_MAX_PATCH_VERTICES", ">=", max(size, out_vertices or 0))]
@@ -198,7 +202,9 @@ BARRIER_SIZES = ((3, 3), (4, 2), (1, 5), (2, 7), (16, 32), (32, 32), (32, 3))
 
 def control_cases() -> list[Case]:
     cases = []
-    arrays = lambda size: draw_plans(size)[0]           # noqa: E731
+
+    def arrays(size: int) -> DrawPlan:
+        return draw_plans(size)[0]
     for domain in DOMAINS:
         # Output patch size against input patch size: every pair.
         for n in IN_SIZES:

@@ -8,11 +8,11 @@ import math
 
 from harness.model.case import (Capture, Case, Draw, DrawEntry, DrawState, Expectation, Readback, RecordGroup,
                           Requirements, TessCoordCheck, ValueSet)
-from harness.oracle.tessellator import tess_coords, used_levels
+from harness.oracle.tessellator import Domain, Spacing, tess_coords, used_levels
 
-from .common import (DOMAINS, FAMILY, PATCHES_PER_DRAW, SPACINGS, SPEC_MAX_LEVEL, WINDINGS, glsl_float,
-                     level_token, needs_max_level, per_patch, shader, spacing_token, vertices_per_primitive,
-                     xfb_primitive)
+from .common import (DOMAINS, FAMILY, PATCHES_PER_DRAW, SPACINGS, SPEC_MAX_LEVEL, WINDINGS, Levels, as_inner, as_outer,
+                     glsl_float, level_token, needs_max_level, per_patch, shader, spacing_token,
+                     vertices_per_primitive, xfb_primitive)
 
 NAN, INF = math.nan, math.inf
 # Drivers tessellate in fixed point: Mesa's tessellator (the D3D11 reference design) steps by
@@ -22,7 +22,7 @@ COORD_TOLERANCE = 2e-3
 
 # Level sets for the coordinate cases: (outer[4], inner[2]). Each domain reads its own share,
 # and sets that differ only in unread levels give one case.
-LEVEL_GRID = (
+LEVEL_GRID: tuple[Levels, ...] = (
     ((1, 1, 1, 1), (1, 1)),                  # a single triangle or quad
     ((2, 3, 4, 5), (6, 7)),
     ((2.5, 1.25, 3.75, 4.5), (3.5, 2.25)),   # fractional: rounding per spacing
@@ -60,7 +60,7 @@ COORD_CAPTURES = (
 )
 
 
-def coords_tese(domain, spacing, winding, point_mode) -> str:
+def coords_tese(domain: Domain, spacing: Spacing, winding: str, point_mode: bool) -> str:
     return shader("coords.tese", domain=domain, spacing=spacing, winding=winding,
                   point_mode=point_mode)
 
@@ -69,14 +69,14 @@ def coords_vs(offset: int = 0) -> str:
     return shader("coords.vert", offset=offset)
 
 
-def coords_tcs(out_vertices: int, levels, all_invocations: bool = False) -> str:
+def coords_tcs(out_vertices: int, levels: Levels, all_invocations: bool = False) -> str:
     outer, inner = levels
     return shader("coords.tesc", out_vertices=out_vertices, all_invocations=all_invocations,
                   outer=[glsl_float(v) for v in outer], inner=[glsl_float(v) for v in inner])
 
 
-def tess_expectation(index: int, domain: str, spacing: str, point_mode: bool, winding: str,
-                     levels, patches: list[tuple[int, int, int]], tcs: bool,
+def tess_expectation(index: int, domain: Domain, spacing: Spacing, point_mode: bool, winding: str,
+                     levels: Levels, patches: list[tuple[int, int, int]], tcs: bool,
                      patch_label: str = "patch") -> Expectation:
     """What a coords-TES draw must give: counts from the oracle; per patch (gl_PrimitiveID,
     first vertex, patch size the TES sees) the levels as written and, with equal spacing, the
@@ -85,7 +85,8 @@ def tess_expectation(index: int, domain: str, spacing: str, point_mode: bool, wi
     n_outer, n_inner = used_levels(domain)
     each = per_patch(domain, spacing, point_mode, outer, inner)
     generated = each * len(patches)
-    groups, sets = [], []
+    groups: list[RecordGroup] = []
+    sets: list[ValueSet] = []
     coords = tess_coords(domain, spacing, outer, inner, SPEC_MAX_LEVEL) if spacing == "equal_spacing" else ()
     offset = 1000 if tcs else 0
     for primitive, first, size in patches:
@@ -112,7 +113,7 @@ def tess_expectation(index: int, domain: str, spacing: str, point_mode: bool, wi
                                   key="gl_PrimitiveID"))
 
 
-def coords_case(tcs: bool, domain: str, spacing: str, point_mode: bool, winding: str, levels) -> Case:
+def coords_case(tcs: bool, domain: Domain, spacing: Spacing, point_mode: bool, winding: str, levels: Levels) -> Case:
     """Two patches of 3 vertices, tessellated with the levels of `levels`: default levels
     without a TCS, written by a TCS with one."""
     n_outer, n_inner = used_levels(domain)
@@ -127,8 +128,8 @@ def coords_case(tcs: bool, domain: str, spacing: str, point_mode: bool, winding:
         shaders.append(("tcs", coords_tcs(size, levels)))
     shaders.append(("tes", coords_tese(domain, spacing, winding, point_mode)))
     state = DrawState(patch_vertices=size,
-                      default_outer=None if tcs else tuple(map(float, outer)),
-                      default_inner=None if tcs else tuple(map(float, inner)))
+                      default_outer=None if tcs else as_outer(outer),
+                      default_inner=None if tcs else as_inner(inner))
     count = PATCHES_PER_DRAW * size
     draw = Draw("DrawArrays", "PATCHES", (DrawEntry(count, first=first),), state=state,
                 label=f"draw 0 (glDrawArrays(GL_PATCHES, {first}, {count}))")

@@ -7,13 +7,14 @@ patch size GL set). Ids: tess/no-tcs/<domain>/<spacing>[/points][/separable]/<pv
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 from harness.model.case import (Attribute, Capture, Case, Draw, DrawEntry, DrawState, Expectation, Readback,
                           RecordGroup, Requirements)
-from harness.oracle.tessellator import primitives_generated, used_levels
+from harness.oracle.tessellator import Domain, Spacing, primitives_generated, used_levels
 
 from .common import (DOMAINS, FAMILY, INITIAL, INITIAL_PATCH_VERTICES, LEVELS, PATCHES_PER_DRAW, SHORT_SPACING,
-                     SPACINGS, SPEC_MAX_LEVEL, XFB_PRIMITIVE, level_token, shader)
+                     SPACINGS, SPEC_MAX_LEVEL, XFB_PRIMITIVE, Levels, as_inner, as_outer, level_token, shader)
 
 CAPTURES = (
     Capture("x_primitive_id", "int", "gl_PrimitiveID"),
@@ -31,7 +32,7 @@ CAPTURES = (
 class Step:
     """One draw: the patch size and default levels it sets (None: leaves them as they are)."""
     patch_vertices: int | None
-    levels: tuple | None
+    levels: Levels | None
 
 
 def attribute(vertex: int) -> tuple[float, float, float, float]:
@@ -39,7 +40,7 @@ def attribute(vertex: int) -> tuple[float, float, float, float]:
     return (vertex + 0.5, 2 * vertex + 0.25, 1000.0 - vertex, vertex * 0.125)
 
 
-def step_token(domain: str, step: Step) -> str:
+def step_token(domain: Domain, step: Step) -> str:
     if step.patch_vertices is None and step.levels is None:
         return "initial"
     parts = []
@@ -50,7 +51,7 @@ def step_token(domain: str, step: Step) -> str:
     return "/".join(parts)
 
 
-def make_case(domain: str, spacing: str, point_mode: bool, steps: tuple[Step, ...], separable: bool = False,
+def make_case(domain: Domain, spacing: Spacing, point_mode: bool, steps: tuple[Step, ...], separable: bool = False,
               located: bool = False) -> Case:
     """`separable`: the VS and the TES as separable programs; `located`: their VertexData block at an
     explicit location (GLSL 4.40), which Mesa's linker lays out alike on both sides
@@ -72,8 +73,8 @@ def make_case(domain: str, spacing: str, point_mode: bool, steps: tuple[Step, ..
         outer, inner = levels
         count = PATCHES_PER_DRAW * patch_vertices
         state = DrawState(patch_vertices=step.patch_vertices,
-                          default_outer=tuple(map(float, outer)) if step.levels else None,
-                          default_inner=tuple(map(float, inner)) if step.levels else None)
+                          default_outer=as_outer(outer) if step.levels else None,
+                          default_inner=as_inner(inner) if step.levels else None)
         label = f"draw {index} (glDrawArrays(GL_PATCHES, {first}, {count}))"
         draws.append(Draw("DrawArrays", "PATCHES", (DrawEntry(count, first=first),), state=state, label=label))
         per_patch = primitives_generated(domain, spacing, point_mode, outer, inner, SPEC_MAX_LEVEL)
@@ -111,7 +112,8 @@ def make_case(domain: str, spacing: str, point_mode: bool, steps: tuple[Step, ..
     )
 
 
-def _patch_group(patch: int, first_vertex: int, size: int, outer, inner) -> RecordGroup:
+def _patch_group(patch: int, first_vertex: int, size: int, outer: Sequence[float],
+                 inner: Sequence[float]) -> RecordGroup:
     vertices = range(first_vertex, first_vertex + size)
     attrs = [attribute(v) for v in vertices]
     return RecordGroup(
@@ -131,7 +133,9 @@ def _patch_group(patch: int, first_vertex: int, size: int, outer, inner) -> Reco
 def default_level_cases() -> list[Case]:
     """The first cases of the family (ids pinned by baselines and self-tests)."""
     cases = []
-    one = lambda pv, name: (Step(pv, LEVELS[name]),)          # noqa: E731
+
+    def one(pv: int, name: str) -> tuple[Step, ...]:
+        return (Step(pv, LEVELS[name]),)
     # Every domain x spacing x level set, with the patch size the TES sees most often.
     for domain in DOMAINS:
         for spacing in SPACINGS:
@@ -172,7 +176,7 @@ def default_level_cases() -> list[Case]:
                       (Step(4, LEVELS["integer"]), Step(16, LEVELS["fractional"]))):
             cases.append(make_case(domain, "equal_spacing", False, steps, separable=True, located=True))
     # Level sets that differ only in levels a domain does not read give the same case: keep one.
-    unique = {}
+    unique: dict[str, Case] = {}
     for case in cases:
         unique.setdefault(case.id, case)
     return list(unique.values())

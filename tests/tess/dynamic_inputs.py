@@ -12,14 +12,16 @@ vertices (GL 4.6, 11.2.3.3: "gl_PatchVerticesIn ... the number of vertices in th
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Sequence
 from math import gcd
 
 from harness.model.case import Capture, Case
+from harness.oracle.tessellator import Domain
 
-from .common import DOMAINS, glsl_float, shader
+from .common import DOMAINS, Values, glsl_float, shader
 from .control import CONTROL_LEVELS
 from .patch_outputs import _patch_case
-from .values import formula
+from .values import formula, scalar
 
 TYPES = {"float": 1, "vec2": 2, "vec3": 3, "vec4": 4}
 # (per-vertex elements, per-patch elements): a few; and GL's minimum limits filled (31 vec4
@@ -36,15 +38,15 @@ def step(n: int) -> int:
 
 @lru_cache(maxsize=None)
 def vertex_value(patch: int, vertex: int, k: int, c: int) -> float:
-    return formula("indexed_vertex_value", "patch", "vertex", "k", "c")(patch=patch, vertex=vertex, k=k, c=c)
+    return scalar(formula("indexed_vertex_value", "patch", "vertex", "k", "c")(patch=patch, vertex=vertex, k=k, c=c))
 
 
 @lru_cache(maxsize=None)
 def patch_value(patch: int, j: int, c: int) -> float:
-    return formula("indexed_patch_value", "patch", "j", "c")(patch=patch, j=j, c=c)
+    return scalar(formula("indexed_patch_value", "patch", "j", "c")(patch=patch, j=j, c=c))
 
 
-def expected_values(patch: int, width: int, per_vertex: int, per_patch: int, captures) -> tuple:
+def expected_values(patch: int, width: int, per_vertex: int, per_patch: int, captures: Sequence[Capture]) -> Values:
     """What every TES invocation of patch `patch` captures (inputs_dyn.tese's sums, widened to vec4)."""
     n, turn = OUT_VERTICES, patch
 
@@ -67,7 +69,7 @@ def expected_values(patch: int, width: int, per_vertex: int, per_patch: int, cap
     return tuple((c.quantity, tuple(v)) for c, v in zip(captures, (pick, patch_pick, total, patch_total)))
 
 
-def inputs_case(domain: str, type_: str, per_vertex: int, per_patch: int) -> Case:
+def inputs_case(domain: Domain, type_: str, per_vertex: int, per_patch: int) -> Case:
     width = TYPES[type_]
     id_ = f"tess/tcs/{domain}/equal/inputs-dyn/{type_}x{per_vertex}-patch{per_patch}"
     n = "gl_PatchVerticesIn"

@@ -15,9 +15,9 @@ none is read back, so the ordering hazards of 11.2.1.2.4 do not arise."""
 from __future__ import annotations
 
 from harness.model.case import Case, Draw, DrawEntry, DrawState, Expectation, Readback, Requirements
-from harness.oracle.tessellator import used_levels
+from harness.oracle.tessellator import Domain, used_levels
 
-from .common import DOMAINS, FAMILY, glsl_float, shader, xfb_primitive
+from .common import DOMAINS, FAMILY, Levels, glsl_float, shader, xfb_primitive
 from .coords import COORD_CAPTURES, coords_tese, coords_vs, tess_expectation
 
 # Distinct levels, so a level written at the wrong index changes the tessellation.
@@ -28,7 +28,7 @@ PATCHES, FIRST = 4, 0      # four patches: every turn of the outer levels; from 
                            # gl_PrimitiveID of 25.0.7 (tcs-primitive-id-first) is right
 
 
-def turned(patch: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
+def turned(patch: int) -> Levels:
     """The levels patch `patch` is tessellated with: OUTER[i] lands at (i + patch) % 4, INNER[i]
     at (i + patch) % 2."""
     outer, inner = [0.0] * 4, [0.0] * 2
@@ -36,7 +36,7 @@ def turned(patch: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
         outer[(i + patch) % 4] = v
     for i, v in enumerate(INNER):
         inner[(i + patch) % 2] = v
-    return tuple(outer), tuple(inner)
+    return (outer[0], outer[1], outer[2], outer[3]), (inner[0], inner[1])
 
 
 def merged(parts: list[Expectation]) -> Expectation:
@@ -46,7 +46,7 @@ def merged(parts: list[Expectation]) -> Expectation:
                        value_sets=tuple(s for p in parts for s in p.value_sets), tess_coord=parts[0].tess_coord)
 
 
-def levels_case(domain: str, how: str) -> Case:
+def levels_case(domain: Domain, how: str) -> Case:
     id_ = f"tess/tcs/{domain}/equal/levels-dyn/{how}"
     winding = "" if domain == "isolines" else "ccw"
     tcs = shader("levels_dyn.tesc", how=how, out_vertices=SIZE,

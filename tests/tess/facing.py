@@ -3,14 +3,16 @@ Ids: tess/<tcs|no-tcs>/<domain>/<spacing>/<winding>/<front-facing|fs-primitive-i
 from __future__ import annotations
 
 from harness.model.case import Case, Draw, DrawEntry, DrawState, Expectation, ExpectedPixel, Readback, Requirements
+from harness.oracle.tessellator import Domain, Spacing
 
-from .common import FAMILY, LEVELS, SPACINGS, WINDINGS, level_token, per_patch, shader, spacing_token
+from .common import (FAMILY, LEVELS, SPACINGS, WINDINGS, Levels, as_inner, as_outer, level_token, per_patch, shader,
+                     spacing_token)
 from .coords import coords_tcs, coords_vs
 
 FACING_SIZE = (8, 4)
 
 
-def facing_case(tcs: bool, domain: str, spacing: str, winding: str, levels, primitive_id: bool = False) -> Case:
+def facing_case(tcs: bool, domain: Domain, spacing: Spacing, winding: str, levels: Levels, primitive_id: bool = False) -> Case:
     """Patches side by side filling the viewport, drawn without a GS. Front-facing cases check
     gl_FrontFacing at every pixel; primitive-id cases check the FS gl_PrimitiveID, with one
     triangle per patch so that the two readings of the spec agree (the GL spec counts the
@@ -44,8 +46,8 @@ def facing_case(tcs: bool, domain: str, spacing: str, winding: str, levels, prim
             else:
                 pixels.append(ExpectedPixel(base, f"{where}: gl_FrontFacing (1 front, -1 back)", front))
     count = patches * size
-    state = DrawState(patch_vertices=size, default_outer=None if tcs else tuple(map(float, outer)),
-                      default_inner=None if tcs else tuple(map(float, inner)))
+    state = DrawState(patch_vertices=size, default_outer=None if tcs else as_outer(outer),
+                      default_inner=None if tcs else as_inner(inner))
     draw = Draw("DrawArrays", "PATCHES", (DrawEntry(count, first=first),), state=state,
                 label=f"draw 0 (glDrawArrays(GL_PATCHES, {first}, {count}))")
     each = per_patch(domain, spacing, False, outer, inner)

@@ -5,18 +5,19 @@ from __future__ import annotations
 import numpy as np
 
 from harness.model.case import Capture, Case, Draw, DrawEntry, DrawState, Expectation, Readback, RecordGroup, Requirements
+from harness.oracle.tessellator import Domain
 
-from .common import DOMAINS, FAMILY, XFB_PRIMITIVE, per_patch, shader, vertices_per_primitive
-from .values import formula
+from .common import DOMAINS, FAMILY, XFB_PRIMITIVE, Value, per_patch, shader, vertices_per_primitive
+from .values import formula, vector
 from .vertex_types import TYPE_BASE_CAPTURES, TYPE_LEVELS
 
 
 def _large_input(vertex: int, k: int) -> np.ndarray:
     """Output k of large.vert for a vertex (its four components), from values.glsl's large_input."""
-    return formula("large_input", "vertex", "k", "c")(vertex=vertex, k=k, c=np.arange(4))
+    return vector(formula("large_input", "vertex", "k", "c")(vertex=vertex, k=k, c=np.arange(4)))
 
 
-def large_patch_case(domain: str, size: int, count: int) -> Case:
+def large_patch_case(domain: Domain, size: int, count: int) -> Case:
     id_ = f"tess/no-tcs/{domain}/equal/large-in/pv{size}-{count}xvec4"
     vs = shader("large.vert", count=count)
     tes = shader("large.tese", domain=domain, count=count)
@@ -30,9 +31,9 @@ def large_patch_case(domain: str, size: int, count: int) -> Case:
     groups = []
     for patch in range(2):
         vertices = range(first + patch * size, first + (patch + 1) * size)
-        values = [("gl_PatchVerticesIn", size)]
+        values: list[tuple[str, Value]] = [("gl_PatchVerticesIn", size)]
         for n in range((count + 1) // 2):
-            row = []
+            row: list[float] = []
             for k in (2 * n, 2 * n + 1):
                 if k >= count:
                     row += [0.0, 0.0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from harness.model.case import Case, Draw, DrawEntry, DrawState, Readback, Requirements
+from harness.oracle.tessellator import Domain
 
 from .common import DOMAINS, FAMILY, XFB_PRIMITIVE, per_patch, vertices_per_primitive
 from .coords import COORD_CAPTURES, coords_tcs, coords_tese, coords_vs, tess_expectation
@@ -14,7 +15,7 @@ MANY_LEVELS = ((1.0, 1.0, 1.0, 1.0), (1.0, 1.0))
 MANY_CAPTURED = 64                   # primitives the transform-feedback buffer holds
 
 
-def many_case(tcs: bool, domain: str, size: int) -> Case:
+def many_case(tcs: bool, domain: Domain, size: int) -> Case:
     id_ = f"tess/{'tcs' if tcs else 'no-tcs'}/{domain}/equal/patches{MANY_PATCHES}/pv{size}"
     levels = MANY_LEVELS
     outer, inner = levels

@@ -5,20 +5,22 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from functools import lru_cache
+from typing import Callable, Sequence
 
 from harness.model.case import Capture, Case, Draw, DrawEntry, DrawState, Expectation, Readback, RecordGroup, Requirements
+from harness.oracle.tessellator import Domain
 
-from .common import DOMAINS, FAMILY, XFB_PRIMITIVE, glsl_float, per_patch, shader, vertices_per_primitive
+from .common import DOMAINS, FAMILY, XFB_PRIMITIVE, Value, Values, glsl_float, per_patch, shader, vertices_per_primitive
 from .control import CONTROL_LEVELS
 from .coords import coords_vs
-from .values import DOUBLE_FRACTION, STRUCT_S, Carried, component_value, formula, scalars_of, user
+from .values import DOUBLE_FRACTION, STRUCT_S, Carried, component_value, formula, scalar, scalars_of, user
 
 PATCH_TYPES = ("float", "vec2", "vec3", "vec4", "int", "ivec2", "ivec4", "uint", "uvec3", "mat2", "mat3",
                "mat4", "mat2x3", "double", "dvec3", "dmat2")
 PATCH_WRITERS = ("first", "last")
 
 
-def _patch_type_case(domain: str, carried: Carried, token: str, writer: str, out_vertices: int) -> Case:
+def _patch_type_case(domain: Domain, carried: Carried, token: str, writer: str, out_vertices: int) -> Case:
     """One per-patch output, written by the first or the last TCS invocation; its value depends
     on gl_PrimitiveID, so patches tell theirs apart."""
     id_ = f"tess/tcs/{domain}/equal/patch-out/{token}/{writer}-of-{out_vertices}"
@@ -45,8 +47,8 @@ def _patch_type_case(domain: str, carried: Carried, token: str, writer: str, out
                  outer=[glsl_float(x) for x in outer], inner_levels=[glsl_float(x) for x in inner_levels])
     tes = shader("patch_out.tese", **params, domain=domain, captures=captures, singles=singles, doubles=doubles)
 
-    def expected(patch):
-        values = []
+    def expected(patch: int) -> Values:
+        values: list[tuple[str, Value]] = []
         for quantity, parts in layout:
             if parts[0][0] == "double":
                 exact = Fraction(component_value("double", patch, parts[0][1]))
@@ -60,8 +62,9 @@ def _patch_type_case(domain: str, carried: Carried, token: str, writer: str, out
                        f"patch out {decl}, written by the {writer} of {out_vertices} TCS invocations")
 
 
-def _patch_case(id_, domain, out_vertices, tcs, tes, captures, expected, version, description,
-                limits=(), first: int = 1) -> Case:
+def _patch_case(id_: str, domain: Domain, out_vertices: int, tcs: str, tes: str, captures: Sequence[Capture],
+                expected: Callable[[int], Values], version: int, description: str,
+                limits: Sequence[tuple[str, str, int]] = (), first: int = 1) -> Case:
     size, patches = 3, 3
     count = size * patches
     outer, inner = CONTROL_LEVELS
@@ -88,14 +91,14 @@ def _patch_case(id_, domain, out_vertices, tcs, tes, captures, expected, version
 
 @lru_cache(maxsize=None)            # pure; each value is asked for many times
 def _large_value(patch: int, vertex: int, k: int, c: int) -> float:
-    return formula("large_vertex_value", "patch", "vertex", "k", "c")(patch=patch, vertex=vertex, k=k, c=c)
+    return scalar(formula("large_vertex_value", "patch", "vertex", "k", "c")(patch=patch, vertex=vertex, k=k, c=c))
 
 
 def _large_patch_value(patch: int, j: int, c: int) -> float:
-    return formula("large_patch_value", "patch", "j", "c")(patch=patch, j=j, c=c)
+    return scalar(formula("large_patch_value", "patch", "j", "c")(patch=patch, j=j, c=c))
 
 
-def _large_case(domain: str, out_vertices: int, per_vertex: int, per_patch_: int) -> Case:
+def _large_case(domain: Domain, out_vertices: int, per_vertex: int, per_patch_: int) -> Case:
     """Each invocation writes its vertex's `per_vertex` vec4s (dynamic index) before barrier(),
     then reads its neighbour's and writes their weighted sum; invocations share the writes of a
     per-patch vec4 array. The TES reduces all of it along every index."""
@@ -110,7 +113,7 @@ def _large_case(domain: str, out_vertices: int, per_vertex: int, per_patch_: int
     tcs = shader("large_out.tesc", **sizes, outer=[glsl_float(x) for x in outer], inner=[glsl_float(x) for x in inner])
     tes = shader("large_out.tese", **sizes, domain=domain)
 
-    def expected(patch):
+    def expected(patch: int) -> Values:
         a = [0.0] * 4
         b, bw = [0.0] * 4, [0.0] * 4
         for i in range(m):

@@ -6,48 +6,83 @@ import dataclasses
 from dataclasses import dataclass
 
 from harness.model.case import Case, Draw, DrawEntry, DrawState, Expectation, Readback, RecordGroup, Requirements
+from harness.oracle.tessellator import Domain, Spacing
 
-from .common import (DOMAINS, FAMILY, INITIAL, INITIAL_PATCH_VERTICES, LEVELS, SPACINGS, XFB_PRIMITIVE, shader,
-                     spacing_token, vertices_per_primitive)
+from .common import (DOMAINS, FAMILY, INITIAL, INITIAL_PATCH_VERTICES, LEVELS, SPACINGS, XFB_PRIMITIVE, Levels,
+                     as_inner, as_outer, shader, spacing_token, vertices_per_primitive)
 from .coords import COORD_CAPTURES, coords_tcs, coords_tese, coords_vs, tess_expectation
 
 SEQ_OFFSETS = (0, 10000, 20000)          # coords.vert offsets of the programs that share a TES
+
+
+# A sequence's programs. Every tessellating one links the one TES source (one shader object, shared).
+@dataclass(frozen=True)
+class NoTcs:
+    """VS (coords.vert, its vertex ids shifted by `offset`) and TES: the levels are the defaults."""
+    offset: int = 0
+
+    def spec(self) -> tuple[str, int]:
+        return ("no-tcs", self.offset)
+
+
+@dataclass(frozen=True)
+class WithTcs:
+    """VS, a TCS writing `levels` into output patches of `out_vertices`, and TES."""
+    out_vertices: int
+    levels: Levels
+
+    def spec(self) -> tuple[str, int, Levels]:
+        return ("tcs", self.out_vertices, self.levels)
+
+
+@dataclass(frozen=True)
+class Plain:
+    """A VS alone: no tessellation."""
+
+    def spec(self) -> tuple[str]:
+        return ("plain",)
+
+
+# spec(): the program as the case descriptions name it, e.g. ("tcs", 4, levels).
+Program = NoTcs | WithTcs | Plain
 
 
 @dataclass(frozen=True)
 class SeqStep:
     program: int                         # index into the case's programs
     size: int | None = None              # GL_PATCH_VERTICES set before the draw
-    levels: tuple | None = None          # default levels set before the draw
+    levels: Levels | None = None         # default levels set before the draw
     delete: tuple[int, ...] = ()         # programs deleted before the draw
 
 
-def seq_case(domain: str, spacing: str, token: str, programs: list[tuple[str, ...]],
-             steps: list[SeqStep]) -> Case:
-    """`programs`: each a tuple of ("no-tcs", offset) / ("tcs", out_vertices, levels) / ("plain",).
-    Every tessellating program links the one TES source (one shader object, shared)."""
+Shaders = tuple[tuple[str, str], ...]     # (stage, GLSL source): a Case's program
+
+
+def _shaders(program: Program, tes: str) -> Shaders:
+    if isinstance(program, NoTcs):
+        return (("vs", coords_vs(program.offset)), ("tes", tes))
+    if isinstance(program, WithTcs):
+        return (("vs", coords_vs(0)), ("tcs", coords_tcs(program.out_vertices, program.levels)), ("tes", tes))
+    return (("vs", shader("plain.vert")),)
+
+
+def seq_case(domain: Domain, spacing: Spacing, token: str, programs: list[Program], steps: list[SeqStep]) -> Case:
     id_ = f"tess/seq/{domain}/{spacing_token(spacing)}/{token}"
     tes = coords_tese(domain, spacing, "ccw" if domain != "isolines" else "", False)
-    built = []
-    for spec in programs:
-        if spec[0] == "no-tcs":
-            built.append((("vs", coords_vs(spec[1])), ("tes", tes)))
-        elif spec[0] == "tcs":
-            built.append((("vs", coords_vs(0)), ("tcs", coords_tcs(spec[1], spec[2])), ("tes", tes)))
-        else:
-            built.append((("vs", shader("plain.vert")),))
-    draws, expects = [], []
+    built = [_shaders(program, tes) for program in programs]
+    draws: list[Draw] = []
+    expects: list[Expectation] = []
     size, levels, first = INITIAL_PATCH_VERTICES, INITIAL, 1
     plain_mode = XFB_PRIMITIVE[domain]
     for index, step in enumerate(steps):
         size = step.size or size
         levels = step.levels or levels
-        spec = programs[step.program]
+        program = programs[step.program]
         state = DrawState(patch_vertices=step.size,
-                          default_outer=tuple(map(float, step.levels[0])) if step.levels else None,
-                          default_inner=tuple(map(float, step.levels[1])) if step.levels else None)
+                          default_outer=as_outer(step.levels[0]) if step.levels else None,
+                          default_inner=as_inner(step.levels[1]) if step.levels else None)
         deleted = f", after glDeleteProgram of program(s) {', '.join(map(str, step.delete))}" if step.delete else ""
-        if spec[0] == "plain":
+        if isinstance(program, Plain):
             per = vertices_per_primitive(domain, False)
             count = 2 * per
             label = f"draw {index} (program {step.program}: glDrawArrays(GL_{plain_mode}, {first}, {count}), " \
@@ -66,20 +101,21 @@ def seq_case(domain: str, spacing: str, token: str, programs: list[tuple[str, ..
             label = f"draw {index} (program {step.program}: glDrawArrays(GL_PATCHES, {first}, {count}){deleted})"
             draws.append(Draw("DrawArrays", "PATCHES", (DrawEntry(count, first=first),), state=state,
                               label=label, program=step.program, delete_programs=step.delete))
-            tcs = spec[0] == "tcs"
-            seen = spec[1] if tcs else size                  # the patch the TES sees
-            offset = 0 if tcs else spec[1]
+            if isinstance(program, WithTcs):                 # seen: the patch the TES sees
+                tcs, seen, offset, tes_levels = True, program.out_vertices, 0, program.levels
+            else:
+                tcs, seen, offset, tes_levels = False, size, program.offset, levels
             patches = [(p, first + p * size + offset, size) for p in range(2)]
             exp = tess_expectation(index, domain, spacing, False, "ccw" if domain != "isolines" else "",
-                                   spec[2] if tcs else levels, patches, tcs)
+                                   tes_levels, patches, tcs)
             if tcs and seen != size:                         # the TCS's output patch, built from the input
-                groups = []
+                rebuilt: list[RecordGroup] = []
                 for group, (_, v0, _) in zip(exp.groups, patches):
                     vertices = [v0 + (i % size) for i in range(seen)]
                     values = tuple((q, (seen, sum(vertices) + 1000 * seen, vertices[0] + 1000))
                                    if q == COORD_CAPTURES[4].quantity else (q, v) for q, v in group.values)
-                    groups.append(dataclasses.replace(group, values=values))
-                exp = dataclasses.replace(exp, groups=tuple(groups))
+                    rebuilt.append(dataclasses.replace(group, values=values))
+                exp = dataclasses.replace(exp, groups=tuple(rebuilt))
             expects.append(exp)
         first += count + 1
     most = max(e.counts[2][1] for e in expects)
@@ -90,7 +126,7 @@ def seq_case(domain: str, spacing: str, token: str, programs: list[tuple[str, ..
         vertices=first, attributes=(), steps=tuple(draws),
         readback=Readback(COORD_CAPTURES, XFB_PRIMITIVE[domain], max_records=most + 64),
         expect=tuple(expects),
-        description=f"draw sequence {token}: programs {programs}, {domain}, {spacing}",
+        description=f"draw sequence {token}: programs {[p.spec() for p in programs]}, {domain}, {spacing}",
         params=(("domain", domain), ("spacing", spacing), ("programs", len(programs))),
     )
 
@@ -100,9 +136,10 @@ def seq_cases() -> list[Case]:
     a, b, c = LEVELS["integer"], LEVELS["fractional"], LEVELS["inner_one"]
     for domain in DOMAINS:
         for spacing in SPACINGS:
-            def add(token, programs, steps, domain=domain, spacing=spacing):
+            def add(token: str, programs: list[Program], steps: list[SeqStep], domain: Domain = domain,
+                    spacing: Spacing = spacing) -> None:
                 cases.append(seq_case(domain, spacing, token, programs, steps))
-            no_tcs, with_tcs, plain = ("no-tcs", 0), ("tcs", 4, b), ("plain",)
+            no_tcs, with_tcs, plain = NoTcs(0), WithTcs(4, b), Plain()
             # TCS-less, then a real TCS with the same TES, then TCS-less again (state unchanged,
             # then changed): the injected TCS must neither replace nor outlive the real one.
             add("no-tcs-tcs-no-tcs", [no_tcs, with_tcs], [SeqStep(0, 3, a), SeqStep(1), SeqStep(0)])
@@ -115,7 +152,7 @@ def seq_cases() -> list[Case]:
             add("plain-no-tcs", [plain, no_tcs], [SeqStep(0), SeqStep(1, 4, c)])
             add("tcs-plain-no-tcs", [with_tcs, plain, no_tcs], [SeqStep(0, 3), SeqStep(1), SeqStep(2, None, a)])
             # One TES in three TCS-less programs; draw each, delete one, draw the others again.
-            shared = [("no-tcs", SEQ_OFFSETS[0]), ("no-tcs", SEQ_OFFSETS[1]), ("no-tcs", SEQ_OFFSETS[2])]
+            shared: list[Program] = [NoTcs(SEQ_OFFSETS[0]), NoTcs(SEQ_OFFSETS[1]), NoTcs(SEQ_OFFSETS[2])]
             draw_all = [SeqStep(0, 3, a), SeqStep(1, None, b), SeqStep(2, 5, c)]
             for gone in range(3):
                 rest = [p for p in range(3) if p != gone]

@@ -3,14 +3,20 @@ before each draw. Ids: tess/no-tcs/<domain>/<spacing>/<repeat24|pv1-to-32|pv32-t
 from __future__ import annotations
 
 import math
+from typing import Sequence
 
 from harness.model.case import Case, Draw, DrawEntry, DrawState, Readback, Requirements
+from harness.oracle.tessellator import Domain, Spacing
 
 from .common import (DOMAINS, FAMILY, INITIAL, INITIAL_PATCH_VERTICES, LEVELS, SPACINGS, SPEC_MAX_LEVEL,
-                     needs_max_level, spacing_token)
+                     Levels, as_inner, as_outer, needs_max_level, spacing_token)
 from .coords import COORD_CAPTURES, LEVEL_GRID, coords_tese, coords_vs, tess_expectation
 
-def sweep_case(domain: str, spacing: str, token: str, steps: list[tuple[int | None, tuple | None]]) -> Case:
+# A draw's patch size and levels (None: leaves them as they are).
+SweepStep = tuple[int | None, Levels | None]
+
+
+def sweep_case(domain: Domain, spacing: Spacing, token: str, steps: Sequence[SweepStep]) -> Case:
     """Draws of one TCS-less program; each step sets a patch size and/or levels (None: leaves them)."""
     id_ = f"tess/no-tcs/{domain}/{spacing_token(spacing)}/{token}"
     shaders = (("vs", coords_vs()), ("tes", coords_tese(domain, spacing, "", True)))
@@ -21,8 +27,8 @@ def sweep_case(domain: str, spacing: str, token: str, steps: list[tuple[int | No
         levels = new_levels or levels
         count = 2 * size
         state = DrawState(patch_vertices=new_size,
-                          default_outer=tuple(map(float, levels[0])) if new_levels else None,
-                          default_inner=tuple(map(float, levels[1])) if new_levels else None)
+                          default_outer=as_outer(levels[0]) if new_levels else None,
+                          default_inner=as_inner(levels[1]) if new_levels else None)
         draws.append(Draw("DrawArrays", "PATCHES", (DrawEntry(count, first=first),), state=state,
                           label=f"draw {index} (glDrawArrays(GL_PATCHES, {first}, {count}))"))
         patches = [(p, first + p * size, size) for p in range(2)]

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Callable
+
+import numpy as np
 
 from harness.glsl.templates import macros
 from harness.oracle.glsl_expr import compile_expression
@@ -16,15 +19,29 @@ DOUBLE_FRACTION = 2.0 ** -32             # the low bits of a double component (v
 
 
 @lru_cache(maxsize=None)
-def formula(macro: str, *args: str):
+def formula(macro: str, *args: str) -> Callable[..., object]:
     """A values.glsl macro as a Python function of the names it was given."""
     return compile_expression(str(getattr(VALUES, macro)(*args)))
+
+
+def scalar(value: object) -> float:
+    """A formula's value where its names are numbers: a Python int or float (GLSL's scalars)."""
+    if not isinstance(value, (int, float)):
+        raise TypeError(f"a scalar formula gave {value!r}")
+    return value
+
+
+def vector(value: object) -> np.ndarray:
+    """A formula's value where it builds a vector, or a name is an array: a numpy array."""
+    if not isinstance(value, np.ndarray):
+        raise TypeError(f"a vector formula gave {value!r}")
+    return value
 
 
 @lru_cache(maxsize=None)            # pure, and asked for the same few thousand values again and again
 def component_value(kind: str, base: int, k: int) -> float:
     """values.glsl's component(kind, base, k), evaluated."""
-    return formula("component", kind, "base", "k")(base=base, k=k)
+    return scalar(formula("component", kind, "base", "k")(base=base, k=k))
 
 
 SCALAR_KIND = {"float": "float", "int": "int", "uint": "uint", "double": "double"}
@@ -73,5 +90,5 @@ class Carried:
         return any(kind in ("int", "uint") for _, kind in scalars_of(self.type)) and not self.builtin
 
 
-def user(name, type_, length=0, dynamic=False) -> Carried:
+def user(name: str, type_: str, length: int = 0, dynamic: bool = False) -> Carried:
     return Carried(name, type_, length, dynamic)

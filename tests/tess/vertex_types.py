@@ -9,13 +9,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 import numpy as np
 
 from harness.model.case import (Capture, Case, Draw, DrawEntry, DrawState, Expectation, Readback, RecordGroup,
                           Requirements)
+from harness.oracle.tessellator import Domain
 
-from .common import DOMAINS, FAMILY, PATCHES_PER_DRAW, XFB_PRIMITIVE, per_patch, shader, vertices_per_primitive
+from .common import DOMAINS, FAMILY, PATCHES_PER_DRAW, XFB_PRIMITIVE, Value, Values, per_patch, shader, vertices_per_primitive
 from .values import DOUBLE_FRACTION, STRUCT_S, Carried, component_value, scalars_of, user
 
 
@@ -27,7 +29,7 @@ class TypeSet:
     forms: tuple[str, ...] = ("var", "block")
 
 
-def builtin(name, type_, length=0, kind=""):
+def builtin(name: str, type_: str, length: int = 0, kind: str = "") -> Carried:
     return Carried(name, type_, length, builtin=True, kind=kind)
 
 
@@ -83,10 +85,29 @@ class Output:
     scalars: tuple[Scalar, ...]    # of the whole output; of one element if it is written in a loop
 
 
-def _type_shaders(ts: TypeSet, form: str, domain: str, separable: bool = False):
+class Part(NamedTuple):
+    """One scalar a captured sum adds up: values.glsl's kind and k, and the sum ("s": plain, "w":
+    vertex-weighted, "d": a double's)."""
+    kind: str
+    k: int
+    array: str
+
+
+Result = tuple[str, list[Part]]             # a capture's quantity, and the scalars in its components
+
+
+class TypeShaders(NamedTuple):
+    vs: str
+    tes: str
+    captures: tuple[Capture, ...]
+    results: list[Result]                     # the expected results' layout
+    version: tuple[int, int]                  # the GL version they need
+
+
+def _type_shaders(ts: TypeSet, form: str, domain: Domain, separable: bool = False) -> TypeShaders:
     """VS and TES sources (types.vert, types.tese), their captures, the expected results' layout
-    [(quantity, [(kind, k, array)])] and the GL version they need (`separable`: two separable
-    programs, GLSL 4.10 at least, gl_PerVertex redeclared)."""
+    and the GL version they need (`separable`: two separable programs, GLSL 4.10 at least,
+    gl_PerVertex redeclared)."""
     outputs, layout = [], []
     singles = doubles = k = 0
     for c in ts.carried:
@@ -115,13 +136,13 @@ def _type_shaders(ts: TypeSet, form: str, domain: str, separable: bool = False):
         for prefix, array, what in (("x_s", "s", "sum over the patch of"),
                                      ("x_w", "w", "vertex-weighted sum over the patch of")):
             captures.append(Capture(f"{prefix}{start // 4}", "vec4", f"{what} {names}"))
-            results.append((captures[-1].quantity, [(g[0], g[1], array) for g in group]))
+            results.append((captures[-1].quantity, [Part(g[0], g[1], array) for g in group]))
         groups.append((captures[-2].varying, captures[-1].varying, [g[2] for g in group] + [None] * (4 - len(group))))
     sums = []
     for kind, kk, index, what in layout:
         if kind == "double":
             captures.append(Capture(f"x_d{index}", "vec2", f"sum over the patch of {what} (whole part, fraction * 2^32)"))
-            results.append((captures[-1].quantity, [("double", kk, "d")]))
+            results.append((captures[-1].quantity, [Part("double", kk, "d")]))
             sums.append((captures[-1].varying, index))
     users = [c for c in ts.carried if not c.builtin]
     arrays_of_arrays = form == "var" and any(c.length for c in users)
@@ -130,15 +151,16 @@ def _type_shaders(ts: TypeSet, form: str, domain: str, separable: bool = False):
     vs = shader("types.vert", **params)
     tes = shader("types.tese", **params, domain=domain, captures=captures, singles=singles, doubles=doubles,
                  groups=groups, sums=sums)
-    return vs, tes, tuple(captures), results, (4, 3) if arrays_of_arrays else (4, 1) if separable else (4, 0)
+    return TypeShaders(vs, tes, tuple(captures), results,
+                       (4, 3) if arrays_of_arrays else (4, 1) if separable else (4, 0))
 
 
 TYPE_BASE_CAPTURES = (Capture("x_patch", "int", "gl_PrimitiveID"),
                       Capture("x_patch_vertices", "int", "gl_PatchVerticesIn"))
 
 
-def expected_results(results, vertices: list[int]) -> tuple:
-    values = []
+def expected_results(results: list[Result], vertices: list[int]) -> Values:
+    values: list[tuple[str, Value]] = []
     for quantity, parts in results:
         if parts[0][0] == "double":
             _, k, _ = parts[0]
@@ -146,7 +168,7 @@ def expected_results(results, vertices: list[int]) -> tuple:
             whole = math.floor(total + Fraction(1, 2))
             values.append((quantity, (float(whole), float((total - whole) / Fraction(DOUBLE_FRACTION)))))
             continue
-        row = []
+        row: list[float] = []
         for kind, k, array in parts:
             items = [component_value(kind, v, k) for v in vertices]
             row.append(sum(items) if array == "s" else sum((i + 1) * x for i, x in enumerate(items)))
@@ -157,7 +179,7 @@ def expected_results(results, vertices: list[int]) -> tuple:
 TYPE_LEVELS = ((1.0, 1.0, 1.0, 1.0), (1.0, 1.0))
 
 
-def type_case(ts: TypeSet, form: str, domain: str, size: int, separable: bool = False) -> Case:
+def type_case(ts: TypeSet, form: str, domain: Domain, size: int, separable: bool = False) -> Case:
     """`separable`: the VS and the TES as separable programs of one pipeline, which Mesa's linker
     lays out one at a time (triage/mesa-22.3.6/separable-vs-tes-array-packing)."""
     id_ = f"tess/no-tcs/{domain}/equal/types/{form}/{ts.token}/{'separable/' if separable else ''}pv{size}"
@@ -201,7 +223,7 @@ def type_case(ts: TypeSet, form: str, domain: str, size: int, separable: bool = 
 CAPTURE_TYPES_COMPONENTS = {"int": 1, "vec2": 2, "vec3": 3, "vec4": 4, "ivec3": 3, "ivec4": 4}
 # The domain does not change how outputs are carried; the patch size does. Each type set and
 # form runs with the smallest, a middle and the largest patch, each on another domain.
-TYPE_PATCH_SIZES = (("triangles", 1), ("quads", 3), ("isolines", 32))
+TYPE_PATCH_SIZES: tuple[tuple[Domain, int], ...] = (("triangles", 1), ("quads", 3), ("isolines", 32))
 
 
 def type_cases() -> list[Case]:

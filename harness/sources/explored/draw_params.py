@@ -9,13 +9,19 @@ are the family oracle's (harness/oracle/draw_params.py).
 """
 from __future__ import annotations
 
-import functools
+from typing import TYPE_CHECKING
 
-from harness.model import families, glfacts
+from harness.model import glfacts
 from harness.model.case import Case, Draw, DrawEntry
 from harness.sources.explored import draws
-from harness.sources.explored.choices import fixed_dict, smaller_ints, some_of, st, toward
+from harness.sources.explored.choices import Params, fixed_dict, smaller_ints, some_of, st, toward
 from harness.sources.explored.draws import Draws
+from harness.sources.explored.modules import FamilyModule
+
+if TYPE_CHECKING:                   # the family's cases.py, typed (modules.py)
+    from tests.draw_params import cases as family
+else:
+    family = FamilyModule("draw_params")
 
 FAMILY = "draw_params"
 VERTICES, INSTANCES, INDICES, MIN_INDEX, MAX_INDEX = 24, 16, 12, 2, 11
@@ -23,11 +29,6 @@ RESTART_POSITIONS = (2, 6)                 # where make_case puts the restart in
 OFFSETS = (0, 4, 8, 12, 32)                # bytes into the indirect buffer (multiples of 4)
 STRIDES = (0, 20, 24, 32, 36)              # 0 packed; else >= the 20-byte elements command
 INDEX_TYPE_TOKENS = ("uint", "ushort", "ubyte")
-
-
-@functools.cache                    # asked per case built: the path and the lookup once
-def _family():
-    return families.family_module(families.ROOT / "tests" / FAMILY / "cases.py")
 
 
 def _canonical_entry(command: str, e: list[int]) -> list[int]:
@@ -38,7 +39,7 @@ def _canonical_entry(command: str, e: list[int]) -> list[int]:
             bv if "base_vertex" in takes else 0, bi if "base_instance" in takes else 0]
 
 
-def canonical_draw(d: dict) -> dict:
+def canonical_draw(d: Params) -> Params:
     """A draw as its id encodes it: what its command ignores set to one value (each entry's
     untaken fields at their defaults, one entry for a single draw, no restart without elements,
     no offset without indirection, no stride or draw count where the command takes none), so
@@ -70,7 +71,7 @@ def _entry(d: Draws, command: str) -> list[int]:
     return _canonical_entry(command, [count, n, first, bv, bi])
 
 
-def _draw(d: Draws) -> dict:
+def _draw(d: Draws) -> Params:
     command = d.pick(glfacts.COMMANDS)
     many = command in glfacts.MULTI_COMMANDS
     entries = d.many(lambda: _entry(d, command), 0 if many else 1, 4 if many else 1)
@@ -84,7 +85,7 @@ class DrawParamsSpace:
     family = FAMILY
     # The words an id may hold, by index (ids.py): frozen; append new ones at the end, never
     # reorder or remove (an explored id names words by their index). test_explore checks coverage.
-    VOCAB = (
+    VOCAB: tuple[str, ...] = (
         "draws", "index_type", "version", "chain", "only_draw_id", "command", "entries", "restart", "offset",
         "stride", "draw_count", "vs", "gs", "tes", "uint", "ushort", "ubyte", "DrawArrays", "DrawArraysInstanced",
         "DrawArraysInstancedBaseInstance", "DrawElements", "DrawRangeElements", "DrawElementsBaseVertex",
@@ -94,44 +95,46 @@ class DrawParamsSpace:
         "MultiDrawArraysIndirect", "MultiDrawElementsIndirect", "MultiDrawArraysIndirectCount",
         "MultiDrawElementsIndirectCount",
     )
-    FLOATS = ()
-    SHAPES = (("chain", "draws", "index_type", "only_draw_id", "version"),
-              ("command", "draw_count", "entries", "offset", "restart", "stride"))
+    FLOATS: tuple[float, ...] = ()
+    SHAPES: tuple[tuple[str, ...], ...] = (
+        ("chain", "draws", "index_type", "only_draw_id", "version"),
+        ("command", "draw_count", "entries", "offset", "restart", "stride"),
+    )
 
-    def draw(self, d: Draws) -> dict:
+    def draw(self, d: Draws) -> Params:
         return {"chain": d.pick(("vs", "gs", "tes")), "draws": d.many(lambda: _draw(d), 1, 3),
                 "index_type": d.pick(INDEX_TYPE_TOKENS), "only_draw_id": d.boolean(), "version": d.pick((450, 460))}
 
-    def strategy(self) -> st.SearchStrategy:
+    def strategy(self) -> st.SearchStrategy[Params]:
         return draws.strategy(self.draw)
 
-    def build(self, params: dict) -> Case:
+    def build(self, params: Params) -> Case:
         draws = []
         restart = any(d["restart"] for d in params["draws"])
         for d in params["draws"]:
             for entry in d["entries"]:
                 _check_entry(d["command"], entry, restart and not d["restart"])
-            index_type = _family().INDEX_TYPES[params["index_type"]]
+            index_type = family.INDEX_TYPES[params["index_type"]]
             draws.append(Draw(d["command"], "POINTS",
                               tuple(DrawEntry(c, instance_count=n, first=f, base_vertex=bv, base_instance=bi)
                                     for c, n, f, bv, bi in d["entries"]),
                               restart_index=index_type.fixed_restart if d["restart"] else None,
                               indirect_offset=d["offset"], indirect_stride=d["stride"],
                               draw_count=d["draw_count"]))
-        return _family().make_case(draws, params["index_type"], version=params["version"], chain=params["chain"],
-                                   only_draw_id=params["only_draw_id"],
-                                   name=None if len(draws) == 1 else "sequence/explored")
+        return family.make_case(draws, params["index_type"], version=params["version"], chain=params["chain"],
+                                only_draw_id=params["only_draw_id"],
+                                name=None if len(draws) == 1 else "sequence/explored")
 
-    def below(self, params: dict) -> st.SearchStrategy:
+    def below(self, params: Params) -> st.SearchStrategy[Params]:
         return fixed_dict(
             draws=some_of(params["draws"], _below_draw),
             index_type=toward(["uint"], params["index_type"]), version=toward([450], params["version"]),
             chain=toward(["vs"], params["chain"]), only_draw_id=toward([False], params["only_draw_id"]))
 
-    def from_case(self, case: Case) -> dict | None:
+    def from_case(self, case: Case) -> Params | None:
         if case.family != FAMILY or not case.id.startswith(FAMILY + "/"):
             return None
-        tokens = {v: k for k, v in _family().INDEX_TYPES.items()}
+        tokens = {v: k for k, v in family.INDEX_TYPES.items()}
         extra = dict(case.params)
         draws = [canonical_draw({
             "command": d.command,
@@ -167,7 +170,7 @@ def _simpler_commands(command: str) -> list[str]:
     return [c for c in order[:order.index(command)] if c in kind]
 
 
-def _below_entry(e: list[int]) -> st.SearchStrategy:
+def _below_entry(e: list[int]) -> st.SearchStrategy[list[int]]:
     count, n, first, bv, bi = e
     return st.tuples(toward(smaller_ints(count), count),
                      toward([1, 0] + smaller_ints(n, simplest=1), n),
@@ -175,7 +178,7 @@ def _below_entry(e: list[int]) -> st.SearchStrategy:
                      toward(smaller_ints(bi), bi)).map(list)
 
 
-def _below_draw(d: dict) -> st.SearchStrategy:
+def _below_draw(d: Params) -> st.SearchStrategy[Params]:
     many = d["command"] in glfacts.MULTI_COMMANDS
     entries = some_of(d["entries"], _below_entry, at_least_one=not many) if d["entries"] else st.just([])
     return st.builds(

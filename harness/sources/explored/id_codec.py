@@ -20,11 +20,15 @@ import functools
 import math
 import re
 from dataclasses import dataclass, replace
+from typing import Any, Hashable, Sequence, TypeVar
 
 from harness.model import families
 from harness.model.case import Case
 from harness.sources.explored import space
+from harness.sources.explored.choices import Params
 from harness.base.errors import HarnessFault
+
+H = TypeVar("H", bound=Hashable)
 
 MARK = "explore"
 VERSION = "v1"
@@ -35,7 +39,7 @@ class VocabularyError(HarnessFault, LookupError):
     ValueError, which a search reads as parameters the builder refuses)."""
 
 
-def encode(family: str, params: dict) -> str:
+def encode(family: str, params: Params) -> str:
     sp = space.get(family)
     return f"{family}/{MARK}/{VERSION}-" + pack(params, sp)
 
@@ -49,23 +53,23 @@ class _Index:
     shapes: dict[tuple[str, ...], int]
 
 
-def _first(items) -> dict:
+def _first(items: Sequence[H]) -> dict[H, int]:
     """Each item's first index (the one `tuple.index` gives)."""
     return {item: i for i, item in reversed(list(enumerate(items)))}
 
 
 @functools.cache            # a cache on a pure function of a space, whose vocabulary is constants
-def _index(sp) -> _Index:
+def _index(sp: space.Space) -> _Index:
     nans = [i for i, known in enumerate(sp.FLOATS) if math.isnan(known)]
     floats = {known: i for known, i in _first(sp.FLOATS).items() if not math.isnan(known)}
     return _Index(_first(sp.VOCAB), floats, nans[0] if nans else None, _first(sp.SHAPES))
 
 
-def pack(value, sp) -> str:
+def pack(value: object, sp: space.Space) -> str:
     return _pack(value, sp, _index(sp))
 
 
-def _pack(value, sp, index: _Index) -> str:
+def _pack(value: object, sp: space.Space, index: _Index) -> str:
     if value is None or isinstance(value, bool):
         return {None: "n", True: "t", False: "f"}[value]
     if isinstance(value, int):
@@ -85,12 +89,12 @@ def _pack(value, sp, index: _Index) -> str:
             return f"k{index.shapes[keys]}" + _pack([value[k] for k in keys], sp, index)
         return "d" + ".".join(_pack(k, sp, index) + "." + _pack(v, sp, index) for k, v in sorted(value.items())) + "z"
     if isinstance(value, (list, tuple)):
-        runs: list[list] = []                        # [packed item, how many in a row]
+        runs: list[tuple[str, int]] = []             # (packed item, how many in a row)
         for item in (_pack(v, sp, index) for v in value):
             if runs and runs[-1][0] == item:
-                runs[-1][1] += 1
+                runs[-1] = (item, runs[-1][1] + 1)
             else:
-                runs.append([item, 1])
+                runs.append((item, 1))
         return "a" + ".".join(f"m{k}x{item}" if k >= 3 else ".".join([item] * k) for item, k in runs) + "z"
     raise ValueError(f"cannot encode {type(value).__name__} {value!r}")
 
@@ -98,17 +102,19 @@ def _pack(value, sp, index: _Index) -> str:
 _ATOM = re.compile(r"-?\d+|[ntf]|[srk]\d+|m\d+x")
 
 
-def unpack(text: str, sp):
+# A decoded value is JSON data whose shape is the space's (Params, at the top): Any.
+def unpack(text: str, sp: space.Space) -> Any:
     value, end = _unpack(text, 0, sp)
     if end != len(text):
         raise ValueError(f"trailing text at {end}")
     return value
 
 
-def _unpack(text: str, at: int, sp):
+def _unpack(text: str, at: int, sp: space.Space) -> tuple[Any, int]:
     vocab, floats = sp.VOCAB, sp.FLOATS
     if text[at:at + 1] in ("a", "d"):
-        kind, at, items = text[at], at + 1, []
+        kind, at = text[at], at + 1
+        items: list[Any] = []
         while text[at:at + 1] != "z":
             run = re.compile(r"m(\d+)x").match(text, at)
             item, at = _unpack(text, run.end() if run else at, sp)
@@ -143,7 +149,7 @@ def is_explored(case_id: str) -> bool:
     return len(parts) == 3 and parts[1] == MARK and parts[2].startswith(VERSION + "-")
 
 
-def decode(case_id: str) -> tuple[str, dict]:
+def decode(case_id: str) -> tuple[str, Params]:
     if not is_explored(case_id):
         raise families.NoSuchCase(f"{case_id!r} is not an explored case id (<family>/{MARK}/{VERSION}-...)")
     family, _, token = case_id.split("/")
@@ -156,7 +162,7 @@ def decode(case_id: str) -> tuple[str, dict]:
     return family, params
 
 
-def build(family: str, params: dict) -> Case:
+def build(family: str, params: Params) -> Case:
     """The family builder's case under its explored id (the builder's own id, which need not
     be unique outside the fixed list, goes into the description)."""
     case = space.get(family).build(params)

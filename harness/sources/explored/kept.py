@@ -19,9 +19,11 @@ def path(family: str, root: Path = families.ROOT) -> Path:
     return root / "tests" / family / "kept.json"
 
 
-def entries(family: str, root: Path = families.ROOT) -> list[dict]:
+def entries(family: str, root: Path = families.ROOT) -> list[dict[str, str]]:
+    """kept.json's entries: {"id": explored id, "note": what the case found}."""
     file = path(family, root)
-    return json.loads(file.read_text()) if file.is_file() else []
+    kept: list[dict[str, str]] = json.loads(file.read_text()) if file.is_file() else []
+    return kept
 
 
 def cases(family: str, root: Path = families.ROOT) -> list[Case]:

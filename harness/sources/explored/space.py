@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING, Protocol
 
 from harness.model.case import Case
 from harness.sources.explored import draw_params, tess, varyings
+from harness.sources.explored.choices import Params
 from harness.sources.explored.draws import Draws
 
 if TYPE_CHECKING:
     from hypothesis import strategies as st
 
-SPACES = {draw_params.FAMILY: draw_params.SPACE, tess.FAMILY: tess.SPACE, varyings.FAMILY: varyings.SPACE}
+SPACES: dict[str, Space] = {draw_params.FAMILY: draw_params.SPACE, tess.FAMILY: tess.SPACE, varyings.FAMILY: varyings.SPACE}
 FAMILIES = tuple(SPACES)
 
 
@@ -31,15 +32,17 @@ class Space(Protocol):
     FLOATS: tuple[float, ...]
     SHAPES: tuple[tuple[str, ...], ...]
 
-    def draw(self, d: Draws) -> dict | None: ...
+    def draw(self, d: Draws) -> Params | None: ...
 
-    def strategy(self) -> st.SearchStrategy: ...
+    def strategy(self) -> st.SearchStrategy[Params]: ...
 
-    def build(self, params: dict) -> Case: ...
+    def build(self, params: Params) -> Case: ...
 
-    def below(self, params: dict) -> st.SearchStrategy: ...
+    def below(self, params: Params) -> st.SearchStrategy[Params]: ...
 
-    def from_case(self, case: Case) -> dict | None: ...
+    def from_case(self, case: Case) -> Params | None: ...
+
+    def __hash__(self) -> int: ...          # ids.py caches each space's vocabulary index
 
 
 def get(family: str) -> Space:

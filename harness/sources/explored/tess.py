@@ -22,16 +22,21 @@ builders (two patches a draw), and control's levels stay small, so a case stays 
 """
 from __future__ import annotations
 
-import functools
-import importlib
 import math
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, cast
 
-
-from harness.model import families
 from harness.model.case import Case
 from harness.sources.explored import draws
-from harness.sources.explored.choices import fixed_dict, smaller_ints, some_of, st, toward
+from harness.sources.explored.choices import Params, fixed_dict, smaller_ints, some_of, st, toward
 from harness.sources.explored.draws import Draws
+from harness.sources.explored.modules import FamilyModule
+
+if TYPE_CHECKING:                   # the family's own modules, typed (modules.py)
+    from tests.tess import common, control, coords, default_levels, facing, sequences, vertex_types
+else:
+    common, control, coords, default_levels, facing, sequences, vertex_types = (
+        FamilyModule("tess", name)
+        for name in ("common", "control", "coords", "default_levels", "facing", "sequences", "vertex_types"))
 
 FAMILY = "tess"
 DOMAINS = ("triangles", "quads", "isolines")
@@ -49,25 +54,21 @@ KINDS = ("coords", "control", "types", "steps", "seq", "facing")
 # program switches without deletions are explored about as often.
 PROGRAM_KINDS = ("no-tcs", "tcs", "plain")
 
-
-@functools.cache                    # asked per case built: the path and the lookup once
-def _module(name: str):
-    families.family_module(families.ROOT / "tests" / FAMILY / "cases.py")
-    return importlib.import_module(f"harness_family_{FAMILY}.{name}")
+Levels = list[list[float]]          # [outer[4], inner[2]], as the parameters hold them
 
 
-def _levels(d: Draws, pool) -> list:
+def _levels(d: Draws, pool: Sequence[float]) -> Levels:
     return [[d.pick(pool) for _ in range(4)], [d.pick(pool) for _ in range(2)]]
 
 
-def _coords(d: Draws) -> dict:
+def _coords(d: Draws) -> Params:
     domain, point_mode = d.pick(DOMAINS), d.boolean()
     winding = "" if point_mode or domain == "isolines" else d.pick(("ccw", "cw"))
     return {"kind": "coords", "tcs": d.boolean(), "domain": domain, "spacing": d.pick(SPACINGS),
             "point_mode": point_mode, "winding": winding, "levels": _levels(d, FLOATS)}
 
 
-def _control(d: Draws) -> dict:
+def _control(d: Draws) -> Params:
     tcs = d.boolean()
     return {"kind": "control", "tcs": tcs, "domain": d.pick(DOMAINS), "spacing": d.pick(SPACINGS),
             "size": d.integer(1, 32), "out": d.integer(1, 32) if tcs else None, "plan": d.integer(0, 7),
@@ -75,28 +76,28 @@ def _control(d: Draws) -> dict:
             "levels": _levels(d, SMALL_LEVELS)}
 
 
-def _types(d: Draws) -> dict:
-    ts = d.pick(_module("vertex_types").TYPE_SETS)
+def _types(d: Draws) -> Params:
+    ts = d.pick(vertex_types.TYPE_SETS)
     kept = [i for i in range(len(ts.carried)) if d.boolean()] or [0]
     lengths = [d.integer(1, ts.carried[i].length) if ts.carried[i].length else 0 for i in kept]
     return {"kind": "types", "set": ts.token, "carried": [[i, n] for i, n in zip(kept, lengths)],
             "form": d.pick(ts.forms), "domain": d.pick(DOMAINS), "size": d.integer(1, 32)}
 
 
-def _steps(d: Draws) -> dict:
-    def step():
+def _steps(d: Draws) -> Params:
+    def step() -> list[object]:
         return [d.maybe(lambda: d.integer(1, 32)), d.maybe(lambda: _levels(d, FLOATS))]
     return {"kind": "steps", "domain": d.pick(DOMAINS), "spacing": d.pick(SPACINGS),
             "point_mode": d.boolean(), "steps": d.many(step, 1, 3)}
 
 
-def _seq(d: Draws) -> dict:
-    programs: list[list] = []
+def _seq(d: Draws) -> Params:
+    programs: list[list[object]] = []
     for _ in range(d.integer(2, 4)):
         kind = d.pick(PROGRAM_KINDS)
         programs.append(["no-tcs", d.integer(0, 2)] if kind == "no-tcs" else
                         ["tcs", d.integer(1, 8), _levels(d, SMALL_LEVELS)] if kind == "tcs" else ["plain"])
-    steps: list[list] = []
+    steps: list[list[object]] = []
     deleted: set[int] = set()
     deletes = d.boolean()               # DELETING: half the sequences delete programs, not nearly all
     for _ in range(d.integer(1, 5)):
@@ -109,36 +110,37 @@ def _seq(d: Draws) -> dict:
             "programs": programs, "steps": steps}
 
 
-def _facing(d: Draws) -> dict:
+def _facing(d: Draws) -> Params:
     return _facing_valid({"kind": "facing", "tcs": d.boolean(), "domain": d.pick(DOMAINS[:2]),
                           "spacing": d.pick(SPACINGS), "winding": d.pick(("ccw", "cw")),
                           "levels": _levels(d, SMALL_LEVELS), "primitive_id": d.boolean()})
 
 
-DESCRIBE_KIND = {"coords": _coords, "control": _control, "types": _types, "steps": _steps, "seq": _seq,
-                 "facing": _facing}
+DESCRIBE_KIND: dict[str, Callable[[Draws], Params]] = {
+    "coords": _coords, "control": _control, "types": _types, "steps": _steps, "seq": _seq, "facing": _facing}
 
 
-ONES = [[1.0] * 4, [1.0] * 2]
+ONES: Levels = [[1.0] * 4, [1.0] * 2]
 
 
-def _facing_valid(params: dict) -> dict:
+def _facing_valid(params: Params) -> Params:
     """The FS gl_PrimitiveID check needs one triangle a patch: triangles, every level 1."""
     if params["primitive_id"]:
         return params | {"domain": "triangles", "levels": ONES}
     return params
 
 
-def _seq_valid(params: dict) -> dict:
+def _seq_valid(params: Params) -> Params:
     """Steps that never draw or delete a deleted program; programs no step draws are dropped
     (and the steps renumbered), so a reduced sequence stays a valid one."""
-    deleted, steps = set(), []
+    deleted: set[int] = set()
+    steps: list[tuple[int, int | None, Levels | None, list[int]]] = []
     for program, size, levels, gone in params["steps"]:
         if program in deleted:
             continue
         gone = sorted(set(gone) - deleted - {program})
         deleted |= set(gone)
-        steps.append([program, size, levels, gone])
+        steps.append((program, size, levels, gone))
     used = sorted({s[0] for s in steps} | {g for s in steps for g in s[3]})
     renumber = {old: new for new, old in enumerate(used)}
     return params | {"programs": [params["programs"][p] for p in used],
@@ -146,27 +148,27 @@ def _seq_valid(params: dict) -> dict:
                                for p, size, levels, gone in steps]}
 
 
-def _pair(levels) -> tuple:
-    return tuple(levels[0]), tuple(levels[1])
+def _pair(levels: Levels) -> common.Levels:
+    """The builders' (outer, inner) tuples; an id's lists keep their lengths (no check here)."""
+    return cast("common.Levels", (tuple(levels[0]), tuple(levels[1])))
 
 
-def _type_set(params: dict):
-    vt = _module("vertex_types")
-    ts = next(t for t in vt.TYPE_SETS if t.token == params["set"])
+def _type_set(params: Params) -> vertex_types.TypeSet:
+    ts = next(t for t in vertex_types.TYPE_SETS if t.token == params["set"])
     carried = []
     for index, length in params["carried"]:
         c = ts.carried[index]
         carried.append(c if not c.length else type(c)(c.name, c.type, length, c.dynamic, c.builtin, c.kind))
     whole = [list(p) for p in params["carried"]] == [[i, c.length] for i, c in enumerate(ts.carried)]
     token = ts.token if whole else ts.token + "-" + "+".join(f"{i}l{n}" for i, n in params["carried"])
-    return vt.TypeSet(token, tuple(carried), ts.compat, ts.forms)
+    return vertex_types.TypeSet(token, tuple(carried), ts.compat, ts.forms)
 
 
 class TessSpace:
     family = FAMILY
     # The words an id may hold, by index (ids.py): frozen; append new ones at the end, never
     # reorder or remove (an explored id names words by their index). test_explore checks coverage.
-    VOCAB = (
+    VOCAB: tuple[str, ...] = (
         "kind", "tcs", "domain", "spacing", "point_mode", "winding", "levels", "size", "out", "plan", "barrier",
         "gs", "set", "carried", "form", "steps", "", "ccw", "cw", "coords", "control", "types", "steps", "seq",
         "facing", "triangles", "quads", "isolines", "equal_spacing", "fractional_even_spacing",
@@ -179,27 +181,28 @@ class TessSpace:
         "frontsecondarycolor", "texcoord1", "texcoord4", "texcoord7", "fogfragcoord",
         "frontcolor+texcoord2+fogfragcoord+vec4",
     )
-    FLOATS = FLOATS
-    SHAPES = (("domain", "kind", "levels", "point_mode", "spacing", "tcs", "winding"),
-              ("barrier", "domain", "gs", "kind", "levels", "out", "plan", "point_mode", "size", "spacing", "tcs"),
-              ("carried", "domain", "form", "kind", "set", "size"),
-              ("domain", "kind", "point_mode", "spacing", "steps"),
-              ("domain", "kind", "programs", "spacing", "steps"),
-              ("domain", "kind", "levels", "primitive_id", "spacing", "tcs", "winding"))
+    FLOATS: tuple[float, ...] = FLOATS
+    SHAPES: tuple[tuple[str, ...], ...] = (
+        ("domain", "kind", "levels", "point_mode", "spacing", "tcs", "winding"),
+        ("barrier", "domain", "gs", "kind", "levels", "out", "plan", "point_mode", "size", "spacing", "tcs"),
+        ("carried", "domain", "form", "kind", "set", "size"),
+        ("domain", "kind", "point_mode", "spacing", "steps"),
+        ("domain", "kind", "programs", "spacing", "steps"),
+        ("domain", "kind", "levels", "primitive_id", "spacing", "tcs", "winding"),
+    )
 
-    def draw(self, d: Draws) -> dict:
+    def draw(self, d: Draws) -> Params:
         return DESCRIBE_KIND[d.pick(KINDS)](d)
 
-    def strategy(self) -> st.SearchStrategy:
+    def strategy(self) -> st.SearchStrategy[Params]:
         return draws.strategy(self.draw)
 
-    def build(self, params: dict) -> Case:
+    def build(self, params: Params) -> Case:
         kind = params["kind"]
         if kind == "coords":
-            return _module("coords").coords_case(params["tcs"], params["domain"], params["spacing"],
-                                                 params["point_mode"], params["winding"], _pair(params["levels"]))
+            return coords.coords_case(params["tcs"], params["domain"], params["spacing"], params["point_mode"],
+                                      params["winding"], _pair(params["levels"]))
         if kind == "control":
-            control = _module("control")
             size = params["size"]
             plan = control.draw_plans(size)[params["plan"]]
             tokens = [f"in{size}-out{params['out']}" if params["tcs"] else f"in{size}", plan.token]
@@ -211,31 +214,31 @@ class TessSpace:
                                         point_mode=params["point_mode"], levels=_pair(params["levels"]),
                                         path=("explored",) + tuple(tokens))
         if kind == "types":
-            return _module("vertex_types").type_case(_type_set(params), params["form"], params["domain"],
-                                                     params["size"])
+            return vertex_types.type_case(_type_set(params), params["form"], params["domain"], params["size"])
         if kind == "steps":
-            dl = _module("default_levels")
-            steps = tuple(dl.Step(pv, _pair(levels) if levels else None) for pv, levels in params["steps"])
-            return dl.make_case(params["domain"], params["spacing"], params["point_mode"], steps)
+            steps = tuple(default_levels.Step(pv, _pair(levels) if levels else None)
+                          for pv, levels in params["steps"])
+            return default_levels.make_case(params["domain"], params["spacing"], params["point_mode"], steps)
         if kind == "facing":
             if _facing_valid(params) != params or params["domain"] == "isolines":
                 raise ValueError("gl_PrimitiveID in the FS needs triangles with every level 1; no isolines")
-            return _module("facing").facing_case(params["tcs"], params["domain"], params["spacing"], params["winding"],
-                                                 _pair(params["levels"]), primitive_id=params["primitive_id"])
+            return facing.facing_case(params["tcs"], params["domain"], params["spacing"], params["winding"],
+                                      _pair(params["levels"]), primitive_id=params["primitive_id"])
         if kind == "seq":
-            seq = _module("sequences")
             if not params["steps"] or _seq_valid(params) != params:
                 raise ValueError("a sequence that draws or deletes a deleted program, or leaves one unused")
-            programs = [("no-tcs", seq.SEQ_OFFSETS[p[1]]) if p[0] == "no-tcs" else
-                        ("tcs", p[1], _pair(p[2])) if p[0] == "tcs" else ("plain",) for p in params["programs"]]
-            steps = [seq.SeqStep(program, size, _pair(levels) if levels else None, tuple(gone))
-                     for program, size, levels, gone in params["steps"]]
-            return seq.seq_case(params["domain"], params["spacing"], "explored", programs, steps)
+            programs: list[sequences.Program] = [
+                sequences.NoTcs(sequences.SEQ_OFFSETS[p[1]]) if p[0] == "no-tcs" else
+                sequences.WithTcs(p[1], _pair(p[2])) if p[0] == "tcs" else sequences.Plain()
+                for p in params["programs"]]
+            seq_steps = [sequences.SeqStep(program, size, _pair(levels) if levels else None, tuple(gone))
+                         for program, size, levels, gone in params["steps"]]
+            return sequences.seq_case(params["domain"], params["spacing"], "explored", programs, seq_steps)
         raise ValueError(f"unknown tess kind {kind!r}")
 
-    def below(self, params: dict) -> st.SearchStrategy:
+    def below(self, params: Params) -> st.SearchStrategy[Params]:
         kind = params["kind"]
-        simple = {"domain": toward(["triangles"], params["domain"]),
+        simple: dict[str, st.SearchStrategy[object]] = {"domain": toward(["triangles"], params["domain"]),
                   "kind": st.just(kind)}
         if "spacing" in params:
             simple["spacing"] = toward(["equal_spacing"], params["spacing"])
@@ -263,23 +266,25 @@ class TessSpace:
                               levels=_below_levels(params["levels"]), primitive_id=st.just(params["primitive_id"])
                               ).map(_facing_valid)
         if kind == "seq":
-            def step(s):
+            def seq_step(s: list[Any]) -> st.SearchStrategy[list[Any]]:
                 program, size, levels, gone = s
                 return st.tuples(st.just(program), toward([None], size), toward([None], levels),
                                  some_of(gone, st.just, at_least_one=False)).map(list)
 
-            def program(p):
+            def program(p: list[Any]) -> st.SearchStrategy[list[Any]]:
                 if p[0] == "tcs":
                     return st.tuples(st.just("tcs"), toward(smaller_ints(p[1], simplest=1), p[1]),
                                      _below_levels(p[2])).map(list)
                 return st.just(p)
             return fixed_dict(**simple, programs=st.tuples(*map(program, params["programs"])).map(list),
-                              steps=some_of(params["steps"], step)).map(_seq_valid)
-        step = lambda s: st.tuples(toward([None], s[0]) if s[0] is not None else st.just(None),   # noqa: E731
-                                   toward([None], s[1]) if s[1] is not None else st.just(None)).map(list)
+                              steps=some_of(params["steps"], seq_step)).map(_seq_valid)
+
+        def step(s: list[Any]) -> st.SearchStrategy[list[Any]]:
+            return st.tuples(toward([None], s[0]) if s[0] is not None else st.just(None),
+                             toward([None], s[1]) if s[1] is not None else st.just(None)).map(list)
         return fixed_dict(**simple, steps=some_of(params["steps"], step))
 
-    def from_case(self, case: Case) -> dict | None:
+    def from_case(self, case: Case) -> Params | None:
         if case.family != FAMILY:
             return None
         for candidate in _candidates(case):
@@ -292,51 +297,49 @@ class TessSpace:
         return None
 
 
-def _fix_winding(params: dict) -> dict:
+def _fix_winding(params: Params) -> Params:
     """Winding means nothing in point mode or for isolines (the builder's id leaves it out)."""
     if params["point_mode"] or params["domain"] == "isolines":
         return params | {"winding": ""}
     return params | {"winding": params["winding"] or "ccw"}
 
 
-def _fix_control(params: dict) -> dict:
+def _fix_control(params: Params) -> Params:
     if not params["tcs"]:
         return params | {"out": None, "barrier": False}
     return params
 
 
-def _below_levels(levels) -> st.SearchStrategy:
+def _below_levels(levels: Levels) -> st.SearchStrategy[Levels]:
     """Each level toward 1.0, or toward 2.0 then 1.0 (the simplest levels that tessellate)."""
-    def one(v):
+    def one(v: float) -> st.SearchStrategy[float]:
         return toward([1.0, 2.0], v)
     return st.tuples(st.tuples(*map(one, levels[0])).map(list), st.tuples(*map(one, levels[1])).map(list)).map(list)
 
 
-def _below_carried(item) -> st.SearchStrategy:
+def _below_carried(item: list[int]) -> st.SearchStrategy[list[int]]:
     index, length = item
     return st.tuples(st.just(index), toward(smaller_ints(length, simplest=1), length) if length else st.just(0)).map(list)
 
 
-def _candidates(case: Case):
+def _candidates(case: Case) -> Iterator[Params]:
     """Parameters that might rebuild a fixed case, from its params and id; from_case keeps the
     one whose rebuilt program, steps and expectations equal the case's."""
     p = dict(case.params)
     parts = case.id.split("/")
     if "/types/" in case.id:
-        vt = _module("vertex_types")
-        ts = next((t for t in vt.TYPE_SETS if t.token == p.get("types")), None)
+        ts = next((t for t in vertex_types.TYPE_SETS if t.token == p.get("types")), None)
         if ts is not None:
             yield {"kind": "types", "set": ts.token, "carried": [[i, c.length] for i, c in enumerate(ts.carried)],
                    "form": p["form"], "domain": p["domain"], "size": p["patch_vertices"]}
         return
     if "/coords/" in case.id:
-        for outer, inner in _module("coords").LEVEL_GRID:
+        for outer, inner in coords.LEVEL_GRID:
             yield {"kind": "coords", "tcs": p["tcs"], "domain": p["domain"], "spacing": p["spacing"],
                    "point_mode": p["point_mode"], "winding": p["winding"],
                    "levels": [list(map(float, outer)), list(map(float, inner))]}
         return
     if "/front-facing/" in case.id or "/fs-primitive-id/" in case.id:
-        common = _module("common")
         for outer, inner in (common.LEVELS["integer"], common.LEVELS["fractional"], common.LEVELS["ones"]):
             yield {"kind": "facing", "tcs": parts[1] == "tcs", "domain": parts[2],
                    "spacing": common.SPACINGS[[common.spacing_token(x) for x in common.SPACINGS].index(parts[3])],
@@ -344,21 +347,21 @@ def _candidates(case: Case):
                    "primitive_id": "/fs-primitive-id/" in case.id}
         return
     if "draw" in p and "out_vertices" in p:
-        control = _module("control")
         tokens = [plan.token for plan in control.draw_plans(p["patch_vertices"])]
         if p["draw"] in tokens:
-            for outer, inner in (control.CONTROL_LEVELS, _module("common").LEVELS["fractional"]):
+            for outer, inner in (control.CONTROL_LEVELS, common.LEVELS["fractional"]):
                 yield {"kind": "control", "tcs": p["tcs"], "domain": p["domain"], "spacing": p["spacing"],
                        "size": p["patch_vertices"], "out": p["out_vertices"], "plan": tokens.index(p["draw"]),
                        "barrier": "barrier" in parts, "gs": p["gs"], "point_mode": p["point_mode"],
                        "levels": [list(map(float, outer)), list(map(float, inner))]}
         return
     if set(p) == {"domain", "spacing", "point_mode"} and parts[1] == "no-tcs":
-        steps = []
+        steps: list[list[object]] = []
         for draw in case.draws():
-            s = draw.state
-            levels = [list(s.default_outer), list(s.default_inner)] if s.default_outer is not None else None
-            steps.append([s.patch_vertices, levels])
+            default_outer, default_inner = draw.state.default_outer, draw.state.default_inner
+            levels = ([list(default_outer), list(default_inner)]
+                      if default_outer is not None and default_inner is not None else None)
+            steps.append([draw.state.patch_vertices, levels])
         yield {"kind": "steps", "domain": p["domain"], "spacing": p["spacing"], "point_mode": p["point_mode"],
                "steps": steps}
 

@@ -14,13 +14,18 @@ qualifier, array, location, component]] (name None: u<index>), "face", "clip_ver
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING, Any
 
-
-from harness.model import families
 from harness.model.case import Case
 from harness.sources.explored import draws
-from harness.sources.explored.choices import fixed_dict, some_of, st, toward
+from harness.sources.explored.choices import Params, fixed_dict, some_of, st, toward
 from harness.sources.explored.draws import Draws
+from harness.sources.explored.modules import FamilyModule
+
+if TYPE_CHECKING:                   # the family's cases.py, typed (modules.py)
+    from tests.varyings import cases as family
+else:
+    family = FamilyModule("varyings")
 
 FAMILY = "varyings"
 CHAINS = ("vs-fs", "vs-gs-fs", "vs-tes-fs", "vs-tcs-tes-fs", "vs-tcs-tes-gs-fs")
@@ -30,45 +35,40 @@ FACES = ("front", "back", "two-side-front", "two-side-back")
 MAX_COMPONENTS = 60                 # under zink's 64, with gl_ClipVertex's vec4 through a GS
 
 
-@functools.cache                    # the strategies ask thousands of times an exploration
-def _family():
-    return families.family_module(families.ROOT / "tests" / FAMILY / "cases.py")
-
-
 def _lowest_version(chain: str) -> int:
     return 400 if "tes" in chain else 150 if "gs" in chain else 110
 
 
 def _types_for(version: int) -> list[str]:
-    types = list(_family().TYPES)
+    types = list(family.TYPES)
     if version < 130:                # no integer varyings, no flat: float vectors and matrices
-        types = [t for t in types if _family().TYPES[t][0] == "float" and ("x" not in t or version >= 120)]
+        types = [t for t in types if family.TYPES[t][0] == "float" and ("x" not in t or version >= 120)]
     if version < 400:
-        types = [t for t in types if _family().TYPES[t][0] != "double"]
+        types = [t for t in types if family.TYPES[t][0] != "double"]
     return types + (["S"] if version >= 150 else [])
 
 
-def _user(d: Draws, version: int) -> list:
+def _user(d: Draws, version: int) -> list[object]:
     type_ = d.pick(_types_for(version))
-    floats = type_ == "S" or _family().TYPES[type_][0] == "float"
+    floats = type_ == "S" or family.TYPES[type_][0] == "float"
     qualifiers = [q for q in QUALIFIERS if q != "sample" or version >= 400] if version >= 130 and floats else [""]
     qualifier = d.pick(qualifiers)
     array = d.integer(0, 3) if version >= 130 and type_ != "S" else 0
     return [None, type_, qualifier, array, None, None]
 
 
-def _plan(d: Draws) -> dict:
+def _plan(d: Draws) -> Params:
     chain = d.pick(CHAINS)
     version = d.pick([v for v in VERSIONS if v >= _lowest_version(chain)])
     compat = d.boolean() if version >= 150 else True
-    params = {"chain": chain, "version": version, "compat": compat, "builtins": [], "controls": [], "users": [],
+    params: Params = {"chain": chain, "version": version, "compat": compat, "builtins": [], "controls": [], "users": [],
               "face": "front", "clip_vertex": False, "separable": False, "fs_users": None, "reverse": False,
               "limit": None, "tag": "explored"}
     if chain == "vs-fs" and version == 450 and d.integer(0, 3) == 0:
         # At GL_MAX_VARYING_COMPONENTS (the common values), or one vec4 over it (link may fail:
         # the builder makes that a skip, never a pass), with or without builtins.
         total, over = d.pick((64, 124, 128)), d.boolean()
-        builtins = list(_family().BUILTINS)[:d.integer(0, 7)] if compat else []
+        builtins = list(family.BUILTINS)[:d.integer(0, 7)] if compat else []
         users = [[None, "vec4", "", 0, None, None]] * ((total - 4 * len(builtins)) // 4 + over)
         return params | {"builtins": builtins, "users": users, "limit": [total, "over" if over else "at"],
                          "tag": "vec4"}
@@ -80,9 +80,9 @@ def _plan(d: Draws) -> dict:
         return params | {"users": users, "separable": True, "fs_users": sorted(reads),
                          "controls": ["pointsize"] if d.boolean() else []}
     if compat:
-        params["builtins"] = [b for b in _family().BUILTINS if d.boolean()]
+        params["builtins"] = [b for b in family.BUILTINS if d.boolean()]
         if version >= 130:
-            params["controls"] = [c for c in _family().CONTROLS if d.boolean()]
+            params["controls"] = [c for c in family.CONTROLS if d.boolean()]
         if chain in ("vs-fs", "vs-gs-fs") and "clipdist" not in params["controls"]:
             # GLSL: a shader may not write both gl_ClipVertex and gl_ClipDistance.
             params["clip_vertex"] = d.boolean()
@@ -93,8 +93,8 @@ def _plan(d: Draws) -> dict:
     return params
 
 
-def plan_of(params: dict):
-    f = _family()
+def plan_of(params: Params) -> family.Plan:
+    f = family
     # A user varying without a name is u<its index>: runs of equal varyings then encode short.
     users = tuple(f.Varying(name or f"u{n}", type_, qualifier, array, location, component)
                   for n, (name, type_, qualifier, array, location, component) in enumerate(params["users"]))
@@ -106,12 +106,14 @@ def plan_of(params: dict):
 
 class VaryingsSpace:
     family = FAMILY
-    FLOATS = ()
-    SHAPES = (("builtins", "chain", "clip_vertex", "compat", "controls", "face", "fs_users", "limit", "reverse",
-               "separable", "tag", "users", "version"),)
+    FLOATS: tuple[float, ...] = ()
+    SHAPES: tuple[tuple[str, ...], ...] = (
+        ("builtins", "chain", "clip_vertex", "compat", "controls", "face", "fs_users", "limit", "reverse",
+         "separable", "tag", "users", "version"),
+    )
     # The words an id may hold, by index (ids.py): frozen; append new ones at the end, never
     # reorder or remove (an explored id names words by their index). test_explore checks coverage.
-    VOCAB = (
+    VOCAB: tuple[str, ...] = (
         "at", "over", "explored", "vs-fs", "vs-gs-fs", "vs-tes-fs", "vs-tcs-tes-fs", "vs-tcs-tes-gs-fs", "",
         "flat", "noperspective", "smooth", "centroid", "sample", "front", "back", "two-side-front",
         "two-side-back", "u0", "u1", "u2", "u3", "u4", "u5", "u6", "u7", "u8", "u9", "u10", "u11", "u12", "u13",
@@ -125,18 +127,18 @@ class VaryingsSpace:
         "vec4-loc0+3+8",
     )
 
-    def draw(self, d: Draws) -> dict | None:
+    def draw(self, d: Draws) -> Params | None:
         """A plan, or None where its varyings take more than MAX_COMPONENTS (a limit case aside)."""
         params = _plan(d)
-        return params if params["limit"] or _family().components(plan_of(params)) <= MAX_COMPONENTS else None
+        return params if params["limit"] or family.components(plan_of(params)) <= MAX_COMPONENTS else None
 
-    def strategy(self) -> st.SearchStrategy:
+    def strategy(self) -> st.SearchStrategy[Params]:
         return draws.strategy(self.draw)
 
-    def build(self, params: dict) -> Case:
-        return _family().make_case(plan_of(params))
+    def build(self, params: Params) -> Case:
+        return family.make_case(plan_of(params))
 
-    def below(self, params: dict) -> st.SearchStrategy:
+    def below(self, params: Params) -> st.SearchStrategy[Params]:
         chains = [c for c in CHAINS[:CHAINS.index(params["chain"])] if _lowest_version(c) <= params["version"]]
         named = [[u[0] or f"u{n}"] + list(u[1:]) for n, u in enumerate(params["users"])]
         users = some_of(named, _below_user, at_least_one=False)
@@ -151,7 +153,7 @@ class VaryingsSpace:
             separable=st.just(params["separable"]), fs_users=fs_users, reverse=toward([False], params["reverse"]),
             limit=st.just(params["limit"]), tag=st.just(params["tag"])).map(_consistent)
 
-    def from_case(self, case: Case) -> dict | None:
+    def from_case(self, case: Case) -> Params | None:
         if case.family != FAMILY:
             return None
         plan = _fixed_plans().get(case.id)
@@ -167,19 +169,18 @@ class VaryingsSpace:
 
 
 @functools.cache
-def _fixed_plans() -> dict:
-    f = _family()
-    return {f.case_id_of(plan): plan for plan in f.plans()}
+def _fixed_plans() -> dict[str, family.Plan]:
+    return {family.case_id_of(plan): plan for plan in family.plans()}
 
 
-def _below_user(user: list) -> st.SearchStrategy:
+def _below_user(user: list[Any]) -> st.SearchStrategy[list[Any]]:
     name, type_, qualifier, array, location, component = user
     return st.tuples(st.just(name), st.just(type_), toward([""], qualifier),
                      toward([0], array) if array and location is None else st.just(array),
                      st.just(location), st.just(component)).map(list)
 
 
-def _consistent(params: dict) -> dict:
+def _consistent(params: Params) -> Params:
     """What a reduction may not leave: a two-sided face without a colour, FS reads of a varying
     no longer written, a limit case no longer at its limit."""
     if not {"color", "secondary"} & set(params["builtins"]):
@@ -189,7 +190,7 @@ def _consistent(params: dict) -> dict:
         params = params | {"fs_users": [n for n in params["fs_users"] if n in names]}
     if params["limit"] is not None:
         total, how = params["limit"]
-        if _family().components(plan_of(params)) != total + (4 if how == "over" else 0):
+        if family.components(plan_of(params)) != total + (4 if how == "over" else 0):
             params = params | {"limit": None}
     return params
 

@@ -92,7 +92,7 @@ def test_tess_reaches_every_kind_and_dimension():
     assert {p["plan"] for p in control} == set(range(8)) and {True, False} == {p["gs"] for p in control}
     assert any(p["barrier"] for p in control) and {1, 32} <= {p["size"] for p in control}
     assert {p["set"] for p in drawn("tess") if p["kind"] == "types"} == {
-        t.token for t in tess._module("vertex_types").TYPE_SETS}
+        t.token for t in tess.vertex_types.TYPE_SETS}
     seq = [p for p in drawn("tess") if p["kind"] == "seq"]
     assert {kind for p in seq for kind, *_ in p["programs"]} == set(tess.PROGRAM_KINDS)
     deleting = [p for p in seq if any(gone for *_, gone in p["steps"])]  # programs deleted between draws
@@ -112,8 +112,8 @@ def test_varyings_reaches_every_kind_and_dimension():
         None, *((total, how) for total in (64, 124, 128) for how in ("at", "over"))}
     assert values("varyings", lambda p: [p["separable"], p["clip_vertex"], p["reverse"], p["compat"]]) == {
         False, True}
-    assert values("varyings", lambda p: p["builtins"]) == set(varyings._family().BUILTINS)
-    assert values("varyings", lambda p: p["controls"]) == set(varyings._family().CONTROLS)
+    assert values("varyings", lambda p: p["builtins"]) == set(varyings.family.BUILTINS)
+    assert values("varyings", lambda p: p["controls"]) == set(varyings.family.CONTROLS)
 
 
 @pytest.mark.parametrize("family", space.FAMILIES)
