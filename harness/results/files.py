@@ -22,6 +22,7 @@ import re
 import shutil
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from collections.abc import Iterable
 from typing import Any
 
 from harness.run import baseline, export, journal
@@ -67,16 +68,17 @@ class JunitOptions:
     link: str = ""
 
 
-def manifest(baselines, flakes, skips, junit: JunitOptions = JunitOptions()) -> dict:
+def manifest(baselines: Iterable[Path | str], flakes: Iterable[Path | str], skips: Iterable[Path | str],
+             junit: JunitOptions = JunitOptions()) -> dict[str, Any]:
     """What produced a run's verdicts, for its results folder; the files exist (they were loaded)."""
-    def described(paths):
+    def described(paths: Iterable[Path | str]) -> list[dict[str, str]]:
         return [{"path": str(p), "sha256": hashlib.sha256(Path(p).read_bytes()).hexdigest()} for p in paths]
     return {"baseline": described(baselines), "flakes": described(flakes), "skips": described(skips),
             "junit": asdict(junit)}
 
 
-def write(folder: Path, entries: list[Record], junit: Path | None = None, run_properties: dict | None = None,
-          run_manifest: dict | None = None) -> None:
+def write(folder: Path, entries: list[Record], junit: Path | None = None,
+          run_properties: dict[str, Any] | None = None, run_manifest: dict[str, Any] | None = None) -> None:
     """results.json, results.csv, failures.csv, (where `junit` names a file) JUnit, and (where
     given) the manifest; its `junit` options shape the JUnit."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -105,7 +107,7 @@ def _link(template: str, entry: Record) -> str:
     return template
 
 
-def write_junit(path: Path, entries: list[Record], run_properties: dict,
+def write_junit(path: Path, entries: list[Record], run_properties: dict[str, Any],
                 options: JunitOptions = JunitOptions()) -> None:
     """One JUnit testsuite: a testcase `<id>[<target>]` per entry, classname `<target>.<family>`
     (what CI dashboards group by), a failure, or a skip with its reason (expected failures and
@@ -155,7 +157,7 @@ def write_junit(path: Path, entries: list[Record], run_properties: dict,
     xml.write(str(path))
 
 
-def _check_schema(data: dict, path: Path) -> None:
+def _check_schema(data: dict[str, Any], path: Path) -> None:
     schema = data.get("schema", 1)
     if not isinstance(schema, int) or isinstance(schema, bool) or not 1 <= schema <= SCHEMA:
         raise ResultsError(f"{path}: schema {schema!r}, this harness reads schema 1 to {SCHEMA}")
@@ -185,7 +187,7 @@ def read(path: Path) -> list[Record]:
     return read_entries(entries, str(path))
 
 
-def read_run(folder: Path) -> dict:
+def read_run(folder: Path) -> dict[str, Any]:
     """A results folder's run.json ({} without one); ResultsError for one that is not."""
     path = Path(folder) / RUN
     if not path.exists():
@@ -231,7 +233,7 @@ def read_csv(path: Path) -> list[Record]:
     return records
 
 
-def read_entries(entries: list, where: str) -> list[Record]:
+def read_entries(entries: list[Any], where: str) -> list[Record]:
     """Records of results.json's `results` list; ResultsError names the first bad one."""
     records = []
     for number, entry in enumerate(entries):
@@ -314,7 +316,7 @@ def _read_junit(path: Path) -> list[Record]:
 FAILURE_FOLDERS = ("repro", "observations")          # each failure's reproducer and observation
 
 
-def read_manifest(folder: Path) -> dict | None:
+def read_manifest(folder: Path) -> dict[str, Any] | None:
     path = Path(folder) / MANIFEST
     try:
         return json.loads(path.read_text()) if path.exists() else None
@@ -322,7 +324,7 @@ def read_manifest(folder: Path) -> dict | None:
         raise ResultsError(f"{path}: not a manifest ({exc})") from None
 
 
-def _shards_manifest(folders: list[Path]) -> dict | None:
+def _shards_manifest(folders: list[Path]) -> dict[str, Any] | None:
     """The shards' one manifest (None where none has one); shards run with different
     expectations are an error, as their merged verdicts would mean nothing."""
     found = [(folder, read_manifest(folder)) for folder in folders]
@@ -340,12 +342,12 @@ def job_group(name: str) -> str:
     return re.sub(r"(\s+\d+/\d+|:\s*\[\d+/\d+\])$", "", name.strip())
 
 
-def shards_run(folders: list[Path]) -> dict:
+def shards_run(folders: list[Path]) -> dict[str, Any]:
     """The shards' run.json (combine_runs), for the merged folder's."""
     return combine_runs([read_run(folder) for folder in folders])
 
 
-def combine_runs(found: list[dict]) -> dict:
+def combine_runs(found: list[dict[str, Any]]) -> dict[str, Any]:
     """Several shards' run.json as one: what they all say alike, the job's name without its shard
     suffix (so that the history files the merged run under the shards' job, not the merging
     one's), every shard's job id, and the earliest start."""
@@ -369,7 +371,8 @@ def combine_runs(found: list[dict]) -> dict:
     return alike
 
 
-def merge(paths: list[Path], out: Path, junit: dict | None = None, run_properties: dict | None = None) -> list[Record]:
+def merge(paths: list[Path], out: Path, junit: dict[str, Any] | None = None,
+          run_properties: dict[str, Any] | None = None) -> list[Record]:
     """Shard results into one: results files, one JUnit, the shards' manifest (the JUnit options
     in `junit`, JunitOptions' fields, replacing theirs), and the shards' reproducers and observations. A case in two shards
     with different entries is an error; the same entry in several is one (a resumed run's
