@@ -47,7 +47,7 @@ INPUT = {
 REFUSED = ("QUADS", "QUAD_STRIP", "POLYGON")
 INVALID_OPERATION = 0x0502
 
-P = TypeVar("P")            # the family's cases.Plan, passed in: cases.py imports this module
+P = TypeVar("P")            # the family's build.Plan, passed in: build.py imports this module
 
 
 def accepts(mode: str) -> bool:

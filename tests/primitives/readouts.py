@@ -27,7 +27,7 @@ Shape = tuple[int, int, list[int]]      # (sub-draw, band, elements of the run)
 
 
 class Drawn(Protocol):
-    """What a readout needs of a case's plan (cases.Plan)."""
+    """What a readout needs of a case's plan (build.Plan)."""
     @property
     def mode(self) -> str: ...
     @property

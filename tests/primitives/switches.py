@@ -24,13 +24,13 @@ import numpy as np
 from harness.model.case import Attribute, Case, Draw, Requirements
 from harness.model.glfacts import INDEX_TYPES
 
-from . import cases
+from . import build
 
 
 def restart_switch(mode: str) -> Case:
-    first = cases.make_case(cases.Plan(mode, path="elements", index_type="ushort", restart="chosen"))
-    second = cases.make_case(cases.Plan(mode, path="elements-far", index_type="ushort", restart="fixed"))
-    assert cases.CHOSEN_RESTART in second.indices, "draw 1 must hold the first draw's restart index as a vertex"
+    first = build.make_case(build.Plan(mode, path="elements", index_type="ushort", restart="chosen"))
+    second = build.make_case(build.Plan(mode, path="elements-far", index_type="ushort", restart="fixed"))
+    assert build.CHOSEN_RESTART in second.indices, "draw 1 must hold the first draw's restart index as a vertex"
     vertices = max(first.vertices, second.vertices)
     attributes = tuple(_merged(a, b, vertices) for a, b in zip(first.attributes, second.attributes))
     (entry,) = _draw(second).entries
@@ -39,12 +39,12 @@ def restart_switch(mode: str) -> Case:
     expect1 = dataclasses.replace(second.expect[0], step=1)
     expect1 = dataclasses.replace(expect1, pixels=tuple(dataclasses.replace(
         p, quantity=p.quantity.replace("draw 0", "draw 1")) for p in expect1.pixels))
-    plan_id = f"{cases.FAMILY}/{cases.TOKENS[mode]}/pv-last/elements-ushort/restart-chosen-then-fixed"
+    plan_id = f"{build.FAMILY}/{build.TOKENS[mode]}/pv-last/elements-ushort/restart-chosen-then-fixed"
     return dataclasses.replace(
         first, id=plan_id, vertices=vertices, attributes=attributes, steps=(first.steps[0], draw1),
         expect=(first.expect[0], expect1), indices=first.indices + second.indices,
-        description=f"GL_{mode}: glDrawElements restarting at {cases.CHOSEN_RESTART}, then "
-                    f"glDrawElementsBaseVertex restarting at 0xffff over indices holding {cases.CHOSEN_RESTART}",
+        description=f"GL_{mode}: glDrawElements restarting at {build.CHOSEN_RESTART}, then "
+                    f"glDrawElementsBaseVertex restarting at 0xffff over indices holding {build.CHOSEN_RESTART}",
         params=(("mode", mode), ("switch", "restart-chosen-then-fixed")))
 
 
@@ -61,7 +61,7 @@ def _merged(a: Attribute, b: Attribute, vertices: int) -> Attribute:
     size = a.components
     data = []
     for v in range(vertices):
-        own = b if v * size < len(b.data) and v >= cases.FAR_BASE_VERTEX else a
+        own = b if v * size < len(b.data) and v >= build.FAR_BASE_VERTEX else a
         chunk = own.data[v * size:(v + 1) * size]
         data += list(chunk) if len(chunk) == size else [-1000.0] * size
     return dataclasses.replace(a, data=tuple(data))
@@ -85,10 +85,10 @@ BYTE = 0xFF
 def type_switch(mode: str, token: str) -> Case:
     """Two element draws over one array of bytes, each reading its part as its own index type."""
     type0, restart0, type1, restart1, how = TYPE_SWITCHES[token]
-    first = cases.make_case(cases.Plan(mode, path="elements", index_type=type0, restart=restart0))
-    second = cases.make_case(cases.Plan(mode, path="elements-far", index_type=type1, restart=restart1))
+    first = build.make_case(build.Plan(mode, path="elements", index_type=type0, restart=restart0))
+    second = build.make_case(build.Plan(mode, path="elements-far", index_type=type1, restart=restart1))
     if restart1 == "chosen":                # the chosen index (7) becomes 0xff, a restart for 16-bit indices too
-        second = dataclasses.replace(second, indices=tuple(BYTE if v == cases.CHOSEN_RESTART else v
+        second = dataclasses.replace(second, indices=tuple(BYTE if v == build.CHOSEN_RESTART else v
                                                            for v in second.indices))
     elif type1 == "ushort":                 # 0xff a vertex of the 16-bit draw
         second = _renumbered(second, second.indices[1], BYTE)
@@ -96,7 +96,7 @@ def type_switch(mode: str, token: str) -> Case:
         restarts: tuple[int | None, int | None] = (None, None)
     else:
         restarts = (int(how), int(how))
-    names = (cases.INDEX[type0], cases.INDEX[type1])
+    names = (build.INDEX[type0], build.INDEX[type1])
     part0 = np.asarray(first.indices, dtype=INDEX_TYPES[names[0]].dtype).tobytes()
     size1 = INDEX_TYPES[names[1]].size
     part0 += bytes(-len(part0) % size1)        # draw 1's offset a multiple of its index size
@@ -116,7 +116,7 @@ def type_switch(mode: str, token: str) -> Case:
     restart_words = ("PRIMITIVE_RESTART_FIXED_INDEX" if how == "fixed-index"
                      else f"glPrimitiveRestartIndex({int(how):#x})")
     return dataclasses.replace(
-        first, id=f"{cases.FAMILY}/{cases.TOKENS[mode]}/pv-last/{token}", vertices=vertices, attributes=attributes,
+        first, id=f"{build.FAMILY}/{build.TOKENS[mode]}/pv-last/{token}", vertices=vertices, attributes=attributes,
         steps=tuple(draws), expect=(first.expect[0], expect1), indices=tuple(part0 + part1),
         index_type="UNSIGNED_BYTE",
         requires=Requirements((4, 3), first.requires.profile) if how == "fixed-index" else first.requires,

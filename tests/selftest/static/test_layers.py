@@ -172,6 +172,32 @@ def test_no_import_cycle_among_harness_modules():
     assert not found, "import cycle: " + " -> ".join(found)
 
 
+def sibling_imports(folder: Path) -> dict[str, set[str]]:
+    """A family's module -> the family's modules it imports (`from . import x`, `from .x import y`)."""
+    names = {p.stem for p in folder.glob("*.py")}
+    edges: dict[str, set[str]] = {}
+    for path in sorted(folder.glob("*.py")):
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                found |= {node.module} if node.module else {a.name for a in node.names}
+        edges[path.stem] = found & names
+    return edges
+
+
+def test_no_import_cycle_within_a_family():
+    from harness.model.families import FAMILIES
+    found = {f: cycle(sibling_imports(ROOT / "tests" / f)) for f in FAMILIES}
+    assert sibling_imports(ROOT / "tests" / "primitives")["cases"], "the families' own imports not found"
+    assert not any(found.values()), f"import cycle in a family: { {f: c for f, c in found.items() if c} }"
+
+
+def test_a_planted_family_cycle_is_found(tmp_path):
+    (tmp_path / "a.py").write_text("from . import b\n")
+    (tmp_path / "b.py").write_text("from .a import make\n")
+    assert cycle(sibling_imports(tmp_path)) == ["a", "b", "a"]
+
+
 @pytest.mark.parametrize("line, reads", [
     ('x = os.environ.get("HARNESS_MESA")', True), ('if "A" in os.environ:', True),
     ("env = dict(os.environ)", True), ("for k, v in os.environ.items():", True),
