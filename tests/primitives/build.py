@@ -243,8 +243,10 @@ def _requirements(plan: Plan) -> Requirements:
         limits = (("GL_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION", "==", int(plan.quads_follow)),)
     version = (4, 0) if plan.version == 400 else (3, 3)
     extensions = ("GL_ARB_pipeline_statistics_query",) if plan.readout in ("stats", "clipping") else ()
+    # NV_geometry_shader4 lets a GS take the types no input type takes (geometry.py): not an error there
+    absent = ("GL_NV_geometry_shader4",) if plan.gs and not geometry.accepts(plan.mode) else ()
     return Requirements(gl_version=version, profile="compat" if plan.compat else "core", limits=limits,
-                        extensions=extensions)
+                        extensions=extensions, absent_extensions=absent)
 
 
 def _readout(plan: Plan, shapes: list[Shape], positions: Positions, flags: dict[int, bool], height: int) -> tuple[Readback, Expectation]:
