@@ -5,13 +5,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
+#include <unistd.h>
 #include <vulkan/vulkan.h>
 #include <vulkan/vk_layer.h>
 
 #define EXPORT __attribute__((visibility("default")))
 static FILE *logf_;
 static FILE *lg(void) {
-   if (!logf_) { const char *p = getenv("POLY_LOG"); logf_ = fopen(p ? p : "/tmp/poly.log", "a"); setvbuf(logf_, NULL, _IOLBF, 0); }
+   if (!logf_) {
+      /* POLY_PER_PROCESS: one file per process (LOG.<pid>), for runs with several executor children */
+      const char *p = getenv("POLY_LOG");
+      char name[4096];
+      snprintf(name, sizeof name, getenv("POLY_PER_PROCESS") ? "%s.%d" : "%s", p ? p : "/tmp/poly.log", (int)getpid());
+      logf_ = fopen(name, "a");
+      setvbuf(logf_, NULL, _IOLBF, 0);
+   }
    return logf_;
 }
 static PFN_vkGetInstanceProcAddr next_gipa;
