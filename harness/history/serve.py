@@ -60,7 +60,7 @@ ROUTES: list[tuple[re.Pattern[str], Page]] = [
     (re.compile(r"/regressions\.html"), _regressions),
     (re.compile(r"/runs/([0-9]{1,18})\.html"), lambda c, m, q, s: dashboard.run(c, int(m[1]))),
     (re.compile(r"/regressions/([0-9]{1,18})\.html"), lambda c, m, q, s: dashboard.lane_regressions(c, int(m[1]))),
-    (re.compile(r"/cases/([A-Za-z0-9._~-]{1,200})\.html"), _case),
+    (re.compile(r"/cases/([A-Za-z0-9._~+=-]{1,200})\.html"), _case),
 ]
 
 

@@ -38,7 +38,6 @@ from harness.__main__ import main as harness_main
 from harness.history import schema, sources, store
 from harness.model.outcome import Judged, Outcome, Record
 from harness.model.status import Status
-from harness.report import html as report
 from harness.results import files
 from harness.run import gating
 
@@ -117,7 +116,7 @@ def hostile(tmp_path_factory) -> SimpleNamespace:
         connection.execute(update(schema.runs).where(schema.runs.c.id == 1).values(url=plant("run.url", 1)))
     site, pages = root / "site", root / "report"
     assert harness_main(["dashboard", "--store", url, "--static", str(site)]) == 0
-    assert report.main([*map(str, folders), "-o", str(pages)]) == 0
+    assert harness_main(["report", *map(str, folders), "-o", str(pages)]) == 0
     return SimpleNamespace(root=root, folders=folders, url=url, site=site, report=pages)
 
 

@@ -74,6 +74,6 @@ def test_unknown_mode_is_refused():
     ("LINES_ADJACENCY", {"vertices_submitted": (4, 10), "primitives_generated": (2, 2), "primitives_submitted": (2, 3)}),
 ])
 def test_query_bounds_follow_10_10_and_13_4(mode, bounds):
-    from tests.primitives import cases
-    case = cases.make_case(cases.Plan(mode, readout="stats"))
+    from tests.primitives import build
+    case = build.make_case(build.Plan(mode, readout="stats"))
     assert {name: (low, high) for name, low, high in case.expect[0].bounds} == bounds

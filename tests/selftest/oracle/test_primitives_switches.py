@@ -6,7 +6,7 @@ import pytest
 
 from harness.model.case import Case
 from harness.oracle import primitives as oracle
-from tests.primitives import cases, switches
+from tests.primitives import build, switches
 
 
 @pytest.mark.parametrize("token", switches.TYPE_SWITCHES)
@@ -24,8 +24,8 @@ def test_each_draw_restarts_where_its_type_says(mode, token):
             assert draw.restart_fixed and draw.restart_index is None
     # the runs each draw's own family case lays out (RESTART_RUNS): restart happens in both draws,
     # except a 0xffff restart index over bytes, which no byte equals
-    restarted = list(cases.RESTART_RUNS[mode])
-    assert runs == [restarted, [cases.RUN[mode]] if token.endswith("ffff") else restarted]
+    restarted = list(build.RESTART_RUNS[mode])
+    assert runs == [restarted, [build.RUN[mode]] if token.endswith("ffff") else restarted]
 
 
 def test_draw_1_holds_0xff_as_a_vertex_where_a_stale_restart_would_split_it():
