@@ -46,6 +46,12 @@ class Paths:
     index_uint8: VkIndexUint8 = VkIndexUint8.NATIVE         # VK_EXT_index_type_uint8, or widen
     without: frozenset[str] = frozenset()
 
+    def rewrites(self, mode: str, restarted: bool) -> bool:
+        """Whether a draw of `mode` becomes a list without restart (primconvert): a type Vulkan
+        lacks, or a restarted list where the list-restart path splits the runs."""
+        return mode in primconvert.REWRITTEN or (
+            restarted and mode in primconvert.LIST_SIZE and self.list_restart == VkListRestart.SPLIT)
+
 
 @dataclass(frozen=True)
 class Assembly:
@@ -72,8 +78,7 @@ def plan(draw: Draw, case_indices: Sequence[int], index_type: str, paths: Paths,
     # GL compares the restart index with index values only; one above the type's maximum never matches.
     restart = draw.restart_index if indexed and draw.restart_index is not None and draw.restart_index <= top else None
     listed = draw.mode in primconvert.LIST_SIZE
-    split = paths.list_restart == VkListRestart.SPLIT
-    if draw.mode in primconvert.REWRITTEN or (restart is not None and listed and split):
+    if paths.rewrites(draw.mode, restart is not None):
         return _rewritten(draw, case_indices, restart, paths, first, outline and draw.mode != "LINE_LOOP")
     shape = _Shape(draw.mode)
     if draw.mode == "QUADS":
@@ -160,8 +165,7 @@ def needs(case: Case, paths: Paths) -> list[str]:
         restart_index = d.restart(index_type)
         restart = indexed and restart_index is not None and restart_index <= top
         listed = d.mode in primconvert.LIST_SIZE
-        split = paths.list_restart == VkListRestart.SPLIT
-        rewritten = d.mode in primconvert.REWRITTEN or (restart and listed and split)
+        rewritten = paths.rewrites(d.mode, restart)
         if indexed and not rewritten and index_type == "UNSIGNED_BYTE" and paths.index_uint8 == VkIndexUint8.NATIVE \
                 and "index-uint8" not in paths.without:
             out.append("uint8_indices")
