@@ -31,7 +31,7 @@ for run in family alone; do
     python3 -c 'import json, sys
 res = json.load(open(sys.argv[1]))["results"]
 bad = [r["id"] for r in res if r["status"] not in ("pass", "skip")]
-print(sys.argv[2], len(res), "results,", len(bad), "failed:", *bad, sep="\n  ")' \
+print(f"{sys.argv[2]}: {len(res)} results, {len(bad)} failed", *bad, sep="\n  ")' \
         "/tmp/trace-$run/results.json" "$run" | tee "$o/$run-failed.txt"
 done
 (cd "$o" && tar -cJf logs.tar.xz --remove-files $(ls | grep -E '\.log\.[0-9]+$'))
