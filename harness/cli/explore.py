@@ -50,8 +50,8 @@ from harness.model.status import Status
 DEFAULT_REDUCE_RUNS = 150
 
 
-# Both commands run cases: the target and the run's settings. Reduction runs each candidate alone,
-# so reduce leaves --batch out.
+# Exploration runs cases: the target and the run's settings (reduce.py's REDUCE_OPTIONS leave out
+# --batch, as reduction runs each candidate alone).
 EXPLORE_OPTIONS = ("target", *options.SETTINGS)
 
 
