@@ -95,6 +95,10 @@ def guarded(command: str, call: Callable[[], int]) -> int:
     stop = STOP_BISECTION if command == "bisect-run" else None
     try:
         return call()
+    except SystemExit as exc:           # argparse's usage error (its line is printed): git bisect
+        if stop and exc.code == USAGE:  # run would take 2 for a bad commit
+            return stop
+        raise
     except UsageError as exc:
         print(f"{PROG} {command}: {exc}", file=sys.stderr)
         return stop or USAGE

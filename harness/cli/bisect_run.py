@@ -21,6 +21,7 @@ def add_arguments(cmd: argparse.ArgumentParser) -> None:
                      help="run each case K times, bad if any run fails, even one a retry or flakes file forgives: "
                           "an intermittent failure (harness bisect --rate: K from the failure rate; default 1)")
     deprecated.alias(cmd, "--runs", "--repeats", type=int, metavar="K")
+    bisect.add_failure_argument(cmd)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,4 +31,5 @@ def run(args: argparse.Namespace) -> int:
     rules = core.Rules(baseline=baseline.load(gate.baselines), flakes=tuple(baseline.load_flakes(gate.flakes)),
                        flake_retries=args.flake_retries)
     return bisect.bisect_run(args.case_ids, targets_mod.get(args.target), settings=settings,
-                             shader_tests=args.shader_tests, rules=rules, runs=max(1, args.repeats))
+                             shader_tests=args.shader_tests, rules=rules, runs=max(1, args.repeats),
+                             failure=args.failure)

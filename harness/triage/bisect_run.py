@@ -7,9 +7,16 @@ re-runs where asked: a case that fails once and then passes is a flake, not a ba
 
 An intermittent failure is bisected with `runs` > 1 (harness/triage/mesa_bisect.py's
 runs_per_step): each case runs that many times and any failing run makes the commit bad, a
-flake included (a retry's pass or a flakes file forgives exactly the failure looked for)."""
+flake included (a retry's pass or a flakes file forgives exactly the failure looked for).
+
+When one failure turns into another, `failure` (a regular expression, the command's --failure)
+bisects the change: a case is bad only when it fails with a message the expression matches
+(searched anywhere in it, not only its first line), and a failure without it counts as good,
+the old state."""
 from __future__ import annotations
 
+import argparse
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Callable
@@ -43,20 +50,47 @@ def verdict(status: Status, strict: bool = False) -> int:
     return GOOD if status in (Status.PASS, Status.FLAKE) else UNTESTABLE
 
 
-def _repeated(case: Case, target_name: str, runner: core.Runner, rules: core.Rules, runs: int) -> tuple[int, int, Record]:
-    """(verdict, runs made, the last run's record) of one case run up to RUNS times."""
+def _repeated(case: Case, target_name: str, runner: core.Runner, rules: core.Rules, runs: int,
+              failure: re.Pattern[str] | None = None) -> tuple[int, int, Record]:
+    """(verdict, runs made, the last run's record) of one case run up to RUNS times; with a
+    FAILURE pattern, a failure whose message does not match it is GOOD."""
     records: list[Record] = []
 
     def once() -> int:
         records.append(core.run_case(case, target_name, runner, rules))
-        return verdict(records[-1].status, strict=runs > 1)
+        code = verdict(records[-1].status, strict=runs > 1)
+        if code == BAD and failure is not None and not failure.search(records[-1].message or ""):
+            return GOOD
+        return code
 
     code, made = repeat(once, runs)
     return code, made, records[-1]
 
 
+def pattern(text: str) -> re.Pattern[str]:
+    """--failure's type: a regular expression, or argparse's one line and exit 2."""
+    try:
+        return re.compile(text)
+    except re.error as e:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a regular expression: {e}") from None
+
+
+def add_failure_argument(parser: argparse.ArgumentParser) -> None:
+    """--failure, bisect-run's and bisect's."""
+    parser.add_argument("--failure", type=pattern, metavar="REGEX",
+                        help="bisect one failure turning into another: a case is bad only when its failure message "
+                             "matches REGEX (searched anywhere in it); a failure without it counts as good")
+
+
+def _failure_line(message: str, failure: re.Pattern[str] | None) -> str:
+    """The message's line that matches FAILURE, else its first."""
+    lines = message.splitlines()
+    return next((line for line in lines if failure and failure.search(line)), lines[0] if lines else "")
+
+
 def bisect_run(case_ids: list[str], target: Target, out: Callable[[str], object] = print,
-               settings: core.RunSettings | None = None, shader_tests: Iterable[str | Path] = (), rules: core.Rules = core.Rules(), runs: int = 1) -> int:
+               settings: core.RunSettings | None = None, shader_tests: Iterable[str | Path] = (), rules: core.Rules = core.Rules(), runs: int = 1,
+               failure: re.Pattern[str] | None = None) -> int:
     cases = [catalog.find(case_id, shader_tests) for case_id in case_ids]
     settings = settings or run_settings()
     with core.runner(settings, target.name, children=1) as runner:
@@ -66,10 +100,12 @@ def bisect_run(case_ids: list[str], target: Target, out: Callable[[str], object]
             return UNTESTABLE
         worst = GOOD
         for case in cases:
-            code, made, record = _repeated(case, target.name, runner, rules, runs)
+            code, made, record = _repeated(case, target.name, runner, rules, runs, failure)
             count = "" if runs == 1 else f" ({runs} runs)" if code == GOOD else f" (run {made} of {runs})"
+            other = failure is not None and code == GOOD and record.status.blames_driver()
             out(f"{case.id}[{target.name}]: {record.status}{count}"
-                + (f": {record.message.splitlines()[0]}" if record.message else ""))
+                + (" otherwise than --failure (good)" if other else "")
+                + (f": {_failure_line(record.message, failure)}" if record.message else ""))
             if code == BAD:
                 worst = BAD
             elif code == UNTESTABLE and worst == GOOD:

@@ -31,6 +31,7 @@ import argparse
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import time
@@ -101,6 +102,7 @@ class Plan:
     rate: float = 1.0                 # the failure's rate a run, and the confidence a step asks
     confidence: float = 0.99
     command: tuple[str, ...] = ()     # instead of building and running cases: this, in the tree
+    failure: str = ""                 # --failure: bad only when a failure's message matches this
     settings: dict[str, Any] = field(default_factory=dict)    # the run settings given (options.changed)
 
     @property
@@ -174,7 +176,8 @@ def run_at(plan: Plan, folder: Path, out: Out) -> tuple[int, float, float]:
     # several runs a step count a flake as bad: retrying a failure would only cost time
     rules = core.Rules(flake_retries=plan.flake_retries if plan.runs == 1 else 0)
     code = case_runs.bisect_run(list(plan.cases), targets_mod.get(plan.target), out=out, settings=settings,
-                                shader_tests=plan.shader_tests, rules=rules, runs=plan.runs)
+                                shader_tests=plan.shader_tests, rules=rules, runs=plan.runs,
+                                failure=re.compile(plan.failure) if plan.failure else None)
     return code, built - started, time.monotonic() - built
 
 
@@ -273,8 +276,9 @@ def verify(plan: Plan, folder: Path, commit: str, out: Out = print) -> dict[str,
         passed = {GOOD: True, BAD: False}.get(code)
         verdicts[name] = {"commit": git(plan.tree, "rev-parse", "HEAD"), "exit": code, "passes": passed,
                           "lines": lines, "build_seconds": round(build_seconds, 1)}
+        said = ("without the failure", "with the failure") if plan.failure else ("pass", "fail")
         out(f"bisect: verify {name} {verdicts[name]['commit'][:12]}: "
-            f"{'pass' if passed else 'fail' if passed is False else 'untestable'}")
+            f"{said[0] if passed else said[1] if passed is False else 'untestable'}")
     broken_first = not plan.fixed
     verdicts["holds"] = (verdicts["parent"]["passes"] is broken_first and verdicts["commit"]["passes"] is (not broken_first))
     return verdicts
@@ -383,7 +387,7 @@ def bisect(case_ids: Sequence[str], tree: str | Path, good: str, bad: str, targe
            rate: float = 1.0, confidence: float = 0.99, fixed: bool = False, results_dir: str | Path | None = None,
            build_dir: str | Path | None = None, optimization: str = "0", flake_retries: int = 1,
            shader_tests: Sequence[str] = (), settings: Mapping[str, Any] | None = None, verify_result: bool = True,
-           out: Out = print, err: Out = warn) -> int:
+           failure: str = "", out: Out = print, err: Out = warn) -> int:
     """`harness bisect` for callers in Python: the first commit of the Mesa checkout TREE between
     GOOD and BAD (any revisions) where the cases fail (FIXED: pass) on TARGET, a failure of RATE a
     run bisected with runs_per_step(rate, 1 - confidence) runs a step. Installs the build
@@ -399,7 +403,7 @@ def bisect(case_ids: Sequence[str], tree: str | Path, good: str, bad: str, targe
     plan = Plan(tree=str(tree), good=good, bad=bad, target=target, cases=tuple(case_ids), fixed=fixed,
                 build_dir=str(Path(build_dir).resolve() if build_dir else tree / "build-bisect"),
                 optimization=optimization, flake_retries=flake_retries, shader_tests=tuple(shader_tests),
-                rate=rate, confidence=confidence, settings=options.changed(settings or {}))
+                rate=rate, confidence=confidence, settings=options.changed(settings or {}), failure=failure)
     return run(plan, folder, out, verify_result=verify_result, install=True, err=err)
 
 
@@ -427,6 +431,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="meson optimization of each step's build (default 0, not bin/build-mesa's 1: a "
                              "step's build is used once, so it builds fastest)")
     parser.add_argument("--no-verify", action="store_true", help="do not build and run the first commit and its parent")
+    case_runs.add_failure_argument(parser)
     parser.add_argument("--step", action="store_true", help=argparse.SUPPRESS)   # what git bisect run calls
 
 
@@ -455,7 +460,7 @@ def command(args: argparse.Namespace) -> int:
                       confidence=args.confidence, fixed=args.fixed, results_dir=args.results_dir,
                       build_dir=args.build_dir, optimization=args.optimization, flake_retries=args.flake_retries,
                       shader_tests=args.shader_tests, settings=options.values(args, SETTINGS),
-                      verify_result=not args.no_verify)
+                      verify_result=not args.no_verify, failure=args.failure.pattern if args.failure else "")
     except ERRORS as exc:
         print(f"python -m harness bisect: {exc}", file=sys.stderr)
         return ABORT if args.step else 2

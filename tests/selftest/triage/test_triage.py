@@ -202,6 +202,18 @@ def test_bisect_run_exit_codes():
     assert harness_cli("bisect-run", "tess/no/such/case", "--target", "llvmpipe").returncode == 128
 
 
+def test_bisect_run_failure_pattern_tells_one_failure_from_another():
+    """--failure: the same failure is bad when its message matches, good (the old state) when not."""
+    case = "draw_params/DrawArrays/f5c4/glsl450/vs"
+    broken = ("bisect-run", case, "--target", "lavapipe", "--vk-without", "base-vertex")
+    matched = harness_cli(*broken, "--failure", r"gl_BaseVertex = \d+, expected 0")
+    assert matched.returncode == 1 and "gl_BaseVertex = 5, expected 0" in matched.stdout
+    other = harness_cli(*broken, "--failure", r"gl_DrawID = ")
+    assert other.returncode == 0 and "otherwise than --failure (good)" in other.stdout
+    bad = harness_cli(*broken, "--failure", "gl_BaseVertex (")      # argparse's error: git bisect run stops
+    assert bad.returncode == 128 and "is not a regular expression" in bad.stderr
+
+
 @pytest.mark.parametrize("fmt, suffixes", [("glsl", (".json", ".vert", ".tese")), ("shader_test", (".shader_test",)),
                                            ("vkrunner", (".vk_shader_test",))])
 def test_export_formats(tmp_path, fmt, suffixes):
