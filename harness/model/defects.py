@@ -24,6 +24,17 @@ status, and the case ids or fnmatch patterns (over case ids, no target) the defe
     [fixed]
     version = "25.0.7"                     # absent: not fixed
     commit = "35030fc79c38"
+    [[bisections]]                         # each `harness bisect` run kept in the folder
+    finds = "first bad"                    # one of FINDS
+    commit = "90a8525d703"
+    subject = "zink: handle edgeflags"
+    verified = true                        # its parent and it, built and run, differ as it says
+    log = "bisect.log"                     # the folder's file with the bisection's output
+    what = "the triangle LINE case: edges not drawn"
+    failure = "..."                        # only where bisected with --failure REGEX
+
+A bisection can find a commit that is neither end of the defect's window (where one failure turned
+into another): `first_bad` and `fixed` name a commit only where it is that end.
 
 `load` refuses a bad record in one line naming the file; `Registry.match` says which defect a
 failure of a case on a target and Mesa belongs to, by the records' patterns.
@@ -56,6 +67,9 @@ BLAME = VERDICTS + ("not run",)
 _ID = re.compile(r"[a-z0-9][a-z0-9.-]*")
 _VERSION = re.compile(r"\d+\.\d+\.\d+")
 _COMMIT = re.compile(r"[0-9a-f]{7,40}")
+# what a bisection found: the first commit failing (first bad), passing again (first fixed), or
+# failing with the --failure looked for where an earlier one failed otherwise (failure changed)
+FINDS = ("first bad", "first fixed", "failure changed")
 
 
 class DefectError(UsageError, ValueError):
@@ -76,6 +90,21 @@ class Version:
 
 
 @dataclass(frozen=True)
+class Bisection:
+    finds: str                      # one of FINDS
+    commit: str
+    subject: str
+    verified: bool
+    log: str                        # a file in the folder
+    what: str
+    failure: str = ""               # the --failure expression, where one was given
+
+    def __str__(self) -> str:
+        return (f"{self.finds} {self.commit} \"{self.subject}\" ({'verified' if self.verified else 'NOT verified'}"
+                f"; {self.what}; {self.log})")
+
+
+@dataclass(frozen=True)
 class Defect:
     id: str
     title: str
@@ -91,6 +120,7 @@ class Defect:
     cases: tuple[str, ...]
     covers_none: str
     folder: Path
+    bisections: tuple[Bisection, ...] = ()
 
     def covers(self, case_id: str, target: str = "") -> bool:
         """Whether a pattern covers the case (on `target`, where a pattern names its targets)."""
@@ -183,7 +213,33 @@ def _version(data: dict[str, Any], name: str, where: str) -> Version:
     return Version(version, commit, _field(table, "or_earlier", bool, where, required=False))
 
 
-FIELDS = {"id", "title", "status", "targets", "mesas", "cases", "covers_none", "component", "first_bad", "fixed"}
+def _bisections(data: dict[str, Any], folder: Path, where: str) -> tuple[Bisection, ...]:
+    found = []
+    for n, table in enumerate(_field(data, "bisections", list, where, required=False)):
+        at = f"{where}: bisections[{n}]"
+        if not isinstance(table, dict):
+            raise DefectError(f"{at}: must be a table ([[bisections]])")
+        extra = sorted(set(table) - {"finds", "commit", "subject", "verified", "log", "what", "failure"})
+        if extra:
+            raise DefectError(f"{at}: unknown field `{extra[0]}`")
+        bisection = Bisection(**{name: _field(table, name, kind, at, required=name != "failure") for name, kind in (
+            ("finds", str), ("commit", str), ("subject", str), ("verified", bool), ("log", str), ("what", str),
+            ("failure", str))})
+        if bisection.finds not in FINDS:
+            raise DefectError(f"{at}: `finds` {bisection.finds!r}: expected one of {', '.join(FINDS)}")
+        if not _COMMIT.fullmatch(bisection.commit):
+            raise DefectError(f"{at}: `commit` {bisection.commit!r} is no commit hash (7 to 40 hex digits)")
+        log = folder / bisection.log
+        if not log.is_file():
+            raise DefectError(f"{at}: `log` names {bisection.log!r}, which is not in {folder}")
+        if bisection.commit not in log.read_text(encoding="utf-8", errors="replace"):
+            raise DefectError(f"{at}: {bisection.log} does not name commit {bisection.commit}: not this bisection's log")
+        found.append(bisection)
+    return tuple(found)
+
+
+FIELDS = {"id", "title", "status", "targets", "mesas", "cases", "covers_none", "component", "first_bad", "fixed",
+          "bisections"}
 
 
 def parse(text: str, folder: Path, where: str) -> Defect:
@@ -231,7 +287,8 @@ def parse(text: str, folder: Path, where: str) -> Defect:
                   component=_field(component, "name", str, f"{where}: component"), blame=blame,
                   evidence=_field(component, "evidence", str, f"{where}: component"), evidence_files=files,
                   targets=targets, mesas=_strings(data, "mesas", where, required=False),
-                  first_bad=first_bad, fixed=fixed, cases=cases, covers_none=covers_none, folder=folder)
+                  first_bad=first_bad, fixed=fixed, cases=cases, covers_none=covers_none, folder=folder,
+                  bisections=_bisections(data, folder, where))
 
 
 def load(path: Path) -> Defect:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 from harness.model import ids
 from harness.model.defects import UNTRIAGED, Defect, Registry, load_all, upstream
@@ -108,7 +108,8 @@ class Grouping:
                     "first_bad_run": first.run if first else None,
                     "first_bad_started": first.started.isoformat() if first and first.started else None,
                     **({"title": d.title, "status": d.status, "component": d.component,
-                        "first_bad": str(d.first_bad), "fixed": str(d.fixed), "folder": d.where} if d else {})}
+                        "first_bad": str(d.first_bad), "fixed": str(d.fixed), "folder": d.where,
+                        "bisections": [asdict(b) for b in d.bisections]} if d else {})}
         return {"new": [one(g) for g in self.new], "known": [one(g) for g in self.known]}
 
 

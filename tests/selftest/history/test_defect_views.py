@@ -65,6 +65,13 @@ def test_report_shows_defects_new_first(tmp_path):
     assert found[:2] == [("untriaged", "new"), ("zink-quads-primitive-id", "new")]
     assert set(found[2:]) == {("llvmpipe-quad-strip-first-provoking", "known"), ("zink-polygon-mode-converted", "known")}
     assert "triage/mesa-22.3.6/zink-quads-primitive-id/" in page and "New failures by defect (2)" in page
+    assert "5fb8ba0eb8b7" not in page        # zink-quads-primitive-id's bisection, not verified: not shown
+
+
+def test_report_shows_a_defects_verified_bisections(tmp_path):
+    edge = record("primitives/triangles/pv-last/arrays/polygon-line/edge-flags", Status.FAIL, target="zink", known=True)
+    page = html.write_report([run(tmp_path / "r", [edge], "2026-12-07T01:00:00+00:00")], tmp_path / "out").read_text()
+    assert re.search(r'class="bisection">first bad <code>90a8525d7033</code> zink: handle edgeflags', page)
 
 
 def test_compare_lists_what_fails_by_defect(tmp_path):

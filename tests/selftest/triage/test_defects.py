@@ -91,6 +91,38 @@ def test_a_record_with_no_cases_must_say_why(tmp_path):
     assert defects.load(record(tmp_path, said)).covers_none == "a cache file, no case"
 
 
+BISECTION = """
+[[bisections]]
+finds = "first bad"
+commit = "90a8525d7033"
+subject = "zink: handle edgeflags"
+verified = true
+log = "bisect.log"
+what = "the triangle case"
+"""
+
+
+@pytest.mark.parametrize("log, change, message", [
+    ("first bad commit: 90a8525d7033", None, None),
+    (None, None, "`log` names 'bisect.log', which is not in"),
+    ("first bad commit: 1280cf5b2afa", None, "bisect.log does not name commit 90a8525d7033"),
+    ("90a8525d7033", ('finds = "first bad"', 'finds = "culprit"'), "`finds` 'culprit': expected one of"),
+    ("90a8525d7033", ("verified = true", 'verified = "yes"'), "`verified` must be a bool"),
+    ("90a8525d7033", ('what = "the triangle case"', 'what = "x"\nsteps = 3'), "unknown field `steps`"),
+])
+def test_a_records_bisections_name_their_log(tmp_path, log, change, message):
+    path = record(tmp_path, GOOD + BISECTION.replace(*(change or ("", ""))))
+    if log is not None:
+        (path.parent / "bisect.log").write_text(log + "\n")
+    if message is None:
+        (found,) = defects.load(path).bisections
+        assert found.verified and found.commit == "90a8525d7033" and "first bad 90a8525d7033" in str(found)
+        return
+    with pytest.raises(DefectError) as caught:
+        defects.load(path)
+    assert message in str(caught.value) and "bisections[0]" in str(caught.value)
+
+
 def test_a_folder_without_a_record_is_refused(tmp_path):
     record(tmp_path, GOOD)
     (tmp_path / "triage" / "mesa-22.3.6" / "bare").mkdir()
