@@ -11,8 +11,8 @@ flake included (a retry's pass or a flakes file forgives exactly the failure loo
 
 When one failure turns into another, `failure` (a regular expression, the command's --failure)
 bisects the change: a case is bad only when it fails with a message the expression matches
-(searched anywhere in it, not only its first line), and a failure without it counts as good,
-the old state."""
+(searched anywhere in it, not only its first line), a failure without it counts as good, the
+old state, and a crash or timeout without it as untestable (125: it hides which state it is)."""
 from __future__ import annotations
 
 import argparse
@@ -53,14 +53,15 @@ def verdict(status: Status, strict: bool = False) -> int:
 def _repeated(case: Case, target_name: str, runner: core.Runner, rules: core.Rules, runs: int,
               failure: re.Pattern[str] | None = None) -> tuple[int, int, Record]:
     """(verdict, runs made, the last run's record) of one case run up to RUNS times; with a
-    FAILURE pattern, a failure whose message does not match it is GOOD."""
+    FAILURE pattern, a wrong value whose message does not match it is GOOD, a crash or timeout UNTESTABLE."""
     records: list[Record] = []
 
     def once() -> int:
         records.append(core.run_case(case, target_name, runner, rules))
         code = verdict(records[-1].status, strict=runs > 1)
         if code == BAD and failure is not None and not failure.search(records[-1].message or ""):
-            return GOOD
+            # another wrong value is the old state; a crash or a timeout hides which state it is
+            return GOOD if records[-1].status is Status.FAIL else UNTESTABLE
         return code
 
     code, made = repeat(once, runs)
@@ -79,7 +80,8 @@ def add_failure_argument(parser: argparse.ArgumentParser) -> None:
     """--failure, bisect-run's and bisect's."""
     parser.add_argument("--failure", type=pattern, metavar="REGEX",
                         help="bisect one failure turning into another: a case is bad only when its failure message "
-                             "matches REGEX (searched anywhere in it); a failure without it counts as good")
+                             "matches REGEX (searched anywhere in it); a wrong value without it counts as good, a "
+                             "crash or timeout without it as untestable (skipped)")
 
 
 def _failure_line(message: str, failure: re.Pattern[str] | None) -> str:
@@ -102,9 +104,9 @@ def bisect_run(case_ids: list[str], target: Target, out: Callable[[str], object]
         for case in cases:
             code, made, record = _repeated(case, target.name, runner, rules, runs, failure)
             count = "" if runs == 1 else f" ({runs} runs)" if code == GOOD else f" (run {made} of {runs})"
-            other = failure is not None and code == GOOD and record.status.blames_driver()
+            other = failure is not None and code != BAD and record.status.blames_driver()
             out(f"{case.id}[{target.name}]: {record.status}{count}"
-                + (" otherwise than --failure (good)" if other else "")
+                + (f" otherwise than --failure ({'good' if code == GOOD else 'untestable'})" if other else "")
                 + (f": {_failure_line(record.message, failure)}" if record.message else ""))
             if code == BAD:
                 worst = BAD

@@ -4,6 +4,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -13,7 +14,8 @@ from junitparser import JUnitXml, Properties
 from pytest_adapter.test_plugin import HAZARD_FAMILY, family_tree, pytest_run
 
 from harness.sources import catalog
-from harness.run import export
+from harness.run import core, export
+from harness.triage import bisect_run
 from harness.results import files as results
 from harness.model.case import DrawEntry
 from harness.results.compare import compare, format_report, grouped
@@ -301,3 +303,19 @@ def test_no_such_case_is_one_line_and_a_harness_error_a_traceback(capsys, monkey
     assert cli.main(["export", "tess/x/y"]) == 3
     err = capsys.readouterr().err
     assert "Traceback" in err and "KeyError: 'missing key'" in err and "harness error" in err
+
+
+@pytest.mark.parametrize("status, message, verdict", [
+    (Status.FAIL, "gl_PatchVerticesIn = 32, expected 4", bisect_run.BAD),       # the failure looked for
+    (Status.FAIL, "gl_PatchVerticesIn = 4, expected 3", bisect_run.GOOD),       # another wrong value: the old state
+    (Status.CRASH, "child process died: SIGSEGV", bisect_run.UNTESTABLE),       # hides which state it is
+    (Status.PASS, "", bisect_run.GOOD),
+])
+def test_a_failure_pattern_judges_each_status(monkeypatch, status, message, verdict):
+    """--failure's rule on one record, the run itself replaced (pure logic: the driver-backed
+    test above runs the same path on lavapipe)."""
+    monkeypatch.setattr(bisect_run.core, "run_case",
+                        lambda case, target, runner, rules: Record(case.id, target, Outcome(status), message=message))
+    case = catalog.find("draw_params/DrawArrays/f5c4/glsl450/vs")
+    code, _, _ = bisect_run._repeated(case, "zink", None, core.Rules(), 1, re.compile(r"gl_PatchVerticesIn = 32"))
+    assert code == verdict
