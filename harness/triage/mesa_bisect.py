@@ -284,6 +284,18 @@ def verify(plan: Plan, folder: Path, commit: str, out: Out = print) -> dict[str,
     return verdicts
 
 
+def end(tree: str, err: Out) -> None:
+    """`git bisect reset`: the tree back at the commit it was on. Where git cannot check that out
+    (a mirror missing a blob of it), the bisection is ended where the tree is, and ERR says so:
+    a tree left mid-bisection would refuse the next bisection."""
+    proc = subprocess.run(["git", "-C", tree, "bisect", "reset"], capture_output=True, text=True)
+    if proc.returncode != 0:
+        git(tree, "bisect", "reset", "HEAD")
+        why = (proc.stderr.strip().splitlines() or ["failed"])[-1]
+        err(f"bisect: git could not check out the tree's own commit again ({why}); "
+            f"ended the bisection at {git(tree, 'rev-parse', '--short', 'HEAD')}")
+
+
 def warn(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
@@ -374,7 +386,7 @@ def run(plan: Plan, folder: Path, out: Out = print, verify_result: bool = True, 
     if verify_result:
         result["verify"] = verify(plan, folder, commit, out)
         out(f"bisect: verified: {'yes' if result['verify']['holds'] else 'NO, the parent and the commit do not differ as the bisection says'}")
-    git(plan.tree, "bisect", "reset", check=False)
+    end(plan.tree, err)
     (folder / "result.json").write_text(json.dumps(result, indent=1) + "\n")
     return 0 if result.get("verify", {}).get("holds", True) else 1
 

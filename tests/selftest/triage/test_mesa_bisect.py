@@ -313,3 +313,15 @@ def test_every_bisect_target_is_a_target_with_drivers_to_build():
         assert drivers and set(drivers) <= set(mesa_build.TARGET_DRIVERS)
     assert mesa_bisect.DRIVERS["zink-optimal"] == mesa_bisect.DRIVERS["zink"]
     assert mesa_bisect.command_parser().parse_args(["c", "--target", "zink-optimal"]).target == "zink-optimal"
+
+
+def test_a_tree_whose_own_commit_git_cannot_check_out_again_is_still_ended(tmp_path):
+    """A partial mirror (pop-os/mesa lacks a few blobs) can make `git bisect reset` fail; the
+    bisection is then ended where the tree is, and said, so that the next one is not refused."""
+    tree, commits = history(tmp_path, ["pass", "fail", "fail"])
+    git(tree, "bisect", "start", commits[2], commits[0])
+    (tree / ".git" / "BISECT_START").write_text("no-such-branch\n")     # what reset would check out
+    said = []
+    mesa_bisect.end(str(tree), said.append)
+    assert not mesa_bisect.bisecting(tree)
+    assert len(said) == 1 and said[0].startswith("bisect: git could not check out the tree's own commit again")
