@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Callable
 
+from harness.base.errors import UsageError
 from harness.sources import catalog
 from harness.run import core
 from harness.executor.settings import settings as run_settings
@@ -68,17 +69,19 @@ def _repeated(case: Case, target_name: str, runner: core.Runner, rules: core.Rul
     return code, made, records[-1]
 
 
-def pattern(text: str) -> re.Pattern[str]:
-    """--failure's type: a regular expression, or argparse's one line and exit 2."""
+def pattern(text: str) -> re.Pattern[str] | None:
+    """--failure's expression compiled (None when not given); a bad one is a UsageError, one line."""
+    if not text:
+        return None
     try:
         return re.compile(text)
     except re.error as e:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a regular expression: {e}") from None
+        raise UsageError(f"--failure {text!r} is not a regular expression: {e}") from None
 
 
 def add_failure_argument(parser: argparse.ArgumentParser) -> None:
     """--failure, bisect-run's and bisect's."""
-    parser.add_argument("--failure", type=pattern, metavar="REGEX",
+    parser.add_argument("--failure", default="", metavar="REGEX",
                         help="bisect one failure turning into another: a case is bad only when its failure message "
                              "matches REGEX (searched anywhere in it); a wrong value without it counts as good, a "
                              "crash or timeout without it as untestable (skipped)")

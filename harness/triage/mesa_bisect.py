@@ -407,6 +407,7 @@ def bisect(case_ids: Sequence[str], tree: str | Path, good: str, bad: str, targe
     when a verified commit was found (result.json in the results folder), 1 when none was.
     Raises one of ERRORS for bad input."""
     runs_per_step(rate, 1 - confidence)                 # a bad --rate: one line, before anything
+    case_runs.pattern(failure)                          # a bad --failure too
     if not case_ids:
         raise BisectError("give CASE_ID...")
     tree = mesa_build.mesa_tree(Path(tree).expanduser().resolve())
@@ -472,7 +473,7 @@ def command(args: argparse.Namespace) -> int:
                       confidence=args.confidence, fixed=args.fixed, results_dir=args.results_dir,
                       build_dir=args.build_dir, optimization=args.optimization, flake_retries=args.flake_retries,
                       shader_tests=args.shader_tests, settings=options.values(args, SETTINGS),
-                      verify_result=not args.no_verify, failure=args.failure.pattern if args.failure else "")
+                      verify_result=not args.no_verify, failure=args.failure)
     except ERRORS as exc:
         print(f"python -m harness bisect: {exc}", file=sys.stderr)
         return ABORT if args.step else 2

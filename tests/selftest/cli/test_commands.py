@@ -24,7 +24,8 @@ CLI = ROOT / "harness" / "cli"
 ONE_MEANING = {
     "--days": "a window: the last N days",
     "--dry-run": "say what would be done, do nothing",
-    "--failure": "blame's failure regex, searched in a row's first line",
+    "--failure": "the failure under triage, a regex; a result failing otherwise is set aside (blame searches a "
+                 "row's first line, bisect and bisect-run the whole message, where it is the old state)",
     "--format": "the export's format",
     "--json": "print JSON",
     "--lane": "stored runs of this lane only",
