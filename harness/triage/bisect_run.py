@@ -11,7 +11,7 @@ flake included (a retry's pass or a flakes file forgives exactly the failure loo
 
 When one failure turns into another, `failure` (a regular expression, the command's --failure)
 bisects the change: a case is bad only when it fails with a message the expression matches
-(searched anywhere in it, not only its first line), a failure without it counts as good, the
+(searched anywhere in it, not only its first line), a wrong value without it counts as good, the
 old state, and a crash or timeout without it as untestable (125: it hides which state it is)."""
 from __future__ import annotations
 
