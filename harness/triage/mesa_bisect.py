@@ -31,7 +31,6 @@ import argparse
 import json
 import math
 import os
-import re
 import subprocess
 import sys
 import time
@@ -177,7 +176,7 @@ def run_at(plan: Plan, folder: Path, out: Out) -> tuple[int, float, float]:
     rules = core.Rules(flake_retries=plan.flake_retries if plan.runs == 1 else 0)
     code = case_runs.bisect_run(list(plan.cases), targets_mod.get(plan.target), out=out, settings=settings,
                                 shader_tests=plan.shader_tests, rules=rules, runs=plan.runs,
-                                failure=re.compile(plan.failure) if plan.failure else None)
+                                failure=case_runs.pattern(plan.failure))
     return code, built - started, time.monotonic() - built
 
 
