@@ -202,6 +202,7 @@ def test_bisect_run_exit_codes():
                          env={"VK_ICD_FILENAMES": "/nonexistent.json", "VK_DRIVER_FILES": "/nonexistent.json"})
     assert broken.returncode == 125 and "cannot start" in broken.stdout
     assert harness_cli("bisect-run", "tess/no/such/case", "--target", "llvmpipe").returncode == 128
+    assert harness_cli("bisect-run", case, "--target", "llvmpipe", "--no-such-option").returncode == 128   # argparse's
 
 
 def test_bisect_run_failure_pattern_tells_one_failure_from_another():
@@ -212,7 +213,7 @@ def test_bisect_run_failure_pattern_tells_one_failure_from_another():
     assert matched.returncode == 1 and "gl_BaseVertex = 5, expected 0" in matched.stdout
     other = harness_cli(*broken, "--failure", r"gl_DrawID = ")
     assert other.returncode == 0 and "otherwise than --failure (good)" in other.stdout
-    bad = harness_cli(*broken, "--failure", "gl_BaseVertex (")      # argparse's error: git bisect run stops
+    bad = harness_cli(*broken, "--failure", "gl_BaseVertex (")      # bad input: git bisect run stops
     assert bad.returncode == 128 and "is not a regular expression" in bad.stderr
 
 
