@@ -11,7 +11,9 @@ that a verdict depends on the case alone.
 - An audit runs a seeded sample of the batched passes alone too (`audited`, config.AUDIT of them)
   and reports a disagreement the same way.
 
-The confirmation and the audit happen in the run core (core.run_case), which judges.
+The confirmation and the audit happen in the run core (core.run_case), which judges; so does a
+failure's flake re-run, in the alone child, or in a child of its own (`run_fresh`) where the
+baseline does not expect the failure (core.rerunner).
 """
 from __future__ import annotations
 
@@ -75,6 +77,10 @@ class Batched:
     def run_alone(self, case: Case) -> Result:
         result: Result = self.alone.run(case)
         return result
+
+    def run_fresh(self, case: Case) -> Result:
+        """The case in a child started for it alone (Executor.run_fresh)."""
+        return self._group.run_fresh(case)
 
     def close(self) -> None:
         if self._alone is not None:                 # first: it forks from the group's spawner

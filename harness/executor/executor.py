@@ -222,6 +222,19 @@ class Executor:
                 return result
             self._answered[head.case_id] = result
 
+    def run_fresh(self, case: Case) -> Result:
+        """The case in a child started for it and ended after it: nothing ran before it in that
+        process. A driver's process-wide state (zink's screen and its buffer allocator live as
+        long as the process, and hand a new context memory an earlier one freed) cannot reach it,
+        as it can reach a context of its own in a child that ran other cases (the flake re-run of
+        a failure the baseline does not expect: core.run_case)."""
+        owner = self._forks_from or self            # whose spawner the fresh child forks from
+        fresh = Executor(self.target, settings=replace(self.settings, batch=0), forks_from=owner)
+        try:
+            return fresh.run(case)
+        finally:
+            fresh.close()
+
     def _unstarted(self, started: Result, after_crash: bool = False) -> Result:
         """A case's result where its child did not start (`started`: the child's info reply)."""
         if after_crash:
@@ -429,6 +442,9 @@ class ExecutorGroup:
 
     def info(self) -> Result:
         return self._first().info()
+
+    def run_fresh(self, case: Case) -> Result:
+        return self._first().run_fresh(case)
 
     def prepare(self) -> None:
         self._first().prepare()

@@ -15,7 +15,7 @@ import json
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Iterator, Protocol, cast
+from typing import Callable, Iterator, Protocol, cast
 
 from harness.run import baseline, export, gpu_hangs, policy
 from harness.base import profiling
@@ -91,16 +91,15 @@ def run_case(case: Case, target: str, runner: Runner, rules: Rules = Rules()) ->
         first = verdict.judge(case, result, place)
     if result.batch is not None:
         first, result = confirm(case, result, first, cast(RunsAlone, runner), place, rules)
-    # a batched case's re-runs run alone (harness/executor/batch.py), in a context of their own
-    alone = runner.run_alone if isinstance(runner, Batched) and result.batch is not None else runner.run
     reproducer = ""
     if first.status.is_failure() and rules.triage_dir is not None:
         with profiling.section("triage files"):
             reproducer = keep_for_triage(case, target, result, rules.triage_dir)
     expected = baseline.lookup(rules.baseline, case.id, target)
+    rerun, rerun_where = rerunner(runner, result, unexpected=expected is None or first.status not in expected.statuses)
     # Re-runs happen only as the policy asks for them (a failure, up to its first pass).
-    reruns = (verdict.judge(case, alone(case), place) for _ in range(rules.flake_retries))
-    outcome, message = policy.decide(first, expected, reruns=reruns,
+    reruns = (verdict.judge(case, rerun(case), place) for _ in range(rules.flake_retries))
+    outcome, message = policy.decide(first, expected, reruns=reruns, rerun_where=rerun_where,
                                      flakes=baseline.matching_flakes(rules.flakes, case.id, target))
     message = gpu_hangs.after(outcome.status, message, case.id, target, facts.renderer)
     return Record(id=case.id, target=target, outcome=outcome, message=message,
@@ -108,6 +107,21 @@ def run_case(case: Case, target: str, runner: Runner, rules: Rules = Rules()) ->
                   duration=round(result.duration, 4), renderer=facts.renderer,
                   gl_version=facts.version, mesa=facts.mesa,
                   platform=facts.platform, reproducer=reproducer)
+
+
+def rerunner(runner: Runner, result: Result, unexpected: bool) -> tuple[Callable[[Case], Result], str]:
+    """Where a failure's flake re-runs run, and how the message says so. One the baseline does not
+    expect (it would fail the run) runs each time in a child started for it (Executor.run_fresh):
+    a context of its own is not enough where a driver's process-wide state carries over, as zink's
+    buffer allocator hands a new context index memory an earlier case wrote (triage folder
+    primconvert-restart-stale-indices), so that the failure came back in the child's next
+    context too. An expected failure re-runs as before, at no start-up cost: a batched case's in
+    the child that runs cases alone (harness/executor/batch.py), in a context of its own."""
+    if unexpected and isinstance(runner, (Executor, ExecutorGroup, Batched)):
+        return runner.run_fresh, " in a new process"
+    if isinstance(runner, Batched) and result.batch is not None:
+        return runner.run_alone, ""
+    return runner.run, ""
 
 
 def confirm(case: Case, result: Result, batched: Verdict, runner: RunsAlone, place: str, rules: Rules) -> tuple[Verdict, Result]:

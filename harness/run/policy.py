@@ -3,7 +3,8 @@ flakes file lists it, and its re-runs. No pytest and no I/O here: the run core r
 calls `decide`, whose Outcome (harness/model/outcome.py) and message make the case's Record.
 
 - A failing verdict (Status.is_failure) is re-run; the first re-run that passes makes it a
-  flake. Else a flakes-file entry matching the case makes it a flake, if the entry names its
+  flake. (The run core runs the re-runs of a failure the baseline does not expect each in a
+  process of its own: core.run_case.) Else a flakes-file entry matching the case makes it a flake, if the entry names its
   status (a case listed for its crashes that fails with a wrong value is a `fail`, the message
   saying which entry did not forgive it). A flake does not fail the run.
 - A verdict the baseline expects (same status) is an expected failure: reported as skipped,
@@ -56,16 +57,17 @@ def flake_status(message: str) -> Status | None:
         return None
 
 
-def with_flakes(verdict: Verdict, reruns: Iterable[Verdict], flakes: Flakes) -> Verdict:
+def with_flakes(verdict: Verdict, reruns: Iterable[Verdict], flakes: Flakes, rerun_where: str = "") -> Verdict:
     """The verdict after the flake rules. `reruns` is consumed lazily and only for a failure,
     up to its first pass (the plugin's re-runs happen as it is iterated); `flakes` holds
     (where, statuses) of each flakes-file entry matching the case: where it is written
-    ('file:line') and the statuses it forgives."""
+    ('file:line') and the statuses it forgives; `rerun_where`: where the re-runs ran, for the
+    message (' in a new process')."""
     if not verdict.status.is_failure():
         return verdict
     for attempt, again in enumerate(reruns, 1):
         if again.status is Status.PASS:
-            return Verdict(Status.FLAKE, f"flake: {verdict.status} first, passed on re-run {attempt}: "
+            return Verdict(Status.FLAKE, f"flake: {verdict.status} first, passed on re-run {attempt}{rerun_where}: "
                                          f"{first_line(verdict.message)}")
     listed = next((where for where, statuses in flakes if verdict.status in statuses), None)
     if listed:
@@ -77,13 +79,13 @@ def with_flakes(verdict: Verdict, reruns: Iterable[Verdict], flakes: Flakes) -> 
 
 
 def decide(verdict: Verdict, expected: Expectation | Status | None = None, flakes: Flakes = (),
-           reruns: Iterable[Verdict] = ()) -> tuple[Outcome, str]:
+           reruns: Iterable[Verdict] = (), rerun_where: str = "") -> tuple[Outcome, str]:
     """The outcome (the status after the flake rules, judged by the baseline: Outcome.judge) and
     its message: the skip reason or failure text, '' for a pass. `expected`: the case's baseline
-    line (or the one status it names), or None; `flakes`: see with_flakes."""
+    line (or the one status it names), or None; `flakes`, `rerun_where`: see with_flakes."""
     if isinstance(expected, Status):
         expected = Expectation.of(expected)
-    verdict = with_flakes(verdict, reruns, flakes)
+    verdict = with_flakes(verdict, reruns, flakes, rerun_where)
     status, message = verdict.status, verdict.message
     outcome = Outcome.judge(status, expected.statuses if expected is not None else None)
     listed = expected.name if expected is not None else ""

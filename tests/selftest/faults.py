@@ -22,7 +22,9 @@ Faults: segv, abort, exit (status 3), hang, garbage (control bytes and invalid U
 then SIGSEGV), gl-error (an invalid GL call after the case), dirty-state (the case leaves every kind of state
 a case can set changed in its context, see `dirty`), kill-worker (SIGKILL to the pytest
 process that owns the child, as an OOM killer would), huge-xfb-count (GL and Vulkan: the
-transform-feedback primitives-written query answers 2^31, as NVIDIA's did); and, of the `fault`
+transform-feedback primitives-written query answers 2^31, as NVIDIA's did), process-state (GL: the
+case fails unless it is the first its child process runs, as zink's restarted polygons do when
+its allocator hands them memory an earlier case wrote); and, of the `fault`
 backend, the case's reply garbled on the real pipe (`GARBLED`: not JSON, its JSON cut short,
 text where a frame's length belongs). $HARNESS_FAULT_MARK:
 a file a hang writes its pid to as it begins. $HARNESS_FAULT_START (the `fault` backend): a file
@@ -192,6 +194,7 @@ class FaultyGL:
         self.gl = GLBackend()
         self.mark = mark
         self.faults = json.loads(faults or "{}")
+        self.ran = 0                    # cases this process ran before (the process-state fault)
         if shared_context:
             contexts = self.gl._contexts
             contexts.begin_case = lambda profile, batch=None: contexts.make_current(profile)
@@ -220,6 +223,9 @@ class FaultyGL:
         fault = self.faults.get(case.id) or next(
             (f for pattern, f in self.faults.items() if "*" in pattern and fnmatch.fnmatchcase(case.id, pattern)), "none")
         inject(fault, self.mark)
+        self.ran += 1
+        if fault == "process-state" and self.ran > 1:
+            raise BackendError(f"process state: {self.ran - 1} case(s) ran in this process before this one")
         GL, calls = self.gl.gl, self.gl.calls
         if fault == "huge-xfb-count":
             self.gl.gl = _HugeCount(GL)

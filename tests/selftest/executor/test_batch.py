@@ -11,7 +11,8 @@ import dataclasses
 import pytest
 
 from harness.sources import catalog
-from harness.run import core
+from harness.run import core, policy
+from harness.model.outcome import Judged
 from harness.executor.batch import audited, describe
 from harness.model.status import Reply, Result, Status, Verdict
 
@@ -28,9 +29,10 @@ def plain(n: int) -> list:
             and "glsl450/vs" in c.id][:n]
 
 
-def run_all(cases, faults=None, batch=4, shared=False, audit=0.0, case_timeout=60.0):
-    """Every case's record, the cases sent ahead as the plugin sends them; and how many ran alone."""
+def run_all(cases, faults=None, batch=4, shared=False, audit=0.0, case_timeout=60.0, rules=None):
+    """Every case's record, the cases sent ahead as the plugin sends them; and which ran alone."""
     settings = core.RunSettings(case_timeout=case_timeout, mesa=pinned_mesa(), batch=batch)
+    rules = rules or core.Rules(audit=audit)
     with planted(faults, shared_context=shared), core.runner(settings, "fault-llvmpipe") as runner:
         alone = []
         if batch > 1:
@@ -38,7 +40,7 @@ def run_all(cases, faults=None, batch=4, shared=False, audit=0.0, case_timeout=6
             runner.run_alone = lambda case: alone.append(case.id) or confirm(case)
         for case in cases:
             runner.send(case)
-        records = {case.id: core.run_case(case, "fault-llvmpipe", runner, core.Rules(audit=audit)) for case in cases}
+        records = {case.id: core.run_case(case, "fault-llvmpipe", runner, rules) for case in cases}
     return records, alone
 
 
@@ -84,6 +86,31 @@ def test_a_batched_failure_is_confirmed_alone():
     assert "GL error GL_INVALID_ENUM from glEnable" in records[cases[3].id].message
     assert alone == [cases[3].id]
     assert {records[c.id].status for c in cases if c is not cases[3]} == {Status.PASS}
+
+
+@pytest.mark.parametrize("batch", [4, 0])
+def test_an_unexpected_failure_re_runs_in_a_new_process(batch):
+    """The process-state fault fails a case unless it is the first its child process runs, as
+    zink's restarted polygons failed after other cases, in the child's next context too
+    (triage folder primconvert-restart-stale-indices). Cases 2 and 3 have it. Batched, case 2 fails
+    and passes confirmed alone (the alone child's first case): order-dependent. Case 3 fails
+    batched and alone (the alone child's second), and passes its flake re-run, in a child
+    started for it: a flake, the message saying where. Unbatched (one child, each case in a
+    context of its own), both fail first and pass so. The baseline expecting the failure, the
+    re-run stays in the child that ran cases before (no start-up paid): an expected failure."""
+    cases = plain(6)
+    faults = {cases[2].id: "process-state", cases[3].id: "process-state"}
+    records, alone = run_all(cases, faults, batch=batch, rules=core.Rules(flake_retries=1, audit=0.0))
+    status = {c.id: records[c.id].status for c in cases}
+    assert status == {c.id: Status.PASS for c in cases} | (
+        {cases[2].id: Status.ORDER_DEPENDENT, cases[3].id: Status.FLAKE} if batch else
+        {cases[2].id: Status.FLAKE, cases[3].id: Status.FLAKE})
+    assert records[cases[3].id].message.startswith("flake: fail first, passed on re-run 1 in a new process: ")
+    assert f"process state: {1 if batch else 3} case(s) ran in this process before this one" in records[cases[3].id].message
+    assert alone == ([cases[2].id, cases[3].id] if batch else [])
+    expected = {cases[3].id: policy.Expectation.of(Status.FAIL)}
+    records, _ = run_all(cases, faults, batch=batch, rules=core.Rules(baseline=expected, flake_retries=1, audit=0.0))
+    assert records[cases[3].id].outcome.judged is Judged.EXPECTED_FAIL, records[cases[3].id].message
 
 
 def test_the_audit_reruns_its_sample_alone_and_agreeing_passes_stay_passes():
