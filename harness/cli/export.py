@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from pathlib import Path
 
@@ -33,5 +34,9 @@ def run(args: argparse.Namespace) -> int:
         written = export_piglit.export(case, Path(args.output), args.name)
     else:
         written = export.export(case, args.format, Path(args.output), frozenset(config.split_names(args.vk_without)))
+        unchecked = export.shader_test_unsupported(case) if args.format == "shader_test" else ""
+        if unchecked:
+            print(f"harness export: {written[0]} checks nothing ({unchecked}); --format piglit writes a test "
+                  f"that does", file=sys.stderr)
     print("\n".join(str(p) for p in written))
     return 0

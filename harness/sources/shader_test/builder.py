@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from harness.model.case import (Case, Dispatch, Draw, DrawEntry, DrawState, Link, ProgramQuery, Read, Readback, SetState, Step,
+from harness.model.case import (Case, Clear, Dispatch, Draw, DrawEntry, DrawState, Link, ProgramQuery, Read, Readback, SetState, Step,
                                 step_label)
 from harness.sources.shader_test.errors import Unsupported
 from harness.sources.shader_test.ids import FAMILY
@@ -28,6 +28,8 @@ class Builder:
     link: str = ""                                  # "success" or "error": a `link ...` command
     atomic_counters: int = 0                        # `atomic counters N`
     rebound: str = ""                               # a `probe ssbo` of a binding other than 0
+    formats: dict[int, str] = field(default_factory=dict)   # a 2D rgbw texture's image format by unit
+    framebuffer: str = ""                           # `fb tex 2d`: the image's format, RGBA8 or RGBA32F
     unsupported: str = ""                           # why the case is skipped
 
     def vs_reads(self, name: str) -> bool:
@@ -75,6 +77,8 @@ class Builder:
             return
         if self.display_list.mode:
             raise Unsupported("file: `newlist` without `endlist`")
+        if self.framebuffer and not isinstance(self.steps[0], Clear):
+            raise Unsupported("file: `fb tex 2d` with a step before the first `clear` (it would read the rgbw texels)")
         if self.context.separable and len({s for s, _ in self.shaders}) < len(self.shaders):
             raise Unsupported("file: SSO ENABLED with several shaders a stage")
         if self.context.separable and (self.checks.queries or any(isinstance(s, Dispatch) for s in self.steps)):
@@ -89,7 +93,7 @@ class Builder:
     def case(self, id_: str, source: str) -> Case:
         expect = () if self.unsupported else self.checks.expectations()
         params = (("source", source),) if source else ()
-        readback = Readback(image=self.context.size, clear=0.0, image_format="RGBA8", keep_image=True,
+        readback = Readback(image=self.context.size, clear=0.0, image_format=self.framebuffer or "RGBA8", keep_image=True,
                             atomic_counters=self.atomic_counters, gl_error=self.checks.gl_error)
         return Case(id=id_, family=FAMILY, shaders=tuple(self.shaders),
                     requires=self.context.requirements(self.unsupported), vertices=self.vertices.rows,

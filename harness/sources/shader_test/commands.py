@@ -170,20 +170,29 @@ def polygon_mode(b: Builder, line: Line) -> None:
     state.polygon_mode_back = "" if back == front else back
 
 
+# `texture rgbw UNIT (W, H) FORMAT`: the internal formats whose texels are the rgbw pattern's 0s and
+# 1s exactly, as the image a `fb tex 2d` of it is read as (shader_runner's default: GL_RGBA)
+RGBW_FORMATS = {"GL_RGBA": "RGBA8", "GL_RGBA8": "RGBA8", "GL_RGBA32F": "RGBA32F"}
+
+
 def texture(b: Builder, line: Line) -> None:
-    """shader_runner's `texture rgbw UNIT (W, H)`, `texture rgbw 1D UNIT`, `texture rgbw 3D UNIT`
-    and `texture checkerboard UNIT LEVEL (W, H) (colour) (colour)` on a unit; it becomes the
-    unit texparameter acts on."""
+    """shader_runner's `texture rgbw UNIT (W, H) [FORMAT]`, `texture rgbw 1D UNIT`, `texture rgbw
+    3D UNIT` and `texture checkerboard UNIT LEVEL (W, H) (colour) (colour)` on a unit; it becomes
+    the unit texparameter acts on."""
     text = line.text
     values = [number(n) for n in re.findall(NUMBER, text)]
     fixed_size = re.match(r"^texture rgbw\s+([13])D\s+(\d+)$", text)
+    rgbw_2d = re.match(r"^texture rgbw\s+(\d+)\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)(?:\s+(GL_\w+))?$", text)
     if fixed_size:                        # piglit_rgbw_texture_1d / _3d: 4 texels, 2x2x2 texels
         unit = int(fixed_size[2])
         made = Texture(unit, "rgbw", 4, 1, target="1D") if fixed_size[1] == "1" else \
             Texture(unit, "rgbw", 2, 2, target="3D", depth=2)
-    elif re.match(r"^texture rgbw\s+\d+\s*\(", text) and len(values) == 3:
-        unit, width, height = (int(n) for n in values)
+    elif rgbw_2d:
+        if rgbw_2d[4] and rgbw_2d[4] not in RGBW_FORMATS:
+            raise Unsupported(f"{line.where}: rgbw texture formats {', '.join(RGBW_FORMATS)} only")
+        unit, width, height = (int(n) for n in rgbw_2d.groups()[:3])
         made = Texture(unit, "rgbw", width, height)
+        b.formats[unit] = RGBW_FORMATS[rgbw_2d[4] or "GL_RGBA"]
     elif re.match(r"^texture checkerboard\s+\d+\s+\d+\s*\(", text) and len(values) == 12:
         unit, level, width, height = (int(n) for n in values[:4])
         made = Texture(unit, "checkerboard", width, height, level=level, colors=tuple(values[4:]))
@@ -191,6 +200,20 @@ def texture(b: Builder, line: Line) -> None:
         raise Unsupported(f"{line.where}: 1D, 2D and 3D rgbw and 2D checkerboard textures only")
     b.state.textures[unit] = made
     b.state.active_unit = unit
+
+
+def framebuffer(b: Builder, line: Line) -> None:
+    """`fb tex 2d UNIT`: shader_runner draws into the 2D texture on UNIT from then on, its viewport
+    the texture's size, and probes read it; the case's image is that texture, RGBA32F where its
+    format is a float one (harness export writes image cases so, to probe values above 1). Its
+    rgbw texels are never read here: the fb comes before any step, and a `clear` first (finish)."""
+    unit = int(line.words[3])
+    made = b.state.textures.get(unit)
+    if b.steps or made is None or made.kind != "rgbw" or made.target != "2D" or unit not in b.formats:
+        raise Unsupported(f"{line.where}: fb tex 2d of a 2D rgbw texture, before any draw, clear or probe, only")
+    del b.state.textures[unit]            # the render target, not a texture the draws sample
+    b.context.size = (made.width, made.height)
+    b.framebuffer = b.formats[unit]
 
 
 def is_texparameter(line: Line) -> bool:
@@ -244,6 +267,7 @@ COMMANDS = (
     Command(prefix("clip plane"), clip_plane),
     Command(prefix("polygon mode"), polygon_mode),
     Command(prefix("texture "), texture),
+    Command(regex(r"^fb tex 2d \d+$"), framebuffer),
     Command(is_texparameter, texparameter),
     Command(exact("provoking vertex first", "provoking vertex last"), provoking_vertex),
     Command(lambda line: line.words[0] == "frontface" and line.words[1:] in (["GL_CW"], ["GL_CCW"]), front_face),

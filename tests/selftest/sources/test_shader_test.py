@@ -387,3 +387,45 @@ def test_an_imported_case_exports_back_to_a_script_that_imports_to_the_same_step
         assert checks(again) == checks(case), path.name
         compared += 1
     assert compared >= 15
+
+
+def test_a_generated_image_case_exports_to_a_shader_test_that_imports_and_fails_where_it_fails():
+    """export's shader_test of a generated image case (its RGBA32F image as `texture rgbw ...
+    GL_RGBA32F` + `fb tex 2d 0`, values above 1 probed) imports back to a case that checks it: on
+    real drivers it passes on llvmpipe and fails on zink as the case does, with the same wrong value
+    (zink draws the row gl_ClipVertex clips: triage folder st-lowered-clip-planes-not-uploaded,
+    baselined on every Mesa)."""
+    from harness.executor.executor import Executor
+    from harness.executor.targets import get
+    from harness.run import export
+    from harness.sources import catalog
+    case = catalog.find("varyings/vs-fs/glsl130compat/builtins-color+tex1/clipvertex/users-2xvec4-8c")
+    assert export.shader_test_unsupported(case) == ""
+    again = st.to_case(export.shader_test(case), "shader_test/exported")
+    assert not again.requires.unsupported, again.requires.unsupported
+    assert (again.readback.image, again.readback.image_format) == (case.readback.image, "RGBA32F")
+    verdicts = {}
+    for target in ("llvmpipe", "zink"):
+        ex = Executor(get(target), case_timeout=60, mesa=pinned_mesa())
+        try:
+            verdicts[target] = [judge(c, ex.run(c), target) for c in (case, again)]
+        finally:
+            ex.close()
+    assert [v.status for v in verdicts["llvmpipe"]] == ["pass", "pass"], verdicts["llvmpipe"][1].message
+    original, imported = verdicts["zink"]
+    assert (original.status, imported.status) == ("fail", "fail"), imported.message
+    assert "row 1 (clipped by gl_ClipVertex), FS input gl_Color.x (gl_FrontColor.x) = 0.0351562" in original.message
+    assert "pixel (0, 1) colour = (0.0351562, " in imported.message, imported.message
+
+
+def test_a_shader_test_that_cannot_check_its_case_says_so():
+    """A case shader_runner cannot probe (two of a texel's four channels expected) is written with
+    its expected values as comments, and a first comment saying the file is no test."""
+    from harness.run import export
+    from harness.sources import catalog
+    case = catalog.find("primitives/quads/pv-last/arrays")
+    text = export.shader_test(case)
+    assert text.splitlines()[3].startswith("# NOT A TEST THAT CAN FAIL: shader_runner probes whole texels")
+    assert "# expected, draw 0 (glDrawArrays(GL_QUADS)): primitive 1 (vertices 6, 7, 8, 9), pixel (23, 12): " \
+           "gl_PrimitiveID = 1" in text.splitlines()
+    assert "probe" not in "".join(line for line in text.splitlines() if not line.startswith("#"))

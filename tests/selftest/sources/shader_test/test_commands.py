@@ -21,7 +21,7 @@ SAMPLES = {
     "relative probe rgb (0.5, 0.5) (1, 0, 0)": "probe", "tolerance 0 0 0 0": "tolerance",
     "uniform float u 1": "uniform", "ortho": "ortho", "disable GL_CLIP_PLANE0": "enable",
     "clip plane 0 1 0 0 0": "clip_plane", "polygon mode GL_FRONT_AND_BACK GL_LINE": "polygon_mode",
-    "texture rgbw 0 (8, 8)": "texture", "texparameter 2D min linear": "texparameter",
+    "texture rgbw 0 (8, 8)": "texture", "texparameter 2D min linear": "texparameter", "fb tex 2d 0": "framebuffer",
     "provoking vertex first": "provoking_vertex", "frontface GL_CW": "front_face", "link error": "link",
 }
 
@@ -78,3 +78,39 @@ def test_inside_a_display_list_every_line_belongs_to_the_list():
     run(b, "newlist GL_COMPILE")
     with pytest.raises(Unsupported, match="display lists holding patch parameters"):
         run(b, "clear")
+
+
+def test_fb_tex_2d_makes_the_texture_the_image_of_its_format():
+    """harness export writes an image case as `texture rgbw 0 (W, H) GL_RGBA32F` + `fb tex 2d 0`
+    (values above 1 probed): the image is then that texture's size and format, and no texture
+    the draws sample."""
+    for format_, image_format in (("GL_RGBA32F", "RGBA32F"), ("", "RGBA8"), ("GL_RGBA8", "RGBA8")):
+        b = Builder(Script())
+        for text in (f"texture rgbw 0 (8, 4) {format_}".strip(), "fb tex 2d 0", "clear"):
+            run(b, text)
+        b.finish()
+        case = b.case("shader_test/fb", "")
+        assert (b.context.size, case.readback.image, case.readback.image_format) == ((8, 4), (8, 4), image_format)
+        assert b.state.textures == {}
+
+
+@pytest.mark.parametrize("lines, message", [
+    (["fb tex 2d 0"], "fb tex 2d of a 2D rgbw texture"),                                  # no texture there
+    (["texture rgbw 1D 0", "fb tex 2d 0"], "fb tex 2d of a 2D rgbw texture"),
+    (["texture rgbw 0 (8, 4)", "clear", "fb tex 2d 0"], "before any draw, clear or probe"),
+    (["texture rgbw 0 (8, 4) GL_R8", "fb tex 2d 0"], "rgbw texture formats GL_RGBA, GL_RGBA8, GL_RGBA32F only"),
+])
+def test_what_fb_tex_2d_cannot_be_is_unsupported(lines, message):
+    b = Builder(Script())
+    with pytest.raises(Unsupported, match=message):
+        for text in lines:
+            run(b, text)
+
+
+def test_fb_tex_2d_read_before_a_clear_is_unsupported():
+    """Its texels would be shader_runner's rgbw pattern, and the harness's image starts cleared."""
+    b = Builder(Script())
+    for text in ("texture rgbw 0 (8, 4) GL_RGBA32F", "fb tex 2d 0", "probe all rgba 0 0 0 0"):
+        run(b, text)
+    with pytest.raises(Unsupported, match="before the first `clear`"):
+        b.finish()
