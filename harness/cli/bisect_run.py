@@ -32,4 +32,4 @@ def run(args: argparse.Namespace) -> int:
                        flake_retries=args.flake_retries)
     return bisect.bisect_run(args.case_ids, targets_mod.get(args.target), settings=settings,
                              shader_tests=args.shader_tests, rules=rules, runs=max(1, args.repeats),
-                             failure=bisect.pattern(args.failure))
+                             failure=bisect.pattern(args.failure), old=bisect.old_state(args.old, args.failure))

@@ -12,7 +12,9 @@ flake included (a retry's pass or a flakes file forgives exactly the failure loo
 When one failure turns into another, `failure` (a regular expression, the command's --failure)
 bisects the change: a case is bad only when it fails with a message the expression matches
 (searched anywhere in it, not only its first line), a wrong value without it counts as good, the
-old state, and a crash or timeout without it as untestable (125: it hides which state it is)."""
+old state, and a crash or timeout without it as untestable (125: it hides which state it is).
+Where the old state is a crash (`old` "crash", --old crash: a crash that became a wrong value),
+a crash without the expression is good and a wrong value or timeout without it untestable."""
 from __future__ import annotations
 
 import argparse
@@ -51,18 +53,22 @@ def verdict(status: Status, strict: bool = False) -> int:
     return GOOD if status in (Status.PASS, Status.FLAKE) else UNTESTABLE
 
 
+OLD_STATES = {"fail": Status.FAIL, "crash": Status.CRASH}      # --old: the failure --failure's turned from
+
+
 def _repeated(case: Case, target_name: str, runner: core.Runner, rules: core.Rules, runs: int,
-              failure: re.Pattern[str] | None = None) -> tuple[int, int, Record]:
+              failure: re.Pattern[str] | None = None, old: str = "fail") -> tuple[int, int, Record]:
     """(verdict, runs made, the last run's record) of one case run up to RUNS times; with a
-    FAILURE pattern, a wrong value whose message does not match it is GOOD, a crash or timeout UNTESTABLE."""
+    FAILURE pattern, a failure whose message does not match it is GOOD where its status is the
+    OLD state's (a wrong value, or a crash), any other UNTESTABLE."""
     records: list[Record] = []
 
     def once() -> int:
         records.append(core.run_case(case, target_name, runner, rules))
         code = verdict(records[-1].status, strict=runs > 1)
         if code == BAD and failure is not None and not failure.search(records[-1].message or ""):
-            # another wrong value is the old state; a crash or a timeout hides which state it is
-            return GOOD if records[-1].status is Status.FAIL else UNTESTABLE
+            # the old state is good; another failure (a timeout, say) hides which state it is
+            return GOOD if records[-1].status is OLD_STATES[old] else UNTESTABLE
         return code
 
     code, made = repeat(once, runs)
@@ -80,11 +86,21 @@ def pattern(text: str) -> re.Pattern[str] | None:
 
 
 def add_failure_argument(parser: argparse.ArgumentParser) -> None:
-    """--failure, bisect-run's and bisect's."""
+    """--failure and --old, bisect-run's and bisect's."""
     parser.add_argument("--failure", default="", metavar="REGEX",
                         help="bisect one failure turning into another: a case is bad only when its failure message "
                              "matches REGEX (searched anywhere in it); a wrong value without it counts as good, a "
                              "crash or timeout without it as untestable (skipped)")
+    parser.add_argument("--old", default="fail", choices=sorted(OLD_STATES),
+                        help="with --failure: the old state, the failure without REGEX that counts as good (default "
+                             "fail, a wrong value; crash: a crash that turned into the failure), any other untestable")
+
+
+def old_state(old: str, failure: str) -> str:
+    """--old checked against --failure: a UsageError, one line, when it is given without it."""
+    if old != "fail" and not failure:
+        raise UsageError(f"--old {old} needs --failure: it names the state a failure turned from")
+    return old
 
 
 def _failure_line(message: str, failure: re.Pattern[str] | None) -> str:
@@ -95,7 +111,7 @@ def _failure_line(message: str, failure: re.Pattern[str] | None) -> str:
 
 def bisect_run(case_ids: list[str], target: Target, out: Callable[[str], object] = print,
                settings: core.RunSettings | None = None, shader_tests: Iterable[str | Path] = (), rules: core.Rules = core.Rules(), runs: int = 1,
-               failure: re.Pattern[str] | None = None) -> int:
+               failure: re.Pattern[str] | None = None, old: str = "fail") -> int:
     cases = [catalog.find(case_id, shader_tests) for case_id in case_ids]
     settings = settings or run_settings()
     with core.runner(settings, target.name, children=1) as runner:
@@ -105,7 +121,7 @@ def bisect_run(case_ids: list[str], target: Target, out: Callable[[str], object]
             return UNTESTABLE
         worst = GOOD
         for case in cases:
-            code, made, record = _repeated(case, target.name, runner, rules, runs, failure)
+            code, made, record = _repeated(case, target.name, runner, rules, runs, failure, old)
             count = "" if runs == 1 else f" ({runs} runs)" if code == GOOD else f" (run {made} of {runs})"
             other = failure is not None and code != BAD and record.status.blames_driver()
             out(f"{case.id}[{target.name}]: {record.status}{count}"

@@ -102,6 +102,7 @@ class Plan:
     confidence: float = 0.99
     command: tuple[str, ...] = ()     # instead of building and running cases: this, in the tree
     failure: str = ""                 # --failure: bad only when a failure's message matches this
+    old: str = "fail"                 # --old: the failure without it that is the old state (good)
     settings: dict[str, Any] = field(default_factory=dict)    # the run settings given (options.changed)
 
     @property
@@ -176,7 +177,7 @@ def run_at(plan: Plan, folder: Path, out: Out) -> tuple[int, float, float]:
     rules = core.Rules(flake_retries=plan.flake_retries if plan.runs == 1 else 0)
     code = case_runs.bisect_run(list(plan.cases), targets_mod.get(plan.target), out=out, settings=settings,
                                 shader_tests=plan.shader_tests, rules=rules, runs=plan.runs,
-                                failure=case_runs.pattern(plan.failure))
+                                failure=case_runs.pattern(plan.failure), old=plan.old)
     return code, built - started, time.monotonic() - built
 
 
@@ -398,7 +399,7 @@ def bisect(case_ids: Sequence[str], tree: str | Path, good: str, bad: str, targe
            rate: float = 1.0, confidence: float = 0.99, fixed: bool = False, results_dir: str | Path | None = None,
            build_dir: str | Path | None = None, optimization: str = "0", flake_retries: int = 1,
            shader_tests: Sequence[str] = (), settings: Mapping[str, Any] | None = None, verify_result: bool = True,
-           failure: str = "", out: Out = print, err: Out = warn) -> int:
+           failure: str = "", old: str = "fail", out: Out = print, err: Out = warn) -> int:
     """`harness bisect` for callers in Python: the first commit of the Mesa checkout TREE between
     GOOD and BAD (any revisions) where the cases fail (FIXED: pass) on TARGET, a failure of RATE a
     run bisected with runs_per_step(rate, 1 - confidence) runs a step. Installs the build
@@ -407,6 +408,7 @@ def bisect(case_ids: Sequence[str], tree: str | Path, good: str, bad: str, targe
     Raises one of ERRORS for bad input."""
     runs_per_step(rate, 1 - confidence)                 # a bad --rate: one line, before anything
     case_runs.pattern(failure)                          # a bad --failure too
+    case_runs.old_state(old, failure)
     if not case_ids:
         raise BisectError("give CASE_ID...")
     tree = mesa_build.mesa_tree(Path(tree).expanduser().resolve())
@@ -415,7 +417,8 @@ def bisect(case_ids: Sequence[str], tree: str | Path, good: str, bad: str, targe
     plan = Plan(tree=str(tree), good=good, bad=bad, target=target, cases=tuple(case_ids), fixed=fixed,
                 build_dir=str(Path(build_dir).resolve() if build_dir else tree / "build-bisect"),
                 optimization=optimization, flake_retries=flake_retries, shader_tests=tuple(shader_tests),
-                rate=rate, confidence=confidence, settings=options.changed(settings or {}), failure=failure)
+                rate=rate, confidence=confidence, settings=options.changed(settings or {}), failure=failure,
+                old=old)
     return run(plan, folder, out, verify_result=verify_result, install=True, err=err)
 
 
@@ -472,7 +475,7 @@ def command(args: argparse.Namespace) -> int:
                       confidence=args.confidence, fixed=args.fixed, results_dir=args.results_dir,
                       build_dir=args.build_dir, optimization=args.optimization, flake_retries=args.flake_retries,
                       shader_tests=args.shader_tests, settings=options.values(args, SETTINGS),
-                      verify_result=not args.no_verify, failure=args.failure)
+                      verify_result=not args.no_verify, failure=args.failure, old=args.old)
     except ERRORS as exc:
         print(f"python -m harness bisect: {exc}", file=sys.stderr)
         return ABORT if args.step else 2

@@ -16,6 +16,7 @@ from pytest_adapter.test_plugin import HAZARD_FAMILY, family_tree, pytest_run
 from harness.sources import catalog
 from harness.run import core, export
 from harness.triage import bisect_run
+from harness.base.errors import UsageError
 from harness.results import files as results
 from harness.model.case import DrawEntry
 from harness.results.compare import compare, format_report, grouped
@@ -306,17 +307,29 @@ def test_no_such_case_is_one_line_and_a_harness_error_a_traceback(capsys, monkey
     assert "Traceback" in err and "KeyError: 'missing key'" in err and "harness error" in err
 
 
-@pytest.mark.parametrize("status, message, verdict", [
-    (Status.FAIL, "gl_PatchVerticesIn = 32, expected 4", bisect_run.BAD),       # the failure looked for
-    (Status.FAIL, "gl_PatchVerticesIn = 4, expected 3", bisect_run.GOOD),       # another wrong value: the old state
-    (Status.CRASH, "child process died: SIGSEGV", bisect_run.UNTESTABLE),       # hides which state it is
-    (Status.PASS, "", bisect_run.GOOD),
+@pytest.mark.parametrize("old, status, message, verdict", [
+    ("fail", Status.FAIL, "gl_PatchVerticesIn = 32, expected 4", bisect_run.BAD),       # the failure looked for
+    ("fail", Status.FAIL, "gl_PatchVerticesIn = 4, expected 3", bisect_run.GOOD),       # another wrong value: the old state
+    ("fail", Status.CRASH, "child process died: SIGSEGV", bisect_run.UNTESTABLE),       # hides which state it is
+    ("fail", Status.PASS, "", bisect_run.GOOD),
+    # --old crash: a crash that turned into the failure (zink-optimal-tcs-less-separable-located)
+    ("crash", Status.FAIL, "gl_PatchVerticesIn = 32, expected 4", bisect_run.BAD),
+    ("crash", Status.CRASH, "child process died: SIGSEGV", bisect_run.GOOD),            # the old state
+    ("crash", Status.FAIL, "gl_PatchVerticesIn = 4, expected 3", bisect_run.UNTESTABLE),   # neither state
+    ("crash", Status.TIMEOUT, "no result after 60 s", bisect_run.UNTESTABLE),
+    ("crash", Status.PASS, "", bisect_run.GOOD),
 ])
-def test_a_failure_pattern_judges_each_status(monkeypatch, status, message, verdict):
+def test_a_failure_pattern_judges_each_status(monkeypatch, old, status, message, verdict):
     """--failure's rule on one record, the run itself replaced (pure logic: the driver-backed
     test above runs the same path on lavapipe)."""
     monkeypatch.setattr(bisect_run.core, "run_case",
                         lambda case, target, runner, rules: Record(case.id, target, Outcome(status), message=message))
     case = catalog.find("draw_params/DrawArrays/f5c4/glsl450/vs")
-    code, _, _ = bisect_run._repeated(case, "zink", None, core.Rules(), 1, re.compile(r"gl_PatchVerticesIn = 32"))
+    code, _, _ = bisect_run._repeated(case, "zink", None, core.Rules(), 1, re.compile(r"gl_PatchVerticesIn = 32"), old)
     assert code == verdict
+
+
+def test_old_without_failure_is_bad_input():
+    assert bisect_run.old_state("fail", "") == "fail" and bisect_run.old_state("crash", "x") == "crash"
+    with pytest.raises(UsageError, match="^--old crash needs --failure"):
+        bisect_run.old_state("crash", "")
