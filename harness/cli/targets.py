@@ -7,7 +7,7 @@ from typing import Any
 
 from harness.base import options
 from harness.executor import targets as targets_mod
-from harness.executor.executor import probe as probe_target
+from harness.executor.probe import probe as probe_target
 from harness.executor.settings import resolve
 from harness.base.config import RunSettings
 from harness.model.facts import Facts

@@ -47,7 +47,7 @@ def start_reply(backend: Backend, known: Known | None) -> Result:
     not start (Unusable) says why here.
 
     An adopting child does not run `with_mesa` again: the --mesa check is made on the first
-    child's facts (executor.not_under_test), and a replacement has the same launcher and
+    child's facts (probe.not_under_test), and a replacement has the same launcher and
     environment; forked, it maps what the spawner preloaded from that first child, so its
     libraries would be the same list read again. Nor did the check ever look at a replacement."""
     if known is not None and isinstance(backend, AdoptingBackend):

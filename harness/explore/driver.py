@@ -18,7 +18,8 @@ from harness.run import core
 from harness.base.config import RunSettings
 from harness.executor.settings import settings as run_settings
 from harness.executor.batch import Batched
-from harness.executor.executor import ExecutorGroup, not_under_test
+from harness.executor.executor import ExecutorGroup
+from harness.executor.probe import not_under_test
 from harness.executor import targets as targets_mod
 from harness.model.case import Case
 from harness.model.facts import Facts

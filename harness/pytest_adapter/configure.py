@@ -14,7 +14,7 @@ from harness.base.errors import UsageError
 from harness.base import config as config_mod, options, plugins, provenance
 from harness.executor import shader_cache
 from harness.executor import targets as targets_mod
-from harness.executor.executor import probe
+from harness.executor.probe import probe
 from harness.executor.settings import resolve
 from harness.model.status import Reply
 from harness.pytest_adapter import handshake, results as results_mod, state as state_mod

@@ -30,7 +30,7 @@ from harness.executor.settings import settings as run_settings
 from harness.model.case import Case
 from harness.model.outcome import Record
 from harness.model.status import Status
-from harness.executor.executor import not_under_test
+from harness.executor.probe import not_under_test
 from harness.executor.targets import Target
 
 GOOD, BAD, UNTESTABLE = 0, 1, 125

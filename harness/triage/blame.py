@@ -26,7 +26,8 @@ from harness.model.case import Case
 from harness.base import config
 from harness.base.config import RunSettings, VkPath, VkPaths
 from harness.executor.settings import settings
-from harness.executor.executor import Executor, probe
+from harness.executor.executor import Executor
+from harness.executor.probe import probe
 from harness.model.facts import Facts
 from harness.model.status import Reply
 from harness.oracle.verdict import judge

@@ -7,7 +7,8 @@ import dataclasses
 
 from faults import planted
 
-from harness.executor.executor import Executor, probe
+from harness.executor.executor import Executor
+from harness.executor.probe import probe
 from harness.executor.targets import get
 from harness.oracle.verdict import judge
 

@@ -7,7 +7,7 @@ import json
 
 from conftest import pinned_mesa
 from harness.executor import targets
-from harness.executor.executor import probe
+from harness.executor.probe import probe
 from harness.mesa import mix
 from harness.mesa.runtime import Build
 from harness.model.status import Reply

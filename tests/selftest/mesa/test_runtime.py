@@ -15,7 +15,7 @@ import pytest
 
 from harness.mesa import runtime as mesa
 from harness.executor import targets
-from harness.executor.executor import probe
+from harness.executor.probe import probe
 from harness.report import html as report
 from conftest import ROOT, generated
 from report.test_html import chromium_dom, parse
