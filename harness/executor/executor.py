@@ -227,7 +227,7 @@ class Executor:
         process. A driver's process-wide state (zink's screen and its buffer allocator live as
         long as the process, and hand a new context memory an earlier one freed) cannot reach it,
         as it can reach a context of its own in a child that ran other cases (the flake re-run of
-        a failure the baseline does not expect: core.run_case)."""
+        a failure the baseline does not expect: core.rerunner)."""
         owner = self._forks_from or self            # whose spawner the fresh child forks from
         fresh = Executor(self.target, settings=replace(self.settings, batch=0), forks_from=owner)
         try:
