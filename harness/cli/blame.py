@@ -3,7 +3,6 @@ fault (harness/triage/blame.py, docs/triage.md)."""
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from harness.executor.settings import resolve
 from harness.mesa import runtime as mesa
 from harness.sources import catalog
 from harness.triage import blame, blame_rules
+from harness.triage.bisect_run import pattern as failure_pattern
 
 
 def add_arguments(cmd: argparse.ArgumentParser) -> None:
@@ -44,11 +44,7 @@ def add_arguments(cmd: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Exit 0 where every case's component is named, 1 where one is undecided."""
     cases = [catalog.find(case_id, args.shader_tests) for case_id in args.case_ids]
-    try:
-        re.compile(args.failure)
-    except re.error as e:
-        print(f"python -m harness blame: --failure {args.failure!r}: {e}", file=sys.stderr)
-        return 2
+    failure_pattern(args.failure)                   # a bad one: one line, exit 2 (harness/__main__.py)
     if args.repeats < 1:
         print(f"python -m harness blame: --repeats {args.repeats}: give 1 or more", file=sys.stderr)
         return 2

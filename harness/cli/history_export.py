@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import functools
 import json
-import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +27,7 @@ if TYPE_CHECKING:
 from harness.history.store import open_store
 from harness.model import ids
 from harness.triage import blame_rules
+from harness.triage.bisect_run import pattern as failure_pattern
 
 FORMATS = ("kcidb",)
 Command = Callable[[argparse.Namespace], int]
@@ -122,11 +122,9 @@ def culprit(args: argparse.Namespace) -> int:
     if args.from_blame and (args.mesa_version or args.component or args.reason):
         raise BadInput("--from-blame takes the Mesa, component and reason from the evidence: "
                        "leave out --mesa-version, --component and --reason")
+    failure_pattern(args.failure)                   # a bad one: one line, exit 2 (harness/__main__.py)
     try:
-        re.compile(args.failure)
         found = evidence_verdicts(args.from_blame, args.failure)
-    except re.error as e:
-        raise BadInput(f"--failure {args.failure!r}: {e}") from None
     except ValueError as e:
         raise BadInput(str(e)) from None
     open_store(store_of(args), readonly=True).dispose()        # a store that is not there is not made

@@ -42,6 +42,16 @@ def test_repeats_below_one_is_one_line_and_exit_2():
     assert proc.stderr.strip().splitlines() == ["python -m harness blame: --repeats 0: give 1 or more"]
 
 
+def test_a_bad_failure_expression_is_one_line_and_exit_2():
+    """blame's --failure is compiled as bisect's is (bisect_run.pattern), with the same line."""
+    proc = subprocess.run([sys.executable, "-m", "harness", "blame", "draw_params/DrawArrays/f5c4/glsl450/gs",
+                           "--failure", "gl_BaseVertex ("], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [
+        "python -m harness blame: --failure 'gl_BaseVertex (' is not a regular expression: "
+        "missing ), unterminated subpattern at position 14"]
+
+
 def test_the_old_runs_flag_warns_and_still_means_repeats():
     """--runs, blame's old name of --repeats, for one release: one warning line, the same value."""
     proc = subprocess.run([sys.executable, "-m", "harness", "blame", "draw_params/DrawArrays/f5c4/glsl450/gs",
