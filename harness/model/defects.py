@@ -200,14 +200,20 @@ def _table(data: dict[str, Any], name: str, where: str, allowed: set[str], requi
     return table
 
 
+def _check_commit(commit: str, what: str) -> None:
+    """A commit field's one check (`what`: where and which field, for the message)."""
+    if not _COMMIT.fullmatch(commit):
+        raise DefectError(f"{what} {commit!r} is no commit hash (7 to 40 hex digits)")
+
+
 def _version(data: dict[str, Any], name: str, where: str) -> Version:
     table = _table(data, name, where, {"version", "commit", "or_earlier"}, required=name == "first_bad")
     version = _field(table, "version", str, f"{where}: {name}", required=name == "first_bad")
     commit = _field(table, "commit", str, f"{where}: {name}", required=False)
     if version and not _VERSION.fullmatch(version):
         raise DefectError(f"{where}: `{name}.version` {version!r} is no version (x.y.z)")
-    if commit and not _COMMIT.fullmatch(commit):
-        raise DefectError(f"{where}: `{name}.commit` {commit!r} is no commit hash (7 to 40 hex digits)")
+    if commit:
+        _check_commit(commit, f"{where}: `{name}.commit`")
     if commit and not version:
         raise DefectError(f"{where}: `{name}.commit` without `{name}.version`")
     return Version(version, commit, _field(table, "or_earlier", bool, where, required=False))
@@ -227,8 +233,7 @@ def _bisections(data: dict[str, Any], folder: Path, where: str) -> tuple[Bisecti
             ("failure", str))})
         if bisection.finds not in FINDS:
             raise DefectError(f"{at}: `finds` {bisection.finds!r}: expected one of {', '.join(FINDS)}")
-        if not _COMMIT.fullmatch(bisection.commit):
-            raise DefectError(f"{at}: `commit` {bisection.commit!r} is no commit hash (7 to 40 hex digits)")
+        _check_commit(bisection.commit, f"{at}: `commit`")
         log = folder / bisection.log
         if not log.is_file():
             raise DefectError(f"{at}: `log` names {bisection.log!r}, which is not in {folder}")
