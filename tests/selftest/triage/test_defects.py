@@ -74,6 +74,7 @@ def test_a_record_is_read_and_matched(tmp_path):
     (('targets = ["zink", "llvmpipe"]', 'targets = "zink"'), "`targets` must be a list"),
     (('evidence = "llvmpipe passes"', 'evidence = "see"\nfiles = ["blame.txt"]'), "names 'blame.txt', which is not in"),
     (('[first_bad]', '[first_bad'), "not TOML"),
+    (('or_earlier = true', 'commit = "v22.3.6"'), "`first_bad.commit` 'v22.3.6' is no commit hash (7 to 40 hex digits)"),
 ])
 def test_a_bad_record_is_refused_in_one_line(tmp_path, change, message):
     path = record(tmp_path, GOOD.format(id="some-defect").replace(*change))
@@ -109,6 +110,7 @@ what = "the triangle case"
     ("90a8525d7033", ('finds = "first bad"', 'finds = "culprit"'), "`finds` 'culprit': expected one of"),
     ("90a8525d7033", ("verified = true", 'verified = "yes"'), "`verified` must be a bool"),
     ("90a8525d7033", ('what = "the triangle case"', 'what = "x"\nsteps = 3'), "unknown field `steps`"),
+    ("HEAD~1", ('commit = "90a8525d7033"', 'commit = "HEAD~1"'), "`commit` 'HEAD~1' is no commit hash (7 to 40 hex"),
 ])
 def test_a_records_bisections_name_their_log(tmp_path, log, change, message):
     path = record(tmp_path, GOOD + BISECTION.replace(*(change or ("", ""))))
