@@ -1,5 +1,9 @@
 """Winding through gl_FrontFacing, and gl_PrimitiveID in the FS without a GS, read from an image.
-Ids: tess/<tcs|no-tcs>/<domain>/<spacing>/<winding>/<front-facing|fs-primitive-id>/<levels>."""
+Ids: tess/<tcs|no-tcs>/<domain>/<spacing>/<winding>/<front-facing|fs-primitive-id|fs-only-primitive-id>/<levels>.
+`fs-primitive-id`: the TES places each patch by its gl_PrimitiveID, and the FS reads it too;
+`fs-only-primitive-id`: the TES places it by its first vertex's number, and only the FS reads
+gl_PrimitiveID. The pair tells apart a driver that hands the FS gl_PrimitiveID only when the TES
+reads it (triage folder gallium-draw-tes-primitive-id-to-fs: the draw module's needs_primid())."""
 from __future__ import annotations
 
 from harness.model.case import Case, Draw, DrawEntry, DrawState, Expectation, ExpectedPixel, Readback, Requirements
@@ -12,12 +16,13 @@ from .coords import coords_tcs, coords_vs
 FACING_SIZE = (8, 4)
 
 
-def facing_case(tcs: bool, domain: Domain, spacing: Spacing, winding: str, levels: Levels, primitive_id: bool = False) -> Case:
+def facing_case(tcs: bool, domain: Domain, spacing: Spacing, winding: str, levels: Levels, primitive_id: bool = False,
+                tes_reads_id: bool = True) -> Case:
     """Patches side by side filling the viewport, drawn without a GS. Front-facing cases check
     gl_FrontFacing at every pixel; primitive-id cases check the FS gl_PrimitiveID, with one
     triangle per patch so that the two readings of the spec agree (the GL spec counts the
     primitives the rasterizer saw, the GLSL spec takes the TES's value: both are the patch)."""
-    token = "fs-primitive-id" if primitive_id else "front-facing"
+    token = ("fs-primitive-id" if tes_reads_id else "fs-only-primitive-id") if primitive_id else "front-facing"
     id_ = "/".join(("tess", "tcs" if tcs else "no-tcs", domain, spacing_token(spacing), winding,
                     token, level_token(domain, levels)))
     outer, inner = levels
@@ -27,7 +32,7 @@ def facing_case(tcs: bool, domain: Domain, spacing: Spacing, winding: str, level
     if tcs:
         shaders.append(("tcs", coords_tcs(size, levels)))
     shaders += [("tes", shader("facing.tese", domain=domain, spacing=spacing, winding=winding,
-                               patches=patches)),
+                               patches=patches, size=size, tes_reads_id=tes_reads_id)),
                 ("fs", shader("facing.frag"))]
     width, height = FACING_SIZE
     front = 1.0 if winding == "ccw" else -1.0      # GL's initial glFrontFace is GL_CCW
@@ -58,6 +63,7 @@ def facing_case(tcs: bool, domain: Domain, spacing: Spacing, winding: str, level
         readback=Readback(image=FACING_SIZE),
         expect=(Expectation(0, counts=(("primitives_generated", each * patches),), pixels=tuple(pixels)),),
         description=(f"{patches} patches of one triangle each, {spacing}: FS gl_PrimitiveID without a GS"
+                     + ("" if tes_reads_id else ", the TES not reading it")
                      if primitive_id else
                      f"{winding} triangles from {domain}, {spacing}: gl_FrontFacing with glFrontFace(GL_CCW)"),
         params=(("domain", domain), ("spacing", spacing), ("winding", winding), ("tcs", tcs)),
@@ -69,5 +75,7 @@ def facing_cases() -> list[Case]:
              for tcs in (False, True) for domain in ("triangles", "quads") for spacing in SPACINGS
              for winding in WINDINGS for name in ("integer", "fractional")]
     cases += [facing_case(tcs, "triangles", spacing, "ccw", LEVELS["ones"], primitive_id=True)
+              for tcs in (False, True) for spacing in ("equal_spacing", "fractional_odd_spacing")]
+    cases += [facing_case(tcs, "triangles", spacing, "ccw", LEVELS["ones"], primitive_id=True, tes_reads_id=False)
               for tcs in (False, True) for spacing in ("equal_spacing", "fractional_odd_spacing")]
     return cases

@@ -10,6 +10,11 @@ in VertexData {
 
 void main()
 {
+{% if tes_reads_id %}
     float p = float(gl_PrimitiveID);
+{% else %}
+    // the patch's number from its first vertex's (a TCS adds 1000), gl_PrimitiveID left unread
+    float p = float((v_in[0].vertex % 1000) / {{ size }});
+{% endif %}
     gl_Position = vec4(-1.0 + 2.0 * (p + gl_TessCoord.x) / {{ patches }}.0, -1.0 + 2.0 * gl_TessCoord.y, 0.0, 1.0);
 }

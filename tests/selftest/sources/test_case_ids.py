@@ -38,6 +38,7 @@ TESS = [
     "tess/tcs/quads/fractional_odd/cw/front-facing/o2.5_1.25_3.75_4.5-i3.5_2.25",
     "tess/no-tcs/triangles/equal/ccw/fs-primitive-id/o1_1_1-i1",
     "tess/tcs/triangles/fractional_odd/ccw/fs-primitive-id/o1_1_1-i1",
+    "tess/no-tcs/triangles/equal/ccw/fs-only-primitive-id/o1_1_1-i1",
     "tess/no-tcs/triangles/equal/patches100000/pv1",
     "tess/tcs/isolines/equal/patches100000/pv4",
     "tess/no-tcs/triangles/equal/large-in/pv32-8xvec4",
