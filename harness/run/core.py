@@ -25,7 +25,7 @@ from harness.model.case import Case
 from harness.executor.batch import Batched, audited, describe
 from harness.base.config import AUDIT, RunSettings
 from harness.executor.executor import Executor, ExecutorGroup
-from harness.model.outcome import Outcome, Record
+from harness.model.outcome import Judged, Outcome, Record
 from harness.model.facts import Facts
 from harness.model.status import Result, Status, Verdict
 
@@ -96,7 +96,8 @@ def run_case(case: Case, target: str, runner: Runner, rules: Rules = Rules()) ->
         with profiling.section("triage files"):
             reproducer = keep_for_triage(case, target, result, rules.triage_dir)
     expected = baseline.lookup(rules.baseline, case.id, target)
-    rerun, rerun_where = rerunner(runner, result, unexpected=expected is None or first.status not in expected.statuses)
+    judged = Outcome.judge(first.status, expected.statuses if expected is not None else None).judged
+    rerun, rerun_where = rerunner(runner, result, unexpected=judged is not Judged.EXPECTED_FAIL)
     # Re-runs happen only as the policy asks for them (a failure, up to its first pass).
     reruns = (verdict.judge(case, rerun(case), place) for _ in range(rules.flake_retries))
     outcome, message = policy.decide(first, expected, reruns=reruns, rerun_where=rerun_where,

@@ -3,10 +3,10 @@ flakes file lists it, and its re-runs. No pytest and no I/O here: the run core r
 calls `decide`, whose Outcome (harness/model/outcome.py) and message make the case's Record.
 
 - A failing verdict (Status.is_failure) is re-run; the first re-run that passes makes it a
-  flake. (The run core runs the re-runs of a failure the baseline does not expect each in a
-  process of its own: core.run_case.) Else a flakes-file entry matching the case makes it a flake, if the entry names its
-  status (a case listed for its crashes that fails with a wrong value is a `fail`, the message
-  saying which entry did not forgive it). A flake does not fail the run.
+  flake (where a re-run runs is the run core's: core.rerunner). Else a flakes-file entry
+  matching the case makes it a flake, if the entry names its status (a case listed for its
+  crashes that fails with a wrong value is a `fail`, the message saying which entry did not
+  forgive it). A flake does not fail the run.
 - A verdict the baseline expects (same status) is an expected failure: reported as skipped,
   the reason saying so. A pass of a case the baseline lists is an unexpected pass, and a failure
   less severe than the one listed (fail where it lists Crash) an unexpected improvement, as
