@@ -74,8 +74,7 @@ def facing_cases() -> list[Case]:
     cases = [facing_case(tcs, domain, spacing, winding, LEVELS[name])
              for tcs in (False, True) for domain in ("triangles", "quads") for spacing in SPACINGS
              for winding in WINDINGS for name in ("integer", "fractional")]
-    cases += [facing_case(tcs, "triangles", spacing, "ccw", LEVELS["ones"], primitive_id=True)
-              for tcs in (False, True) for spacing in ("equal_spacing", "fractional_odd_spacing")]
-    cases += [facing_case(tcs, "triangles", spacing, "ccw", LEVELS["ones"], primitive_id=True, tes_reads_id=False)
-              for tcs in (False, True) for spacing in ("equal_spacing", "fractional_odd_spacing")]
+    cases += [facing_case(tcs, "triangles", spacing, "ccw", LEVELS["ones"], primitive_id=True, tes_reads_id=tes_reads_id)
+              for tes_reads_id in (True, False) for tcs in (False, True)
+              for spacing in ("equal_spacing", "fractional_odd_spacing")]
     return cases
